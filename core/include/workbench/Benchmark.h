@@ -1,0 +1,40 @@
+// Training-step benchmark on synthetic data of a reference preset's shape (PERF.md), with the device's
+// measured matrix-product rate for the FLOP floor.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wb {
+
+struct BenchOptions {
+    std::string preset = "imdb";
+    std::string device = "cpu";
+    std::int64_t threads = 0;       // 0 = library default
+    std::string precision = "fp32";
+    std::int64_t steps = 20;        // timed steps
+    std::int64_t warmup = 3;
+    std::int64_t batchSize = 0;     // 0 = preset's
+};
+
+struct BenchResult {
+    std::string preset, device, deviceName, precision, libtorchVersion, blas;
+    std::int64_t threads = 0, batchSize = 0, seqLen = 0, steps = 0;
+    double medianStepMs = 0;
+    double usPerSample = 0;
+    double samplesPerSecond = 0;
+    double tokensPerSecond = 0;
+    double trainFlopsPerSample = 0;
+    double gflops = 0;           // achieved
+    double peakGflops = 0;       // measured matmul rate of the device
+    double percentOfPeak = 0;
+    std::vector<double> stepMs;  // every timed step
+    std::string toJson() const;
+};
+
+BenchResult runBenchmark(const BenchOptions& options);
+// Median GFLOP/s of an n x n x n fp32 matrix product on the device.
+double measureMatmulGflops(const std::string& device, std::int64_t threads, std::int64_t n = 1024);
+
+}  // namespace wb

@@ -1,0 +1,66 @@
+// Using a trained run: generate text from a language model (state carried between steps, the prefix is
+// never re-run) or classify text with probabilities and per-token attributions.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "workbench/Config.h"
+#include "workbench/Vocabulary.h"
+
+namespace wb {
+
+enum class PoemForm { Free, Quatrain5, Quatrain7 };
+std::string toString(PoemForm f);  // "free" | "quatrain5" | "quatrain7"
+PoemForm poemFormFromString(const std::string& s);
+
+struct GenerateOptions {
+    std::string seedText;       // primes the state; part of the output
+    std::int64_t length = 100;  // tokens to generate (free form)
+    double temperature = 1.0;   // 0 = greedy
+    std::int64_t topK = 0;      // 0 = off
+    double topP = 1.0;          // 1 = off
+    PoemForm form = PoemForm::Free;
+    std::string acrostic;       // one character per line (quatrains: up to 4)
+    std::int64_t samples = 1;
+    std::uint64_t rngSeed = 0;  // 0 = random
+};
+
+struct ClassProbability {
+    std::string label;
+    double probability = 0;
+};
+struct TokenAttribution {
+    std::string token;
+    double score = 0;  // > 0 pushed toward the predicted class
+};
+struct Classification {
+    std::string predicted;
+    std::vector<ClassProbability> top;          // sorted, top-k
+    std::vector<TokenAttribution> attributions; // one per input token (when explained)
+};
+
+class TrainedModel {
+public:
+    // Loads config, vocabulary and weights (bounds-checked) from a run folder; runs on the CPU.
+    static std::unique_ptr<TrainedModel> load(const std::string& runDir);
+    ~TrainedModel();
+
+    const ExperimentConfig& config() const;
+    const Vocabulary& vocabulary() const;
+    const std::vector<std::string>& classes() const;
+
+    // Throws InputError when the options do not fit the model (a classifier, a seed or acrostic character
+    // outside the vocabulary, a quatrain from a model that never saw the punctuation).
+    std::vector<std::string> generate(const GenerateOptions& options) const;
+    Classification classify(const std::string& text, std::int64_t topK = 5, bool explain = false) const;
+
+private:
+    TrainedModel();
+    struct Impl;
+    std::unique_ptr<Impl> m;
+};
+
+}  // namespace wb

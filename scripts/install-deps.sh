@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package LSTM Workbench needs to build, test and run: the one list of them.
+# Safe to re-run: it only calls apt-get when a package is missing. Needs root or sudo for that.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config
+  # core: LibTorch and the BLAS that makes it fast (without OpenBLAS training is ~8x slower, PERF.md)
+  libtorch-dev libopenblas0-pthread
+  # core/app: JSON and command-line parsing
+  nlohmann-json3-dev libcli11-dev
+  # tests
+  libgtest-dev libgmock-dev
+  # ui: Qt 6 Widgets, Charts, SVG export, QCustomPlot; the offscreen/xcb platform plugins
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libqcustomplot-dev qt6-qpa-plugins libgl-dev
+  # running the GUI on a machine without a display (README, screenshots)
+  xvfb xauth
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,108 @@
+#include "support/TestSupport.h"
+
+#include <algorithm>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace wbtest {
+
+TempDir::TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "wbtest-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    m_path = pattern;
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    // Restore permissions that a test may have removed, so the cleanup can descend.
+    for (auto it = fs::recursive_directory_iterator(m_path, fs::directory_options::skip_permission_denied, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->is_directory(ec) && !it->is_symlink(ec)) fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+    }
+    fs::permissions(m_path, fs::perms::owner_all, fs::perm_options::add, ec);
+    fs::remove_all(m_path, ec);
+}
+
+void writeText(const fs::path& path, const std::string& bytes) {
+    if (path.has_parent_path()) fs::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary);
+    out << bytes;
+    if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+std::string readText(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string patternText(std::size_t lines, std::size_t lineLength) {
+    const std::string cycle = "abcdefgh";
+    std::string out;
+    for (std::size_t l = 0; l < lines; ++l) {
+        for (std::size_t i = 0; i < lineLength; ++i) out += cycle[(l + i) % cycle.size()];
+        out += '\n';
+    }
+    return out;
+}
+
+std::string separableTsv(std::size_t rows, unsigned seed) {
+    const std::vector<std::string> good = {"great", "lovely", "superb", "fine", "happy", "bright"};
+    const std::vector<std::string> bad = {"awful", "dull", "sad", "broken", "grim", "boring"};
+    const std::vector<std::string> neutral = {"the", "a", "movie", "was", "plot", "and", "it"};
+    std::mt19937 rng(seed);
+    std::string out = "label\ttext\n";
+    for (std::size_t r = 0; r < rows; ++r) {
+        const bool positive = r % 2 == 0;
+        const auto& words = positive ? good : bad;
+        std::string text;
+        for (int w = 0; w < 8; ++w) {
+            const auto& pool = (w % 2 == 0) ? words : neutral;
+            if (!text.empty()) text += ' ';
+            text += pool[rng() % pool.size()];
+        }
+        out += (positive ? "pos\t" : "neg\t") + text + "\n";
+    }
+    return out;
+}
+
+std::string quatrainJson(std::size_t poems, unsigned seed) {
+    // 16 common characters; each poem: four 7-character lines, "，" after lines 1 and 3, "。" after 2 and 4.
+    const std::vector<std::string> chars = {"春", "風", "花", "月", "山", "水", "雲", "人",
+                                            "江", "天", "夜", "秋", "歸", "長", "日", "東"};
+    std::mt19937 rng(seed);
+    std::string out = "[\n";
+    for (std::size_t p = 0; p < poems; ++p) {
+        std::string lines[2];
+        for (int half = 0; half < 2; ++half) {
+            for (int line = 0; line < 2; ++line) {
+                for (int c = 0; c < 7; ++c) lines[half] += chars[rng() % chars.size()];
+                lines[half] += line == 0 ? "，" : "。";
+            }
+        }
+        out += "  {\"title\": \"詩" + std::to_string(p) + "\", \"author\": \"佚名\", \"paragraphs\": [\"" +
+               lines[0] + "\", \"" + lines[1] + "\"]}";
+        out += p + 1 < poems ? ",\n" : "\n";
+    }
+    return out + "]\n";
+}
+
+std::vector<std::string> listTree(const fs::path& root) {
+    std::vector<std::string> out;
+    std::error_code ec;
+    if (!fs::exists(root, ec)) return out;
+    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+        out.push_back(fs::relative(it->path(), root).string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace wbtest

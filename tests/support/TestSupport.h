@@ -1,0 +1,39 @@
+// Shared test helpers: temporary folders that clean up after themselves, and synthetic corpora the tests
+// write themselves (no network, no committed data).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace wbtest {
+
+// A fresh empty folder under the system temp dir, removed (recursively) on destruction.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const { return m_path; }
+    std::string str() const { return m_path.string(); }
+    std::string file(const std::string& name) const { return (m_path / name).string(); }
+
+private:
+    std::filesystem::path m_path;
+};
+
+void writeText(const std::filesystem::path& path, const std::string& bytes);
+std::string readText(const std::filesystem::path& path);
+
+// A plain-text corpus with a strong repeating pattern ("abcabc…" lines): an LM can learn it quickly.
+std::string patternText(std::size_t lines, std::size_t lineLength = 24);
+// A TSV of two classes separable by vocabulary ("good" words vs "bad" words), n rows.
+std::string separableTsv(std::size_t rows, unsigned seed = 1);
+// chinese-poetry shaped JSON with n seven-character quatrains over a small set of characters.
+std::string quatrainJson(std::size_t poems, unsigned seed = 1);
+
+// Lists all entries under a folder (relative paths, sorted); for "nothing left behind" assertions.
+std::vector<std::string> listTree(const std::filesystem::path& root);
+
+}  // namespace wbtest
