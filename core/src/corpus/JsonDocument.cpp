@@ -1,0 +1,45 @@
+// JSON parse errors turned into one-line InputErrors with the line where the parser stopped.
+#include "corpus/JsonDocument.h"
+
+#include <algorithm>
+
+#include "workbench/Errors.h"
+
+namespace wb::detail {
+
+std::int64_t lineOfOffset(const std::string& text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    return 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
+}
+
+nlohmann::json parseJsonDocument(const std::string& text, const std::string& sourceName) {
+    try {
+        return nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        // e.byte is the 1-based position of the last character read; the error is at or just before it.
+        const std::size_t pos = e.byte > 0 ? e.byte - 1 : 0;
+        // Keep nlohmann's explanation but drop its "[json.exception…] parse error at line L, column C: "
+        // prefix: the file and line come first in our own format.
+        std::string what = e.what();
+        const auto prefixEnd = what.find(": ");
+        std::string detail = prefixEnd == std::string::npos ? what : what.substr(prefixEnd + 2);
+        throw InputError(sourceName, lineOfOffset(text, pos), "invalid JSON: " + detail,
+                         static_cast<std::int64_t>(pos));
+    }
+}
+
+std::string jsonTypeName(const nlohmann::json& value) {
+    switch (value.type()) {
+        case nlohmann::json::value_t::null: return "null";
+        case nlohmann::json::value_t::object: return "an object";
+        case nlohmann::json::value_t::array: return "an array";
+        case nlohmann::json::value_t::string: return "a string";
+        case nlohmann::json::value_t::boolean: return "a boolean";
+        case nlohmann::json::value_t::number_integer:
+        case nlohmann::json::value_t::number_unsigned: return "an integer";
+        case nlohmann::json::value_t::number_float: return "a number";
+        default: return "something else";
+    }
+}
+
+}  // namespace wb::detail

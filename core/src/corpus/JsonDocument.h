@@ -1,0 +1,20 @@
+// Parsing JSON text from a user's file with errors that name the file and line (nlohmann reports a byte
+// position; people look for lines). Shared by the corpus, config, vocabulary and run-folder readers.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace wb::detail {
+
+// Throws InputError(sourceName, line, "invalid JSON: …") when text is not JSON.
+nlohmann::json parseJsonDocument(const std::string& text, const std::string& sourceName);
+
+// The 1-based line of a byte position (count of '\n' before it, plus one).
+std::int64_t lineOfOffset(const std::string& text, std::size_t offset);
+
+// "object", "array", "string", "number", … for messages like "expected a string, found a number".
+std::string jsonTypeName(const nlohmann::json& value);
+
+}  // namespace wb::detail

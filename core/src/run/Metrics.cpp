@@ -1,0 +1,118 @@
+// metrics.csv in long format: one row per (step, split, metric), which every plotting tool and the
+// comparison export can read without knowing which metrics a run recorded.
+#include "workbench/Metrics.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "corpus/DelimitedText.h"
+#include "workbench/Errors.h"
+
+namespace wb {
+namespace {
+
+// A field needs quotes when it holds the delimiter, a quote or a line break (RFC 4180).
+std::string csvField(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string number(double v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+std::int64_t parseInteger(const std::string& s, const std::string& source, std::int64_t line, const char* col) {
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0' || errno == ERANGE)
+        throw InputError(source, line, std::string(col) + ": expected an integer, found '" + s + "'");
+    return v;
+}
+
+double parseNumber(const std::string& s, const std::string& source, std::int64_t line, const char* col) {
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);  // accepts nan and inf, which a diverged run records
+    if (s.empty() || *end != '\0')
+        throw InputError(source, line, std::string(col) + ": expected a number, found '" + s + "'");
+    return v;
+}
+
+}  // namespace
+
+std::string metricsCsvHeader() { return "run_id,step,epoch,samples,wall_s,split,metric,value"; }
+
+std::string toCsvRow(const std::string& runId, const MetricRecord& r) {
+    return csvField(runId) + "," + std::to_string(r.step) + "," + number(r.epoch) + "," +
+           std::to_string(r.samples) + "," + number(r.wallSeconds) + "," + csvField(r.split) + "," +
+           csvField(r.metric) + "," + number(r.value);
+}
+
+std::vector<MetricRecord> parseMetricsCsv(const std::string& text, const std::string& sourceName,
+                                          std::string* runId) {
+    if (runId) runId->clear();
+    std::string normalised = text;
+    if (normalised.find('\r') != std::string::npos) {
+        std::string t;
+        t.reserve(normalised.size());
+        for (std::size_t k = 0; k < normalised.size(); ++k) {
+            if (normalised[k] == '\r') {
+                t += '\n';
+                if (k + 1 < normalised.size() && normalised[k + 1] == '\n') ++k;
+            } else {
+                t += normalised[k];
+            }
+        }
+        normalised.swap(t);
+    }
+    const auto rows = detail::parseDelimited(normalised, ',', sourceName);
+    if (rows.empty()) throw InputError(sourceName, 0, "file is empty (expected the header " + metricsCsvHeader() + ")");
+    std::string header;
+    for (std::size_t k = 0; k < rows[0].fields.size(); ++k) header += (k ? "," : "") + rows[0].fields[k];
+    if (header != metricsCsvHeader())
+        throw InputError(sourceName, rows[0].line, "expected the header " + metricsCsvHeader());
+    std::vector<MetricRecord> out;
+    out.reserve(rows.size() - 1);
+    for (std::size_t k = 1; k < rows.size(); ++k) {
+        const auto& f = rows[k].fields;
+        const auto line = rows[k].line;
+        if (f.size() != 8)
+            throw InputError(sourceName, line,
+                             "expected 8 columns (run_id, step, epoch, samples, wall_s, split, metric, value), "
+                             "found " + std::to_string(f.size()));
+        MetricRecord r;
+        r.step = parseInteger(f[1], sourceName, line, "step");
+        r.epoch = parseNumber(f[2], sourceName, line, "epoch");
+        r.samples = parseInteger(f[3], sourceName, line, "samples");
+        r.wallSeconds = parseNumber(f[4], sourceName, line, "wall_s");
+        r.split = f[5];
+        r.metric = f[6];
+        if (r.split.empty()) throw InputError(sourceName, line, "split: expected a name such as train or val");
+        if (r.metric.empty()) throw InputError(sourceName, line, "metric: expected a name such as loss");
+        r.value = parseNumber(f[7], sourceName, line, "value");
+        if (runId) *runId = f[0];
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<MetricRecord> seriesOf(const std::vector<MetricRecord>& records, const std::string& split,
+                                   const std::string& metric) {
+    std::vector<MetricRecord> out;
+    for (const auto& r : records)
+        if (r.split == split && r.metric == metric) out.push_back(r);
+    return out;
+}
+
+}  // namespace wb
