@@ -132,9 +132,13 @@ void loadDelimited(Corpus& corpus, const std::string& path, char delimiter) {
             labelCol = l, textCol = t, columns = header.size(), first = 1;
         }
     }
-    const std::string expected =
-        first == 1 ? "expected " + std::to_string(columns) + " columns (as in the header)"
-                   : std::string("expected 2 columns (label, text)");
+    // Name the columns the way the file does, so the message matches what the user sees in the header.
+    std::string expected = "expected " + std::to_string(columns) + " columns (label, text)";
+    if (first == 1) {
+        std::string names;
+        for (const auto& h : rows[0].fields) names += (names.empty() ? "" : ", ") + std::string(trim(h));
+        expected = "expected " + std::to_string(columns) + " columns (" + names + ")";
+    }
     corpus.documents.reserve(rows.size() - first);
     for (std::size_t r = first; r < rows.size(); ++r) {
         auto& row = rows[r];
