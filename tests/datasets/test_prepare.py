@@ -3,7 +3,6 @@ in chinese-poetry's and the spam package's shapes, fortune .debs built with dpkg
 
 import base64
 import contextlib
-import gzip
 import hashlib
 import io
 import json
