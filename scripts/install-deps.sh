@@ -14,6 +14,8 @@ packages=(
   libgtest-dev libgmock-dev
   # ui: Qt 6 Widgets, Charts, SVG export, QCustomPlot; the offscreen/xcb platform plugins
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqcustomplot-dev qt6-qpa-plugins libgl-dev
+  # Qt6Charts's CMake package needs Qt6OpenGL's, which only this package ships
+  libqt6opengl6-dev
   # running the GUI on a machine without a display (README, screenshots)
   xvfb xauth
 )

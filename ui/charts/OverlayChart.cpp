@@ -1,0 +1,291 @@
+// All compared runs on one chart.
+#include "charts/OverlayChart.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include <cmath>
+#include <limits>
+
+#include "charts/ReplotThrottle.h"
+#include "common/QtConversions.h"
+#include "runs/RunCollection.h"
+
+namespace wbui {
+
+OverlayChart::OverlayChart(RunCollection* runs, QWidget* parent) : QWidget(parent), m_runs(runs) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    m_metricBox = new QComboBox(this);
+    for (const auto& m : kOverlayMetrics) m_metricBox->addItem(tr(m.title));
+    m_metricBox->setToolTip(tr("The metric plotted for every run"));
+    m_axisBox = new QComboBox(this);
+    for (auto mode : {XAxisMode::Step, XAxisMode::Epoch, XAxisMode::Samples, XAxisMode::WallSeconds})
+        m_axisBox->addItem(xAxisTitle(mode));
+    m_axisBox->setToolTip(tr("Compare by step, epoch, samples seen or wall-clock time (which device learns faster)"));
+    m_logBox = new QCheckBox(tr("log scale"), this);
+    m_smoothSlider = new QSlider(Qt::Horizontal, this);
+    m_smoothSlider->setRange(0, 99);
+    m_smoothSlider->setMaximumWidth(140);
+    m_smoothSlider->setToolTip(tr("Exponential smoothing of the curves (0 = raw)"));
+    auto* reset = new QToolButton(this);
+    reset->setText(tr("Fit"));
+    reset->setToolTip(tr("Fit all data (after zooming with the wheel or panning by dragging)"));
+    bar->addWidget(new QLabel(tr("Metric:"), this));
+    bar->addWidget(m_metricBox);
+    bar->addWidget(new QLabel(tr("x axis:"), this));
+    bar->addWidget(m_axisBox);
+    bar->addWidget(m_logBox);
+    bar->addWidget(new QLabel(tr("Smoothing:"), this));
+    bar->addWidget(m_smoothSlider);
+    bar->addWidget(reset);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+
+    m_plot = new QCustomPlot(this);
+    m_plot->setMinimumSize(400, 260);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setBrush(QColor(255, 255, 255, 210));
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    m_tracer = new QCPItemTracer(m_plot);
+    m_tracer->setStyle(QCPItemTracer::tsCircle);
+    m_tracer->setSize(8);
+    m_tracer->setVisible(false);
+    m_readout = new QCPItemText(m_plot);
+    m_readout->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_readout->position->setType(QCPItemPosition::ptAbsolute);
+    m_readout->setPadding(QMargins(5, 3, 5, 3));
+    m_readout->setBrush(QColor(255, 255, 240, 230));
+    m_readout->setPen(QPen(Qt::gray));
+    m_readout->setTextAlignment(Qt::AlignLeft);
+    m_readout->setVisible(false);
+    layout->addWidget(m_plot, 1);
+
+    m_throttle = new ReplotThrottle(this);
+    connect(m_throttle, &ReplotThrottle::due, this, &OverlayChart::syncPending);
+
+    connect(m_metricBox, &QComboBox::currentIndexChanged, this, &OverlayChart::setMetric);
+    connect(m_axisBox, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setXAxisMode(static_cast<XAxisMode>(i)); });
+    connect(m_logBox, &QCheckBox::toggled, this, &OverlayChart::setLogScale);
+    connect(m_smoothSlider, &QSlider::valueChanged, this, [this](int v) { setSmoothing(v / 100.0); });
+    connect(reset, &QToolButton::clicked, this, [this] {
+        m_userZoomed = false;
+        applyAxes();
+        m_plot->replot();
+    });
+    connect(m_plot, &QCustomPlot::mouseMove, this, &OverlayChart::onMouseMove);
+    connect(m_plot, &QCustomPlot::mouseWheel, this, [this] { m_userZoomed = true; });
+    connect(m_plot, &QCustomPlot::mousePress, this, [this] { m_userZoomed = true; });
+
+    connect(m_runs, &RunCollection::runAdded, this, [this](const QString& key) {
+        m_pending[key] = true;
+        m_throttle->request();
+    });
+    connect(m_runs, &RunCollection::metricsAppended, this, [this](const QString& key) {
+        if (!m_pending.contains(key)) m_pending[key] = false;
+        m_throttle->request();
+    });
+    connect(m_runs, &RunCollection::runUpdated, this, [this](const QString& key) {
+        m_pending[key] = true;
+        m_throttle->request();
+    });
+    connect(m_runs, &RunCollection::runRemoved, this, [this](const QString& key) {
+        removeRun(key);
+        m_plot->replot();
+    });
+    connect(m_runs, &RunCollection::cleared, this, [this] {
+        for (const QString& key : m_series.keys()) removeRun(key);
+        m_plot->replot();
+    });
+    rebuildAll();
+}
+
+void OverlayChart::setXAxisMode(XAxisMode mode) {
+    m_mode = mode;
+    { QSignalBlocker b(m_axisBox); m_axisBox->setCurrentIndex(int(mode)); }
+    m_userZoomed = false;
+    rebuildAll();
+}
+
+void OverlayChart::setMetric(int index) {
+    if (index < 0 || index >= int(std::size(kOverlayMetrics))) return;
+    m_metric = index;
+    { QSignalBlocker b(m_metricBox); m_metricBox->setCurrentIndex(index); }
+    m_userZoomed = false;
+    rebuildAll();
+}
+
+void OverlayChart::setLogScale(bool on) {
+    m_log = on;
+    { QSignalBlocker b(m_logBox); m_logBox->setChecked(on); }
+    if (on) {
+        m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
+    } else {
+        m_plot->yAxis->setScaleType(QCPAxis::stLinear);
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    }
+    applyAxes();
+    m_plot->replot();
+}
+
+void OverlayChart::setSmoothing(double weight) {
+    m_smoothing = std::clamp(weight, 0.0, 0.99);
+    { QSignalBlocker b(m_smoothSlider); m_smoothSlider->setValue(int(std::lround(m_smoothing * 100))); }
+    rebuildAll();
+}
+
+int OverlayChart::graphCount() const { return m_series.size(); }
+
+int OverlayChart::pointCount() const {
+    int n = 0;
+    for (const auto& s : m_series) n += s.graph->dataCount();
+    return n;
+}
+
+void OverlayChart::removeRun(const QString& key) {
+    auto it = m_series.find(key);
+    if (it == m_series.end()) return;
+    m_plot->removeGraph(it->graph);
+    m_series.erase(it);
+    m_pending.remove(key);
+    m_tracer->setGraph(nullptr);
+}
+
+void OverlayChart::rebuildAll() {
+    for (int i = 0; i < m_runs->size(); ++i) m_pending[m_runs->at(i).key] = true;
+    syncPending();
+}
+
+void OverlayChart::flush() { rebuildAll(); }
+
+void OverlayChart::syncPending() {
+    for (auto it = m_pending.cbegin(); it != m_pending.cend(); ++it) syncRun(it.key(), it.value());
+    m_pending.clear();
+    m_plot->xAxis->setLabel(xAxisTitle(m_mode));
+    m_plot->yAxis->setLabel(tr(kOverlayMetrics[m_metric].title));
+    applyAxes();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void OverlayChart::syncRun(const QString& key, bool rebuild) {
+    const int index = m_runs->indexOf(key);
+    if (index < 0) return;
+    const RunEntry& entry = m_runs->at(index);
+    Series& s = m_series[key];
+    if (!s.graph) {
+        s.graph = m_plot->addGraph();
+        rebuild = true;
+    }
+    s.graph->setName(entry.label);
+    s.graph->setPen(QPen(entry.color, 1.8));
+    if (rebuild) {
+        s.graph->data()->clear();
+        s.consumed = 0;
+        s.started = false;
+    }
+    const auto& metric = kOverlayMetrics[m_metric];
+    const auto& records = entry.record.metrics;
+    QVector<double> xs, ys;
+    xs.reserve(int(records.size() - s.consumed));
+    ys.reserve(int(records.size() - s.consumed));
+    for (std::size_t i = s.consumed; i < records.size(); ++i) {
+        const auto& r = records[i];
+        if (r.metric != metric.metric || r.split != metric.split || !std::isfinite(r.value)) continue;
+        if (!s.started) {
+            s.ema = r.value;
+            s.started = true;
+        } else {
+            s.ema = m_smoothing * s.ema + (1.0 - m_smoothing) * r.value;
+        }
+        xs << xValue(r, m_mode);
+        ys << s.ema;
+    }
+    s.consumed = records.size();
+    if (!xs.isEmpty()) s.graph->addData(xs, ys, m_mode != XAxisMode::WallSeconds);
+}
+
+void OverlayChart::applyAxes() {
+    if (m_userZoomed || m_series.isEmpty()) return;
+    bool any = false;
+    for (const auto& s : m_series) {
+        if (s.graph->dataCount() == 0) continue;
+        s.graph->rescaleAxes(any);
+        any = true;
+    }
+    if (!any) return;
+    // A little head-room so the curves do not touch the frame.
+    QCPRange y = m_plot->yAxis->range();
+    if (m_log) {
+        m_plot->yAxis->setRange(y.lower / 1.1, y.upper * 1.1);
+    } else {
+        const double pad = (y.upper - y.lower) * 0.05 + 1e-12;
+        m_plot->yAxis->setRange(y.lower - pad, y.upper + pad);
+    }
+}
+
+QString OverlayChart::readoutAt(const QPointF& pixel) {
+    const double x = m_plot->xAxis->pixelToCoord(pixel.x());
+    const double y = m_plot->yAxis->pixelToCoord(pixel.y());
+    QString text = QStringLiteral("%1 = %2").arg(xAxisTitle(m_mode)).arg(x, 0, 'g', 5);
+    QCPGraph* nearest = nullptr;
+    double nearestDistance = std::numeric_limits<double>::max();
+    double nearestKey = 0;
+    for (int i = 0; i < m_runs->size(); ++i) {
+        auto it = m_series.find(m_runs->at(i).key);
+        if (it == m_series.end() || it->graph->dataCount() == 0) continue;
+        auto data = it->graph->data();
+        auto found = data->findBegin(x, false);
+        if (found == data->constEnd()) continue;
+        if (found != data->constBegin()) {
+            auto prev = found - 1;
+            if (std::fabs(prev->key - x) < std::fabs(found->key - x)) found = prev;
+        }
+        text += QStringLiteral("\n%1: %2").arg(m_runs->at(i).label).arg(found->value, 0, 'g', 5);
+        const double d = std::fabs(m_plot->yAxis->coordToPixel(found->value) - pixel.y());
+        if (d < nearestDistance) {
+            nearestDistance = d;
+            nearest = it->graph;
+            nearestKey = found->key;
+        }
+    }
+    Q_UNUSED(y);
+    if (nearest) {
+        m_tracer->setGraph(nearest);
+        m_tracer->setGraphKey(nearestKey);
+        m_tracer->setPen(nearest->pen());
+    }
+    return text;
+}
+
+void OverlayChart::onMouseMove(QMouseEvent* event) {
+    if (m_series.isEmpty() || !m_plot->axisRect()->rect().contains(event->pos())) {
+        if (m_readout->visible()) {
+            m_readout->setVisible(false);
+            m_tracer->setVisible(false);
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+        return;
+    }
+    m_readout->setText(readoutAt(event->position()));
+    // Keep the box inside the plot: flip it to the left of the cursor in the right half.
+    const bool right = event->position().x() > m_plot->axisRect()->center().x();
+    m_readout->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+    m_readout->position->setCoords(event->position().x() + (right ? -12 : 12), event->position().y() - 8);
+    m_readout->setVisible(true);
+    m_tracer->setVisible(m_tracer->graph() != nullptr);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace wbui

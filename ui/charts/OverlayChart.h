@@ -1,0 +1,85 @@
+// All compared runs on one chart: pick the metric and the x axis (step, epoch, samples seen, wall-clock
+// seconds), log scale, exponential smoothing, hover read-out, zoom and pan, legend with device, threads
+// and precision. New records are appended in bulk; a change of metric, axis or smoothing rebuilds.
+// The GUI's export and the headless `compare` render this same widget.
+#pragma once
+
+#include <QHash>
+#include <QWidget>
+
+#include <cstddef>
+
+#include "charts/SeriesAxis.h"
+
+class QCheckBox;
+class QComboBox;
+class QCustomPlot;
+class QCPGraph;
+class QCPItemText;
+class QCPItemTracer;
+class QMouseEvent;
+class QSlider;
+
+namespace wbui {
+
+class RunCollection;
+class ReplotThrottle;
+
+class OverlayChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit OverlayChart(RunCollection* runs, QWidget* parent = nullptr);
+
+    void setXAxisMode(XAxisMode mode);
+    XAxisMode xAxisMode() const { return m_mode; }
+    // Index into kOverlayMetrics.
+    void setMetric(int index);
+    int metric() const { return m_metric; }
+    void setLogScale(bool on);
+    bool logScale() const { return m_log; }
+    // 0 = raw, up to 0.99 = heavy (TensorBoard's EMA weight).
+    void setSmoothing(double weight);
+    double smoothing() const { return m_smoothing; }
+
+    QCustomPlot* plot() const { return m_plot; }
+    int graphCount() const;
+    int pointCount() const;
+    // Rebuilds every series and replots now, without waiting for the throttle (export, tests).
+    void flush();
+    // The hover read-out for a position in plot pixels (what the user sees next to the mouse).
+    QString readoutAt(const QPointF& pixel);
+
+private:
+    struct Series {
+        QCPGraph* graph = nullptr;
+        std::size_t consumed = 0;
+        double ema = 0;
+        bool started = false;
+    };
+    void rebuildAll();
+    void syncRun(const QString& key, bool rebuild);
+    void removeRun(const QString& key);
+    void syncPending();
+    void applyAxes();
+    void onMouseMove(QMouseEvent* event);
+
+    RunCollection* m_runs = nullptr;
+    QCustomPlot* m_plot = nullptr;
+    QComboBox* m_metricBox = nullptr;
+    QComboBox* m_axisBox = nullptr;
+    QCheckBox* m_logBox = nullptr;
+    QSlider* m_smoothSlider = nullptr;
+    QCPItemTracer* m_tracer = nullptr;
+    QCPItemText* m_readout = nullptr;
+    ReplotThrottle* m_throttle = nullptr;
+
+    QHash<QString, Series> m_series;
+    QHash<QString, bool> m_pending;  // key -> needs rebuild
+    XAxisMode m_mode = XAxisMode::Step;
+    int m_metric = 0;
+    bool m_log = false;
+    double m_smoothing = 0.0;
+    bool m_userZoomed = false;
+};
+
+}  // namespace wbui

@@ -1,0 +1,98 @@
+// A grid of per-run live charts.
+#include "charts/RunChartGrid.h"
+
+#include <QGridLayout>
+#include <QLabel>
+
+#include <cmath>
+
+#include "charts/ReplotThrottle.h"
+#include "charts/RunChartPanel.h"
+#include "runs/RunCollection.h"
+
+namespace wbui {
+
+RunChartGrid::RunChartGrid(RunCollection* runs, QWidget* parent) : QScrollArea(parent), m_runs(runs) {
+    setWidgetResizable(true);
+    setFrameShape(QFrame::NoFrame);
+    m_container = new QWidget(this);
+    new QGridLayout(m_container);
+    setWidget(m_container);
+    m_throttle = new ReplotThrottle(this);
+    connect(m_throttle, &ReplotThrottle::due, this, &RunChartGrid::flush);
+
+    connect(m_runs, &RunCollection::runAdded, this, [this](const QString& key) {
+        addPanel(key);
+        relayout();
+    });
+    connect(m_runs, &RunCollection::runRemoved, this, [this](const QString& key) {
+        delete m_panels.take(key);
+        m_dirty.remove(key);
+        relayout();
+    });
+    connect(m_runs, &RunCollection::cleared, this, [this] {
+        qDeleteAll(m_panels);
+        m_panels.clear();
+        m_dirty.clear();
+        relayout();
+    });
+    connect(m_runs, &RunCollection::metricsAppended, this, [this](const QString& key) {
+        m_dirty.insert(key);
+        m_throttle->request();
+    });
+    connect(m_runs, &RunCollection::runUpdated, this, [this](const QString& key) {
+        m_dirty.insert(key);
+        m_rebuild.insert(key);
+        m_throttle->request();
+    });
+    for (int i = 0; i < m_runs->size(); ++i) addPanel(m_runs->at(i).key);
+    relayout();
+}
+
+QList<RunChartPanel*> RunChartGrid::panels() const {
+    QList<RunChartPanel*> out;
+    for (int i = 0; i < m_runs->size(); ++i)
+        if (auto* p = m_panels.value(m_runs->at(i).key)) out << p;
+    return out;
+}
+
+void RunChartGrid::addPanel(const QString& key) {
+    if (m_panels.contains(key)) return;
+    auto* panel = new RunChartPanel(m_container);
+    m_panels.insert(key, panel);
+    m_dirty.insert(key);
+    m_rebuild.insert(key);
+    m_throttle->request();
+}
+
+void RunChartGrid::relayout() {
+    auto* grid = static_cast<QGridLayout*>(m_container->layout());
+    while (QLayoutItem* item = grid->takeAt(0)) {
+        if (item->widget() && !qobject_cast<RunChartPanel*>(item->widget())) delete item->widget();
+        delete item;
+    }
+    const QList<RunChartPanel*> list = panels();
+    if (list.isEmpty()) {
+        auto* hint = new QLabel(tr("Live charts appear here, one per run: train loss, validation loss and "
+                                   "validation accuracy."),
+                                m_container);
+        hint->setAlignment(Qt::AlignCenter);
+        hint->setStyleSheet(QStringLiteral("color: palette(mid);"));
+        grid->addWidget(hint, 0, 0);
+        return;
+    }
+    const int columns = list.size() <= 1 ? 1 : (list.size() <= 4 ? 2 : int(std::ceil(std::sqrt(double(list.size())))));
+    for (int i = 0; i < list.size(); ++i) grid->addWidget(list[i], i / columns, i % columns);
+}
+
+void RunChartGrid::flush() {
+    for (const QString& key : std::as_const(m_dirty)) {
+        const int i = m_runs->indexOf(key);
+        auto* panel = m_panels.value(key);
+        if (i >= 0 && panel) panel->sync(m_runs->at(i), m_rebuild.contains(key));
+    }
+    m_dirty.clear();
+    m_rebuild.clear();
+}
+
+}  // namespace wbui

@@ -1,0 +1,90 @@
+// The live chart of one run.
+#include "charts/RunChartPanel.h"
+
+#include <QVBoxLayout>
+
+#include <qcustomplot.h>
+
+#include "runs/RunCollection.h"
+
+namespace wbui {
+
+RunChartPanel::RunChartPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_plot = new QCustomPlot(this);
+    m_plot->setMinimumSize(280, 200);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 10, QFont::Bold)));
+    m_plot->xAxis->setLabel(tr("step"));
+    m_plot->yAxis->setLabel(tr("loss"));
+    m_plot->yAxis2->setLabel(tr("accuracy"));
+    m_plot->yAxis2->setRange(0, 1);
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(QFont(font().family(), 8));
+    m_plot->legend->setBrush(QColor(255, 255, 255, 200));
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+    m_trainLoss = m_plot->addGraph();
+    m_trainLoss->setName(tr("train loss"));
+    m_valLoss = m_plot->addGraph();
+    m_valLoss->setName(tr("val loss"));
+    m_valLoss->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 5));
+    m_valAccuracy = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    m_valAccuracy->setName(tr("val accuracy"));
+    m_valAccuracy->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, 6));
+    m_valAccuracy->setPen(QPen(QColor(0, 158, 115), 1.5, Qt::DashLine));
+    m_valAccuracy->removeFromLegend();
+}
+
+int RunChartPanel::pointCount() const {
+    return m_trainLoss->dataCount() + m_valLoss->dataCount() + m_valAccuracy->dataCount();
+}
+
+void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
+    if (auto* title = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0)))
+        title->setText(entry.label);
+    m_trainLoss->setPen(QPen(entry.color.lighter(130), 1.2));
+    m_valLoss->setPen(QPen(entry.color.darker(130), 2));
+    if (rebuild) {
+        m_trainLoss->data()->clear();
+        m_valLoss->data()->clear();
+        m_valAccuracy->data()->clear();
+        m_consumed = 0;
+    }
+    const auto& metrics = entry.record.metrics;
+    QVector<double> tx, ty, vx, vy, ax, ay;
+    for (std::size_t i = m_consumed; i < metrics.size(); ++i) {
+        const auto& r = metrics[i];
+        if (r.metric == "loss" && r.split == "train") {
+            tx << double(r.step);
+            ty << r.value;
+        } else if (r.metric == "loss" && r.split == "val") {
+            vx << double(r.step);
+            vy << r.value;
+        } else if (r.metric == "accuracy" && r.split == "val") {
+            ax << double(r.step);
+            ay << r.value;
+        }
+    }
+    m_consumed = metrics.size();
+    // Records arrive in step order: alreadySorted saves QCustomPlot a sort per batch.
+    if (!tx.isEmpty()) m_trainLoss->addData(tx, ty, true);
+    if (!vx.isEmpty()) m_valLoss->addData(vx, vy, true);
+    if (!ax.isEmpty()) {
+        m_valAccuracy->addData(ax, ay, true);
+        if (!m_hasAccuracy) {
+            m_hasAccuracy = true;
+            m_valAccuracy->addToLegend();
+            m_plot->yAxis2->setVisible(true);
+        }
+    }
+    m_plot->yAxis2->setVisible(m_hasAccuracy);
+    m_trainLoss->rescaleAxes();
+    m_valLoss->rescaleAxes(true);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+}  // namespace wbui

@@ -1,0 +1,26 @@
+// Throughput per run as horizontal bars (Qt Charts): samples per second, each bar in its run's colour.
+#pragma once
+
+#include <QChartView>
+
+#include <vector>
+
+#include "workbench/RunFolder.h"
+
+namespace wbui {
+
+class RunCollection;
+
+class ThroughputChart : public QChartView {
+    Q_OBJECT
+public:
+    explicit ThroughputChart(QWidget* parent = nullptr);
+    // rows in RunCollection order (ComparisonTable::rows()); colours from runs.
+    void setRows(const std::vector<wb::ComparisonRow>& rows, const RunCollection& runs);
+    int barCount() const { return m_bars; }
+
+private:
+    int m_bars = 0;
+};
+
+}  // namespace wbui

@@ -1,0 +1,37 @@
+// Conversions between the core facade's plain C++ types and Qt types. The core never sees Qt, so every
+// crossing of that boundary goes through these helpers (UTF-8 both ways).
+#pragma once
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+
+#include <string>
+#include <vector>
+
+#include "workbench/Devices.h"
+#include "workbench/Errors.h"
+
+namespace wbui {
+
+inline QString toQt(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+inline std::string toStd(const QString& s) { return s.toUtf8().toStdString(); }
+QStringList toQt(const std::vector<std::string>& v);
+
+// "12.3 k", "4.5 M": parameter counts and FLOPs in the summary and tables.
+QString humanCount(double value);
+// "1.2 GB", "340 MB".
+QString humanBytes(double bytes);
+// "1:05:03", "4:12", "12 s".
+QString humanDuration(double seconds);
+
+// An error message for a dialog: the core's one-line message, plus a hint on what to do when we know one.
+QString describeError(const std::exception& e);
+
+// Distinct, colour-blind-friendly colours for runs (Okabe-Ito first, then a golden-angle walk).
+QColor runColor(int index);
+
+// "CPU · 1 thread", "CPU · 2 threads", "NVIDIA H100 80GB HBM3 (cuda:0)".
+QString deviceLabel(const std::string& device, long long threads, const std::string& deviceName);
+
+}  // namespace wbui

@@ -1,0 +1,239 @@
+// The corpus page.
+#include "corpus/CorpusPanel.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "common/QtConversions.h"
+#include "corpus/ClassBalanceChart.h"
+
+namespace wbui {
+
+namespace {
+const wb::CorpusFormat kFormats[] = {wb::CorpusFormat::Auto, wb::CorpusFormat::Text, wb::CorpusFormat::Poems,
+                                     wb::CorpusFormat::Tsv,  wb::CorpusFormat::Csv,  wb::CorpusFormat::Folder};
+const char* const kFormatNames[] = {"Detect automatically", "Plain text", "Poems (chinese-poetry JSON)",
+                                    "Labelled TSV", "Labelled CSV", "Folder per class"};
+}  // namespace
+
+CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+
+    m_title = new QLabel(tr("<b>No corpus loaded</b>"), this);
+    m_title->setWordWrap(true);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_title);
+
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->setText(tr("Drop a text file, a chinese-poetry JSON, a labelled TSV/CSV or a folder with one "
+                          "sub-folder per class anywhere on the window, or use File → Open."));
+    layout->addWidget(m_message);
+
+    auto* openRow = new QHBoxLayout;
+    auto* open = new QPushButton(tr("Open…"), this);
+    open->setToolTip(tr("Open a corpus file or folder (Ctrl+O)"));
+    connect(open, &QPushButton::clicked, this, &CorpusPanel::openRequested);
+    m_format = new QComboBox(this);
+    for (const char* name : kFormatNames) m_format->addItem(tr(name));
+    m_format->setToolTip(tr("The format is detected from the path; override it here (reloads the corpus)"));
+    connect(m_format, &QComboBox::activated, this, [this] {
+        if (!m_path.isEmpty()) load(m_path, overrideFormat(), m_displayName, std::nullopt);
+    });
+    openRow->addWidget(open);
+    openRow->addWidget(new QLabel(tr("Format:"), this));
+    openRow->addWidget(m_format, 1);
+    layout->addLayout(openRow);
+
+    auto* catalogBox = new QGroupBox(tr("Prepared corpora"), this);
+    auto* catalogLayout = new QVBoxLayout(catalogBox);
+    auto* catalogRow = new QHBoxLayout;
+    m_catalog = new QComboBox(catalogBox);
+    m_catalog->setToolTip(tr("Corpora built by datasets/prepare.py, found in %1").arg(toQt(wb::corporaCacheDir())));
+    m_loadPrepared = new QPushButton(tr("Load"), catalogBox);
+    connect(m_loadPrepared, &QPushButton::clicked, this, [this] {
+        if (m_catalog->currentIndex() >= 0) loadPrepared(m_catalog->currentData().toString());
+    });
+    catalogRow->addWidget(m_catalog, 1);
+    catalogRow->addWidget(m_loadPrepared);
+    catalogLayout->addLayout(catalogRow);
+    m_manifest = new QLabel(catalogBox);
+    m_manifest->setWordWrap(true);
+    m_manifest->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    catalogLayout->addWidget(m_manifest);
+    layout->addWidget(catalogBox);
+
+    auto* statsBox = new QGroupBox(tr("Statistics"), this);
+    auto* statsLayout = new QVBoxLayout(statsBox);
+    m_statsLabel = new QLabel(tr("–"), statsBox);
+    m_statsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    statsLayout->addWidget(m_statsLabel);
+    layout->addWidget(statsBox);
+
+    m_balanceBox = new QGroupBox(tr("Class balance"), this);
+    auto* balanceLayout = new QVBoxLayout(m_balanceBox);
+    balanceLayout->setContentsMargins(2, 2, 2, 2);
+    m_balance = new ClassBalanceChart(m_balanceBox);
+    balanceLayout->addWidget(m_balance);
+    m_balanceBox->hide();
+    layout->addWidget(m_balanceBox);
+
+    auto* previewBox = new QGroupBox(tr("Preview"), this);
+    auto* previewLayout = new QVBoxLayout(previewBox);
+    m_preview = new QTableWidget(0, 3, previewBox);
+    m_preview->setHorizontalHeaderLabels({tr("Label"), tr("Title"), tr("Text")});
+    m_preview->horizontalHeader()->setStretchLastSection(true);
+    m_preview->verticalHeader()->setDefaultSectionSize(m_preview->fontMetrics().height() * 2 + 6);
+    m_preview->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_preview->setWordWrap(true);
+    previewLayout->addWidget(m_preview);
+    layout->addWidget(previewBox, 1);
+
+    refreshCatalog();
+}
+
+void CorpusPanel::refreshCatalog() {
+    m_catalog->clear();
+    std::vector<wb::CatalogEntry> entries;
+    try {
+        entries = wb::listPreparedCorpora();
+    } catch (const std::exception&) {
+        // An unreadable cache is the same as an empty one here; loading says what is wrong.
+    }
+    for (const auto& e : entries)
+        m_catalog->addItem(QStringLiteral("%1 (%2 documents)").arg(toQt(e.name)).arg(e.documents), toQt(e.name));
+    const bool any = !entries.empty();
+    m_catalog->setEnabled(any);
+    m_loadPrepared->setEnabled(any);
+    if (!any) {
+        m_catalog->addItem(tr("none prepared yet"));
+        m_manifest->setText(tr("Prepare one with <code>python3 datasets/prepare.py NAME</code> "
+                               "(e.g. tang-quatrains-7)."));
+    }
+}
+
+void CorpusPanel::setHint(const QString& text) { m_message->setText(text); }
+
+QString CorpusPanel::messageText() const { return m_message->text(); }
+
+int CorpusPanel::previewRows() const { return m_preview->rowCount(); }
+
+wb::CorpusFormat CorpusPanel::overrideFormat() const {
+    const int i = m_format->currentIndex();
+    return i >= 0 && i < int(std::size(kFormats)) ? kFormats[i] : wb::CorpusFormat::Auto;
+}
+
+bool CorpusPanel::loadPath(const QString& path) {
+    return load(path, overrideFormat(), QFileInfo(path).fileName(), std::nullopt);
+}
+
+bool CorpusPanel::loadPrepared(const QString& name) {
+    std::optional<wb::CatalogEntry> entry;
+    try {
+        entry = wb::findPreparedCorpus(toStd(name));
+    } catch (const std::exception& e) {
+        Q_EMIT loadFailed(tr("Prepared corpus"), describeError(e));
+        return false;
+    }
+    if (!entry) {
+        const QString msg = tr("The corpus \"%1\" is not prepared. Prepare it with: python3 datasets/prepare.py %1")
+                                .arg(name);
+        m_message->setText(msg);
+        Q_EMIT loadFailed(tr("Prepared corpus"), msg);
+        return false;
+    }
+    return load(toQt(entry->dataPath), entry->format, name, entry);
+}
+
+bool CorpusPanel::load(const QString& path, wb::CorpusFormat format, const QString& displayName,
+                       const std::optional<wb::CatalogEntry>& entry) {
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    std::shared_ptr<wb::Corpus> corpus;
+    wb::CorpusStats stats;
+    QString error;
+    try {
+        corpus = std::make_shared<wb::Corpus>(wb::loadCorpus(toStd(path), format));
+        stats = wb::computeStats(*corpus);
+    } catch (const std::exception& e) {
+        error = describeError(e);
+    }
+    QApplication::restoreOverrideCursor();
+    if (!error.isEmpty()) {
+        const QString kept = m_corpus ? tr("The previous corpus (%1) is still loaded.").arg(m_displayName)
+                                      : tr("No corpus is loaded.");
+        m_message->setText(QStringLiteral("<span style='color:#b00020'><b>%1</b></span><br>%2")
+                               .arg(error.toHtmlEscaped(), kept));
+        Q_EMIT loadFailed(tr("Could not load the corpus"),
+                          tr("%1\n\nFix the file (or pick another format in the Format box) and open it again. %2")
+                              .arg(error, kept));
+        return false;
+    }
+    m_corpus = std::move(corpus);
+    m_stats = stats;
+    m_path = path;
+    m_displayName = displayName;
+    showManifest(entry);
+    showCorpus();
+    Q_EMIT corpusLoaded(path);
+    return true;
+}
+
+void CorpusPanel::showManifest(const std::optional<wb::CatalogEntry>& entry) {
+    if (!entry) return;
+    m_manifest->setText(tr("<b>%1</b> — %2<br>source: %3 %4 · licence: %5<br>%6 documents · %7")
+                            .arg(toQt(entry->name).toHtmlEscaped(), toQt(entry->description).toHtmlEscaped(),
+                                 toQt(entry->sourcePackage).toHtmlEscaped(),
+                                 toQt(entry->sourceVersion).toHtmlEscaped(), toQt(entry->license).toHtmlEscaped())
+                            .arg(entry->documents)
+                            .arg(toQt(entry->checksum).toHtmlEscaped()));
+    m_manifest->setToolTip(toQt(entry->manifestJson));
+}
+
+void CorpusPanel::showCorpus() {
+    const auto& c = *m_corpus;
+    m_title->setText(tr("<b>%1</b> · %2").arg(m_displayName.toHtmlEscaped(), toQt(wb::toString(c.format))));
+    m_title->setToolTip(m_path);
+    m_message->setText(tr("Loaded %1 documents from %2.").arg(m_stats.documents).arg(m_path.toHtmlEscaped()));
+    QString stats = tr("Documents: %1\nCharacters: %2 (%3 distinct)\nWords: %4 (%5 distinct)\n"
+                       "Document length: %6 – %7 characters, mean %8")
+                        .arg(m_stats.documents)
+                        .arg(m_stats.characters)
+                        .arg(m_stats.distinctCharacters)
+                        .arg(m_stats.words)
+                        .arg(m_stats.distinctWords)
+                        .arg(m_stats.minDocumentChars)
+                        .arg(m_stats.maxDocumentChars)
+                        .arg(m_stats.meanDocumentChars, 0, 'f', 1);
+    if (c.labelled()) stats += tr("\nClasses: %1").arg(c.classes.size());
+    m_statsLabel->setText(stats);
+    m_balance->setCounts(m_stats.classCounts);
+    m_balanceBox->setVisible(!m_stats.classCounts.empty());
+
+    const auto docs = wb::previewDocuments(c, 20, 240);
+    m_preview->setRowCount(int(docs.size()));
+    m_preview->setColumnHidden(0, !c.labelled());
+    bool anyTitle = false;
+    for (int i = 0; i < int(docs.size()); ++i) {
+        const auto& d = docs[std::size_t(i)];
+        anyTitle = anyTitle || !d.title.empty();
+        m_preview->setItem(i, 0, new QTableWidgetItem(toQt(d.label)));
+        QString title = toQt(d.title);
+        if (!d.author.empty()) title += QStringLiteral(" — ") + toQt(d.author);
+        m_preview->setItem(i, 1, new QTableWidgetItem(title));
+        auto* text = new QTableWidgetItem(toQt(d.text).replace(QLatin1Char('\n'), QStringLiteral(" ⏎ ")));
+        text->setToolTip(toQt(d.text));
+        m_preview->setItem(i, 2, text);
+    }
+    m_preview->setColumnHidden(1, !anyTitle);
+}
+
+}  // namespace wbui

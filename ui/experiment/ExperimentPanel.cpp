@@ -1,0 +1,308 @@
+// The experiment page.
+#include "experiment/ExperimentPanel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <limits>
+
+#include "common/QtConversions.h"
+#include "experiment/ModelSummaryView.h"
+#include "workbench/ModelSummary.h"
+
+namespace wbui {
+
+namespace {
+QSpinBox* intBox(QWidget* parent, int min, int max, const QString& tip, const QString& special = {}) {
+    auto* box = new QSpinBox(parent);
+    box->setRange(min, max);
+    box->setToolTip(tip);
+    if (!special.isEmpty()) box->setSpecialValueText(special);
+    box->setKeyboardTracking(true);
+    return box;
+}
+}  // namespace
+
+ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+
+    auto* presetRow = new QHBoxLayout;
+    m_preset = new QComboBox(this);
+    m_preset->addItem(tr("Choose a preset…"), QString());
+    m_preset->addItem(tr("Default language model"), QStringLiteral("default-lm"));
+    m_preset->addItem(tr("Default classifier"), QStringLiteral("default-classify"));
+    for (const auto& name : wb::presetNames()) {
+        QString text = toQt(name);
+        if (name == "poems") text += tr(" (reference 000: 2×512 LSTM, Tang poems)");
+        if (name == "charrnn") text += tr(" (reference 001: char-rnn 2×128)");
+        if (name == "imdb") text += tr(" (reference 004: IMDB Embedding 32 → LSTM 100)");
+        m_preset->addItem(text, toQt(name));
+    }
+    m_preset->setToolTip(tr("Load the shapes and hyper-parameters of a reference model; the corpus stays"));
+    connect(m_preset, &QComboBox::activated, this, [this](int i) {
+        const QString name = m_preset->itemData(i).toString();
+        if (!name.isEmpty()) applyPreset(name);
+        m_preset->setCurrentIndex(0);
+    });
+    presetRow->addWidget(new QLabel(tr("Preset:"), this));
+    presetRow->addWidget(m_preset, 1);
+    layout->addLayout(presetRow);
+
+    auto* modelBox = new QGroupBox(tr("Model"), this);
+    auto* model = new QFormLayout(modelBox);
+    m_task = new QComboBox(modelBox);
+    m_task->addItem(tr("Language model (generate text)"));
+    m_task->addItem(tr("Classifier (label text)"));
+    m_task->setToolTip(tr("Changing the task loads that task's defaults"));
+    m_tokens = new QComboBox(modelBox);
+    m_tokens->addItems({tr("characters"), tr("words")});
+    m_vocabSize = intBox(modelBox, 0, 1000000, tr("Largest vocabulary (specials included); 0 keeps every token"), tr("all tokens"));
+    m_embedding = intBox(modelBox, 1, 8192, tr("Embedding dimension"));
+    m_hidden = intBox(modelBox, 1, 8192, tr("LSTM hidden units per direction"));
+    m_layers = intBox(modelBox, 1, 16, tr("Stacked LSTM layers"));
+    m_bidirectional = new QCheckBox(tr("bidirectional (classifier)"), modelBox);
+    m_dropout = new QDoubleSpinBox(modelBox);
+    m_dropout->setRange(0, 0.95);
+    m_dropout->setSingleStep(0.05);
+    m_dropout->setToolTip(tr("Dropout between LSTM layers and before the output layer"));
+    m_pooling = new QComboBox(modelBox);
+    m_pooling->addItems({tr("last state"), tr("mean"), tr("max")});
+    m_pooling->setToolTip(tr("How the classifier turns the sequence into one vector"));
+    model->addRow(tr("Task:"), m_task);
+    model->addRow(tr("Tokens:"), m_tokens);
+    model->addRow(tr("Vocabulary size:"), m_vocabSize);
+    model->addRow(tr("Embedding:"), m_embedding);
+    model->addRow(tr("Hidden:"), m_hidden);
+    model->addRow(tr("Layers:"), m_layers);
+    model->addRow(QString(), m_bidirectional);
+    model->addRow(tr("Dropout:"), m_dropout);
+    model->addRow(tr("Pooling:"), m_pooling);
+    layout->addWidget(modelBox);
+
+    auto* trainBox = new QGroupBox(tr("Training"), this);
+    auto* train = new QFormLayout(trainBox);
+    m_seqLen = intBox(trainBox, 1, 100000, tr("Language model: window length; classifier: tokens per text (pad or cut)"));
+    m_batch = intBox(trainBox, 1, 1 << 20, tr("Sequences per optimizer step"));
+    m_lr = new QDoubleSpinBox(trainBox);
+    m_lr->setDecimals(6);
+    m_lr->setRange(1e-6, 10.0);
+    m_lr->setSingleStep(1e-4);
+    m_lr->setToolTip(tr("Learning rate; the LR finder suggests one"));
+    m_optimizer = new QComboBox(trainBox);
+    m_optimizer->addItems({QStringLiteral("Adam"), QStringLiteral("SGD"), QStringLiteral("RMSprop")});
+    m_epochs = intBox(trainBox, 1, 100000, tr("Passes over the training set"));
+    m_maxSteps = intBox(trainBox, 0, std::numeric_limits<int>::max(), tr("Stop after this many steps (0 = no limit)"), tr("no limit"));
+    m_validateEvery = intBox(trainBox, 0, std::numeric_limits<int>::max(), tr("Validate every N steps (0 = once per epoch)"), tr("every epoch"));
+    m_patience = intBox(trainBox, 0, 1000, tr("Early stopping: validations without improvement (0 = off)"), tr("off"));
+    m_seed = intBox(trainBox, 0, std::numeric_limits<int>::max(), tr("Seed of initialisation, shuffling and the validation split"));
+    m_precision = new QComboBox(trainBox);
+    m_precision->addItems({QStringLiteral("fp32"), QStringLiteral("bf16"), QStringLiteral("fp16")});
+    m_precision->setToolTip(tr("bf16/fp16 autocast where the device supports it"));
+    m_valFraction = new QDoubleSpinBox(trainBox);
+    m_valFraction->setRange(0.0, 0.9);
+    m_valFraction->setSingleStep(0.05);
+    m_valFraction->setToolTip(tr("Share of the corpus held out for validation"));
+    auto* lrRow = new QHBoxLayout;
+    lrRow->addWidget(m_lr, 1);
+    m_lrFinder = new QPushButton(tr("Find…"), trainBox);
+    m_lrFinder->setToolTip(tr("LR finder: sweep the rate on a fresh model and plot the loss (needs a corpus)"));
+    lrRow->addWidget(m_lrFinder);
+    auto* batchRow = new QHBoxLayout;
+    batchRow->addWidget(m_batch, 1);
+    m_batchFinder = new QPushButton(tr("Find…"), trainBox);
+    m_batchFinder->setToolTip(tr("Batch-size finder: the largest batch that fits and the fastest per sample"));
+    batchRow->addWidget(m_batchFinder);
+    train->addRow(tr("Sequence length:"), m_seqLen);
+    train->addRow(tr("Batch size:"), batchRow);
+    train->addRow(tr("Learning rate:"), lrRow);
+    train->addRow(tr("Optimizer:"), m_optimizer);
+    train->addRow(tr("Epochs:"), m_epochs);
+    train->addRow(tr("Max steps:"), m_maxSteps);
+    train->addRow(tr("Validate:"), m_validateEvery);
+    train->addRow(tr("Early stopping:"), m_patience);
+    train->addRow(tr("Seed:"), m_seed);
+    train->addRow(tr("Precision:"), m_precision);
+    train->addRow(tr("Validation fraction:"), m_valFraction);
+    layout->addWidget(trainBox);
+
+    m_problemsLabel = new QLabel(this);
+    m_problemsLabel->setWordWrap(true);
+    m_problemsLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
+    layout->addWidget(m_problemsLabel);
+
+    auto* summaryBox = new QGroupBox(tr("Model summary"), this);
+    auto* summaryLayout = new QVBoxLayout(summaryBox);
+    m_summary = new ModelSummaryView(summaryBox);
+    summaryLayout->addWidget(m_summary);
+    layout->addWidget(summaryBox, 1);
+
+    connect(m_lrFinder, &QPushButton::clicked, this, &ExperimentPanel::lrFinderRequested);
+    connect(m_batchFinder, &QPushButton::clicked, this, &ExperimentPanel::batchSizeFinderRequested);
+    connect(m_task, &QComboBox::activated, this, [this](int i) {
+        const wb::Task task = i == 0 ? wb::Task::LanguageModel : wb::Task::Classifier;
+        if (task == m_config.task) return;
+        wb::ExperimentConfig fresh = wb::defaultConfig(task);
+        fresh.data.corpus = m_config.data.corpus;
+        fresh.data.format = m_config.data.format;
+        setConfig(fresh);
+    });
+    const auto changed = [this] {
+        if (m_updating) return;
+        readWidgets();
+        refresh();
+    };
+    for (QSpinBox* box : {m_vocabSize, m_embedding, m_hidden, m_layers, m_seqLen, m_batch, m_epochs, m_maxSteps,
+                          m_validateEvery, m_patience, m_seed})
+        connect(box, &QSpinBox::valueChanged, this, changed);
+    for (QDoubleSpinBox* box : {m_dropout, m_lr, m_valFraction}) connect(box, &QDoubleSpinBox::valueChanged, this, changed);
+    for (QComboBox* box : {m_tokens, m_pooling, m_optimizer, m_precision})
+        connect(box, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_bidirectional, &QCheckBox::toggled, this, changed);
+
+    writeWidgets();
+    refresh();
+}
+
+wb::ExperimentConfig ExperimentPanel::config() const { return m_config; }
+
+void ExperimentPanel::setConfig(const wb::ExperimentConfig& config) {
+    m_config = config;
+    writeWidgets();
+    refresh();
+}
+
+void ExperimentPanel::applyPreset(const QString& name) {
+    wb::ExperimentConfig fresh;
+    if (name == QLatin1String("default-lm")) {
+        fresh = wb::defaultConfig(wb::Task::LanguageModel);
+    } else if (name == QLatin1String("default-classify")) {
+        fresh = wb::defaultConfig(wb::Task::Classifier);
+    } else {
+        fresh = wb::presetConfig(toStd(name));
+    }
+    // A preset is a model shape; the corpus the user loaded stays.
+    if (!m_config.data.corpus.empty()) {
+        fresh.data.corpus = m_config.data.corpus;
+        fresh.data.format = m_config.data.format;
+    }
+    setConfig(fresh);
+}
+
+void ExperimentPanel::setLearningRate(double rate) {
+    m_config.train.learningRate = rate;
+    writeWidgets();
+    refresh();
+}
+
+void ExperimentPanel::setBatchSize(std::int64_t size) {
+    m_config.train.batchSize = size;
+    writeWidgets();
+    refresh();
+}
+
+void ExperimentPanel::setCorpus(const QString& path, wb::CorpusFormat format, std::int64_t distinctChars,
+                                std::int64_t distinctWords, std::int64_t classes) {
+    m_config.data.corpus = toStd(path);
+    m_config.data.format = format;
+    m_distinctChars = distinctChars;
+    m_distinctWords = distinctWords;
+    m_classes = classes;
+    refresh();
+}
+
+void ExperimentPanel::writeWidgets() {
+    m_updating = true;
+    const auto& c = m_config;
+    m_task->setCurrentIndex(c.task == wb::Task::LanguageModel ? 0 : 1);
+    m_tokens->setCurrentIndex(c.data.tokens == wb::TokenLevel::Char ? 0 : 1);
+    m_vocabSize->setValue(int(c.data.vocabSize));
+    m_embedding->setValue(int(c.model.embedding));
+    m_hidden->setValue(int(c.model.hidden));
+    m_layers->setValue(int(c.model.layers));
+    m_bidirectional->setChecked(c.model.bidirectional);
+    m_dropout->setValue(c.model.dropout);
+    m_pooling->setCurrentIndex(int(c.model.pooling));
+    m_seqLen->setValue(int(c.data.seqLen));
+    m_batch->setValue(int(c.train.batchSize));
+    m_lr->setValue(c.train.learningRate);
+    m_optimizer->setCurrentIndex(int(c.train.optimizer));
+    m_epochs->setValue(int(c.train.epochs));
+    m_maxSteps->setValue(int(c.train.maxSteps));
+    m_validateEvery->setValue(int(c.train.validateEvery));
+    m_patience->setValue(int(c.train.earlyStopPatience));
+    m_seed->setValue(int(c.train.seed));
+    m_precision->setCurrentIndex(int(c.device.precision));
+    m_valFraction->setValue(c.data.valFraction);
+    const bool classifier = c.task == wb::Task::Classifier;
+    m_bidirectional->setEnabled(classifier);
+    m_pooling->setEnabled(classifier);
+    m_updating = false;
+}
+
+void ExperimentPanel::readWidgets() {
+    auto& c = m_config;
+    c.data.tokens = m_tokens->currentIndex() == 0 ? wb::TokenLevel::Char : wb::TokenLevel::Word;
+    c.data.vocabSize = m_vocabSize->value();
+    c.model.embedding = m_embedding->value();
+    c.model.hidden = m_hidden->value();
+    c.model.layers = m_layers->value();
+    c.model.bidirectional = m_bidirectional->isChecked();
+    c.model.dropout = m_dropout->value();
+    c.model.pooling = static_cast<wb::Pooling>(m_pooling->currentIndex());
+    c.data.seqLen = m_seqLen->value();
+    c.train.batchSize = m_batch->value();
+    c.train.learningRate = m_lr->value();
+    c.train.optimizer = static_cast<wb::OptimizerKind>(m_optimizer->currentIndex());
+    c.train.epochs = m_epochs->value();
+    c.train.maxSteps = m_maxSteps->value();
+    c.train.validateEvery = m_validateEvery->value();
+    c.train.earlyStopPatience = m_patience->value();
+    c.train.seed = std::uint64_t(m_seed->value());
+    c.device.precision = static_cast<wb::Precision>(m_precision->currentIndex());
+    c.data.valFraction = m_valFraction->value();
+}
+
+std::int64_t ExperimentPanel::estimatedVocabulary(QString* note) const {
+    const bool chars = m_config.data.tokens == wb::TokenLevel::Char;
+    std::int64_t distinct = chars ? m_distinctChars : m_distinctWords;
+    if (distinct <= 0) {
+        *note = tr("Vocabulary estimated until a corpus is loaded.");
+        distinct = chars ? 96 : 15000;
+    }
+    std::int64_t v = distinct + 4;  // <pad> <unk> <bos> <eos>
+    std::int64_t cap = m_config.data.vocabSize;
+    if (cap <= 0 && !chars) cap = 15000;
+    if (cap > 0) v = std::min(v, cap);
+    return v;
+}
+
+void ExperimentPanel::refresh() {
+    m_problems.clear();
+    try {
+        for (const auto& p : m_config.validate()) m_problems << toQt(p);
+    } catch (const std::exception& e) {
+        m_problems << toQt(e.what());
+    }
+    // The corpus is checked when it is loaded; a missing one is said once, in the corpus panel.
+    m_problemsLabel->setText(m_problems.isEmpty() ? QString() : QStringLiteral("⚠ ") + m_problems.join(QStringLiteral("\n⚠ ")));
+    m_problemsLabel->setVisible(!m_problems.isEmpty());
+    try {
+        QString note;
+        const std::int64_t vocab = estimatedVocabulary(&note);
+        const std::int64_t classes = m_config.task == wb::Task::Classifier ? std::max<std::int64_t>(m_classes, 2) : 0;
+        m_summary->setSummary(wb::summarizeModel(m_config, vocab, classes), note);
+    } catch (const std::exception& e) {
+        m_summary->setUnavailable(tr("No summary: %1").arg(toQt(e.what())));
+    }
+    Q_EMIT configChanged();
+}
+
+}  // namespace wbui

@@ -1,0 +1,87 @@
+// The experiment page: every field of wb::ExperimentConfig that a user tunes, defaults per task
+// (wb::defaultConfig), the reference presets (wb::presetConfig), a live model summary and the problems
+// ExperimentConfig::validate() finds, updated as values change. The LR and batch-size finder buttons ask
+// the main window to run them (they need the corpus and a worker thread).
+#pragma once
+
+#include <QWidget>
+
+#include <cstdint>
+
+#include "workbench/Config.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace wbui {
+
+class ModelSummaryView;
+
+class ExperimentPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ExperimentPanel(QWidget* parent = nullptr);
+
+    // The config as edited, with the corpus set by setCorpus().
+    wb::ExperimentConfig config() const;
+    // Shows a config in the widgets (presets, a saved run's config.json).
+    void setConfig(const wb::ExperimentConfig& config);
+    void applyPreset(const QString& name);
+    void setLearningRate(double rate);
+    void setBatchSize(std::int64_t size);
+
+    // The loaded corpus: path for DataConfig::corpus, and what the summary needs to size the vocabulary.
+    void setCorpus(const QString& path, wb::CorpusFormat format, std::int64_t distinctChars,
+                   std::int64_t distinctWords, std::int64_t classes);
+
+    QStringList problems() const { return m_problems; }
+    ModelSummaryView* summaryView() const { return m_summary; }
+
+Q_SIGNALS:
+    void configChanged();
+    void lrFinderRequested();
+    void batchSizeFinderRequested();
+
+private:
+    void readWidgets();
+    void writeWidgets();
+    void refresh();
+    std::int64_t estimatedVocabulary(QString* note) const;
+
+    wb::ExperimentConfig m_config = wb::defaultConfig(wb::Task::LanguageModel);
+    std::int64_t m_distinctChars = 0, m_distinctWords = 0, m_classes = 0;
+    QStringList m_problems;
+    bool m_updating = false;
+
+    QComboBox* m_preset = nullptr;
+    QComboBox* m_task = nullptr;
+    QComboBox* m_tokens = nullptr;
+    QSpinBox* m_vocabSize = nullptr;
+    QSpinBox* m_embedding = nullptr;
+    QSpinBox* m_hidden = nullptr;
+    QSpinBox* m_layers = nullptr;
+    QCheckBox* m_bidirectional = nullptr;
+    QDoubleSpinBox* m_dropout = nullptr;
+    QComboBox* m_pooling = nullptr;
+    QSpinBox* m_seqLen = nullptr;
+    QSpinBox* m_batch = nullptr;
+    QDoubleSpinBox* m_lr = nullptr;
+    QComboBox* m_optimizer = nullptr;
+    QSpinBox* m_epochs = nullptr;
+    QSpinBox* m_maxSteps = nullptr;
+    QSpinBox* m_validateEvery = nullptr;
+    QSpinBox* m_patience = nullptr;
+    QSpinBox* m_seed = nullptr;
+    QComboBox* m_precision = nullptr;
+    QDoubleSpinBox* m_valFraction = nullptr;
+    QLabel* m_problemsLabel = nullptr;
+    QPushButton* m_lrFinder = nullptr;
+    QPushButton* m_batchFinder = nullptr;
+    ModelSummaryView* m_summary = nullptr;
+};
+
+}  // namespace wbui

@@ -1,0 +1,92 @@
+// The runs being compared right now.
+#include "runs/RunCollection.h"
+
+#include <QSysInfo>
+
+#include "common/QtConversions.h"
+
+namespace wbui {
+
+RunCollection::RunCollection(QObject* parent) : QObject(parent) {}
+
+int RunCollection::indexOf(const QString& key) const {
+    for (int i = 0; i < m_entries.size(); ++i)
+        if (m_entries[i]->key == key) return i;
+    return -1;
+}
+
+QString RunCollection::labelFor(const wb::RunRecord& record) {
+    QString label = deviceLabel(record.info.device.empty() ? record.config.device.device : record.info.device,
+                                record.info.threads ? record.info.threads : record.config.device.threads,
+                                record.info.deviceName);
+    const std::string precision =
+        record.info.precision.empty() ? wb::toString(record.config.device.precision) : record.info.precision;
+    label += QStringLiteral(" · ") + toQt(precision);
+    // Runs made on another machine (the CLI on a GPU server) say where they ran.
+    if (!record.info.host.empty() && toQt(record.info.host) != QSysInfo::machineHostName()) label += QStringLiteral(" · ") + toQt(record.info.host);
+    return label;
+}
+
+int RunCollection::add(RunEntry entry) {
+    const int existing = indexOf(entry.key);
+    if (existing >= 0) return existing;
+    if (!entry.color.isValid()) entry.color = runColor(m_colorsUsed);
+    ++m_colorsUsed;
+    if (entry.label.isEmpty()) entry.label = labelFor(entry.record);
+    m_entries.push_back(std::make_shared<RunEntry>(std::move(entry)));
+    Q_EMIT runAdded(m_entries.back()->key);
+    return m_entries.size() - 1;
+}
+
+void RunCollection::remove(const QString& key) {
+    const int i = indexOf(key);
+    if (i < 0) return;
+    m_entries.remove(i);
+    Q_EMIT runRemoved(key);
+}
+
+void RunCollection::clear() {
+    m_entries.clear();
+    m_colorsUsed = 0;
+    Q_EMIT cleared();
+}
+
+void RunCollection::appendMetrics(const QString& key, const std::vector<wb::MetricRecord>& records) {
+    const int i = indexOf(key);
+    if (i < 0 || records.empty()) return;
+    auto& metrics = m_entries[i]->record.metrics;
+    metrics.insert(metrics.end(), records.begin(), records.end());
+    Q_EMIT metricsAppended(key);
+}
+
+void RunCollection::updateInfo(const QString& key, const wb::RunInfo& info) {
+    const int i = indexOf(key);
+    if (i < 0) return;
+    m_entries[i]->record.info = info;
+    Q_EMIT runUpdated(key);
+}
+
+void RunCollection::reloadFromDisk(const QString& key) {
+    const int i = indexOf(key);
+    if (i < 0) return;
+    try {
+        wb::RunRecord fresh = wb::loadRunFolder(toStd(key));
+        auto& entry = *m_entries[i];
+        entry.record = std::move(fresh);
+        entry.live = false;
+        Q_EMIT runUpdated(key);
+    } catch (const std::exception&) {
+        // A run that failed before writing its folder keeps what we streamed.
+        m_entries[i]->live = false;
+        Q_EMIT runUpdated(key);
+    }
+}
+
+std::vector<wb::RunRecord> RunCollection::records() const {
+    std::vector<wb::RunRecord> out;
+    out.reserve(static_cast<std::size_t>(m_entries.size()));
+    for (const auto& e : m_entries) out.push_back(e->record);
+    return out;
+}
+
+}  // namespace wbui

@@ -1,0 +1,61 @@
+// The runs being compared right now: live runs of this session and saved runs the user opened. Charts,
+// the comparison table and the exporters read from here; it lives on the GUI thread only.
+#pragma once
+
+#include <QColor>
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <memory>
+#include <vector>
+
+#include "workbench/RunFolder.h"
+
+namespace wbui {
+
+struct RunEntry {
+    QString key;             // the run folder's absolute path: unique and stable
+    QString label;           // legend text: "CPU · 2 threads · fp32"
+    QColor color;
+    bool live = false;       // trained in this session (metrics still arriving)
+    wb::RunRecord record;    // config, info and every metric record so far
+};
+
+class RunCollection : public QObject {
+    Q_OBJECT
+public:
+    explicit RunCollection(QObject* parent = nullptr);
+
+    int size() const { return m_entries.size(); }
+    const RunEntry& at(int index) const { return *m_entries.at(index); }
+    int indexOf(const QString& key) const;
+    bool contains(const QString& key) const { return indexOf(key) >= 0; }
+
+    // Adds a run (a colour is assigned if none is set); returns its index, or the existing index.
+    int add(RunEntry entry);
+    void remove(const QString& key);
+    void clear();
+
+    void appendMetrics(const QString& key, const std::vector<wb::MetricRecord>& records);
+    void updateInfo(const QString& key, const wb::RunInfo& info);
+    // Re-reads a finished run's folder (final run.json, complete metrics).
+    void reloadFromDisk(const QString& key);
+
+    std::vector<wb::RunRecord> records() const;
+
+    static QString labelFor(const wb::RunRecord& record);
+
+Q_SIGNALS:
+    void runAdded(const QString& key);
+    void runRemoved(const QString& key);
+    void metricsAppended(const QString& key);
+    void runUpdated(const QString& key);
+    void cleared();
+
+private:
+    QVector<std::shared_ptr<RunEntry>> m_entries;
+    int m_colorsUsed = 0;
+};
+
+}  // namespace wbui

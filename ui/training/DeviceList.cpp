@@ -1,0 +1,101 @@
+// The checkable device list.
+#include "training/DeviceList.h"
+
+#include <QCheckBox>
+#include <QListWidget>
+#include <QVBoxLayout>
+
+#include "common/QtConversions.h"
+
+namespace wbui {
+
+DeviceList::DeviceList(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_list = new QListWidget(this);
+    m_list->setToolTip(tr("Tick every device to compare; Run trains the same experiment on each"));
+    m_list->setMaximumHeight(110);
+    m_sequential = new QCheckBox(tr("Run CPU entries one after another"), this);
+    m_sequential->setChecked(true);
+    m_sequential->setToolTip(tr("CPU runs side by side would steal cores from each other and distort the timing"));
+    layout->addWidget(m_list);
+    layout->addWidget(m_sequential);
+    connect(m_list, &QListWidget::itemChanged, this, &DeviceList::selectionChanged);
+}
+
+void DeviceList::refresh() {
+    try {
+        setDevices(wb::listDevices());
+    } catch (const std::exception& e) {
+        // Without a device list we still offer the CPU: training on it needs nothing special.
+        wb::DeviceInfo cpu;
+        cpu.id = "cpu";
+        cpu.kind = "cpu";
+        cpu.name = "CPU";
+        cpu.threads = 1;
+        setDevices({cpu});
+    }
+}
+
+void DeviceList::setDevices(const std::vector<wb::DeviceInfo>& devices) {
+    const QStringList previouslyChecked = checkedLabels();
+    m_choices.clear();
+    for (const auto& d : devices) {
+        if (d.kind == "cpu" || d.id.rfind("cpu", 0) == 0) {
+            m_choices.push_back({"cpu", 1, deviceLabel("cpu", 1, d.name), d.name});
+            if (d.threads > 1)
+                m_choices.push_back({"cpu", d.threads, deviceLabel("cpu", d.threads, d.name), d.name});
+        } else {
+            QString label = toQt(d.name.empty() ? d.id : d.name);
+            if (d.memoryBytes > 0) label += QStringLiteral(" · ") + humanBytes(double(d.memoryBytes));
+            label += QStringLiteral(" (%1)").arg(toQt(d.id));
+            m_choices.push_back({d.id, 0, label, d.name});
+        }
+    }
+    QSignalBlocker block(m_list);
+    m_list->clear();
+    for (const auto& c : m_choices) {
+        auto* item = new QListWidgetItem(c.label, m_list);
+        item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+        item->setCheckState(previouslyChecked.contains(c.label) ? Qt::Checked : Qt::Unchecked);
+    }
+    // Something sensible ticked on first use: the fastest CPU entry.
+    if (previouslyChecked.isEmpty() && m_list->count() > 0) {
+        int pick = 0;
+        for (int i = 0; i < int(m_choices.size()); ++i)
+            if (m_choices[std::size_t(i)].device == "cpu") pick = i;
+        m_list->item(pick)->setCheckState(Qt::Checked);
+    }
+    Q_EMIT selectionChanged();
+}
+
+std::vector<DeviceChoice> DeviceList::checkedChoices() const {
+    std::vector<DeviceChoice> out;
+    for (int i = 0; i < m_list->count(); ++i)
+        if (m_list->item(i)->checkState() == Qt::Checked) out.push_back(m_choices[std::size_t(i)]);
+    return out;
+}
+
+QStringList DeviceList::checkedLabels() const {
+    QStringList out;
+    for (int i = 0; i < m_list->count(); ++i)
+        if (m_list->item(i)->checkState() == Qt::Checked) out << m_list->item(i)->text();
+    return out;
+}
+
+void DeviceList::setCheckedLabels(const QStringList& labels) {
+    if (labels.isEmpty()) return;
+    for (int i = 0; i < m_list->count(); ++i)
+        m_list->item(i)->setCheckState(labels.contains(m_list->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+}
+
+void DeviceList::setChecked(int row, bool checked) {
+    if (row >= 0 && row < m_list->count()) m_list->item(row)->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+}
+
+int DeviceList::count() const { return m_list->count(); }
+
+bool DeviceList::sequentialCpu() const { return m_sequential->isChecked(); }
+void DeviceList::setSequentialCpu(bool sequential) { m_sequential->setChecked(sequential); }
+
+}  // namespace wbui

@@ -1,0 +1,72 @@
+// Owns the thread of one run (Qt's Worker/Controller pattern): moves a TrainingWorker onto a QThread,
+// drains the worker's channel on the GUI thread and re-emits typed signals. Stop and pause are plain
+// methods that set the job's atomic flags. The destructor stops the run and waits for the thread, so
+// closing the window mid-run leaves a consistent run folder.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+#include <memory>
+#include <vector>
+
+#include "training/TrainingChannel.h"
+#include "workbench/Config.h"
+#include "workbench/Corpus.h"
+#include "workbench/Metrics.h"
+#include "workbench/Training.h"
+
+namespace wbui {
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    enum class State { Queued, Running, Paused, Completed, Stopped, Failed };
+
+    RunController(wb::ExperimentConfig config, QString runDir, QString label,
+                  std::shared_ptr<const wb::Corpus> corpus, QObject* parent = nullptr);
+    ~RunController() override;
+
+    void start();
+    void setPaused(bool paused);
+    void stop();
+    // Blocks until the worker thread has ended (after stop(): within one batch).
+    void waitForFinished();
+
+    State state() const { return m_state; }
+    bool isActive() const { return m_state == State::Running || m_state == State::Paused; }
+    bool isDone() const { return m_state == State::Completed || m_state == State::Stopped || m_state == State::Failed; }
+    bool isCpu() const { return m_config.device.device.rfind("cpu", 0) == 0; }
+    const QString& runDir() const { return m_runDir; }
+    const QString& label() const { return m_label; }
+    const wb::ExperimentConfig& config() const { return m_config; }
+    const wb::TrainingProgress& lastProgress() const { return m_progress; }
+    const QString& lastError() const { return m_lastError; }
+    static QString stateName(State state);
+
+Q_SIGNALS:
+    void stateChanged(wbui::RunController::State state);
+    void progressChanged(const wb::TrainingProgress& progress);
+    void metricsReceived(const std::vector<wb::MetricRecord>& records);
+    void logLine(const QString& line);
+    void errorOccurred(const QString& message);
+    void finished();
+
+private:
+    void drain();
+    void onWorkerFinished(int status);
+    void setState(State state);
+
+    wb::ExperimentConfig m_config;
+    QString m_runDir;
+    QString m_label;
+    std::shared_ptr<const wb::Corpus> m_corpus;
+    std::shared_ptr<TrainingChannel> m_channel = std::make_shared<TrainingChannel>();
+    QThread m_thread;
+    State m_state = State::Queued;
+    wb::TrainingProgress m_progress;
+    QString m_lastError;
+};
+
+}  // namespace wbui

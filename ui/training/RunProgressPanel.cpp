@@ -1,0 +1,115 @@
+// Progress rows of this session's runs.
+#include "training/RunProgressPanel.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QStyle>
+#include <QToolButton>
+
+#include "common/QtConversions.h"
+
+namespace wbui {
+
+RunProgressPanel::RunProgressPanel(QWidget* parent) : QWidget(parent) {
+    m_grid = new QGridLayout(this);
+    m_grid->setContentsMargins(4, 4, 4, 4);
+    m_grid->setHorizontalSpacing(8);
+    m_grid->setVerticalSpacing(2);
+    m_grid->setColumnStretch(2, 1);
+    m_placeholder = new QLabel(tr("No runs yet. Tick devices and press Run (F5) to train the experiment on each."), this);
+    m_placeholder->setStyleSheet(QStringLiteral("color: palette(mid);"));
+    m_grid->addWidget(m_placeholder, 0, 0, 1, 5);
+}
+
+void RunProgressPanel::clear() {
+    for (auto it = m_rows.begin(); it != m_rows.end(); ++it) {
+        delete it->name;
+        delete it->state;
+        delete it->bar;
+        delete it->pause;
+        delete it->stop;
+        disconnect(it.key(), nullptr, this, nullptr);
+    }
+    m_rows.clear();
+    m_placeholder->show();
+}
+
+void RunProgressPanel::addRun(RunController* controller, const QColor& color) {
+    m_placeholder->hide();
+    const int r = m_grid->rowCount();
+    Row row;
+    row.name = new QLabel(QStringLiteral("<span style='color:%1'>■</span> %2").arg(color.name(), controller->label().toHtmlEscaped()), this);
+    row.state = new QLabel(RunController::stateName(controller->state()), this);
+    row.state->setMinimumWidth(70);
+    row.bar = new QProgressBar(this);
+    row.bar->setRange(0, 1000);
+    row.bar->setValue(0);
+    row.bar->setTextVisible(true);
+    row.bar->setFormat(tr("waiting"));
+    row.pause = new QToolButton(this);
+    row.pause->setCheckable(true);
+    row.pause->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
+    row.pause->setToolTip(tr("Pause or resume this run (between batches)"));
+    row.stop = new QToolButton(this);
+    row.stop->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
+    row.stop->setToolTip(tr("Stop this run; what it learned so far is saved in its run folder"));
+    m_grid->addWidget(row.name, r, 0);
+    m_grid->addWidget(row.state, r, 1);
+    m_grid->addWidget(row.bar, r, 2);
+    m_grid->addWidget(row.pause, r, 3);
+    m_grid->addWidget(row.stop, r, 4);
+    m_rows.insert(controller, row);
+
+    connect(row.pause, &QToolButton::toggled, controller, [controller](bool on) { controller->setPaused(on); });
+    connect(row.stop, &QToolButton::clicked, controller, [controller] { controller->stop(); });
+    connect(controller, &RunController::progressChanged, this,
+            [this, controller](const wb::TrainingProgress& p) { updateProgress(controller, p); });
+    connect(controller, &RunController::stateChanged, this, [this, controller] { updateState(controller); });
+    connect(controller, &QObject::destroyed, this, [this, controller] { m_rows.remove(controller); });
+    updateState(controller);
+}
+
+QString RunProgressPanel::progressText(RunController* controller) const {
+    auto it = m_rows.find(controller);
+    return it == m_rows.end() ? QString() : it->bar->text();
+}
+
+void RunProgressPanel::updateProgress(RunController* controller, const wb::TrainingProgress& p) {
+    auto it = m_rows.find(controller);
+    if (it == m_rows.end()) return;
+    const double fraction = p.totalSteps > 0 ? double(p.step) / double(p.totalSteps) : 0.0;
+    it->bar->setValue(int(fraction * 1000));
+    QString text = QStringLiteral("%1% · step %2/%3").arg(int(fraction * 100)).arg(p.step).arg(p.totalSteps);
+    if (p.etaSeconds >= 0) text += tr(" · ETA %1").arg(humanDuration(p.etaSeconds));
+    if (p.samplesPerSecond > 0) text += tr(" · %1 samples/s").arg(p.samplesPerSecond, 0, 'f', 0);
+    if (!p.phase.empty() && p.phase != "training") text += QStringLiteral(" · ") + toQt(p.phase);
+    it->bar->setFormat(text);
+}
+
+void RunProgressPanel::updateState(RunController* controller) {
+    auto it = m_rows.find(controller);
+    if (it == m_rows.end()) return;
+    const auto state = controller->state();
+    it->state->setText(RunController::stateName(state));
+    it->state->setToolTip(controller->lastError());
+    const bool done = controller->isDone();
+    it->pause->setEnabled(!done);
+    it->stop->setEnabled(!done);
+    {
+        QSignalBlocker block(it->pause);
+        it->pause->setChecked(state == RunController::State::Paused);
+    }
+    if (state == RunController::State::Completed) {
+        it->bar->setValue(1000);
+        it->bar->setFormat(tr("done · %1").arg(humanDuration(controller->lastProgress().wallSeconds)));
+    } else if (state == RunController::State::Stopped) {
+        it->bar->setFormat(tr("stopped at step %1").arg(controller->lastProgress().step));
+    } else if (state == RunController::State::Failed) {
+        it->bar->setFormat(tr("failed: %1").arg(controller->lastError().left(80)));
+    } else if (state == RunController::State::Queued) {
+        it->bar->setFormat(tr("queued (CPU runs go one after another)"));
+    }
+}
+
+}  // namespace wbui
