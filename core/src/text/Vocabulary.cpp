@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "corpus/JsonDocument.h"
+#include "text/WordTokenizer.h"
 #include "workbench/Errors.h"
 #include "workbench/Utf8.h"
 
@@ -79,12 +80,13 @@ TokenLevel tokenLevelFromString(const std::string& s) {
     throw InputError("unknown token level '" + s + "' (expected char or word)");
 }
 
-std::vector<std::string> tokenizeWords(std::string_view text) {
-    std::vector<std::string> out;
-    std::string word;
+namespace detail {
+
+void forEachWordToken(std::string_view text, const std::function<void(std::string_view)>& visit) {
+    std::string word;  // reused: lower-casing needs a copy, but not a new one per token
     std::size_t i = 0, len = 0;
     auto flush = [&] {
-        if (!word.empty()) out.push_back(std::move(word));
+        if (!word.empty()) visit(word);
         word.clear();
     };
     while (i < text.size()) {
@@ -98,18 +100,25 @@ std::vector<std::string> tokenizeWords(std::string_view text) {
         } else if (isApostrophe(c) && !word.empty() && i < text.size()) {
             // Inside a word ("don't") only when a word character follows.
             std::size_t j = i, len2 = 0;
-            if (isWordChar(nextCodePoint(text, j, len2)))
+            if (isWordChar(nextCodePoint(text, j, len2))) {
                 word.append(text.data() + start, len);
-            else {
+            } else {
                 flush();
-                out.emplace_back(text.substr(start, len));
+                visit(text.substr(start, len));
             }
         } else {
             flush();
-            if (!isSpace(c)) out.emplace_back(text.substr(start, len));
+            if (!isSpace(c)) visit(text.substr(start, len));
         }
     }
     flush();
+}
+
+}  // namespace detail
+
+std::vector<std::string> tokenizeWords(std::string_view text) {
+    std::vector<std::string> out;
+    detail::forEachWordToken(text, [&](std::string_view t) { out.emplace_back(t); });
     return out;
 }
 
@@ -148,8 +157,12 @@ Vocabulary Vocabulary::build(const std::vector<std::string>& documents, TokenLev
         for (const auto& [cp, n] : counts) counted.emplace_back(encodeUtf8(cp), n);
     } else {
         std::unordered_map<std::string, std::size_t> counts;
+        std::string key;
         for (const auto& doc : documents)
-            for (auto& w : tokenizeWords(doc)) ++counts[std::move(w)];
+            detail::forEachWordToken(doc, [&](std::string_view w) {
+                key.assign(w);
+                ++counts[key];
+            });
         counted.reserve(counts.size());
         for (auto& [w, n] : counts) counted.emplace_back(w, n);
     }
