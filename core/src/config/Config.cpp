@@ -16,9 +16,12 @@ using nlohmann::json;
 
 std::string toString(LstmBackend v) {
     switch (v) {
-        case LstmBackend::Torch: return "torch";
-        case LstmBackend::Fused: return "fused";
-        default: return "auto";
+        case LstmBackend::Torch:
+            return "torch";
+        case LstmBackend::Fused:
+            return "fused";
+        default:
+            return "auto";
     }
 }
 
@@ -45,7 +48,8 @@ public:
                     fail(m_prefix + key, "integer out of range");
                 out = v->get<std::int64_t>();
             } else if (v->is_number_float() && std::isfinite(v->get<double>()) &&
-                       v->get<double>() == std::floor(v->get<double>()) && std::fabs(v->get<double>()) < 9e15) {
+                       v->get<double>() == std::floor(v->get<double>()) &&
+                       std::fabs(v->get<double>()) < 9e15) {
                 out = static_cast<std::int64_t>(v->get<double>());  // 64.0 written by another tool
             } else {
                 fail(m_prefix + key, "expected an integer");
@@ -117,13 +121,13 @@ LstmBackend backendFromString(const std::string& s) {
 }  // namespace
 
 std::string toString(Task v) { return v == Task::Classifier ? "classify" : "lm"; }
-std::string toString(Pooling v) {
-    return v == Pooling::Mean ? "mean" : v == Pooling::Max ? "max" : "last";
-}
+std::string toString(Pooling v) { return v == Pooling::Mean ? "mean" : v == Pooling::Max ? "max" : "last"; }
 std::string toString(OptimizerKind v) {
     return v == OptimizerKind::Sgd ? "sgd" : v == OptimizerKind::RmsProp ? "rmsprop" : "adam";
 }
-std::string toString(Precision v) { return v == Precision::Bf16 ? "bf16" : v == Precision::Fp16 ? "fp16" : "fp32"; }
+std::string toString(Precision v) {
+    return v == Precision::Bf16 ? "bf16" : v == Precision::Fp16 ? "fp16" : "fp32";
+}
 
 Task taskFromString(const std::string& s) {
     if (s == "lm") return Task::LanguageModel;
@@ -161,9 +165,12 @@ std::string ExperimentConfig::toJson() const {
                  {"seq_len", data.seqLen},
                  {"stride", data.stride},
                  {"val_fraction", data.valFraction}};
-    j["model"] = {{"embedding", model.embedding},     {"hidden", model.hidden},
-                  {"layers", model.layers},           {"bidirectional", model.bidirectional},
-                  {"dropout", model.dropout},         {"pooling", wb::toString(model.pooling)},
+    j["model"] = {{"embedding", model.embedding},
+                  {"hidden", model.hidden},
+                  {"layers", model.layers},
+                  {"bidirectional", model.bidirectional},
+                  {"dropout", model.dropout},
+                  {"pooling", wb::toString(model.pooling)},
                   {"backend", toString(model.backend)}};
     j["train"] = {{"batch_size", train.batchSize},
                   {"learning_rate", train.learningRate},
@@ -185,8 +192,8 @@ std::string ExperimentConfig::toJson() const {
 ExperimentConfig ExperimentConfig::fromJson(const std::string& text, const std::string& sourceName) {
     const json j = detail::parseJsonDocument(text, sourceName);
     if (!j.is_object())
-        throw InputError(sourceName, 0, "expected a JSON object (an experiment config), found " +
-                                            detail::jsonTypeName(j));
+        throw InputError(sourceName, 0,
+                         "expected a JSON object (an experiment config), found " + detail::jsonTypeName(j));
     ExperimentConfig c;
     const SectionReader top(j, nullptr, sourceName);
     top.string("name", c.name);
@@ -246,8 +253,9 @@ std::vector<std::string> ExperimentConfig::validate() const {
     if (!(model.dropout >= 0 && model.dropout < 1))
         p.push_back("dropout must be in [0, 1) (is " + std::to_string(model.dropout) + ")");
     if (model.bidirectional && task == Task::LanguageModel)
-        p.push_back("bidirectional is for classifiers only: a bidirectional language model would see the token "
-                    "it must predict");
+        p.push_back(
+            "bidirectional is for classifiers only: a bidirectional language model would see the token "
+            "it must predict");
     range(data.seqLen, 2, 100000, "sequence length");
     if (data.stride < 0) p.push_back("stride must be at least 0 (0 = the sequence length)");
     if (data.vocabSize != 0 && data.vocabSize < 5)

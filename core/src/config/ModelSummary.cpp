@@ -88,7 +88,8 @@ ModelSummary summarizeModel(const ExperimentConfig& config, std::int64_t vocabSi
     // Weights, gradients and Adam's two moments, plus the activations kept for backward: embeddings and,
     // per layer and direction, the four gates, cell and hidden state (6H) at every step; an LM also keeps
     // the logits and their gradient.
-    s.trainingMemoryBytes = 16.0 * P + 4.0 * B * T * (E + L * d * 6.0 * H) + (lm ? 4.0 * B * T * V * 2.0 : 0.0);
+    s.trainingMemoryBytes =
+        16.0 * P + 4.0 * B * T * (E + L * d * 6.0 * H) + (lm ? 4.0 * B * T * V * 2.0 : 0.0);
     return s;
 }
 

@@ -38,9 +38,10 @@ std::string normaliseCorpusBytes(std::string bytes, const std::string& sourceNam
     if (bytes.empty()) throw InputError(sourceName, 0, "file is empty");
     if (const void* nul = std::memchr(bytes.data(), '\0', bytes.size())) {
         const auto offset = static_cast<std::size_t>(static_cast<const char*>(nul) - bytes.data());
-        throw InputError(sourceName, lineOfOffset(bytes, offset),
-                         "binary data: NUL byte at offset " + std::to_string(offset) + " (expected UTF-8 text)",
-                         static_cast<std::int64_t>(offset));
+        throw InputError(
+            sourceName, lineOfOffset(bytes, offset),
+            "binary data: NUL byte at offset " + std::to_string(offset) + " (expected UTF-8 text)",
+            static_cast<std::int64_t>(offset));
     }
     // The fast check first; decodeUtf8 only runs to explain the error with line and offset.
     if (!isValidUtf8(bytes)) decodeUtf8(bytes, sourceName);

@@ -48,7 +48,8 @@ void collectClasses(Corpus& corpus, const std::string& source) {
     for (const auto& d : corpus.documents) classes.insert(d.label);
     if (classes.empty()) throw InputError(source, 0, "no labelled rows (expected rows of label and text)");
     if (classes.size() < 2)
-        throw InputError(source, 0, "only one class ('" + *classes.begin() + "'): a classifier needs at least two");
+        throw InputError(source, 0,
+                         "only one class ('" + *classes.begin() + "'): a classifier needs at least two");
     corpus.classes.assign(classes.begin(), classes.end());
 }
 
@@ -124,7 +125,8 @@ void loadDelimited(Corpus& corpus, const std::string& path, char delimiter) {
         d.text = std::string(t);
         corpus.documents.push_back(std::move(d));
     }
-    if (corpus.documents.empty()) throw InputError(path, 0, "no rows after the header (expected label and text)");
+    if (corpus.documents.empty())
+        throw InputError(path, 0, "no rows after the header (expected label and text)");
     collectClasses(corpus, path);
 }
 
@@ -182,12 +184,18 @@ void loadFolder(Corpus& corpus, const std::string& path) {
 
 std::string toString(CorpusFormat format) {
     switch (format) {
-        case CorpusFormat::Auto: return "auto";
-        case CorpusFormat::Text: return "text";
-        case CorpusFormat::Poems: return "poems";
-        case CorpusFormat::Tsv: return "tsv";
-        case CorpusFormat::Csv: return "csv";
-        case CorpusFormat::Folder: return "folder";
+        case CorpusFormat::Auto:
+            return "auto";
+        case CorpusFormat::Text:
+            return "text";
+        case CorpusFormat::Poems:
+            return "poems";
+        case CorpusFormat::Tsv:
+            return "tsv";
+        case CorpusFormat::Csv:
+            return "csv";
+        case CorpusFormat::Folder:
+            return "folder";
     }
     return "auto";
 }
@@ -232,12 +240,23 @@ Corpus loadCorpus(const std::string& path, CorpusFormat format) {
     if (format != CorpusFormat::Folder && fs::is_directory(st))
         throw InputError(path, 0, "is a folder; expected a " + toString(format) + " file (or format folder)");
     switch (format) {
-        case CorpusFormat::Text: loadText(corpus, path); break;
-        case CorpusFormat::Poems: loadPoems(corpus, path); break;
-        case CorpusFormat::Tsv: loadDelimited(corpus, path, '\t'); break;
-        case CorpusFormat::Csv: loadDelimited(corpus, path, ','); break;
-        case CorpusFormat::Folder: loadFolder(corpus, path); break;
-        case CorpusFormat::Auto: break;
+        case CorpusFormat::Text:
+            loadText(corpus, path);
+            break;
+        case CorpusFormat::Poems:
+            loadPoems(corpus, path);
+            break;
+        case CorpusFormat::Tsv:
+            loadDelimited(corpus, path, '\t');
+            break;
+        case CorpusFormat::Csv:
+            loadDelimited(corpus, path, ',');
+            break;
+        case CorpusFormat::Folder:
+            loadFolder(corpus, path);
+            break;
+        case CorpusFormat::Auto:
+            break;
     }
     return corpus;
 }

@@ -13,7 +13,8 @@ bool blankRow(const DelimitedRow& row, bool anyQuoted) {
 
 }  // namespace
 
-std::vector<DelimitedRow> parseDelimited(std::string_view text, char delimiter, const std::string& sourceName) {
+std::vector<DelimitedRow> parseDelimited(std::string_view text, char delimiter,
+                                         const std::string& sourceName) {
     std::vector<DelimitedRow> rows;
     const std::size_t n = text.size();
     std::size_t i = 0;
@@ -50,9 +51,10 @@ std::vector<DelimitedRow> parseDelimited(std::string_view text, char delimiter, 
                     std::size_t k = i;
                     while (k < n && (text[k] == ' ' || text[k] == '\t') && text[k] != delimiter) ++k;
                     if (k < n && text[k] != delimiter && text[k] != '\n')
-                        throw InputError(sourceName, line,
-                                         std::string("unexpected character '") + text[k] +
-                                             "' after a closing quote (expected a delimiter or the end of the line)");
+                        throw InputError(
+                            sourceName, line,
+                            std::string("unexpected character '") + text[k] +
+                                "' after a closing quote (expected a delimiter or the end of the line)");
                     i = k;
                 }
             } else {

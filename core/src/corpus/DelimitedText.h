@@ -16,6 +16,7 @@ struct DelimitedRow {
 
 // Parses text whose line endings are already '\n'. Rows that are empty or only whitespace are skipped.
 // Throws InputError(sourceName, line, …) for an unterminated quote or text after a closing quote.
-std::vector<DelimitedRow> parseDelimited(std::string_view text, char delimiter, const std::string& sourceName);
+std::vector<DelimitedRow> parseDelimited(std::string_view text, char delimiter,
+                                         const std::string& sourceName);
 
 }  // namespace wb::detail

@@ -30,15 +30,23 @@ nlohmann::json parseJsonDocument(const std::string& text, const std::string& sou
 
 std::string jsonTypeName(const nlohmann::json& value) {
     switch (value.type()) {
-        case nlohmann::json::value_t::null: return "null";
-        case nlohmann::json::value_t::object: return "an object";
-        case nlohmann::json::value_t::array: return "an array";
-        case nlohmann::json::value_t::string: return "a string";
-        case nlohmann::json::value_t::boolean: return "a boolean";
+        case nlohmann::json::value_t::null:
+            return "null";
+        case nlohmann::json::value_t::object:
+            return "an object";
+        case nlohmann::json::value_t::array:
+            return "an array";
+        case nlohmann::json::value_t::string:
+            return "a string";
+        case nlohmann::json::value_t::boolean:
+            return "a boolean";
         case nlohmann::json::value_t::number_integer:
-        case nlohmann::json::value_t::number_unsigned: return "an integer";
-        case nlohmann::json::value_t::number_float: return "a number";
-        default: return "something else";
+        case nlohmann::json::value_t::number_unsigned:
+            return "an integer";
+        case nlohmann::json::value_t::number_float:
+            return "a number";
+        default:
+            return "something else";
     }
 }
 

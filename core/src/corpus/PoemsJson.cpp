@@ -49,9 +49,13 @@ public:
     bool start_array(std::size_t) override {
         if (m_skipDepth > 0) return enterSkipped();
         switch (m_state) {
-            case State::Top: m_state = State::InArray; return true;
-            case State::InArray: failElement("an array");
-            case State::InParagraphs: failElement();
+            case State::Top:
+                m_state = State::InArray;
+                return true;
+            case State::InArray:
+                failElement("an array");
+            case State::InParagraphs:
+                failElement();
             case State::InPoem:
                 if (m_key != "paragraphs") return enterSkipped();
                 m_state = State::InParagraphs;
@@ -73,14 +77,16 @@ public:
         m_state = State::Top;
         return true;
     }
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) override {
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& e) override {
         // Reuse the DOM parser's message format: same prefix stripping, same line computation.
         const std::size_t pos = position > 0 ? position - 1 : 0;
         std::string what = e.what();
         const auto prefixEnd = what.find(": ");
-        throw InputError(m_source, lineOfOffset(m_text, pos),
-                         "invalid JSON: " + (prefixEnd == std::string::npos ? what : what.substr(prefixEnd + 2)),
-                         static_cast<std::int64_t>(pos));
+        throw InputError(
+            m_source, lineOfOffset(m_text, pos),
+            "invalid JSON: " + (prefixEnd == std::string::npos ? what : what.substr(prefixEnd + 2)),
+            static_cast<std::int64_t>(pos));
     }
 
 private:
@@ -89,8 +95,10 @@ private:
     bool scalar(const char* type, string_t* s) {
         if (m_skipDepth > 0) return true;
         switch (m_state) {
-            case State::Top: failTop(type);
-            case State::InArray: failElement(type);
+            case State::Top:
+                failTop(type);
+            case State::InArray:
+                failElement(type);
             case State::InParagraphs:
                 if (!s) failElement();
                 if (m_sawParagraph) m_current.text.push_back('\n');
@@ -121,8 +129,9 @@ private:
         throw InputError(m_source, 0, where() + kPoemShape + (found ? std::string(", found ") + found : ""));
     }
     [[noreturn]] void failTop(const char* found) const {
-        throw InputError(m_source, 0,
-                         std::string("expected a JSON array of poems (chinese-poetry format), found ") + found);
+        throw InputError(
+            m_source, 0,
+            std::string("expected a JSON array of poems (chinese-poetry format), found ") + found);
     }
 
     const std::string& m_text;

@@ -32,7 +32,8 @@ std::string number(double v) {
     return buf;
 }
 
-std::int64_t parseInteger(const std::string& s, const std::string& source, std::int64_t line, const char* col) {
+std::int64_t parseInteger(const std::string& s, const std::string& source, std::int64_t line,
+                          const char* col) {
     errno = 0;
     char* end = nullptr;
     const long long v = std::strtoll(s.c_str(), &end, 10);
@@ -77,7 +78,8 @@ std::vector<MetricRecord> parseMetricsCsv(const std::string& text, const std::st
         normalised.swap(t);
     }
     const auto rows = detail::parseDelimited(normalised, ',', sourceName);
-    if (rows.empty()) throw InputError(sourceName, 0, "file is empty (expected the header " + metricsCsvHeader() + ")");
+    if (rows.empty())
+        throw InputError(sourceName, 0, "file is empty (expected the header " + metricsCsvHeader() + ")");
     std::string header;
     for (std::size_t k = 0; k < rows[0].fields.size(); ++k) header += (k ? "," : "") + rows[0].fields[k];
     if (header != metricsCsvHeader())
@@ -88,9 +90,11 @@ std::vector<MetricRecord> parseMetricsCsv(const std::string& text, const std::st
         const auto& f = rows[k].fields;
         const auto line = rows[k].line;
         if (f.size() != 8)
-            throw InputError(sourceName, line,
-                             "expected 8 columns (run_id, step, epoch, samples, wall_s, split, metric, value), "
-                             "found " + std::to_string(f.size()));
+            throw InputError(
+                sourceName, line,
+                "expected 8 columns (run_id, step, epoch, samples, wall_s, split, metric, value), "
+                "found " +
+                    std::to_string(f.size()));
         MetricRecord r;
         r.step = parseInteger(f[1], sourceName, line, "step");
         r.epoch = parseNumber(f[2], sourceName, line, "epoch");
@@ -98,7 +102,8 @@ std::vector<MetricRecord> parseMetricsCsv(const std::string& text, const std::st
         r.wallSeconds = parseNumber(f[4], sourceName, line, "wall_s");
         r.split = f[5];
         r.metric = f[6];
-        if (r.split.empty()) throw InputError(sourceName, line, "split: expected a name such as train or val");
+        if (r.split.empty())
+            throw InputError(sourceName, line, "split: expected a name such as train or val");
         if (r.metric.empty()) throw InputError(sourceName, line, "metric: expected a name such as loss");
         r.value = parseNumber(f[7], sourceName, line, "value");
         if (runId) *runId = f[0];

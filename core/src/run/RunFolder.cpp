@@ -67,11 +67,16 @@ std::string joinPath(const std::string& dir, const char* name) { return (fs::pat
 
 std::string toString(RunStatus s) {
     switch (s) {
-        case RunStatus::Created: return "created";
-        case RunStatus::Running: return "running";
-        case RunStatus::Completed: return "completed";
-        case RunStatus::Stopped: return "stopped";
-        case RunStatus::Failed: return "failed";
+        case RunStatus::Created:
+            return "created";
+        case RunStatus::Running:
+            return "running";
+        case RunStatus::Completed:
+            return "completed";
+        case RunStatus::Stopped:
+            return "stopped";
+        case RunStatus::Failed:
+            return "failed";
     }
     return "created";
 }
@@ -80,7 +85,8 @@ RunStatus runStatusFromString(const std::string& s) {
     for (auto v : {RunStatus::Created, RunStatus::Running, RunStatus::Completed, RunStatus::Stopped,
                    RunStatus::Failed})
         if (s == toString(v)) return v;
-    throw InputError("unknown run status '" + s + "' (expected created, running, completed, stopped or failed)");
+    throw InputError("unknown run status '" + s +
+                     "' (expected created, running, completed, stopped or failed)");
 }
 
 std::string RunInfo::toJson() const {
@@ -117,7 +123,8 @@ std::string RunInfo::toJson() const {
 RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName) {
     const json j = detail::parseJsonDocument(text, sourceName);
     if (!j.is_object())
-        throw InputError(sourceName, 0, "expected a JSON object (run info), found " + detail::jsonTypeName(j));
+        throw InputError(sourceName, 0,
+                         "expected a JSON object (run info), found " + detail::jsonTypeName(j));
     RunInfo info;
     const FieldReader r{j, sourceName, ""};
     r.str("id", info.id);
@@ -189,7 +196,8 @@ RunRecord loadRunFolder(const std::string& dir) {
     rec.dir = dir;
     for (const char* required : {runfiles::kConfig, runfiles::kRun})
         if (!fs::exists(fs::path(dir) / required, ec))
-            throw InputError(joinPath(dir, required), 0, "no such file (a run folder needs config.json and run.json)");
+            throw InputError(joinPath(dir, required), 0,
+                             "no such file (a run folder needs config.json and run.json)");
     const std::string configPath = joinPath(dir, runfiles::kConfig);
     rec.config = ExperimentConfig::fromJson(readFile(configPath), configPath);
     const std::string runPath = joinPath(dir, runfiles::kRun);
@@ -201,8 +209,9 @@ RunRecord loadRunFolder(const std::string& dir) {
         rec.metrics = parseMetricsCsv(readFile(metricsPath), metricsPath, &metricsId);
         // Files copied between run folders would mix two runs' curves under one name.
         if (!rec.metrics.empty() && metricsId != rec.info.id)
-            throw InputError(metricsPath, 0,
-                             "run_id '" + metricsId + "' does not match the id '" + rec.info.id + "' in run.json");
+            throw InputError(
+                metricsPath, 0,
+                "run_id '" + metricsId + "' does not match the id '" + rec.info.id + "' in run.json");
     }
     rec.hasCheckpoint = fs::is_regular_file(fs::path(dir) / runfiles::kModel, ec);
     return rec;
@@ -282,7 +291,8 @@ std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, doubl
         row.device = run.info.device.empty() ? run.config.device.device : run.info.device;
         const RunSummary& s = run.info.summary;
         row.samplesPerSecond = s.samplesPerSecond;
-        row.usPerSample = s.usPerSample > 0 ? s.usPerSample : (s.samplesPerSecond > 0 ? 1e6 / s.samplesPerSecond : 0);
+        row.usPerSample =
+            s.usPerSample > 0 ? s.usPerSample : (s.samplesPerSecond > 0 ? 1e6 / s.samplesPerSecond : 0);
         auto series = seriesOf(run.metrics, "val", "loss");
         if (series.empty()) series = seriesOf(run.metrics, "train", "loss");
         for (const auto& r : series)
@@ -304,7 +314,8 @@ std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, doubl
             slowest = row.samplesPerSecond;
         rows.push_back(std::move(row));
     }
-    for (auto& row : rows) row.speedup = (slowest > 0 && row.samplesPerSecond > 0) ? row.samplesPerSecond / slowest : 0;
+    for (auto& row : rows)
+        row.speedup = (slowest > 0 && row.samplesPerSecond > 0) ? row.samplesPerSecond / slowest : 0;
     return rows;
 }
 

@@ -37,7 +37,7 @@ inline bool decodeOne(std::string_view bytes, std::size_t& i, char32_t& cp, Deco
         len = 4, min = 0x10000, cp = b0 & 0x07;
     } else {
         err = {false, i, b0,
-               (b0 >= 0x80 && b0 <= 0xBF) ? "stray continuation byte"
+               (b0 >= 0x80 && b0 <= 0xBF)   ? "stray continuation byte"
                : (b0 == 0xC0 || b0 == 0xC1) ? "overlong encoding"
                                             : "invalid lead byte"};
         return false;
@@ -72,7 +72,8 @@ inline bool decodeOne(std::string_view bytes, std::size_t& i, char32_t& cp, Deco
 
 std::size_t bomLength(std::string_view bytes) {
     return bytes.size() >= 3 && static_cast<unsigned char>(bytes[0]) == 0xEF &&
-                   static_cast<unsigned char>(bytes[1]) == 0xBB && static_cast<unsigned char>(bytes[2]) == 0xBF
+                   static_cast<unsigned char>(bytes[1]) == 0xBB &&
+                   static_cast<unsigned char>(bytes[2]) == 0xBF
                ? 3
                : 0;
 }

@@ -46,11 +46,11 @@ bool isSpace(char32_t c) {
 
 // Ideographs and kana: written without spaces, so one token per character.
 bool isCjk(char32_t c) {
-    return (c >= 0x3040 && c <= 0x30FF) ||   // hiragana, katakana
-           (c >= 0x3400 && c <= 0x4DBF) ||   // CJK extension A
-           (c >= 0x4E00 && c <= 0x9FFF) ||   // CJK unified ideographs
-           (c >= 0xF900 && c <= 0xFAFF) ||   // compatibility ideographs
-           (c >= 0x20000 && c <= 0x3FFFF);   // extensions B and later
+    return (c >= 0x3040 && c <= 0x30FF) ||  // hiragana, katakana
+           (c >= 0x3400 && c <= 0x4DBF) ||  // CJK extension A
+           (c >= 0x4E00 && c <= 0x9FFF) ||  // CJK unified ideographs
+           (c >= 0xF900 && c <= 0xFAFF) ||  // compatibility ideographs
+           (c >= 0x20000 && c <= 0x3FFFF);  // extensions B and later
 }
 
 // Punctuation and symbols outside ASCII that should split words: general punctuation, CJK punctuation,
@@ -169,9 +169,10 @@ Vocabulary Vocabulary::build(const std::vector<std::string>& documents, TokenLev
     Vocabulary vocab;
     vocab.m_level = level;
     // A corpus token spelled like a special ("<unk>" in text) would collide with it; it maps to the special.
-    counted.erase(std::remove_if(counted.begin(), counted.end(),
-                                 [&](const auto& e) { return e.second < minCount || vocab.contains(e.first); }),
-                  counted.end());
+    counted.erase(
+        std::remove_if(counted.begin(), counted.end(),
+                       [&](const auto& e) { return e.second < minCount || vocab.contains(e.first); }),
+        counted.end());
     std::sort(counted.begin(), counted.end(), [](const auto& a, const auto& b) {
         return a.second != b.second ? a.second > b.second : a.first < b.first;
     });
@@ -252,11 +253,13 @@ Vocabulary Vocabulary::fromJson(const std::string& json, const std::string& sour
     v.m_level = tokenLevelFromString(levelName);
     for (std::size_t k = 0; k < tokens.size(); ++k) {
         if (!tokens[k].is_string())
-            fail("tokens[" + std::to_string(k) + "]: expected a string, found " + detail::jsonTypeName(tokens[k]));
+            fail("tokens[" + std::to_string(k) + "]: expected a string, found " +
+                 detail::jsonTypeName(tokens[k]));
         const std::string t = tokens[k].get<std::string>();
         if (k < kNumSpecial) {
             if (t != kSpecials[k])
-                fail("tokens[" + std::to_string(k) + "]: expected \"" + kSpecials[k] + "\", found \"" + t + "\"");
+                fail("tokens[" + std::to_string(k) + "]: expected \"" + kSpecials[k] + "\", found \"" + t +
+                     "\"");
             continue;
         }
         if (!isValidUtf8(t)) fail("tokens[" + std::to_string(k) + "]: invalid UTF-8");

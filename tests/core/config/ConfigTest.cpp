@@ -97,17 +97,21 @@ TEST(Config, WrongTypesAndUnknownNamesNameTheKey) {
     EXPECT_STREQ(e.what(), "run/config.json: data.seq_len: expected an integer");
     EXPECT_EQ(e.line(), 0);
     EXPECT_CONTAINS(configError(R"({"data": {"seq_len": 6.5}})").what(), "data.seq_len: expected an integer");
-    EXPECT_CONTAINS(configError(R"({"model": {"bidirectional": 1}})").what(), "model.bidirectional: expected true or false");
-    EXPECT_CONTAINS(configError(R"({"train": {"learning_rate": "fast"}})").what(), "train.learning_rate: expected a number");
+    EXPECT_CONTAINS(configError(R"({"model": {"bidirectional": 1}})").what(),
+                    "model.bidirectional: expected true or false");
+    EXPECT_CONTAINS(configError(R"({"train": {"learning_rate": "fast"}})").what(),
+                    "train.learning_rate: expected a number");
     EXPECT_CONTAINS(configError(R"({"train": {"optimizer": "adagrad"}})").what(),
                     "train.optimizer: unknown optimizer 'adagrad' (expected adam, sgd or rmsprop)");
     EXPECT_CONTAINS(configError(R"({"task": "translate"})").what(), "task: unknown task 'translate'");
-    EXPECT_CONTAINS(configError(R"({"data": {"format": "xml"}})").what(), "data.format: unknown corpus format");
+    EXPECT_CONTAINS(configError(R"({"data": {"format": "xml"}})").what(),
+                    "data.format: unknown corpus format");
     EXPECT_CONTAINS(configError(R"({"data": {"tokens": "bpe"}})").what(), "data.tokens: unknown token level");
     EXPECT_CONTAINS(configError(R"({"model": {"pooling": "sum"}})").what(), "model.pooling");
     EXPECT_CONTAINS(configError(R"({"model": {"backend": "cudnn"}})").what(), "model.backend");
     EXPECT_CONTAINS(configError(R"({"device": {"precision": "int8"}})").what(), "device.precision");
-    EXPECT_CONTAINS(configError(R"({"train": {"seed": -1}})").what(), "train.seed: expected a non-negative integer");
+    EXPECT_CONTAINS(configError(R"({"train": {"seed": -1}})").what(),
+                    "train.seed: expected a non-negative integer");
     EXPECT_CONTAINS(configError(R"({"data": 5})").what(), "data: expected an object");
     EXPECT_CONTAINS(configError(R"(["not", "an", "object"])").what(), "expected a JSON object");
     e = configError("{\n  \"name\": \"x\",\n  \"task\": \n}");
@@ -116,7 +120,8 @@ TEST(Config, WrongTypesAndUnknownNamesNameTheKey) {
 }
 
 TEST(Config, DefaultsAreValid) {
-    EXPECT_TRUE(wb::ExperimentConfig{}.validate() == std::vector<std::string>{"no corpus: choose a corpus file or folder"});
+    EXPECT_TRUE(wb::ExperimentConfig{}.validate() ==
+                std::vector<std::string>{"no corpus: choose a corpus file or folder"});
     for (auto task : {wb::Task::LanguageModel, wb::Task::Classifier}) {
         const auto c = wb::defaultConfig(task);
         EXPECT_TRUE(c.validate().empty()) << c.validate().front();
@@ -147,7 +152,8 @@ TEST(Config, ValidateExplainsEveryBadValue) {
     check([](C& c) { c.model.layers = 9; }, "number of layers must be at most 8");
     check([](C& c) { c.model.dropout = 1.0; }, "dropout must be in [0, 1)");
     check([](C& c) { c.model.dropout = -0.1; }, "dropout must be in [0, 1)");
-    check([](C& c) { c.model.bidirectional = true; }, "a bidirectional language model would see the token it must predict");
+    check([](C& c) { c.model.bidirectional = true; },
+          "a bidirectional language model would see the token it must predict");
     check([](C& c) { c.data.seqLen = 1; }, "sequence length must be at least 2");
     check([](C& c) { c.data.seqLen = 100001; }, "sequence length must be at most 100000");
     check([](C& c) { c.data.stride = -1; }, "stride must be at least 0");

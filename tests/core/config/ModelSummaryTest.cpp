@@ -73,7 +73,8 @@ TEST(ModelSummary, BidirectionalTwoLayerClassifier) {
     EXPECT_EQ(s.rows[3].outputShape, "(batch, 128)");
     EXPECT_EQ(s.rows[5].parameters, 128 * 3 + 3);
     EXPECT_EQ(s.totalParameters, 6400 + 66560 + 99328 + 387);
-    EXPECT_DOUBLE_EQ(s.forwardFlopsPerSample, 10.0 * (2 * 2 * 4 * 64 * 128 + 2 * 2 * 4 * 64 * 192) + 2 * 2 * 64 * 3);
+    EXPECT_DOUBLE_EQ(s.forwardFlopsPerSample,
+                     10.0 * (2 * 2 * 4 * 64 * 128 + 2 * 2 * 4 * 64 * 192) + 2 * 2 * 64 * 3);
 }
 
 TEST(ModelSummary, TextTable) {

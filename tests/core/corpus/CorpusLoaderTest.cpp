@@ -45,8 +45,8 @@ TEST(CorpusFormat, DetectsByExtensionAndFolder) {
 }
 
 TEST(CorpusFormat, Strings) {
-    for (auto f : {wb::CorpusFormat::Auto, wb::CorpusFormat::Text, wb::CorpusFormat::Poems, wb::CorpusFormat::Tsv,
-                   wb::CorpusFormat::Csv, wb::CorpusFormat::Folder})
+    for (auto f : {wb::CorpusFormat::Auto, wb::CorpusFormat::Text, wb::CorpusFormat::Poems,
+                   wb::CorpusFormat::Tsv, wb::CorpusFormat::Csv, wb::CorpusFormat::Folder})
         EXPECT_EQ(wb::corpusFormatFromString(wb::toString(f)), f);
     EXPECT_EQ(wb::toString(wb::CorpusFormat::Poems), "poems");
     EXPECT_CONTAINS(std::string([] {
@@ -82,7 +82,8 @@ TEST(CorpusCommon, MissingEmptyBinaryAndInvalidUtf8) {
 
 TEST(CorpusText, ParagraphsSeparatedByBlankLines) {
     TempDir dir;
-    writeText(dir.file("t.txt"), "\xEF\xBB\xBF\n\nfirst line\r\nsecond line  \r\n\r\n \t\r\nthird\rpara\n\n\nlast  \n");
+    writeText(dir.file("t.txt"),
+              "\xEF\xBB\xBF\n\nfirst line\r\nsecond line  \r\n\r\n \t\r\nthird\rpara\n\n\nlast  \n");
     const auto c = wb::loadCorpus(dir.file("t.txt"));
     EXPECT_EQ(c.format, wb::CorpusFormat::Text);
     EXPECT_EQ(c.source, dir.file("t.txt"));
@@ -101,10 +102,11 @@ TEST(CorpusText, FolderGivenAsTextIsRefused) {
 
 TEST(CorpusPoems, LoadsChinesePoetryJson) {
     TempDir dir;
-    writeText(dir.file("tang.json"),
-              R"([{"title": "靜夜思", "author": "李白", "paragraphs": ["床前明月光，疑是地上霜。", "舉頭望明月，低頭思故鄉。"]},)"
-              "\r\n"
-              R"( {"paragraphs": ["春眠不覺曉，處處聞啼鳥。"], "extra": 1}])");
+    writeText(
+        dir.file("tang.json"),
+        R"([{"title": "靜夜思", "author": "李白", "paragraphs": ["床前明月光，疑是地上霜。", "舉頭望明月，低頭思故鄉。"]},)"
+        "\r\n"
+        R"( {"paragraphs": ["春眠不覺曉，處處聞啼鳥。"], "extra": 1}])");
     const auto c = wb::loadCorpus(dir.file("tang.json"));
     EXPECT_EQ(c.format, wb::CorpusFormat::Poems);
     ASSERT_EQ(c.documents.size(), 2u);
@@ -168,9 +170,11 @@ TEST(CorpusTsv, RowErrorsNameTheLine) {
     EXPECT_EQ(e.line(), 4);
     EXPECT_CONTAINS(e.what(), "missing.tsv:4: expected 2 columns (label, text), found 1");
     writeText(dir.file("three.tsv"), "pos\tok\nneg\tno\textra\n");
-    EXPECT_CONTAINS(loadError(dir.file("three.tsv")).what(), "three.tsv:2: expected 2 columns (label, text), found 3");
+    EXPECT_CONTAINS(loadError(dir.file("three.tsv")).what(),
+                    "three.tsv:2: expected 2 columns (label, text), found 3");
     writeText(dir.file("hdr.tsv"), "text\tlabel\tid\nok\tpos\n");
-    EXPECT_CONTAINS(loadError(dir.file("hdr.tsv")).what(), "hdr.tsv:2: expected 3 columns (text, label, id), found 2");
+    EXPECT_CONTAINS(loadError(dir.file("hdr.tsv")).what(),
+                    "hdr.tsv:2: expected 3 columns (text, label, id), found 2");
     writeText(dir.file("nolabel.tsv"), "pos\tok\n \tno label\n");
     EXPECT_CONTAINS(loadError(dir.file("nolabel.tsv")).what(), "nolabel.tsv:2: empty label");
     writeText(dir.file("notext.tsv"), "pos\tok\nneg\t  \n");
@@ -210,7 +214,8 @@ TEST(CorpusCsv, LinesCountedAcrossEmbeddedNewlinesAndUnterminatedQuote) {
     EXPECT_EQ(e.line(), 2);
     EXPECT_CONTAINS(e.what(), "u.csv:2: unterminated quoted field");
     writeText(dir.file("after.csv"), "pos,\"quoted\"tail\nneg,x\n");
-    EXPECT_CONTAINS(loadError(dir.file("after.csv")).what(), "after.csv:1: unexpected character 't' after a closing quote");
+    EXPECT_CONTAINS(loadError(dir.file("after.csv")).what(),
+                    "after.csv:1: unexpected character 't' after a closing quote");
 }
 
 TEST(CorpusFolder, OneSubFolderPerClass) {

@@ -60,8 +60,8 @@ std::string loadError(const std::string& dir) {
 }
 
 TEST(RunStatus, Strings) {
-    for (auto s : {wb::RunStatus::Created, wb::RunStatus::Running, wb::RunStatus::Completed, wb::RunStatus::Stopped,
-                   wb::RunStatus::Failed})
+    for (auto s : {wb::RunStatus::Created, wb::RunStatus::Running, wb::RunStatus::Completed,
+                   wb::RunStatus::Stopped, wb::RunStatus::Failed})
         EXPECT_EQ(wb::runStatusFromString(wb::toString(s)), s);
     EXPECT_EQ(wb::toString(wb::RunStatus::Stopped), "stopped");
     EXPECT_THROW(wb::runStatusFromString("done"), wb::InputError);
@@ -163,7 +163,8 @@ TEST(RunFolder, MissingOrContradictoryFilesAreNamed) {
 
     writeRun(dir.path() / "e");
     writeText(dir.path() / "e/metrics.csv", wb::metricsCsvHeader() + "\nother-run,1,0,1,0.1,train,loss,2\n");
-    EXPECT_CONTAINS(loadError(dir.file("e")), "e/metrics.csv: run_id 'other-run' does not match the id 'run-cpu-1'");
+    EXPECT_CONTAINS(loadError(dir.file("e")),
+                    "e/metrics.csv: run_id 'other-run' does not match the id 'run-cpu-1'");
 
     writeRun(dir.path() / "f");
     fs::remove(dir.path() / "f/config.json");
@@ -226,7 +227,8 @@ TEST(ReadFile, MissingAndFolder) {
     }
 }
 
-wb::RunRecord syntheticRun(const std::string& id, double samplesPerSecond, std::vector<std::pair<double, double>> val,
+wb::RunRecord syntheticRun(const std::string& id, double samplesPerSecond,
+                           std::vector<std::pair<double, double>> val,
                            std::vector<std::pair<double, double>> train = {}) {
     wb::RunRecord r;
     r.info.id = id;
@@ -272,7 +274,8 @@ TEST(CompareRuns, SpeedupAndTimeToTarget) {
 }
 
 TEST(CompareRuns, ComparisonCsvHasEveryRunsRows) {
-    const std::vector<wb::RunRecord> runs = {syntheticRun("a", 1, {{1, 2.0}}), syntheticRun("b,c", 2, {{1, 1.0}, {2, 0.5}})};
+    const std::vector<wb::RunRecord> runs = {syntheticRun("a", 1, {{1, 2.0}}),
+                                             syntheticRun("b,c", 2, {{1, 1.0}, {2, 0.5}})};
     const std::string csv = wb::comparisonCsv(runs);
     EXPECT_EQ(csv, wb::metricsCsvHeader() + "\n" +
                        "a,1,0,10,1,val,loss,2\n"

@@ -39,16 +39,22 @@ TEST(Utf8, DecodesAsciiAndChinese) {
 }
 
 TEST(Utf8, SkipsLeadingBomOnly) {
-    EXPECT_EQ(wb::decodeUtf8("\xEF\xBB\xBF" "a", "s"), U"a");
+    EXPECT_EQ(wb::decodeUtf8("\xEF\xBB\xBF"
+                             "a",
+                             "s"),
+              U"a");
     EXPECT_EQ(wb::decodeUtf8("a\xEF\xBB\xBF", "s"), U"a\uFEFF");
 }
 
 TEST(Utf8, ReportsLineAndOffsetOfInvalidByte) {
-    const auto e = decodeError("ab\ncd\n\xFF" "z");
+    const auto e = decodeError(
+        "ab\ncd\n\xFF"
+        "z");
     EXPECT_EQ(e.line(), 3);
     EXPECT_EQ(e.byteOffset(), 6);
     EXPECT_EQ(e.file(), "poems.txt");
-    EXPECT_EQ(std::string(e.what()).rfind("poems.txt:3: invalid UTF-8 (byte 0xFF at offset 6)", 0), 0u) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("poems.txt:3: invalid UTF-8 (byte 0xFF at offset 6)", 0), 0u)
+        << e.what();
     EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
 }
 
@@ -59,7 +65,8 @@ TEST(Utf8, OffsetCountsTheBom) {
 }
 
 TEST(Utf8, RejectsOverlongEncodings) {
-    for (const std::string bad : {"\xC0\xAF", "\xC1\xBF", "\xE0\x80\xAF", "\xE0\x9F\xBF", "\xF0\x82\x82\xAC"}) {
+    for (const std::string bad :
+         {"\xC0\xAF", "\xC1\xBF", "\xE0\x80\xAF", "\xE0\x9F\xBF", "\xF0\x82\x82\xAC"}) {
         const auto e = decodeError("x" + bad);
         EXPECT_EQ(e.byteOffset(), 1) << e.what();
         EXPECT_NE(std::string(e.what()).find("overlong"), std::string::npos) << e.what();
@@ -83,7 +90,9 @@ TEST(Utf8, RejectsTruncatedSequences) {
     EXPECT_EQ(e.byteOffset(), 6);
     EXPECT_NE(std::string(e.what()).find("byte 0xE6 at offset 6"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos);
-    e = decodeError("\xE6\x98" "A\n");
+    e = decodeError(
+        "\xE6\x98"
+        "A\n");
     EXPECT_EQ(e.byteOffset(), 0);
     EXPECT_FALSE(wb::isValidUtf8("\xF0\x9F\x98"));
 }

@@ -19,9 +19,7 @@ TEST(Tokenize, WordsLowercasePunctuationApostrophesAndCjk) {
     EXPECT_TRUE(wb::tokenizeWords(" \n\t ").empty());
 }
 
-TEST(Tokenize, CharsOnePerCodePoint) {
-    EXPECT_EQ(wb::tokenizeChars("a春 😀"), (Tokens{"a", "春", " ", "😀"}));
-}
+TEST(Tokenize, CharsOnePerCodePoint) { EXPECT_EQ(wb::tokenizeChars("a春 😀"), (Tokens{"a", "春", " ", "😀"})); }
 
 TEST(Vocabulary, DefaultHasSpecialsOnly) {
     wb::Vocabulary v;
@@ -56,10 +54,12 @@ TEST(Vocabulary, MaxSizeCountsSpecialsAndMinCountDrops) {
 TEST(Vocabulary, WordLevelEncodeDecode) {
     const auto v = wb::Vocabulary::build({"the cat sat", "The dog sat.", "the end"}, wb::TokenLevel::Word);
     // the 3, sat 2, then '.', cat, dog, end by string order
-    EXPECT_EQ(v.tokens(), (Tokens{"<pad>", "<unk>", "<bos>", "<eos>", "the", "sat", ".", "cat", "dog", "end"}));
+    EXPECT_EQ(v.tokens(),
+              (Tokens{"<pad>", "<unk>", "<bos>", "<eos>", "the", "sat", ".", "cat", "dog", "end"}));
     const auto ids = v.encode("The bird sat.");
     EXPECT_EQ(ids, (std::vector<std::int64_t>{4, wb::Vocabulary::kUnk, 5, 6}));
-    EXPECT_EQ(v.decode({wb::Vocabulary::kBos, 4, 7, 5, wb::Vocabulary::kEos, wb::Vocabulary::kPad}), "the cat sat");
+    EXPECT_EQ(v.decode({wb::Vocabulary::kBos, 4, 7, 5, wb::Vocabulary::kEos, wb::Vocabulary::kPad}),
+              "the cat sat");
     EXPECT_EQ(v.tokenize("Cat!"), (Tokens{"cat", "!"}));
 }
 
@@ -98,9 +98,12 @@ TEST(Vocabulary, FromJsonRejectsBadFiles) {
     expectBadVocab("[]", "expected a JSON object");
     expectBadVocab(R"({"level":"byte","tokens":[)" + specials + "]}", "level");
     expectBadVocab(R"({"level":"char"})", "tokens: expected an array");
-    expectBadVocab(R"({"level":"char","tokens":["<unk>","<pad>","<bos>","<eos>"]})", "tokens[0]: expected \"<pad>\"");
-    expectBadVocab(R"({"level":"char","tokens":[)" + specials + R"(,"a","b","a"]})", "tokens[6]: duplicate token");
-    expectBadVocab(R"({"level":"char","tokens":[)" + specials + R"(,"a",3]})", "tokens[5]: expected a string");
+    expectBadVocab(R"({"level":"char","tokens":["<unk>","<pad>","<bos>","<eos>"]})",
+                   "tokens[0]: expected \"<pad>\"");
+    expectBadVocab(R"({"level":"char","tokens":[)" + specials + R"(,"a","b","a"]})",
+                   "tokens[6]: duplicate token");
+    expectBadVocab(R"({"level":"char","tokens":[)" + specials + R"(,"a",3]})",
+                   "tokens[5]: expected a string");
     expectBadVocab(R"({"level":"char","tokens":["<pad>"]})", "at least the 4 special tokens");
 }
 
