@@ -1,0 +1,51 @@
+// The learning-rate finder: sweeps the rate exponentially on a fresh model (wb::findLearningRate) on a
+// background thread, plots loss against rate on a log axis with the suggested rate marked, and applies
+// the suggestion with one click.
+#pragma once
+
+#include <QDialog>
+
+#include <atomic>
+#include <memory>
+
+#include "workbench/Config.h"
+#include "workbench/Corpus.h"
+#include "workbench/Training.h"
+
+class QCustomPlot;
+class QLabel;
+class QPushButton;
+class QThread;
+
+namespace wbui {
+
+class LrFinderDialog : public QDialog {
+    Q_OBJECT
+public:
+    LrFinderDialog(wb::ExperimentConfig config, std::shared_ptr<const wb::Corpus> corpus, QWidget* parent = nullptr);
+    ~LrFinderDialog() override;
+
+    void start();
+    // Shows a result (the worker calls this; tests may too).
+    void showResult(const wb::LrFinderResult& result);
+    double suggestedRate() const { return m_result.suggestedRate; }
+    QCustomPlot* plot() const { return m_plot; }
+
+Q_SIGNALS:
+    void rateChosen(double rate);
+    void failed(const QString& message);
+
+private:
+    void stopWorker();
+
+    wb::ExperimentConfig m_config;
+    std::shared_ptr<const wb::Corpus> m_corpus;
+    std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
+    QThread* m_thread = nullptr;
+    wb::LrFinderResult m_result;
+    QCustomPlot* m_plot = nullptr;
+    QLabel* m_status = nullptr;
+    QPushButton* m_apply = nullptr;
+};
+
+}  // namespace wbui

@@ -1,0 +1,153 @@
+// Chart, CSV and environment export.
+#include "export/ChartExporter.h"
+
+#include <QChartView>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPdfWriter>
+#include <QPainter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QSysInfo>
+
+#include <qcustomplot.h>
+
+#include "common/QtConversions.h"
+#include "workbench/Devices.h"
+
+namespace wbui {
+
+namespace {
+bool failed(QString* error, const QString& path, const QString& why) {
+    if (error) *error = QStringLiteral("%1: %2").arg(path, why);
+    return false;
+}
+bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
+    // QSaveFile writes a temporary file and renames it: no half-written export is ever left behind.
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return failed(error, path, file.errorString());
+    file.write(bytes);
+    if (!file.commit()) return failed(error, path, file.errorString());
+    return true;
+}
+}  // namespace
+
+bool ChartExporter::savePlot(QCustomPlot* plot, const QString& path, QString* error, int width, int height) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    bool ok = false;
+    if (suffix == QLatin1String("png")) {
+        ok = plot->savePng(path, width, height, 1.0, -1, 96);
+    } else if (suffix == QLatin1String("pdf")) {
+        ok = plot->savePdf(path, width, height);
+    } else if (suffix == QLatin1String("svg")) {
+        QSvgGenerator svg;
+        svg.setFileName(path);
+        svg.setSize(QSize(width, height));
+        svg.setViewBox(QRect(0, 0, width, height));
+        svg.setTitle(QStringLiteral("LSTM Workbench chart"));
+        QCPPainter painter;
+        if (painter.begin(&svg)) {
+            plot->toPainter(&painter, width, height);
+            ok = painter.end();
+        }
+    } else {
+        return failed(error, path, QStringLiteral("unknown image type; use .png, .svg or .pdf"));
+    }
+    if (!ok || !QFileInfo::exists(path)) return failed(error, path, QStringLiteral("could not write the image"));
+    return true;
+}
+
+bool ChartExporter::saveChartView(QChartView* view, const QString& path, QString* error) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const QSize size = view->size().expandedTo(QSize(800, 300));
+    if (suffix == QLatin1String("png")) {
+        QImage image(size, QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        view->chart()->scene()->render(&painter, QRectF(QPointF(0, 0), size), view->chart()->sceneBoundingRect());
+        painter.end();
+        if (!image.save(path)) return failed(error, path, QStringLiteral("could not write the image"));
+        return true;
+    }
+    if (suffix == QLatin1String("svg") || suffix == QLatin1String("pdf")) {
+        QPainter painter;
+        QSvgGenerator svg;
+        QPdfWriter pdf(path);
+        if (suffix == QLatin1String("svg")) {
+            svg.setFileName(path);
+            svg.setSize(size);
+            svg.setViewBox(QRect(QPoint(0, 0), size));
+            painter.begin(&svg);
+        } else {
+            pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point));
+            pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+            pdf.setResolution(72);
+            painter.begin(&pdf);
+        }
+        view->chart()->scene()->render(&painter, QRectF(QPointF(0, 0), size), view->chart()->sceneBoundingRect());
+        if (!painter.end()) return failed(error, path, QStringLiteral("could not write the image"));
+        return true;
+    }
+    return failed(error, path, QStringLiteral("unknown image type; use .png, .svg or .pdf"));
+}
+
+bool ChartExporter::writeCsv(const std::vector<wb::RunRecord>& runs, const QString& path, QString* error) {
+    try {
+        return writeBytes(path, QByteArray::fromStdString(wb::comparisonCsv(runs)), error);
+    } catch (const std::exception& e) {
+        return failed(error, path, toQt(e.what()));
+    }
+}
+
+bool ChartExporter::writeComparisonTableCsv(const std::vector<wb::ComparisonRow>& rows, double targetLoss,
+                                            const QString& path, QString* error) {
+    QByteArray csv = "run_id,label,device,samples_per_s,us_per_sample,seconds_to_target,target_loss,"
+                     "best_val_loss,best_val_accuracy,speedup\n";
+    const auto quote = [](const std::string& s) {
+        QByteArray q = QByteArray::fromStdString(s);
+        q.replace('"', "\"\"");
+        return '"' + q + '"';
+    };
+    for (const auto& r : rows) {
+        csv += quote(r.runId) + ',' + quote(r.label) + ',' + quote(r.device) + ',' +
+               QByteArray::number(r.samplesPerSecond, 'g', 8) + ',' + QByteArray::number(r.usPerSample, 'g', 8) + ',' +
+               QByteArray::number(r.secondsToTarget, 'g', 8) + ',' + QByteArray::number(targetLoss, 'g', 8) + ',' +
+               QByteArray::number(r.bestValLoss, 'g', 8) + ',' + QByteArray::number(r.bestValAccuracy, 'g', 8) + ',' +
+               QByteArray::number(r.speedup, 'g', 6) + '\n';
+    }
+    return writeBytes(path, csv, error);
+}
+
+QByteArray ChartExporter::environmentJson() {
+    QJsonObject env;
+    env[QStringLiteral("app")] = QStringLiteral("lstm-workbench " WORKBENCH_VERSION);
+    env[QStringLiteral("qt")] = QString::fromLatin1(qVersion());
+    env[QStringLiteral("qcustomplot")] = QStringLiteral(QCUSTOMPLOT_VERSION_STR);
+    env[QStringLiteral("host")] = QSysInfo::machineHostName();
+    env[QStringLiteral("os")] = QSysInfo::prettyProductName();
+    env[QStringLiteral("cpu_architecture")] = QSysInfo::currentCpuArchitecture();
+    try {
+        env[QStringLiteral("libtorch")] = toQt(wb::libtorchVersion());
+        env[QStringLiteral("blas")] = toQt(wb::blasLibrary());
+        env[QStringLiteral("hardware_threads")] = wb::hardwareThreads();
+        QJsonArray devices;
+        for (const auto& d : wb::listDevices()) {
+            QJsonObject o;
+            o[QStringLiteral("id")] = toQt(d.id);
+            o[QStringLiteral("name")] = toQt(d.name);
+            o[QStringLiteral("kind")] = toQt(d.kind);
+            o[QStringLiteral("threads")] = d.threads;
+            o[QStringLiteral("memory_bytes")] = double(d.memoryBytes);
+            devices.append(o);
+        }
+        env[QStringLiteral("devices")] = devices;
+    } catch (const std::exception& e) {
+        env[QStringLiteral("devices_error")] = toQt(e.what());
+    }
+    return QJsonDocument(env).toJson(QJsonDocument::Indented);
+}
+
+}  // namespace wbui

@@ -1,0 +1,34 @@
+// Writes what the user sees to files: a QCustomPlot chart as PNG, SVG or PDF (by the file's suffix), a Qt
+// Charts view likewise, every metric of every run as one long-format CSV (wb::comparisonCsv), and a
+// comparison bundle folder (charts, CSVs, each run's config, devices and library versions). The GUI and
+// the headless `compare` share this code so that both produce the same pictures.
+#pragma once
+
+#include <QString>
+
+#include <vector>
+
+#include "workbench/RunFolder.h"
+
+class QChartView;
+class QCustomPlot;
+
+namespace wbui {
+
+class ChartExporter {
+public:
+    static constexpr int kWidth = 1200;
+    static constexpr int kHeight = 700;
+
+    // Suffix .png, .svg or .pdf. Returns false with *error set (one line naming the file).
+    static bool savePlot(QCustomPlot* plot, const QString& path, QString* error, int width = kWidth,
+                         int height = kHeight);
+    static bool saveChartView(QChartView* view, const QString& path, QString* error);
+    static bool writeCsv(const std::vector<wb::RunRecord>& runs, const QString& path, QString* error);
+    static bool writeComparisonTableCsv(const std::vector<wb::ComparisonRow>& rows, double targetLoss,
+                                        const QString& path, QString* error);
+    // environment.json for the bundle: this machine's devices, LibTorch, BLAS, Qt and QCustomPlot versions.
+    static QByteArray environmentJson();
+};
+
+}  // namespace wbui

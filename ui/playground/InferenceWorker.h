@@ -1,0 +1,41 @@
+// Loads a trained model from a run folder and generates or classifies on its own thread, so that loading
+// weights or sampling a long text never freezes the window. Requests arrive as queued calls; results leave
+// as signals with plain Qt types.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <memory>
+
+#include "workbench/Inference.h"
+
+namespace wbui {
+
+class InferenceWorker : public QObject {
+    Q_OBJECT
+public:
+    InferenceWorker();
+    ~InferenceWorker() override;
+
+    // Called through QMetaObject::invokeMethod on the worker's thread.
+    void load(const QString& runDir);
+    void generate(const wb::GenerateOptions& options);
+    void classify(const QString& text, int topK);
+
+Q_SIGNALS:
+    // isLanguageModel, the model's classes (classifier) and a one-line description.
+    void loaded(const QString& runDir, bool isLanguageModel, const QStringList& classes, const QString& description);
+    void generated(const QStringList& samples);
+    void classified(const QString& predicted, const QStringList& labels, const QVector<double>& probabilities,
+                    const QStringList& tokens, const QVector<double>& scores);
+    void failed(const QString& message);
+
+private:
+    std::unique_ptr<wb::TrainedModel> m_model;
+    QString m_runDir;
+};
+
+}  // namespace wbui

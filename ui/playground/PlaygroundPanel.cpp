@@ -1,0 +1,292 @@
+// The playground.
+#include "playground/PlaygroundPanel.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/QtConversions.h"
+#include "playground/InferenceWorker.h"
+
+namespace wbui {
+
+PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    m_run = new QComboBox(this);
+    m_run->setMinimumContentsLength(30);
+    m_run->setToolTip(tr("Runs with a saved model (this session's and the runs folder's)"));
+    m_load = new QPushButton(tr("Load model"), this);
+    top->addWidget(new QLabel(tr("Run:"), this));
+    top->addWidget(m_run, 1);
+    top->addWidget(m_load);
+    layout->addLayout(top);
+    m_model = new QLabel(tr("No model loaded. Train a run, or pick a saved run and press Load model."), this);
+    m_model->setWordWrap(true);
+    layout->addWidget(m_model);
+
+    m_pages = new QStackedWidget(this);
+    // --- language model page
+    auto* lmPage = new QWidget(m_pages);
+    auto* lm = new QHBoxLayout(lmPage);
+    auto* lmOptions = new QGroupBox(tr("Generate"), lmPage);
+    auto* form = new QFormLayout(lmOptions);
+    m_seed = new QLineEdit(lmOptions);
+    m_seed->setPlaceholderText(tr("seed text (optional)"));
+    m_temperature = new QDoubleSpinBox(lmOptions);
+    m_temperature->setRange(0.0, 3.0);
+    m_temperature->setSingleStep(0.1);
+    m_temperature->setValue(0.8);
+    m_temperature->setToolTip(tr("0 = always the most likely token; higher = more surprising"));
+    m_topK = new QSpinBox(lmOptions);
+    m_topK->setRange(0, 100000);
+    m_topK->setSpecialValueText(tr("off"));
+    m_topP = new QDoubleSpinBox(lmOptions);
+    m_topP->setRange(0.01, 1.0);
+    m_topP->setSingleStep(0.05);
+    m_topP->setValue(1.0);
+    m_topP->setToolTip(tr("Nucleus sampling: keep the smallest set of tokens whose probability reaches p (1 = off)"));
+    m_length = new QSpinBox(lmOptions);
+    m_length->setRange(1, 100000);
+    m_length->setValue(120);
+    m_form = new QComboBox(lmOptions);
+    m_form->addItems({tr("free text"), tr("5-character quatrain"), tr("7-character quatrain")});
+    m_acrostic = new QLineEdit(lmOptions);
+    m_acrostic->setPlaceholderText(tr("first character of each line"));
+    m_samples = new QSpinBox(lmOptions);
+    m_samples->setRange(1, 50);
+    m_samples->setValue(3);
+    m_generate = new QPushButton(tr("Generate"), lmOptions);
+    m_generate->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_generate->setToolTip(tr("Generate (Ctrl+Enter)"));
+    form->addRow(tr("Seed:"), m_seed);
+    form->addRow(tr("Temperature:"), m_temperature);
+    form->addRow(tr("Top-k:"), m_topK);
+    form->addRow(tr("Top-p:"), m_topP);
+    form->addRow(tr("Length:"), m_length);
+    form->addRow(tr("Form:"), m_form);
+    form->addRow(tr("Acrostic:"), m_acrostic);
+    form->addRow(tr("Samples:"), m_samples);
+    form->addRow(m_generate);
+    auto* resultsBox = new QGroupBox(tr("Results"), lmPage);
+    auto* resultsLayout = new QVBoxLayout(resultsBox);
+    m_results = new QListWidget(resultsBox);
+    m_results->setWordWrap(true);
+    m_results->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    QFont big = m_results->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    m_results->setFont(big);
+    m_results->setSpacing(4);
+    auto* copy = new QPushButton(tr("Copy"), resultsBox);
+    copy->setToolTip(tr("Copy the selected samples (all when none is selected)"));
+    resultsLayout->addWidget(m_results, 1);
+    resultsLayout->addWidget(copy, 0, Qt::AlignRight);
+    lm->addWidget(lmOptions);
+    lm->addWidget(resultsBox, 1);
+    m_pages->addWidget(lmPage);
+
+    // --- classifier page
+    auto* clsPage = new QWidget(m_pages);
+    auto* cls = new QVBoxLayout(clsPage);
+    m_text = new QPlainTextEdit(clsPage);
+    m_text->setPlaceholderText(tr("Type or paste a text to classify"));
+    m_text->setMaximumHeight(120);
+    auto* clsRow = new QHBoxLayout;
+    m_classTopK = new QSpinBox(clsPage);
+    m_classTopK->setRange(1, 1000);
+    m_classTopK->setValue(5);
+    m_classify = new QPushButton(tr("Classify"), clsPage);
+    clsRow->addWidget(new QLabel(tr("Top-k:"), clsPage));
+    clsRow->addWidget(m_classTopK);
+    clsRow->addStretch(1);
+    clsRow->addWidget(m_classify);
+    m_predicted = new QLabel(clsPage);
+    m_probabilities = new QTableWidget(0, 2, clsPage);
+    m_probabilities->setHorizontalHeaderLabels({tr("Class"), tr("Probability")});
+    m_probabilities->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    m_probabilities->verticalHeader()->hide();
+    m_probabilities->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_attributions = new QTextBrowser(clsPage);
+    m_attributions->setToolTip(tr("Green tokens pushed toward the predicted class, red ones away from it"));
+    cls->addWidget(m_text);
+    cls->addLayout(clsRow);
+    cls->addWidget(m_predicted);
+    cls->addWidget(m_probabilities, 1);
+    cls->addWidget(new QLabel(tr("Tokens that drove the decision:"), clsPage));
+    cls->addWidget(m_attributions, 1);
+    m_pages->addWidget(clsPage);
+    layout->addWidget(m_pages, 1);
+
+    m_worker = new InferenceWorker;
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &InferenceWorker::loaded, this, &PlaygroundPanel::onLoaded);
+    connect(m_worker, &InferenceWorker::generated, this, &PlaygroundPanel::onGenerated);
+    connect(m_worker, &InferenceWorker::classified, this, &PlaygroundPanel::onClassified);
+    connect(m_worker, &InferenceWorker::failed, this, [this](const QString& message) {
+        setBusy(false);
+        Q_EMIT errorOccurred(tr("Playground"), message);
+    });
+    m_thread.setObjectName(QStringLiteral("inference"));
+    m_thread.start();
+
+    connect(m_load, &QPushButton::clicked, this, [this] {
+        if (m_run->currentIndex() >= 0) loadRun(m_run->currentData().toString());
+    });
+    connect(m_generate, &QPushButton::clicked, this, &PlaygroundPanel::generate);
+    connect(m_classify, &QPushButton::clicked, this, &PlaygroundPanel::classify);
+    connect(copy, &QPushButton::clicked, this, [this] {
+        QStringList texts;
+        for (auto* item : m_results->selectedItems()) texts << item->text();
+        if (texts.isEmpty()) texts = results();
+        QApplication::clipboard()->setText(texts.join(QStringLiteral("\n\n")));
+    });
+    m_generate->setEnabled(false);
+    m_classify->setEnabled(false);
+}
+
+PlaygroundPanel::~PlaygroundPanel() {
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void PlaygroundPanel::setRuns(const QStringList& runDirs) {
+    const QString current = m_run->currentData().toString();
+    m_run->clear();
+    for (const QString& d : runDirs) m_run->addItem(QFileInfo(d).fileName(), d);
+    const int keep = m_run->findData(current);
+    if (keep >= 0) m_run->setCurrentIndex(keep);
+    m_load->setEnabled(m_run->count() > 0);
+}
+
+void PlaygroundPanel::loadRun(const QString& runDir) {
+    if (m_run->findData(runDir) < 0) m_run->insertItem(0, QFileInfo(runDir).fileName(), runDir);
+    m_run->setCurrentIndex(m_run->findData(runDir));
+    m_model->setText(tr("Loading %1…").arg(runDir));
+    setBusy(true);
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, runDir] { w->load(runDir); }, Qt::QueuedConnection);
+}
+
+void PlaygroundPanel::setBusy(bool busy) {
+    const bool loaded = !m_loadedRun.isEmpty();
+    m_generate->setEnabled(!busy && loaded);
+    m_classify->setEnabled(!busy && loaded);
+    m_load->setEnabled(!busy);
+    if (busy && !m_busyCursor) QApplication::setOverrideCursor(Qt::BusyCursor);
+    if (!busy && m_busyCursor) QApplication::restoreOverrideCursor();
+    m_busyCursor = busy;
+}
+
+void PlaygroundPanel::onLoaded(const QString& runDir, bool isLanguageModel, const QStringList& classes,
+                               const QString& description) {
+    m_loadedRun = runDir;
+    m_isLanguageModel = isLanguageModel;
+    m_model->setText(tr("<b>Model:</b> %1").arg(description.toHtmlEscaped()) +
+                     (classes.isEmpty() ? QString() : tr(" · classes: %1").arg(classes.join(QStringLiteral(", ")).toHtmlEscaped())));
+    m_pages->setCurrentIndex(isLanguageModel ? 0 : 1);
+    setBusy(false);
+    Q_EMIT modelLoaded(runDir);
+}
+
+void PlaygroundPanel::generate() {
+    if (m_loadedRun.isEmpty()) return;
+    wb::GenerateOptions o;
+    o.seedText = toStd(m_seed->text());
+    o.temperature = m_temperature->value();
+    o.topK = m_topK->value();
+    o.topP = m_topP->value();
+    o.length = m_length->value();
+    o.form = m_form->currentIndex() == 1 ? wb::PoemForm::Quatrain5
+             : m_form->currentIndex() == 2 ? wb::PoemForm::Quatrain7 : wb::PoemForm::Free;
+    o.acrostic = toStd(m_acrostic->text().trimmed());
+    o.samples = m_samples->value();
+    setBusy(true);
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, o] { w->generate(o); }, Qt::QueuedConnection);
+}
+
+void PlaygroundPanel::classify() {
+    if (m_loadedRun.isEmpty()) return;
+    setBusy(true);
+    const QString text = m_text->toPlainText();
+    const int k = m_classTopK->value();
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, text, k] { w->classify(text, k); }, Qt::QueuedConnection);
+}
+
+void PlaygroundPanel::onGenerated(const QStringList& samples) {
+    setBusy(false);
+    m_results->clear();
+    for (const QString& s : samples) m_results->addItem(s);
+    Q_EMIT resultsReady();
+}
+
+void PlaygroundPanel::onClassified(const QString& predicted, const QStringList& labels,
+                                   const QVector<double>& probabilities, const QStringList& tokens,
+                                   const QVector<double>& scores) {
+    setBusy(false);
+    m_predicted->setText(tr("Predicted: <b>%1</b>").arg(predicted.toHtmlEscaped()));
+    m_probabilities->setRowCount(labels.size());
+    for (int i = 0; i < labels.size(); ++i) {
+        m_probabilities->setItem(i, 0, new QTableWidgetItem(labels[i]));
+        auto* bar = new QProgressBar(m_probabilities);
+        bar->setRange(0, 1000);
+        bar->setValue(int(std::lround(probabilities.value(i) * 1000)));
+        bar->setFormat(QStringLiteral("%1 %").arg(probabilities.value(i) * 100, 0, 'f', 1));
+        m_probabilities->setCellWidget(i, 1, bar);
+    }
+    double maxAbs = 1e-12;
+    for (double s : scores) maxAbs = std::max(maxAbs, std::fabs(s));
+    QString html;
+    for (int i = 0; i < tokens.size(); ++i) {
+        const double s = scores.value(i) / maxAbs;  // -1 … 1
+        const QColor c = s >= 0 ? QColor::fromRgbF(0.1f, 0.65f, 0.3f, float(std::fabs(s)) * 0.75f)
+                                : QColor::fromRgbF(0.85f, 0.15f, 0.15f, float(std::fabs(s)) * 0.75f);
+        html += QStringLiteral("<span style='background-color:rgba(%1,%2,%3,%4)' title='%5'>%6</span> ")
+                    .arg(c.red()).arg(c.green()).arg(c.blue()).arg(c.alphaF(), 0, 'f', 2)
+                    .arg(scores.value(i), 0, 'g', 3)
+                    .arg(tokens[i].toHtmlEscaped());
+    }
+    m_attributions->setHtml(QStringLiteral("<p style='font-size:13pt; line-height:150%'>%1</p>").arg(html));
+    Q_EMIT resultsReady();
+}
+
+void PlaygroundPanel::setSeedText(const QString& text) { m_seed->setText(text); }
+void PlaygroundPanel::setClassifierText(const QString& text) { m_text->setPlainText(text); }
+void PlaygroundPanel::setForm(int index) { m_form->setCurrentIndex(index); }
+void PlaygroundPanel::setSamples(int n) { m_samples->setValue(n); }
+void PlaygroundPanel::setLength(int n) { m_length->setValue(n); }
+
+QStringList PlaygroundPanel::results() const {
+    QStringList out;
+    for (int i = 0; i < m_results->count(); ++i) out << m_results->item(i)->text();
+    return out;
+}
+
+QStringList PlaygroundPanel::classLabels() const {
+    QStringList out;
+    for (int i = 0; i < m_probabilities->rowCount(); ++i) out << m_probabilities->item(i, 0)->text();
+    return out;
+}
+
+QString PlaygroundPanel::attributionHtml() const { return m_attributions->toHtml(); }
+
+}  // namespace wbui

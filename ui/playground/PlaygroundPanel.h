@@ -1,0 +1,95 @@
+// The playground: try a trained run. Language models: seed text, temperature, top-k/top-p, length, form
+// (free, 5- or 7-character quatrain, acrostic) and number of samples; results listed and copyable.
+// Classifiers: a text box, class probabilities as bars, and the tokens that pushed the decision highlighted.
+// Works on the run just trained or any saved run; the model lives on an InferenceWorker thread.
+#pragma once
+
+#include <QStringList>
+#include <QThread>
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QStackedWidget;
+class QTableWidget;
+class QTextBrowser;
+
+namespace wbui {
+
+class InferenceWorker;
+
+class PlaygroundPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit PlaygroundPanel(QWidget* parent = nullptr);
+    ~PlaygroundPanel() override;
+
+    // Run folders with a model, newest first; keeps the current choice when it is still there.
+    void setRuns(const QStringList& runDirs);
+    // Loads a run's model (asynchronously; modelLoaded or errorOccurred follow).
+    void loadRun(const QString& runDir);
+    QString loadedRun() const { return m_loadedRun; }
+    bool isLanguageModel() const { return m_isLanguageModel; }
+
+    // Triggers what the buttons trigger (tests, shortcuts).
+    void generate();
+    void classify();
+    void setSeedText(const QString& text);
+    void setClassifierText(const QString& text);
+    void setForm(int index);  // 0 free, 1 quatrain5, 2 quatrain7
+    void setSamples(int n);
+    void setLength(int n);
+
+    QStringList results() const;
+    QStringList classLabels() const;
+    QString attributionHtml() const;
+
+Q_SIGNALS:
+    void modelLoaded(const QString& runDir);
+    void resultsReady();
+    void errorOccurred(const QString& title, const QString& message);
+
+private:
+    void onLoaded(const QString& runDir, bool isLanguageModel, const QStringList& classes, const QString& description);
+    void onGenerated(const QStringList& samples);
+    void onClassified(const QString& predicted, const QStringList& labels, const QVector<double>& probabilities,
+                      const QStringList& tokens, const QVector<double>& scores);
+    void setBusy(bool busy);
+
+    QThread m_thread;
+    InferenceWorker* m_worker = nullptr;
+    QString m_loadedRun;
+    bool m_isLanguageModel = true;
+    bool m_busyCursor = false;
+
+    QComboBox* m_run = nullptr;
+    QPushButton* m_load = nullptr;
+    QLabel* m_model = nullptr;
+    QStackedWidget* m_pages = nullptr;
+    // language model
+    QLineEdit* m_seed = nullptr;
+    QDoubleSpinBox* m_temperature = nullptr;
+    QSpinBox* m_topK = nullptr;
+    QDoubleSpinBox* m_topP = nullptr;
+    QSpinBox* m_length = nullptr;
+    QComboBox* m_form = nullptr;
+    QLineEdit* m_acrostic = nullptr;
+    QSpinBox* m_samples = nullptr;
+    QPushButton* m_generate = nullptr;
+    QListWidget* m_results = nullptr;
+    // classifier
+    QPlainTextEdit* m_text = nullptr;
+    QSpinBox* m_classTopK = nullptr;
+    QPushButton* m_classify = nullptr;
+    QLabel* m_predicted = nullptr;
+    QTableWidget* m_probabilities = nullptr;
+    QTextBrowser* m_attributions = nullptr;
+};
+
+}  // namespace wbui

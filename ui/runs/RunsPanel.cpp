@@ -1,0 +1,228 @@
+// The Runs list.
+#include "runs/RunsPanel.h"
+
+#include <QDesktopServices>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include "common/QtConversions.h"
+#include "runs/RunCollection.h"
+#include "workbench/RunFolder.h"
+
+namespace wbui {
+
+namespace {
+enum Column { kRun, kStatus, kDevice, kTask, kSteps, kSpeed, kColumns };
+constexpr int kDirRole = Qt::UserRole + 1;
+constexpr int kModelRole = Qt::UserRole + 2;
+QString canonical(const QString& dir) {
+    const QString c = QFileInfo(dir).canonicalFilePath();
+    return c.isEmpty() ? QFileInfo(dir).absoluteFilePath() : c;
+}
+}  // namespace
+
+RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_runs(runs) {
+    auto* layout = new QVBoxLayout(this);
+    m_tree = new QTreeWidget(this);
+    m_tree->setColumnCount(kColumns);
+    m_tree->setHeaderLabels({tr("Run"), tr("Status"), tr("Device"), tr("Task"), tr("Steps"), tr("samples/s")});
+    m_tree->setRootIsDecorated(false);
+    m_tree->setSortingEnabled(true);
+    m_tree->sortByColumn(kRun, Qt::DescendingOrder);
+    m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_tree->setToolTip(tr("Tick a run to compare it; double-click to try it in the playground"));
+    layout->addWidget(m_tree, 1);
+
+    auto* buttons = new QHBoxLayout;
+    auto* open = new QPushButton(tr("Open run folder…"), this);
+    open->setToolTip(tr("Open a run folder made here or by lstm-workbench-cli elsewhere (Ctrl+Shift+O); "
+                        "dropping it on the window works too"));
+    auto* refreshButton = new QPushButton(tr("Refresh"), this);
+    auto* playground = new QPushButton(tr("Playground"), this);
+    playground->setToolTip(tr("Generate or classify with the selected run's model"));
+    auto* useConfig = new QPushButton(tr("Use config"), this);
+    useConfig->setToolTip(tr("Load the selected run's experiment settings"));
+    auto* show = new QPushButton(tr("Show folder"), this);
+    buttons->addWidget(open);
+    buttons->addWidget(refreshButton);
+    buttons->addStretch(1);
+    buttons->addWidget(useConfig);
+    buttons->addWidget(playground);
+    buttons->addWidget(show);
+    layout->addLayout(buttons);
+
+    connect(open, &QPushButton::clicked, this, &RunsPanel::openFolderRequested);
+    connect(refreshButton, &QPushButton::clicked, this, &RunsPanel::refresh);
+    connect(playground, &QPushButton::clicked, this, [this] {
+        if (!selectedRun().isEmpty()) Q_EMIT playgroundRequested(selectedRun());
+    });
+    connect(useConfig, &QPushButton::clicked, this, [this] {
+        if (!selectedRun().isEmpty()) Q_EMIT configRequested(selectedRun());
+    });
+    connect(show, &QPushButton::clicked, this, [this] {
+        if (!selectedRun().isEmpty()) QDesktopServices::openUrl(QUrl::fromLocalFile(selectedRun()));
+    });
+    connect(m_tree, &QTreeWidget::itemDoubleClicked, this,
+            [this](QTreeWidgetItem* item) { Q_EMIT playgroundRequested(item->data(kRun, kDirRole).toString()); });
+    connect(m_tree, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
+        if (m_updating || column != kRun) return;
+        setInComparison(item, item->checkState(kRun) == Qt::Checked);
+    });
+    // Live runs appear as soon as they start and are ticked; their rows refresh when they end.
+    connect(m_runs, &RunCollection::runAdded, this, [this](const QString& key) { addOrUpdate(key); });
+    connect(m_runs, &RunCollection::runUpdated, this, [this](const QString& key) { addOrUpdate(key); });
+    connect(m_runs, &RunCollection::runRemoved, this, [this](const QString& key) {
+        if (auto* item = itemFor(key)) {
+            m_updating = true;
+            item->setCheckState(kRun, Qt::Unchecked);
+            m_updating = false;
+        }
+    });
+}
+
+void RunsPanel::setRunsRoot(const QString& dir) {
+    m_root = dir;
+    refresh();
+}
+
+void RunsPanel::setOpenedFolders(const QStringList& dirs) {
+    m_opened = dirs;
+    refresh();
+}
+
+int RunsPanel::runCount() const { return m_tree->topLevelItemCount(); }
+
+QString RunsPanel::selectedRun() const {
+    auto* item = m_tree->currentItem();
+    return item ? item->data(kRun, kDirRole).toString() : QString();
+}
+
+QStringList RunsPanel::runsWithModel() const {
+    QStringList out;
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i) {
+        auto* item = m_tree->topLevelItem(i);
+        if (item->data(kRun, kModelRole).toBool()) out << item->data(kRun, kDirRole).toString();
+    }
+    std::sort(out.begin(), out.end(), [](const QString& a, const QString& b) {
+        return QFileInfo(a).fileName() > QFileInfo(b).fileName();
+    });
+    return out;
+}
+
+QTreeWidgetItem* RunsPanel::itemFor(const QString& dir) const {
+    for (int i = 0; i < m_tree->topLevelItemCount(); ++i)
+        if (m_tree->topLevelItem(i)->data(kRun, kDirRole).toString() == dir) return m_tree->topLevelItem(i);
+    return nullptr;
+}
+
+void RunsPanel::refresh() {
+    QStringList dirs;
+    if (!m_root.isEmpty()) {
+        const QDir root(m_root);
+        for (const QFileInfo& info : root.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+            if (wb::isRunFolder(toStd(info.absoluteFilePath()))) dirs << canonical(info.absoluteFilePath());
+    }
+    for (const QString& d : std::as_const(m_opened))
+        if (wb::isRunFolder(toStd(d))) dirs << canonical(d);
+    for (int i = 0; i < m_runs->size(); ++i) dirs << m_runs->at(i).key;
+    dirs.removeDuplicates();
+    // Drop rows whose folder went away (deleted outside the app).
+    for (int i = m_tree->topLevelItemCount() - 1; i >= 0; --i)
+        if (!dirs.contains(m_tree->topLevelItem(i)->data(kRun, kDirRole).toString())) delete m_tree->takeTopLevelItem(i);
+    for (const QString& d : std::as_const(dirs)) addOrUpdate(d);
+    Q_EMIT listChanged();
+}
+
+void RunsPanel::addOrUpdate(const QString& dir) {
+    m_updating = true;
+    QTreeWidgetItem* item = itemFor(dir);
+    const bool isNew = item == nullptr;
+    if (isNew) {
+        item = new QTreeWidgetItem(m_tree);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setData(kRun, kDirRole, dir);
+    }
+    const int index = m_runs->indexOf(dir);
+    wb::RunRecord record;
+    bool readable = true;
+    if (index >= 0) {
+        record = m_runs->at(index).record;
+        item->setForeground(kRun, m_runs->at(index).color);
+    } else {
+        try {
+            record = wb::loadRunFolder(toStd(dir));
+        } catch (const std::exception& e) {
+            readable = false;
+            item->setText(kStatus, tr("unreadable"));
+            item->setToolTip(kStatus, toQt(e.what()));
+        }
+    }
+    item->setText(kRun, QFileInfo(dir).fileName());
+    item->setToolTip(kRun, dir);
+    if (readable) {
+        item->setText(kStatus, toQt(wb::toString(record.info.status)));
+        item->setToolTip(kStatus, toQt(record.info.error));
+        item->setText(kDevice, RunCollection::labelFor(record));
+        item->setText(kTask, toQt(wb::toString(record.config.task)));
+        item->setText(kSteps, QString::number(record.info.summary.steps));
+        item->setText(kSpeed, record.info.summary.samplesPerSecond > 0
+                                  ? QString::number(record.info.summary.samplesPerSecond, 'f', 1)
+                                  : QStringLiteral("–"));
+    }
+    const bool hasModel = QFileInfo::exists(dir + QLatin1Char('/') + QLatin1String(wb::runfiles::kModel));
+    item->setData(kRun, kModelRole, hasModel);
+    item->setCheckState(kRun, index >= 0 ? Qt::Checked : Qt::Unchecked);
+    m_updating = false;
+    if (isNew) Q_EMIT listChanged();
+}
+
+void RunsPanel::setInComparison(QTreeWidgetItem* item, bool on) {
+    const QString dir = item->data(kRun, kDirRole).toString();
+    if (!on) {
+        m_runs->remove(dir);
+        return;
+    }
+    if (m_runs->contains(dir)) return;
+    try {
+        RunEntry entry;
+        entry.key = dir;
+        entry.record = wb::loadRunFolder(toStd(dir));
+        m_runs->add(std::move(entry));
+    } catch (const std::exception& e) {
+        m_updating = true;
+        item->setCheckState(kRun, Qt::Unchecked);
+        m_updating = false;
+        Q_EMIT loadFailed(tr("Could not open the run"), toQt(e.what()));
+    }
+}
+
+bool RunsPanel::openRunFolder(const QString& path) {
+    const QString dir = canonical(path);
+    if (!wb::isRunFolder(toStd(dir))) {
+        Q_EMIT loadFailed(tr("Not a run folder"),
+                          tr("%1 is not a run folder: config.json and run.json were expected in it.\n\n"
+                             "Open the folder that lstm-workbench-cli train --out … wrote.")
+                              .arg(dir));
+        return false;
+    }
+    RunEntry entry;
+    entry.key = dir;
+    try {
+        entry.record = wb::loadRunFolder(toStd(dir));
+    } catch (const std::exception& e) {
+        Q_EMIT loadFailed(tr("Could not open the run"), toQt(e.what()));
+        return false;
+    }
+    if (!m_opened.contains(dir) && (m_root.isEmpty() || !dir.startsWith(canonical(m_root)))) m_opened << dir;
+    m_runs->add(std::move(entry));
+    addOrUpdate(dir);
+    return true;
+}
+
+}  // namespace wbui

@@ -1,0 +1,54 @@
+// The Runs list: this session's runs and every run folder under the user's runs folder, plus run folders
+// opened from elsewhere (made by lstm-workbench-cli on another machine). The check box puts a run into the
+// comparison (charts, table, export); reading a run needs no tensors, so listing is cheap.
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace wbui {
+
+class RunCollection;
+
+class RunsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunsPanel(RunCollection* runs, QWidget* parent = nullptr);
+
+    void setRunsRoot(const QString& dir);
+    QString runsRoot() const { return m_root; }
+    // Rescans the runs folder and the opened folders.
+    void refresh();
+    // Adds a run folder from anywhere and puts it into the comparison. False (and loadFailed) when it is not
+    // a readable run folder.
+    bool openRunFolder(const QString& dir);
+    QStringList openedFolders() const { return m_opened; }
+    void setOpenedFolders(const QStringList& dirs);
+    int runCount() const;
+    QString selectedRun() const;
+    // Run folders with a checkpoint, newest first: what the playground can load.
+    QStringList runsWithModel() const;
+
+Q_SIGNALS:
+    void loadFailed(const QString& title, const QString& message);
+    void openFolderRequested();
+    void playgroundRequested(const QString& dir);
+    void configRequested(const QString& dir);
+    void listChanged();
+
+private:
+    QTreeWidgetItem* itemFor(const QString& dir) const;
+    void addOrUpdate(const QString& dir);
+    void setInComparison(QTreeWidgetItem* item, bool on);
+
+    RunCollection* m_runs = nullptr;
+    QTreeWidget* m_tree = nullptr;
+    QString m_root;
+    QStringList m_opened;
+    bool m_updating = false;
+};
+
+}  // namespace wbui
