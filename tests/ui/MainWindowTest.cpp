@@ -1,0 +1,184 @@
+// MainWindow: drops load corpora (a bad one reports and keeps the old), a short run plots and fills the
+// comparison table, pause and stop work, closing mid-run stops the worker and keeps the run folder, and
+// first launch without the prepared default corpus says how to prepare it.
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include "MainWindow.h"
+#include "UiTestSupport.h"
+#include "charts/ComparisonTable.h"
+#include "charts/OverlayChart.h"
+#include "charts/RunChartGrid.h"
+#include "charts/RunChartPanel.h"
+#include "common/ErrorPresenter.h"
+#include "corpus/CorpusPanel.h"
+#include "experiment/ExperimentPanel.h"
+#include "runs/RunCollection.h"
+#include "training/DeviceList.h"
+#include "training/RunScheduler.h"
+#include "workbench/Devices.h"
+#include "workbench/RunFolder.h"
+
+using namespace wbui;
+using wbuitest::dropFiles;
+using wbuitest::waitFor;
+
+namespace {
+
+struct Window {
+    wbtest::TempDir tmp;
+    std::unique_ptr<MainWindow> w = std::make_unique<MainWindow>();
+    Window() {
+        w->errors()->setDialogsEnabled(false);
+        w->setRunsDirectory(QString::fromStdString(tmp.file("runs")));
+        wb::DeviceInfo cpu;
+        cpu.id = "cpu";
+        cpu.kind = "cpu";
+        cpu.name = "test CPU";
+        cpu.threads = 2;
+        w->deviceList()->setDevices({cpu});  // "CPU · 1 thread", "CPU · 2 threads"
+        w->resize(1400, 900);
+    }
+    QString write(const std::string& name, const std::string& bytes) {
+        wbtest::writeText(tmp.file(name), bytes);
+        return QString::fromStdString(tmp.file(name));
+    }
+    // Loads a pattern corpus and a tiny LM experiment with only the 1-thread CPU ticked.
+    void prepareTinyRun(long long steps) {
+        const QString corpus = write("pattern.txt", wbtest::patternText(200));
+        dropFiles(w.get(), {corpus});
+        ASSERT_TRUE(w->corpusPanel()->hasCorpus());
+        w->experimentPanel()->setConfig(wbuitest::tinyConfig(wb::Task::LanguageModel, corpus.toStdString(), steps));
+        w->deviceList()->setChecked(0, true);
+        w->deviceList()->setChecked(1, false);
+    }
+};
+
+}  // namespace
+
+TEST(MainWindow, DropLoadsCorpus) {
+    Window win;
+    const QString path = win.write("poems.json", wbtest::quatrainJson(30));
+    dropFiles(win.w.get(), {path});
+    ASSERT_TRUE(win.w->corpusPanel()->hasCorpus());
+    EXPECT_EQ(win.w->corpusPanel()->stats().documents, 30);
+    EXPECT_GT(win.w->corpusPanel()->previewRows(), 0);
+    EXPECT_EQ(win.w->corpusPanel()->corpusPath(), path);
+    EXPECT_EQ(win.w->experimentPanel()->config().data.corpus, path.toStdString());
+    EXPECT_EQ(win.w->errors()->errorCount(), 0);
+}
+
+TEST(MainWindow, BadDropShowsErrorAndKeepsPreviousCorpus) {
+    Window win;
+    const QString good = win.write("good.txt", wbtest::patternText(20));
+    dropFiles(win.w.get(), {good});
+    ASSERT_TRUE(win.w->corpusPanel()->hasCorpus());
+    const QString bad = win.write("bad.txt", std::string("fine first line\nsecond \xff\xfe line\n"));
+    dropFiles(win.w.get(), {bad});
+    EXPECT_EQ(win.w->errors()->errorCount(), 1);
+    EXPECT_TRUE(win.w->errors()->lastError().contains(QStringLiteral("bad.txt"))) << win.w->errors()->lastError().toStdString();
+    EXPECT_TRUE(win.w->errors()->lastError().contains(QStringLiteral("good.txt")));  // "the previous corpus … is still loaded"
+    EXPECT_EQ(win.w->corpusPanel()->corpusPath(), good);
+    EXPECT_EQ(win.w->experimentPanel()->config().data.corpus, good.toStdString());
+}
+
+TEST(MainWindow, FirstLaunchWithoutPreparedCorpusShowsHint) {
+    Window win;
+    win.w->startFirstLaunch();
+    EXPECT_FALSE(win.w->corpusPanel()->hasCorpus());
+    EXPECT_TRUE(win.w->corpusPanel()->messageText().contains(QStringLiteral("python3 datasets/prepare.py tang-quatrains-7")));
+    EXPECT_EQ(win.w->experimentPanel()->config().task, wb::Task::LanguageModel);
+}
+
+TEST(MainWindow, RunWithoutCorpusExplains) {
+    Window win;
+    EXPECT_FALSE(win.w->startRuns());
+    EXPECT_TRUE(win.w->errors()->lastError().contains(QStringLiteral("corpus")));
+}
+
+TEST(MainWindow, ShortRunPlotsPointsAndFillsComparisonTable) {
+    Window win;
+    win.prepareTinyRun(10);
+    ASSERT_TRUE(win.w->startRuns()) << win.w->errors()->lastError().toStdString();
+    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
+    EXPECT_EQ(win.w->errors()->errorCount(), 0) << win.w->errors()->lastError().toStdString();
+    ASSERT_EQ(win.w->runs()->size(), 1);
+    const QString dir = win.w->runs()->at(0).key;
+    EXPECT_TRUE(wb::isRunFolder(dir.toStdString()));
+    win.w->chartGrid()->flush();
+    ASSERT_EQ(win.w->chartGrid()->panelCount(), 1);
+    EXPECT_GT(win.w->chartGrid()->panel(dir)->pointCount(), 0);
+    win.w->overlayChart()->flush();
+    EXPECT_GT(win.w->overlayChart()->pointCount(), 0);
+    win.w->comparisonTable()->refresh();
+    ASSERT_EQ(win.w->comparisonTable()->rows().size(), 1u);
+    EXPECT_GT(win.w->comparisonTable()->rows()[0].samplesPerSecond, 0.0);
+    EXPECT_DOUBLE_EQ(win.w->comparisonTable()->rows()[0].speedup, 1.0);
+}
+
+TEST(MainWindow, PauseHoldsAndStopEndsTheRun) {
+    Window win;
+    win.prepareTinyRun(100000);
+    ASSERT_TRUE(win.w->startRuns());
+    RunController* run = win.w->scheduler()->controllers().value(0);
+    ASSERT_NE(run, nullptr);
+    ASSERT_TRUE(waitFor([&] { return run->lastProgress().step > 0; }, 120000));
+    win.w->pauseAll(true);
+    EXPECT_EQ(run->state(), RunController::State::Paused);
+    QTest::qWait(600);  // let a batch in flight finish
+    const auto stepPaused = run->lastProgress().step;
+    QTest::qWait(800);
+    EXPECT_LE(run->lastProgress().step, stepPaused + 1);
+    win.w->pauseAll(false);
+    EXPECT_EQ(run->state(), RunController::State::Running);
+    win.w->stopAll();
+    ASSERT_TRUE(waitFor([&] { return run->isDone(); }, 60000));
+    EXPECT_EQ(run->state(), RunController::State::Stopped);
+    EXPECT_TRUE(wb::isRunFolder(run->runDir().toStdString()));
+}
+
+TEST(MainWindow, ClosingMidRunStopsWorkerAndKeepsRunFolder) {
+    Window win;
+    win.prepareTinyRun(100000);
+    ASSERT_TRUE(win.w->startRuns());
+    RunController* run = win.w->scheduler()->controllers().value(0);
+    ASSERT_TRUE(waitFor([&] { return run->lastProgress().step >= 3; }, 120000));
+    const QString dir = run->runDir();
+    win.w->close();  // stops and waits for the worker
+    win.w.reset();
+    ASSERT_TRUE(wb::isRunFolder(dir.toStdString()));
+    const wb::RunRecord record = wb::loadRunFolder(dir.toStdString());
+    EXPECT_EQ(record.info.status, wb::RunStatus::Stopped);
+    EXPECT_FALSE(record.metrics.empty());
+}
+
+TEST(MainWindow, TwoCpuEntriesRunOneAfterAnother) {
+    Window win;
+    win.prepareTinyRun(6);
+    win.w->deviceList()->setChecked(1, true);
+    ASSERT_TRUE(win.w->startRuns());
+    const auto controllers = win.w->scheduler()->controllers();
+    ASSERT_EQ(controllers.size(), 2);
+    EXPECT_TRUE(controllers[0]->isActive());
+    EXPECT_EQ(controllers[1]->state(), RunController::State::Queued);
+    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
+    EXPECT_EQ(win.w->runs()->size(), 2);
+    win.w->comparisonTable()->refresh();
+    EXPECT_EQ(win.w->comparisonTable()->rows().size(), 2u);
+}
+
+TEST(MainWindow, DroppingRunFolderAddsItToComparison) {
+    Window win;
+    const QString run = wbuitest::trainedLanguageModelRun();
+    dropFiles(win.w.get(), {run});
+    EXPECT_EQ(win.w->runs()->size(), 1);
+    EXPECT_FALSE(win.w->corpusPanel()->hasCorpus());
+    const QString notRun = QString::fromStdString(win.tmp.file("empty-folder"));
+    QDir().mkpath(notRun);
+    EXPECT_FALSE(win.w->openPath(notRun));  // a folder without class sub-folders: the corpus loader says so
+    EXPECT_EQ(win.w->errors()->errorCount(), 1);
+}

@@ -1,0 +1,18 @@
+// main() of ui_tests: an offscreen QApplication with test-mode standard paths (QSettings and the runs
+// folder never touch the user's), then GoogleTest.
+#include <QApplication>
+#include <QStandardPaths>
+
+#include <gtest/gtest.h>
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    // No prepared corpora leak in from the machine's cache: first launch behaves the same everywhere.
+    if (qEnvironmentVariableIsEmpty("LSTM_WORKBENCH_DATA")) qputenv("LSTM_WORKBENCH_DATA", "/nonexistent-lstm-workbench-data");
+    ::testing::InitGoogleTest(&argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("lstm-workbench-tests"));
+    QApplication::setApplicationName(QStringLiteral("lstm-workbench-tests"));
+    return RUN_ALL_TESTS();
+}

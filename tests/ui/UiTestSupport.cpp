@@ -1,0 +1,89 @@
+// Helpers shared by the ui tests.
+#include "UiTestSupport.h"
+
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMimeData>
+#include <QTest>
+#include <QUrl>
+
+#include <memory>
+
+#include "training/RunController.h"
+#include "workbench/Corpus.h"
+
+namespace wbuitest {
+
+wb::ExperimentConfig tinyConfig(wb::Task task, const std::string& corpus, long long maxSteps) {
+    wb::ExperimentConfig c = wb::defaultConfig(task);
+    c.data.corpus = corpus;
+    c.data.format = wb::CorpusFormat::Auto;
+    c.data.seqLen = 16;
+    c.data.valFraction = 0.2;
+    if (task == wb::Task::Classifier) {
+        c.data.vocabSize = 200;
+        c.data.minCount = 1;
+    }
+    c.model.embedding = 8;
+    c.model.hidden = 16;
+    c.model.layers = 1;
+    c.model.dropout = 0.0;
+    c.train.batchSize = 8;
+    c.train.epochs = 50;
+    c.train.maxSteps = maxSteps;
+    c.train.validateEvery = 4;
+    c.train.logEvery = 1;
+    c.train.warmupSteps = 1;
+    c.device.device = "cpu";
+    c.device.threads = 1;
+    return c;
+}
+
+bool waitFor(const std::function<bool()>& pred, int timeoutMs) { return QTest::qWaitFor(pred, timeoutMs); }
+
+void dropFiles(QWidget* target, const QStringList& paths) {
+    QMimeData mime;
+    QList<QUrl> urls;
+    for (const QString& p : paths) urls << QUrl::fromLocalFile(p);
+    mime.setUrls(urls);
+    const QPoint pos(target->width() / 2, target->height() / 2);
+    QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &enter);
+    if (!enter.isAccepted()) return;
+    QDropEvent drop(QPointF(pos), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &drop);
+}
+
+const wbtest::TempDir& sharedTempDir() {
+    static wbtest::TempDir dir;
+    return dir;
+}
+
+namespace {
+QString train(wb::Task task) {
+    const auto& tmp = sharedTempDir();
+    const std::string corpusPath = task == wb::Task::LanguageModel ? tmp.file("pattern.txt") : tmp.file("labels.tsv");
+    wbtest::writeText(corpusPath, task == wb::Task::LanguageModel ? wbtest::patternText(200) : wbtest::separableTsv(160));
+    const QString dir = QString::fromStdString(tmp.file(task == wb::Task::LanguageModel ? "run-lm" : "run-cls"));
+    auto corpus = std::make_shared<wb::Corpus>(wb::loadCorpus(corpusPath));
+    wbui::RunController controller(tinyConfig(task, corpusPath), dir, QStringLiteral("test"), corpus);
+    bool done = false;
+    QObject::connect(&controller, &wbui::RunController::finished, [&] { done = true; });
+    controller.start();
+    waitFor([&] { return done; }, 240000);
+    return dir;
+}
+}  // namespace
+
+QString trainedLanguageModelRun() {
+    static const QString dir = train(wb::Task::LanguageModel);
+    return dir;
+}
+
+QString trainedClassifierRun() {
+    static const QString dir = train(wb::Task::Classifier);
+    return dir;
+}
+
+}  // namespace wbuitest
