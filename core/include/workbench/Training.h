@@ -81,6 +81,7 @@ public:
     const std::string& runDir() const;
     std::string runId() const;
     std::int64_t vocabularySize() const;
+    std::int64_t classCount() const;  // 0 for language models
     std::int64_t stepsPerEpoch() const;
     RunStatus status() const;
 

@@ -1,0 +1,285 @@
+// The CLI's subcommands (see Commands.h). Human output on stdout, progress and errors on stderr; --json
+// prints one JSON document on stdout and nothing else there.
+#include "Commands.h"
+
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "ProgressPrinter.h"
+#include "workbench/Benchmark.h"
+#include "workbench/CorpusCatalog.h"
+#include "workbench/Devices.h"
+#include "workbench/Errors.h"
+#include "workbench/ModelSummary.h"
+#include "workbench/RunFolder.h"
+#include "workbench/Training.h"
+
+#ifdef WORKBENCH_HAVE_UI
+#include "export/HeadlessCompare.h"
+#endif
+
+using nlohmann::json;
+
+void printError(const std::string& message) {
+    std::string oneLine = message;
+    for (auto& ch : oneLine)
+        if (ch == '\n' || ch == '\r') ch = ' ';
+    std::fprintf(stderr, "lstm-workbench-cli: error: %s\n", oneLine.c_str());
+}
+
+namespace {
+
+json summaryJson(const wb::RunSummary& s) {
+    return {{"steps", s.steps},
+            {"epochs", s.epochs},
+            {"samples", s.samples},
+            {"train_seconds", s.trainSeconds},
+            {"samples_per_second", s.samplesPerSecond},
+            {"us_per_sample", s.usPerSample},
+            {"tokens_per_second", s.tokensPerSecond},
+            {"final_train_loss", s.finalTrainLoss},
+            {"best_val_loss", s.bestValLoss},
+            {"best_val_accuracy", s.bestValAccuracy},
+            {"final_val_loss", s.finalValLoss},
+            {"final_val_accuracy", s.finalValAccuracy},
+            {"parameters", s.parameters}};
+}
+
+std::string humanCount(double v) {
+    char buf[32];
+    if (v >= 1e9) std::snprintf(buf, sizeof buf, "%.2fG", v / 1e9);
+    else if (v >= 1e6) std::snprintf(buf, sizeof buf, "%.2fM", v / 1e6);
+    else if (v >= 1e3) std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
+    else std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+}
+
+// SIGINT/SIGTERM during training: ask the job to stop after the current batch (it saves a checkpoint).
+wb::TrainingJob* g_activeJob = nullptr;
+extern "C" void onInterrupt(int) {
+    if (g_activeJob) g_activeJob->requestStop();  // an atomic store: async-signal-safe
+}
+
+int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet) {
+    ProgressPrinter printer(quiet);
+    wb::TrainingCallbacks cb;
+    cb.onProgress = [&](const wb::TrainingProgress& p) { printer.update(p); };
+    cb.onLog = [&](const std::string& line) { printer.line(line); };
+    g_activeJob = &job;
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    wb::RunSummary summary;
+    try {
+        summary = job.run(cb);
+    } catch (...) {
+        g_activeJob = nullptr;
+        printer.finish();
+        throw;
+    }
+    g_activeJob = nullptr;
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    printer.finish();
+    const bool stopped = job.status() == wb::RunStatus::Stopped;
+    if (jsonOut) {
+        json out = {{"run_dir", job.runDir()}, {"status", wb::toString(job.status())}, {"summary", summaryJson(summary)}};
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::printf("%s: %s after %lld steps, %.1f s; %.0f samples/s (%.1f us/sample); train loss %.4f",
+                    job.runDir().c_str(), wb::toString(job.status()).c_str(), static_cast<long long>(summary.steps),
+                    summary.trainSeconds, summary.samplesPerSecond, summary.usPerSample, summary.finalTrainLoss);
+        if (summary.bestValLoss > 0) std::printf("; best val loss %.4f", summary.bestValLoss);
+        if (job.config().task == wb::Task::Classifier) std::printf("; best val accuracy %.3f", summary.bestValAccuracy);
+        std::printf("\n");
+    }
+    return stopped ? 130 : 0;
+}
+
+}  // namespace
+
+int runDevices(bool jsonOut) {
+    const auto devices = wb::listDevices();
+    if (jsonOut) {
+        json list = json::array();
+        for (const auto& d : devices)
+            list.push_back({{"id", d.id}, {"name", d.name}, {"kind", d.kind}, {"threads", d.threads},
+                            {"memory_bytes", d.memoryBytes}, {"bf16", d.bf16}, {"fp16", d.fp16}});
+        std::cout << json{{"devices", list}, {"libtorch", wb::libtorchVersion()}, {"blas", wb::blasLibrary()}}.dump(2) << "\n";
+        return 0;
+    }
+    std::printf("LibTorch %s, BLAS: %s\n", wb::libtorchVersion().c_str(), wb::blasLibrary().c_str());
+    for (const auto& d : devices) {
+        std::printf("%-8s %s", d.id.c_str(), d.name.c_str());
+        if (d.memoryBytes > 0) std::printf(", %.1f GiB", static_cast<double>(d.memoryBytes) / (1 << 30));
+        std::printf("\n");
+    }
+    return 0;
+}
+
+int runInspect(const InspectOptions& o) {
+    const auto path = wb::resolveCorpusPath(o.corpus);
+    const auto corpus = wb::loadCorpus(path, wb::corpusFormatFromString(o.format));
+    const auto stats = wb::computeStats(corpus);
+    const auto preview = wb::previewDocuments(corpus, static_cast<std::size_t>(std::max<std::int64_t>(o.preview, 0)), 200);
+    if (o.json) {
+        json docs = json::array();
+        for (const auto& d : preview) docs.push_back({{"text", d.text}, {"label", d.label}, {"title", d.title}, {"author", d.author}});
+        json out = {{"path", path},
+                    {"format", wb::toString(corpus.format)},
+                    {"documents", stats.documents},
+                    {"characters", stats.characters},
+                    {"distinct_characters", stats.distinctCharacters},
+                    {"words", stats.words},
+                    {"distinct_words", stats.distinctWords},
+                    {"min_document_chars", stats.minDocumentChars},
+                    {"max_document_chars", stats.maxDocumentChars},
+                    {"mean_document_chars", stats.meanDocumentChars},
+                    {"classes", stats.classCounts},
+                    {"preview", docs}};
+        if (auto entry = wb::findPreparedCorpus(o.corpus)) out["manifest"] = json::parse(entry->manifestJson, nullptr, false);
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+    std::printf("%s (%s)\n", path.c_str(), wb::toString(corpus.format).c_str());
+    std::printf("  documents   %lld\n", static_cast<long long>(stats.documents));
+    std::printf("  characters  %lld (%lld distinct)\n", static_cast<long long>(stats.characters),
+                static_cast<long long>(stats.distinctCharacters));
+    std::printf("  words       %lld (%lld distinct)\n", static_cast<long long>(stats.words),
+                static_cast<long long>(stats.distinctWords));
+    std::printf("  document length  min %lld, mean %.1f, max %lld characters\n",
+                static_cast<long long>(stats.minDocumentChars), stats.meanDocumentChars,
+                static_cast<long long>(stats.maxDocumentChars));
+    for (const auto& [label, count] : stats.classCounts)
+        std::printf("  class %-20s %lld (%.1f%%)\n", label.c_str(), static_cast<long long>(count),
+                    100.0 * static_cast<double>(count) / static_cast<double>(std::max<std::int64_t>(stats.documents, 1)));
+    for (const auto& d : preview) {
+        std::string text = d.text;
+        for (auto& ch : text)
+            if (ch == '\n') ch = ' ';
+        std::printf("  > %s%s\n", d.label.empty() ? "" : ("[" + d.label + "] ").c_str(), text.c_str());
+    }
+    return 0;
+}
+
+int runTrain(TrainOptions o) {
+    o.config.data.corpus = o.corpus;
+    wb::TrainingJob job(o.config, o.out);
+    if (!o.quiet && !o.json) {
+        const auto summary = wb::summarizeModel(job.config(), job.vocabularySize(), job.classCount());
+        std::fprintf(stderr, "%s: %lld parameters, %s train FLOPs/sample, %lld steps/epoch\n", o.out.c_str(),
+                     static_cast<long long>(summary.totalParameters), humanCount(summary.trainFlopsPerSample).c_str(),
+                     static_cast<long long>(job.stepsPerEpoch()));
+    }
+    return trainJob(job, o.json, o.quiet);
+}
+
+int runResume(const ResumeOptions& o) {
+    auto job = wb::TrainingJob::resume(o.runDir, o.epochs, o.maxSteps);
+    return trainJob(*job, o.json, o.quiet);
+}
+
+int runGenerate(const GenerateCliOptions& o) {
+    const auto model = wb::TrainedModel::load(o.runDir);
+    const auto samples = model->generate(o.generate);
+    if (o.json) {
+        std::cout << json{{"run_dir", o.runDir}, {"form", wb::toString(o.generate.form)}, {"samples", samples}}.dump(2) << "\n";
+        return 0;
+    }
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        if (i) std::printf("\n---\n");
+        std::printf("%s\n", samples[i].c_str());
+    }
+    return 0;
+}
+
+int runClassify(const ClassifyOptions& o) {
+    const auto model = wb::TrainedModel::load(o.runDir);
+    const std::string text = o.file.empty() ? o.text : wb::readFile(o.file);
+    const auto result = model->classify(text, o.topK, o.explain);
+    if (o.json) {
+        json top = json::array(), attributions = json::array();
+        for (const auto& c : result.top) top.push_back({{"label", c.label}, {"probability", c.probability}});
+        for (const auto& a : result.attributions) attributions.push_back({{"token", a.token}, {"score", a.score}});
+        json out = {{"predicted", result.predicted}, {"top", top}};
+        if (o.explain) out["attributions"] = attributions;
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+    std::printf("%s\n", result.predicted.c_str());
+    for (const auto& c : result.top) std::printf("  %-20s %6.2f%%\n", c.label.c_str(), 100 * c.probability);
+    if (o.explain) {
+        std::printf("tokens (+ pushed toward %s):\n", result.predicted.c_str());
+        for (const auto& a : result.attributions) std::printf("  %-20s %+.4f\n", a.token.c_str(), a.score);
+    }
+    return 0;
+}
+
+int runBench(const BenchCliOptions& o) {
+    json results = json::array();
+    for (const auto& preset : o.presets) {
+        wb::BenchOptions b;
+        b.preset = preset;
+        std::int64_t threads = 0;
+        b.device = wb::parseDeviceSpec(o.device, &threads);
+        b.threads = threads;
+        b.precision = o.precision;
+        b.steps = o.steps;
+        b.warmup = o.warmup;
+        b.batchSize = o.batchSize;
+        const auto r = wb::runBenchmark(b);
+        if (o.json) {
+            results.push_back(json::parse(r.toJson()));
+            continue;
+        }
+        std::printf("%-8s %-6s %2lld thr %s  batch %lld x %lld: %8.1f us/sample  %10.0f tokens/s  %6.1f GFLOP/s of %6.1f measured peak (%4.1f%%)\n",
+                    r.preset.c_str(), r.device.c_str(), static_cast<long long>(r.threads), r.precision.c_str(),
+                    static_cast<long long>(r.batchSize), static_cast<long long>(r.seqLen), r.usPerSample,
+                    r.tokensPerSecond, r.gflops, r.peakGflops, r.percentOfPeak);
+        if (r.preset == "imdb")
+            std::printf("         reference 004 (Keras, imdb): TPU 680 us/sample, Colab GPU 12000 us/sample\n");
+    }
+    if (o.json) std::cout << (results.size() == 1 ? results[0] : results).dump(2) << "\n";
+    return 0;
+}
+
+int runCompare(const CompareOptions& o) {
+    std::vector<wb::RunRecord> runs;
+    for (const auto& dir : o.runDirs) runs.push_back(wb::loadRunFolder(dir));
+    const auto rows = wb::compareRuns(runs, o.targetLoss);
+    if (!o.csv.empty()) wb::writeFileAtomic(o.csv, wb::comparisonCsv(runs));
+    if (!o.png.empty()) {
+#ifdef WORKBENCH_HAVE_UI
+        std::string error;
+        const int rc = wbui::exportComparison(o.runDirs, o.png, "", &error);
+        if (rc != 0) {
+            printError(error);
+            return rc;
+        }
+#else
+        throw wb::InputError("--png needs the GUI libraries: this lstm-workbench-cli was built without Qt");
+#endif
+    }
+    if (o.json) {
+        json list = json::array();
+        for (const auto& r : rows)
+            list.push_back({{"run_id", r.runId}, {"label", r.label}, {"device", r.device},
+                            {"samples_per_second", r.samplesPerSecond}, {"us_per_sample", r.usPerSample},
+                            {"seconds_to_target", r.secondsToTarget}, {"best_val_loss", r.bestValLoss},
+                            {"best_val_accuracy", r.bestValAccuracy}, {"speedup", r.speedup}});
+        std::cout << json{{"runs", list}}.dump(2) << "\n";
+        return 0;
+    }
+    std::printf("%-28s %-28s %12s %12s %10s %10s %8s\n", "run", "device", "samples/s", "us/sample", "best val", "to target", "speed-up");
+    for (const auto& r : rows) {
+        char target[32] = "-";
+        if (r.secondsToTarget >= 0) std::snprintf(target, sizeof target, "%.1f s", r.secondsToTarget);
+        std::printf("%-28s %-28s %12.1f %12.1f %10.4f %10s %7.2fx\n", r.runId.c_str(), r.label.c_str(),
+                    r.samplesPerSecond, r.usPerSample, r.bestValLoss, target, r.speedup);
+    }
+    return 0;
+}

@@ -1,0 +1,73 @@
+// The CLI's subcommands as plain functions over option structs; main.cpp only parses flags into them.
+// Each returns the process exit code: 0 success, 1 runtime failure, 2 bad usage or bad input.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "workbench/Config.h"
+#include "workbench/Inference.h"
+
+struct InspectOptions {
+    std::string corpus;
+    std::string format = "auto";
+    std::int64_t preview = 3;
+    bool json = false;
+};
+
+struct TrainOptions {
+    std::string corpus;
+    std::string out;
+    wb::ExperimentConfig config;  // defaults/preset/config file with the flags applied
+    bool json = false;
+    bool quiet = false;
+};
+
+struct ResumeOptions {
+    std::string runDir;
+    std::int64_t epochs = 0, maxSteps = 0;
+    bool json = false;
+    bool quiet = false;
+};
+
+struct GenerateCliOptions {
+    std::string runDir;
+    wb::GenerateOptions generate;
+    bool json = false;
+};
+
+struct ClassifyOptions {
+    std::string runDir;
+    std::string text, file;
+    std::int64_t topK = 5;
+    bool explain = false;
+    bool json = false;
+};
+
+struct BenchCliOptions {
+    std::vector<std::string> presets;
+    std::string device = "cpu";
+    std::string precision = "fp32";
+    std::int64_t steps = 20, warmup = 3, batchSize = 0;
+    bool json = false;
+};
+
+struct CompareOptions {
+    std::vector<std::string> runDirs;
+    std::string png, csv;
+    double targetLoss = 0;
+    bool json = false;
+};
+
+int runDevices(bool json);
+int runInspect(const InspectOptions& o);
+int runTrain(TrainOptions o);
+int runResume(const ResumeOptions& o);
+int runGenerate(const GenerateCliOptions& o);
+int runClassify(const ClassifyOptions& o);
+int runBench(const BenchCliOptions& o);
+int runCompare(const CompareOptions& o);
+
+// Prints "lstm-workbench-cli: error: <message>" on one line to stderr.
+void printError(const std::string& message);

@@ -1,0 +1,54 @@
+// Terminal progress bar or plain progress lines (see ProgressPrinter.h).
+#include "ProgressPrinter.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+
+namespace {
+std::string duration(double s) {
+    if (s < 0) return "--:--";
+    const long t = std::lround(s);
+    char buf[32];
+    if (t >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
+    else std::snprintf(buf, sizeof buf, "%02ld:%02ld", t / 60, t % 60);
+    return buf;
+}
+}  // namespace
+
+ProgressPrinter::ProgressPrinter(bool quiet) : m_tty(isatty(STDERR_FILENO) == 1), m_quiet(quiet) {}
+
+void ProgressPrinter::update(const wb::TrainingProgress& p) {
+    if (m_quiet) return;
+    const double fraction = p.totalSteps > 0 ? std::min(1.0, static_cast<double>(p.step) / static_cast<double>(p.totalSteps)) : 0;
+    char stats[160];
+    std::snprintf(stats, sizeof stats, "step %lld/%lld  epoch %.2f  loss %.4f  %.0f samples/s  ETA %s",
+                  static_cast<long long>(p.step), static_cast<long long>(p.totalSteps), p.epoch, p.lastTrainLoss,
+                  p.samplesPerSecond, duration(p.etaSeconds).c_str());
+    if (m_tty) {
+        const int width = 30, filled = static_cast<int>(fraction * width);
+        std::fprintf(stderr, "\r\033[K[%s%s] %3.0f%%  %s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                     std::string(static_cast<std::size_t>(width - filled), '.').c_str(), fraction * 100, stats);
+        std::fflush(stderr);
+        m_barShown = true;
+        return;
+    }
+    // Plain lines: at most one every 5 seconds, plus phase changes that matter.
+    const auto now = std::chrono::steady_clock::now();
+    if (p.phase == "training" && now - m_lastPlain < std::chrono::seconds(5)) return;
+    if (p.phase != "training" && p.phase != "done") return;
+    m_lastPlain = now;
+    std::fprintf(stderr, "%3.0f%%  %s\n", fraction * 100, stats);
+}
+
+void ProgressPrinter::line(const std::string& text) {
+    if (m_quiet) return;
+    if (m_barShown) std::fprintf(stderr, "\r\033[K");
+    std::fprintf(stderr, "%s\n", text.c_str());
+}
+
+void ProgressPrinter::finish() {
+    if (m_barShown) std::fprintf(stderr, "\n");
+    m_barShown = false;
+}

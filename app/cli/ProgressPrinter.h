@@ -1,0 +1,22 @@
+// Progress of long work on the terminal: a redrawn bar when stderr is a terminal, plain lines otherwise
+// (logs, CI, pipes), so scripts never see carriage returns.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+#include "workbench/Training.h"
+
+class ProgressPrinter {
+public:
+    explicit ProgressPrinter(bool quiet);
+    void update(const wb::TrainingProgress& p);
+    void line(const std::string& text);  // a log line; keeps the bar below it
+    void finish();
+
+private:
+    bool m_tty = false;
+    bool m_quiet = false;
+    bool m_barShown = false;
+    std::chrono::steady_clock::time_point m_lastPlain{};
+};

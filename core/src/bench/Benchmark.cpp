@@ -1,0 +1,133 @@
+// The training-step benchmark (see Benchmark.h): synthetic tokens of a preset's shape, the same model and
+// optimizer as real training, timed per step with the device synchronised, median after warm-up; plus the
+// device's own matrix-product rate, measured in the same run, as the ceiling.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "device/DeviceSetup.h"
+#include "train/TrainingStep.h"
+#include "workbench/Benchmark.h"
+#include "workbench/Devices.h"
+#include "workbench/Errors.h"
+#include "workbench/ModelSummary.h"
+
+namespace wb {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const auto n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+}  // namespace
+
+std::string BenchResult::toJson() const {
+    nlohmann::json j = {{"preset", preset},
+                        {"device", device},
+                        {"device_name", deviceName},
+                        {"threads", threads},
+                        {"precision", precision},
+                        {"batch_size", batchSize},
+                        {"seq_len", seqLen},
+                        {"steps", steps},
+                        {"median_step_ms", medianStepMs},
+                        {"us_per_sample", usPerSample},
+                        {"samples_per_s", samplesPerSecond},
+                        {"tokens_per_s", tokensPerSecond},
+                        {"train_flops_per_sample", trainFlopsPerSample},
+                        {"gflops", gflops},
+                        {"peak_gflops", peakGflops},
+                        {"percent_of_peak", percentOfPeak},
+                        {"libtorch", libtorchVersion},
+                        {"blas", blas},
+                        {"step_ms", stepMs}};
+    return j.dump();
+}
+
+double measureMatmulGflops(const std::string& deviceSpec, std::int64_t threads, std::int64_t n) {
+    const torch::Device device(deviceSpec);
+    if (device.is_cpu()) applyCpuThreads(threads);
+    torch::NoGradGuard noGrad;
+    auto a = torch::randn({n, n}, torch::TensorOptions().device(device));
+    auto b = torch::randn({n, n}, torch::TensorOptions().device(device));
+    auto c = torch::empty({n, n}, torch::TensorOptions().device(device));
+    std::vector<double> rates;
+    for (int i = 0; i < 12; ++i) {
+        synchronize(device);
+        const auto t0 = Clock::now();
+        torch::mm_out(c, a, b);
+        synchronize(device);
+        const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+        if (i >= 2) rates.push_back(2.0 * static_cast<double>(n * n * n) / s / 1e9);
+    }
+    return median(rates);
+}
+
+BenchResult runBenchmark(const BenchOptions& o) {
+    auto config = presetConfig(o.preset);
+    std::int64_t threads = o.threads;
+    config.device.device = parseDeviceSpec(o.device, &threads);
+    config.device.threads = threads;
+    config.device.precision = precisionFromString(o.precision);
+    if (o.batchSize > 0) config.train.batchSize = o.batchSize;
+    if (o.steps < 1 || o.warmup < 0) throw InputError("bench needs at least one timed step");
+    for (const auto& problem : config.validate())
+        if (problem.find("corpus") == std::string::npos) throw InputError(problem);
+    const torch::Device device(config.device.device);
+    if (device.is_cpu()) applyCpuThreads(threads);
+
+    // Vocabulary and classes of the preset's shape (PERF.md): imdb 15000 words / 2 classes, charrnn 65
+    // characters, poems 4379 characters.
+    const std::int64_t vocab = o.preset == "charrnn" ? 65 : config.data.vocabSize > 0 ? config.data.vocabSize : 15000;
+    const std::int64_t classes = config.task == Task::Classifier ? 2 : 0;
+    const std::int64_t outputs = config.task == Task::Classifier ? classes : vocab;
+    const auto b = config.train.batchSize, t = config.data.seqLen;
+
+    auto setup = makeTrainingSetup(config, vocab, outputs, device);
+    torch::manual_seed(1234);
+    Batch batch;
+    batch.inputs = torch::randint(Vocabulary::kNumSpecial, vocab, {b, t}, torch::kInt64).to(device);
+    if (config.task == Task::LanguageModel) {
+        batch.targets = torch::randint(Vocabulary::kNumSpecial, vocab, {b, t}, torch::kInt64).to(device);
+    } else {
+        batch.targets = torch::randint(0, classes, {b}, torch::kInt64).to(device);
+        batch.lengths = torch::full({b}, t, torch::kInt64).to(device);
+    }
+
+    BenchResult r;
+    r.preset = o.preset;
+    r.device = config.device.device;
+    r.deviceName = device.is_cpu() ? "CPU" : cudaDeviceName(device.index(), nullptr);
+    r.precision = toString(config.device.precision);
+    r.libtorchVersion = libtorchVersion();
+    r.blas = blasLibrary();
+    r.threads = device.is_cpu() ? currentCpuThreads() : 0;
+    r.batchSize = b;
+    r.seqLen = t;
+    r.steps = o.steps;
+    for (std::int64_t i = 0; i < o.warmup + o.steps; ++i) {
+        synchronize(device);
+        const auto t0 = Clock::now();
+        trainStep(setup, batch, config);
+        synchronize(device);
+        const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        if (i >= o.warmup) r.stepMs.push_back(ms);
+    }
+    r.medianStepMs = median(r.stepMs);
+    r.usPerSample = r.medianStepMs * 1000.0 / static_cast<double>(b);
+    r.samplesPerSecond = 1e6 / r.usPerSample;
+    r.tokensPerSecond = r.samplesPerSecond * static_cast<double>(t);
+    r.trainFlopsPerSample = summarizeModel(config, vocab, classes).trainFlopsPerSample;
+    r.gflops = r.trainFlopsPerSample * r.samplesPerSecond / 1e9;
+    r.peakGflops = measureMatmulGflops(config.device.device, threads, device.is_cpu() ? 1024 : 4096);
+    r.percentOfPeak = r.peakGflops > 0 ? 100.0 * r.gflops / r.peakGflops : 0;
+    return r;
+}
+
+}  // namespace wb

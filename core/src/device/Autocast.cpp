@@ -1,0 +1,61 @@
+// Autocast scope across LibTorch versions: 1.13 has per-backend functions (set_enabled for CUDA,
+// set_cpu_enabled), 2.4+ takes the device type as an argument and deprecates the old names.
+#include "device/Autocast.h"
+
+#include <ATen/autocast_mode.h>
+
+namespace wb {
+
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+#define WB_NEW_AUTOCAST_API 1
+#endif
+
+namespace {
+bool enabled(bool cuda) {
+#ifdef WB_NEW_AUTOCAST_API
+    return at::autocast::is_autocast_enabled(cuda ? at::kCUDA : at::kCPU);
+#else
+    return cuda ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
+#endif
+}
+void setEnabled(bool cuda, bool on) {
+#ifdef WB_NEW_AUTOCAST_API
+    at::autocast::set_autocast_enabled(cuda ? at::kCUDA : at::kCPU, on);
+#else
+    if (cuda) at::autocast::set_enabled(on); else at::autocast::set_cpu_enabled(on);
+#endif
+}
+at::ScalarType dtype(bool cuda) {
+#ifdef WB_NEW_AUTOCAST_API
+    return at::autocast::get_autocast_dtype(cuda ? at::kCUDA : at::kCPU);
+#else
+    return cuda ? at::autocast::get_autocast_gpu_dtype() : at::autocast::get_autocast_cpu_dtype();
+#endif
+}
+void setDtype(bool cuda, at::ScalarType type) {
+#ifdef WB_NEW_AUTOCAST_API
+    at::autocast::set_autocast_dtype(cuda ? at::kCUDA : at::kCPU, type);
+#else
+    if (cuda) at::autocast::set_autocast_gpu_dtype(type); else at::autocast::set_autocast_cpu_dtype(type);
+#endif
+}
+}  // namespace
+
+AutocastScope::AutocastScope(const torch::Device& device, Precision precision) {
+    if (precision == Precision::Fp32) return;
+    m_active = true;
+    m_cuda = device.is_cuda();
+    m_previousEnabled = enabled(m_cuda);
+    m_previousType = dtype(m_cuda);
+    setDtype(m_cuda, precision == Precision::Bf16 ? at::kBFloat16 : at::kHalf);
+    setEnabled(m_cuda, true);
+}
+
+AutocastScope::~AutocastScope() {
+    if (!m_active) return;
+    setEnabled(m_cuda, m_previousEnabled);
+    setDtype(m_cuda, m_previousType);
+    at::autocast::clear_cache();
+}
+
+}  // namespace wb

@@ -1,0 +1,263 @@
+// Generation and classification with a trained run (see Inference.h). Generation carries the LSTM state
+// from step to step: each new token costs one single-step forward, the prefix is never run again.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+#include <optional>
+#include <random>
+
+#include "io/Safetensors.h"
+#include "io/TensorIO.h"
+#include "model/SequenceModel.h"
+#include "train/RunState.h"
+#include "train/TrainingStep.h"
+#include "workbench/Errors.h"
+#include "workbench/Inference.h"
+#include "workbench/RunFolder.h"
+#include "workbench/Utf8.h"
+
+namespace fs = std::filesystem;
+
+namespace wb {
+
+std::string toString(PoemForm f) {
+    switch (f) {
+        case PoemForm::Free: return "free";
+        case PoemForm::Quatrain5: return "quatrain5";
+        case PoemForm::Quatrain7: return "quatrain7";
+    }
+    return "free";
+}
+
+PoemForm poemFormFromString(const std::string& s) {
+    if (s == "free") return PoemForm::Free;
+    if (s == "quatrain5") return PoemForm::Quatrain5;
+    if (s == "quatrain7") return PoemForm::Quatrain7;
+    throw InputError("form '" + s + "': expected free, quatrain5 or quatrain7");
+}
+
+struct TrainedModel::Impl {
+    ExperimentConfig config;
+    Vocabulary vocabulary;
+    std::vector<std::string> classes;
+    SequenceModel model{nullptr};
+};
+
+TrainedModel::TrainedModel() : m(std::make_unique<Impl>()) {}
+TrainedModel::~TrainedModel() = default;
+const ExperimentConfig& TrainedModel::config() const { return m->config; }
+const Vocabulary& TrainedModel::vocabulary() const { return m->vocabulary; }
+const std::vector<std::string>& TrainedModel::classes() const { return m->classes; }
+
+std::unique_ptr<TrainedModel> TrainedModel::load(const std::string& runDir) {
+    const fs::path dir(runDir);
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) throw InputError(runDir, 0, "not a run folder (no such folder)");
+    std::unique_ptr<TrainedModel> tm(new TrainedModel());
+    auto& m = *tm->m;
+    const auto configPath = (dir / runfiles::kConfig).string();
+    m.config = ExperimentConfig::fromJson(readFile(configPath), configPath);
+    m.vocabulary = readVocabularyFile((dir / runfiles::kVocab).string(), &m.classes);
+    const auto modelPath = (dir / runfiles::kModel).string();
+    if (!fs::exists(modelPath, ec)) throw InputError(modelPath, 0, "missing: this run has no saved weights yet");
+    const auto file = safetensors::read(modelPath);
+    const auto vocab = static_cast<std::int64_t>(m.vocabulary.size());
+    std::int64_t outputs = vocab;
+    if (m.config.task == Task::Classifier) {
+        if (m.classes.size() < 2) throw InputError((dir / runfiles::kVocab).string(), 0, "a classifier run needs at least two classes");
+        outputs = static_cast<std::int64_t>(m.classes.size());
+    }
+    // Shapes come from the config and vocabulary; a file that disagrees is rejected before any copy.
+    for (const auto& problem : m.config.validate()) throw InputError(configPath, 0, problem);
+    torch::NoGradGuard noGrad;
+    m.model = SequenceModel(m.config.task, m.config.model, vocab, outputs);
+    loadInto(file, namedParameters(m.model), modelPath);
+    m.model->eval();
+    return tm;
+}
+
+namespace {
+
+bool isIdeograph(char32_t c) {
+    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0xF900 && c <= 0xFAFF) ||
+           (c >= 0x20000 && c <= 0x2FA1F);
+}
+
+// Picks a token from logits restricted to `allowed` (empty = all), with temperature, top-k and top-p.
+std::int64_t sampleToken(const torch::Tensor& logits, const std::vector<char>& allowed, const GenerateOptions& o,
+                         std::mt19937_64& rng) {
+    auto values = logits.to(torch::kFloat32).contiguous();
+    const float* v = values.data_ptr<float>();
+    const auto n = values.numel();
+    std::vector<std::int64_t> ids;
+    ids.reserve(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i)
+        if (allowed[static_cast<std::size_t>(i)]) ids.push_back(i);
+    if (ids.empty()) throw InputError("no token of the vocabulary fits here");
+    if (o.temperature <= 0) return *std::max_element(ids.begin(), ids.end(), [&](auto a, auto b) { return v[a] < v[b]; });
+    std::sort(ids.begin(), ids.end(), [&](auto a, auto b) { return v[a] > v[b]; });
+    if (o.topK > 0 && static_cast<std::size_t>(o.topK) < ids.size()) ids.resize(static_cast<std::size_t>(o.topK));
+    std::vector<double> p(ids.size());
+    const double top = v[ids[0]];
+    double sum = 0;
+    for (std::size_t k = 0; k < ids.size(); ++k) sum += p[k] = std::exp((v[ids[k]] - top) / o.temperature);
+    if (o.topP < 1.0) {
+        double cumulative = 0;
+        std::size_t keep = 0;
+        while (keep < ids.size() && cumulative < o.topP * sum) cumulative += p[keep++];
+        ids.resize(std::max<std::size_t>(keep, 1));
+        p.resize(ids.size());
+    }
+    std::discrete_distribution<std::size_t> pick(p.begin(), p.end());
+    return ids[pick(rng)];
+}
+
+}  // namespace
+
+std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const {
+    if (m->config.task != Task::LanguageModel)
+        throw InputError("this run is a classifier: it classifies text, it does not generate");
+    if (o.samples < 1 || o.samples > 1000) throw InputError("samples must be between 1 and 1000");
+    if (o.length < 0 || o.length > 100000) throw InputError("length must be between 0 and 100000");
+    if (!(o.temperature >= 0) || !(o.topP > 0 && o.topP <= 1) || o.topK < 0)
+        throw InputError("expected temperature >= 0, 0 < top-p <= 1 and top-k >= 0");
+    const auto& vocab = m->vocabulary;
+    const auto v = static_cast<std::int64_t>(vocab.size());
+    auto requireToken = [&](const std::string& token, const std::string& why) {
+        if (!vocab.contains(token)) throw InputError("'" + token + "' is not in the model's vocabulary" + why);
+        return vocab.id(token);
+    };
+
+    std::vector<std::int64_t> seedIds;
+    for (const auto& t : vocab.tokenize(o.seedText)) seedIds.push_back(requireToken(t, " (seed text)"));
+    std::vector<std::int64_t> acrostic;
+    for (const auto& t : tokenizeChars(o.acrostic)) acrostic.push_back(requireToken(t, " (acrostic)"));
+
+    // Which tokens may be sampled at all: never <pad>, <unk> or <bos>.
+    std::vector<char> anyToken(static_cast<std::size_t>(v), 1);
+    anyToken[Vocabulary::kPad] = anyToken[Vocabulary::kUnk] = anyToken[Vocabulary::kBos] = 0;
+    std::vector<char> ideographs(static_cast<std::size_t>(v), 0);
+    std::int64_t ideographCount = 0;
+    for (std::int64_t i = Vocabulary::kNumSpecial; i < v; ++i) {
+        const auto cps = decodeUtf8(vocab.token(i), "vocabulary");
+        if (cps.size() == 1 && isIdeograph(cps[0])) ideographs[static_cast<std::size_t>(i)] = 1, ++ideographCount;
+    }
+
+    const int lineChars = o.form == PoemForm::Quatrain5 ? 5 : o.form == PoemForm::Quatrain7 ? 7 : 0;
+    std::int64_t comma = -1, stop = -1;
+    if (lineChars) {
+        if (vocab.level() != TokenLevel::Char) throw InputError("poem forms need a character-level model");
+        comma = requireToken("，", ": poem forms need a model trained on Chinese poems");
+        stop = requireToken("。", ": poem forms need a model trained on Chinese poems");
+        if (ideographCount == 0) throw InputError("the model's vocabulary has no Chinese characters for a poem");
+        if (acrostic.size() > 4) throw InputError("an acrostic quatrain takes at most 4 characters (one per line)");
+        if (!acrostic.empty() && !seedIds.empty()) throw InputError("give either a seed text or an acrostic for a poem");
+        if (static_cast<int>(seedIds.size()) > lineChars)
+            throw InputError("the seed text is longer than the first line (" + std::to_string(lineChars) + " characters)");
+        for (auto id : seedIds)
+            if (!ideographs[static_cast<std::size_t>(id)]) throw InputError("a poem's seed text must be Chinese characters");
+    }
+    const std::int64_t newline = vocab.contains("\n") ? vocab.id("\n") : -1;
+
+    torch::NoGradGuard noGrad;
+    std::mt19937_64 rng(o.rngSeed ? o.rngSeed : std::random_device{}());
+    auto step = [&](const std::vector<std::int64_t>& ids, std::optional<LstmState>& state) {
+        auto input = torch::tensor(ids, torch::kInt64).view({1, -1});
+        auto [logits, next] = m->model->forwardStep(input, state);
+        state = next;
+        return logits[0][logits.size(1) - 1];
+    };
+    // Every sample starts as a new document would: after <eos>.
+    std::optional<LstmState> primed;
+    auto primedLogits = step({Vocabulary::kEos}, primed);
+
+    std::vector<std::string> out;
+    for (std::int64_t s = 0; s < o.samples; ++s) {
+        auto state = primed;
+        auto logits = primedLogits;
+        std::vector<std::int64_t> produced;
+        auto feed = [&](std::int64_t id, bool keep) {
+            if (keep) produced.push_back(id);
+            logits = step({id}, state);
+        };
+        if (lineChars) {
+            std::string poem;
+            std::size_t seedPos = 0;
+            for (int line = 0; line < 4; ++line) {
+                for (int c = 0; c < lineChars; ++c) {
+                    std::int64_t id;
+                    if (c == 0 && static_cast<std::size_t>(line) < acrostic.size()) id = acrostic[static_cast<std::size_t>(line)];
+                    else if (line == 0 && seedPos < seedIds.size()) id = seedIds[seedPos++];
+                    else id = sampleToken(logits, ideographs, o, rng);
+                    poem += vocab.token(id);
+                    feed(id, false);
+                }
+                const auto mark = line % 2 == 0 ? comma : stop;
+                poem += vocab.token(mark);
+                feed(mark, false);
+                if (line < 3) poem += '\n';
+                // The corpus breaks a quatrain's two couplets onto two lines; show the model the same.
+                if (line == 1 && newline >= 0) feed(newline, false);
+            }
+            out.push_back(poem);
+            continue;
+        }
+        // Free text: seed, then up to `length` tokens; <eos> ends the sample. An acrostic starts each line.
+        for (auto id : seedIds) feed(id, true);
+        std::size_t nextAcrostic = 0;
+        if (!acrostic.empty() && seedIds.empty()) feed(acrostic[nextAcrostic++], true);
+        for (std::int64_t k = 0; k < o.length; ++k) {
+            const auto id = sampleToken(logits, anyToken, o, rng);
+            if (id == Vocabulary::kEos) break;
+            feed(id, true);
+            if (id == newline && nextAcrostic < acrostic.size()) feed(acrostic[nextAcrostic++], true);
+            else if (id == newline && !acrostic.empty() && nextAcrostic >= acrostic.size()) break;
+        }
+        out.push_back(vocab.decode(produced));
+    }
+    return out;
+}
+
+Classification TrainedModel::classify(const std::string& text, std::int64_t topK, bool explain) const {
+    if (m->config.task != Task::Classifier)
+        throw InputError("this run is a language model: it generates text, it does not classify");
+    const auto& vocab = m->vocabulary;
+    auto tokens = vocab.tokenize(text);
+    const auto maxLen = m->config.data.seqLen;
+    if (static_cast<std::int64_t>(tokens.size()) > maxLen) tokens.resize(static_cast<std::size_t>(maxLen));
+    std::vector<std::int64_t> ids;
+    for (const auto& t : tokens) ids.push_back(vocab.id(t));
+    if (ids.empty()) ids.push_back(Vocabulary::kUnk);
+    const auto len = static_cast<std::int64_t>(ids.size());
+
+    torch::NoGradGuard noGrad;
+    auto input = torch::tensor(ids, torch::kInt64).view({1, len});
+    auto probs = torch::softmax(m->model->forward(input, torch::full({1}, len, torch::kInt64)), 1)[0].to(torch::kFloat64);
+    const auto c = probs.size(0);
+    std::vector<std::int64_t> order(static_cast<std::size_t>(c));
+    std::iota(order.begin(), order.end(), 0);
+    auto p = probs.accessor<double, 1>();
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return p[a] > p[b]; });
+    Classification result;
+    result.predicted = m->classes[static_cast<std::size_t>(order[0])];
+    const auto k = topK > 0 ? std::min<std::int64_t>(topK, c) : c;
+    for (std::int64_t i = 0; i < k; ++i)
+        result.top.push_back({m->classes[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])], p[order[static_cast<std::size_t>(i)]]});
+
+    if (explain && !tokens.empty()) {
+        // Occlusion: replace one token at a time with <unk>, all variants in one batch; a token's score is how
+        // much the predicted class's probability drops without it.
+        auto variants = input.repeat({len, 1});
+        variants.diagonal().fill_(Vocabulary::kUnk);
+        auto occluded = torch::softmax(m->model->forward(variants, torch::full({len}, len, torch::kInt64)), 1)
+                            .select(1, order[0])
+                            .to(torch::kFloat64);
+        auto q = occluded.accessor<double, 1>();
+        for (std::int64_t i = 0; i < len; ++i)
+            result.attributions.push_back({tokens[static_cast<std::size_t>(i)], p[order[0]] - q[i]});
+    }
+    return result;
+}
+
+}  // namespace wb

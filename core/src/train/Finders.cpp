@@ -1,0 +1,129 @@
+// The learning-rate finder and the batch-size finder (see Training.h). Both train a fresh copy of the
+// experiment's model on its real data, never the user's run.
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "data/TextDatasets.h"
+#include "device/DeviceSetup.h"
+#include "train/TrainingStep.h"
+#include "workbench/Devices.h"
+#include "workbench/Errors.h"
+#include "workbench/ModelSummary.h"
+#include "workbench/Training.h"
+
+namespace wb {
+
+namespace {
+struct FinderData {
+    ExperimentConfig config;
+    PreparedData data;
+    torch::Device device{torch::kCPU};
+    std::int64_t outputs = 0;
+};
+
+FinderData prepare(const ExperimentConfig& config, const Corpus& corpus) {
+    config.ensureValid();
+    FinderData f;
+    f.config = config;
+    std::int64_t threads = config.device.threads;
+    f.config.device.device = parseDeviceSpec(config.device.device, &threads);
+    f.config.device.threads = threads;
+    f.device = torch::Device(f.config.device.device);
+    f.data = prepareData(f.config, corpus);
+    f.data.train = f.data.train.to(f.device);
+    f.outputs = config.task == Task::LanguageModel ? static_cast<std::int64_t>(f.data.vocabulary.size())
+                                                   : static_cast<std::int64_t>(f.data.classes.size());
+    if (f.device.is_cpu()) applyCpuThreads(threads);
+    return f;
+}
+}  // namespace
+
+LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& corpus, double minLr, double maxLr,
+                                int steps, const std::function<bool()>& cancelled) {
+    if (!(minLr > 0) || !(maxLr > minLr) || steps < 5) throw InputError("LR finder: expected 0 < min < max and at least 5 steps");
+    auto f = prepare(config, corpus);
+    auto setup = makeTrainingSetup(f.config, static_cast<std::int64_t>(f.data.vocabulary.size()), f.outputs, f.device);
+    const auto n = f.data.train.size(), b = std::min(f.config.train.batchSize, n);
+    auto order = seededPermutation(n, f.config.train.seed).to(f.device);
+    LrFinderResult r;
+    double avg = 0, best = std::numeric_limits<double>::infinity();
+    const double beta = 0.9;
+    std::int64_t cursor = 0;
+    for (int i = 0; i < steps; ++i) {
+        if (cancelled && cancelled()) break;
+        const double lr = minLr * std::pow(maxLr / minLr, static_cast<double>(i) / (steps - 1));
+        setup.optimizer->setLearningRate(lr);
+        if (cursor + b > n) cursor = 0;
+        const auto batch = f.data.train.batch(order.narrow(0, cursor, b));
+        cursor += b;
+        const double loss = trainStep(setup, batch, f.config).item<double>();
+        if (!std::isfinite(loss)) break;
+        avg = beta * avg + (1 - beta) * loss;
+        const double smoothed = avg / (1 - std::pow(beta, i + 1));
+        r.rates.push_back(lr);
+        r.losses.push_back(smoothed);
+        best = std::min(best, smoothed);
+        if (i > 5 && smoothed > 4 * best) break;  // diverged: higher rates tell nothing more
+    }
+    // Suggest the rate where the smoothed loss falls fastest (per decade), before its minimum.
+    if (r.rates.size() >= 3) {
+        std::size_t minIndex = 0;
+        for (std::size_t i = 1; i < r.losses.size(); ++i)
+            if (r.losses[i] < r.losses[minIndex]) minIndex = i;
+        double steepest = 0;
+        std::size_t at = 0;
+        for (std::size_t i = 1; i <= minIndex; ++i) {
+            const double slope = (r.losses[i] - r.losses[i - 1]) / (std::log10(r.rates[i]) - std::log10(r.rates[i - 1]));
+            if (slope < steepest) steepest = slope, at = i;
+        }
+        r.suggestedRate = at > 0 ? r.rates[at] : r.rates[minIndex] / 10;
+    } else if (!r.rates.empty()) {
+        r.suggestedRate = r.rates.front();
+    }
+    return r;
+}
+
+BatchSizeResult findBatchSize(const ExperimentConfig& config, const Corpus& corpus, std::int64_t start,
+                              std::int64_t limit, const std::function<bool()>& cancelled) {
+    if (start < 1 || limit < start) throw InputError("batch-size finder: expected 1 <= start <= limit");
+    auto f = prepare(config, corpus);
+    const auto n = f.data.train.size();
+    const auto vocab = static_cast<std::int64_t>(f.data.vocabulary.size());
+    const double memory = static_cast<double>(listDevices().front().memoryBytes);
+    BatchSizeResult r;
+    double bestUs = std::numeric_limits<double>::infinity();
+    for (std::int64_t b = start; b <= std::min(limit, n); b *= 2) {
+        if (cancelled && cancelled()) break;
+        auto trial = f.config;
+        trial.train.batchSize = b;
+        // On the CPU an allocation failure may come from the kernel's OOM killer instead of an exception:
+        // never try a batch whose estimated footprint exceeds half of the physical memory.
+        if (f.device.is_cpu() &&
+            summarizeModel(trial, vocab, static_cast<std::int64_t>(f.data.classes.size())).trainingMemoryBytes > memory / 2)
+            break;
+        try {
+            auto setup = makeTrainingSetup(trial, vocab, f.outputs, f.device);
+            const auto batch = f.data.train.range(0, b);
+            std::vector<double> times;
+            for (int i = 0; i < 3; ++i) {
+                synchronize(f.device);
+                const auto t0 = std::chrono::steady_clock::now();
+                trainStep(setup, batch, trial);
+                synchronize(f.device);
+                if (i > 0) times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+            }
+            const double us = 1e6 * std::min(times[0], times[1]) / static_cast<double>(b);
+            r.sizes.push_back(b);
+            r.usPerSample.push_back(us);
+            r.largestFitting = b;
+            if (us < bestUs) bestUs = us, r.fastest = b;
+        } catch (const std::exception& e) {
+            if (!isOutOfMemory(e)) throw;
+            break;
+        }
+    }
+    return r;
+}
+
+}  // namespace wb

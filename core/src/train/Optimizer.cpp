@@ -1,0 +1,87 @@
+// Optimizers with saveable state (see Optimizer.h).
+#include "train/Optimizer.h"
+
+#include <cmath>
+
+namespace wb {
+
+namespace {
+constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kAdamEps = 1e-8;
+constexpr double kRmsAlpha = 0.99, kRmsEps = 1e-8;
+}  // namespace
+
+Optimizer::Optimizer(OptimizerKind kind, NamedTensors parameters, double learningRate)
+    : m_kind(kind), m_lr(learningRate) {
+    torch::NoGradGuard noGrad;
+    for (auto& [name, p] : parameters) {
+        Slot s{name, p, {}, {}};
+        if (kind == OptimizerKind::Adam) s.first = torch::zeros_like(p);
+        if (kind != OptimizerKind::Sgd) s.second = torch::zeros_like(p);
+        m_slots.push_back(std::move(s));
+    }
+}
+
+void Optimizer::zeroGrad() {
+    for (auto& s : m_slots) {
+        auto& g = s.param.mutable_grad();
+        if (g.defined()) g.zero_();
+    }
+}
+
+void Optimizer::clipGradNorm(double maxNorm) {
+    if (maxNorm <= 0) return;
+    torch::NoGradGuard noGrad;
+    std::vector<torch::Tensor> norms;
+    for (auto& s : m_slots)
+        if (s.param.grad().defined()) norms.push_back(s.param.grad().norm(2).to(torch::kFloat32));
+    if (norms.empty()) return;
+    auto total = torch::stack(norms).norm(2);
+    // Multiplying by min(1, max/norm) keeps everything on the device: no .item(), no stall.
+    auto coef = (maxNorm / (total + 1e-6)).clamp_max(1.0);
+    for (auto& s : m_slots)
+        if (s.param.grad().defined()) s.param.mutable_grad().mul_(coef.to(s.param.grad().dtype()));
+}
+
+void Optimizer::step() {
+    torch::NoGradGuard noGrad;
+    ++m_steps;
+    for (auto& s : m_slots) {
+        if (!s.param.grad().defined()) continue;
+        const auto& g = s.param.grad();
+        switch (m_kind) {
+            case OptimizerKind::Sgd:
+                s.param.add_(g, -m_lr);
+                break;
+            case OptimizerKind::RmsProp:
+                s.second.mul_(kRmsAlpha).addcmul_(g, g, 1 - kRmsAlpha);
+                s.param.addcdiv_(g, s.second.sqrt().add_(kRmsEps), -m_lr);
+                break;
+            case OptimizerKind::Adam: {
+                const double t = static_cast<double>(m_steps);
+                const double bias1 = 1 - std::pow(kBeta1, t), bias2 = 1 - std::pow(kBeta2, t);
+                s.first.mul_(kBeta1).add_(g, 1 - kBeta1);
+                s.second.mul_(kBeta2).addcmul_(g, g, 1 - kBeta2);
+                auto denom = (s.second.sqrt() / std::sqrt(bias2)).add_(kAdamEps);
+                s.param.addcdiv_(s.first, denom, -m_lr / bias1);
+                break;
+            }
+        }
+    }
+}
+
+NamedTensors Optimizer::state() const {
+    NamedTensors out;
+    for (const auto& s : m_slots) {
+        if (s.first.defined()) out.emplace_back(s.name + ".exp_avg", s.first);
+        if (s.second.defined())
+            out.emplace_back(s.name + (m_kind == OptimizerKind::Adam ? ".exp_avg_sq" : ".square_avg"), s.second);
+    }
+    return out;
+}
+
+void Optimizer::loadState(const safetensors::File& file, std::int64_t steps, const std::string& sourceName) {
+    loadInto(file, state(), sourceName);
+    m_steps = steps;
+}
+
+}  // namespace wb

@@ -1,0 +1,63 @@
+// Shared training pieces (see TrainingStep.h).
+#include "train/TrainingStep.h"
+
+#include "device/Autocast.h"
+
+namespace wb {
+
+LossOutput computeLoss(SequenceModel& model, const Batch& batch) {
+    LossOutput out;
+    auto logits = model->forward(batch.inputs, batch.lengths);
+    if (model->task() == Task::LanguageModel) {
+        auto flat = logits.reshape({-1, logits.size(-1)});
+        auto targets = batch.targets.reshape({-1});
+        out.loss = torch::nn::functional::cross_entropy(flat.to(torch::kFloat32), targets);
+        out.correct = (flat.argmax(1) == targets).sum();
+        out.count = targets.numel();
+    } else {
+        out.loss = torch::nn::functional::cross_entropy(logits.to(torch::kFloat32), batch.targets);
+        out.correct = (logits.argmax(1) == batch.targets).sum();
+        out.count = batch.targets.numel();
+    }
+    return out;
+}
+
+TrainingSetup makeTrainingSetup(const ExperimentConfig& config, std::int64_t vocabSize, std::int64_t outputs,
+                                const torch::Device& device) {
+    TrainingSetup s;
+    s.device = device;
+    torch::manual_seed(config.train.seed);  // the same initial weights on every device
+    s.model = SequenceModel(config.task, config.model, vocabSize, outputs);
+    s.model->to(device);
+    s.model->train();
+    s.optimizer = std::make_unique<Optimizer>(config.train.optimizer, namedParameters(s.model),
+                                              config.train.learningRate);
+    return s;
+}
+
+torch::Tensor trainStep(TrainingSetup& setup, const Batch& batch, const ExperimentConfig& config) {
+    setup.optimizer->zeroGrad();
+    torch::Tensor loss;
+    {
+        AutocastScope autocast(setup.device, config.device.precision);
+        loss = computeLoss(setup.model, batch).loss;
+    }
+    loss.backward();
+    setup.optimizer->clipGradNorm(config.train.gradClip);
+    setup.optimizer->step();
+    return loss.detach();
+}
+
+bool isOutOfMemory(const std::exception& e) {
+    if (dynamic_cast<const std::bad_alloc*>(&e)) return true;
+    const std::string what = e.what();
+    return what.find("out of memory") != std::string::npos || what.find("DefaultCPUAllocator") != std::string::npos;
+}
+
+NamedTensors namedParameters(const SequenceModel& model) {
+    NamedTensors out;
+    for (const auto& item : model->named_parameters()) out.emplace_back(item.key(), item.value());
+    return out;
+}
+
+}  // namespace wb

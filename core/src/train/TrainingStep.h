@@ -1,0 +1,42 @@
+// The pieces every training loop here shares (the trainer, the finders, the benchmark): building the
+// model on a device, the loss of a batch, and one optimisation step.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <torch/torch.h>
+
+#include "data/TextDatasets.h"
+#include "model/SequenceModel.h"
+#include "train/Optimizer.h"
+#include "workbench/Config.h"
+
+namespace wb {
+
+struct LossOutput {
+    torch::Tensor loss;     // mean over predicted tokens (LM) or examples (classifier)
+    torch::Tensor correct;  // number of correct predictions (int64, on the device)
+    std::int64_t count = 0; // predictions in the batch
+};
+
+LossOutput computeLoss(SequenceModel& model, const Batch& batch);
+
+// A model (seeded from config.train.seed) and its optimizer on a device.
+struct TrainingSetup {
+    torch::Device device{torch::kCPU};
+    SequenceModel model{nullptr};
+    std::unique_ptr<Optimizer> optimizer;
+};
+TrainingSetup makeTrainingSetup(const ExperimentConfig& config, std::int64_t vocabSize, std::int64_t outputs,
+                                const torch::Device& device);
+
+// forward, backward, clip, step; returns the (device-side, detached) loss.
+torch::Tensor trainStep(TrainingSetup& setup, const Batch& batch, const ExperimentConfig& config);
+
+// "out of memory" errors from any allocator, recognised so they can be reported as such.
+bool isOutOfMemory(const std::exception& e);
+
+NamedTensors namedParameters(const SequenceModel& model);
+
+}  // namespace wb

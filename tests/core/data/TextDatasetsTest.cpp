@@ -1,0 +1,79 @@
+// Encoded datasets: LM windows and targets, classifier padding/truncation, stratified deterministic splits.
+#include <gtest/gtest.h>
+
+#include "data/TextDatasets.h"
+#include "workbench/Errors.h"
+
+using namespace wb;
+
+namespace {
+Corpus textCorpus(const std::string& text) {
+    Corpus c;
+    c.source = "mem.txt";
+    c.format = CorpusFormat::Text;
+    c.documents.push_back({text, "", "", ""});
+    return c;
+}
+}  // namespace
+
+TEST(TextDatasets, LanguageModelWindowsPredictTheNextToken) {
+    auto config = defaultConfig(Task::LanguageModel);
+    config.data.seqLen = 4;
+    config.data.valFraction = 0;
+    const auto d = prepareData(config, textCorpus("abcdefghij"));
+    // 10 characters + <eos> = 11 tokens; windows of 5 every 4 tokens: starts 0 and 4.
+    EXPECT_EQ(d.corpusTokens, 11);
+    ASSERT_EQ(d.train.size(), 2);
+    const auto b = d.train.range(0, 2);
+    EXPECT_EQ(b.inputs.sizes(), (std::vector<std::int64_t>{2, 4}));
+    EXPECT_TRUE(torch::equal(b.inputs.narrow(1, 1, 3), b.targets.narrow(1, 0, 3)));
+    EXPECT_EQ(d.vocabulary.decode({b.inputs[1][0].item<std::int64_t>()}), "e");
+    EXPECT_EQ(d.validation.size(), 0);
+}
+
+TEST(TextDatasets, ValidationIsTheTailOfTheStream) {
+    auto config = defaultConfig(Task::LanguageModel);
+    config.data.seqLen = 4;
+    config.data.valFraction = 0.5;
+    const auto d = prepareData(config, textCorpus(std::string(39, 'a')));
+    EXPECT_EQ(d.train.size(), 4);       // 20 tokens -> windows at 0, 4, 8, 12
+    EXPECT_EQ(d.validation.size(), 4);  // 20 tokens, non-overlapping windows of 5
+}
+
+TEST(TextDatasets, CorpusShorterThanAWindowIsABadInput) {
+    auto config = defaultConfig(Task::LanguageModel);
+    config.data.seqLen = 64;
+    EXPECT_THROW(prepareData(config, textCorpus("short")), InputError);
+}
+
+TEST(TextDatasets, ClassifierPadsTruncatesAndSplitsEveryClass) {
+    Corpus c;
+    c.source = "mem.tsv";
+    c.format = CorpusFormat::Tsv;
+    c.classes = {"neg", "pos"};
+    for (int i = 0; i < 20; ++i) {
+        c.documents.push_back({"good fine nice great lovely superb", "pos", "", ""});
+        c.documents.push_back({"bad", "neg", "", ""});
+    }
+    auto config = defaultConfig(Task::Classifier);
+    config.data.seqLen = 4;
+    config.data.minCount = 1;
+    config.data.valFraction = 0.25;
+    const auto d = prepareData(config, c);
+    EXPECT_EQ(d.train.size(), 30);
+    EXPECT_EQ(d.validation.size(), 10);
+    const auto v = d.validation.range(0, 10);
+    EXPECT_EQ(v.targets.sum().item<std::int64_t>(), 5);  // 5 of each class
+    const auto all = d.train.range(0, 30);
+    EXPECT_EQ(all.inputs.size(1), 4);
+    EXPECT_EQ(all.lengths.max().item<std::int64_t>(), 4);  // truncated
+    EXPECT_EQ(all.lengths.min().item<std::int64_t>(), 1);  // "bad": padded after one token
+    EXPECT_THROW(prepareData(config, textCorpus("no labels here")), InputError);
+}
+
+TEST(TextDatasets, PermutationIsDeterministicAndComplete) {
+    const auto a = seededPermutation(100, 7), b = seededPermutation(100, 7), c = seededPermutation(100, 8);
+    EXPECT_TRUE(torch::equal(a, b));
+    EXPECT_FALSE(torch::equal(a, c));
+    EXPECT_TRUE(torch::equal(std::get<0>(a.sort()), torch::arange(100, torch::kInt64)));
+}

@@ -1,0 +1,172 @@
+// Using trained runs: generation follows what the model learnt, poem forms and acrostics always hold,
+// classification gives calibrated-looking probabilities and attributions, and misuse is a clear InputError.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "support/TestSupport.h"
+#include "workbench/Errors.h"
+#include "workbench/Inference.h"
+#include "workbench/Training.h"
+#include "workbench/Utf8.h"
+
+using namespace wb;
+
+namespace {
+// One tiny LM on the pattern corpus and one on quatrains, trained once for the whole suite.
+class TrainedRuns : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        s_dir = new wbtest::TempDir();
+        wbtest::writeText(s_dir->path() / "pattern.txt", wbtest::patternText(120));
+        auto c = defaultConfig(Task::LanguageModel);
+        c.data.corpus = s_dir->file("pattern.txt");
+        c.data.format = CorpusFormat::Text;
+        c.data.seqLen = 16;
+        c.model.embedding = 16;
+        c.model.hidden = 32;
+        c.model.layers = 1;
+        c.model.dropout = 0;
+        c.train.batchSize = 16;
+        c.train.learningRate = 1e-2;
+        c.train.epochs = 0;
+        c.train.maxSteps = 150;
+        c.device.threads = 1;
+        TrainingJob(c, s_dir->file("pattern-run")).run();
+
+        wbtest::writeText(s_dir->path() / "poems.json", wbtest::quatrainJson(40));
+        c.data.corpus = s_dir->file("poems.json");
+        c.data.format = CorpusFormat::Poems;
+        c.train.maxSteps = 20;
+        TrainingJob(c, s_dir->file("poem-run")).run();
+
+        wbtest::writeText(s_dir->path() / "reviews.tsv", wbtest::separableTsv(300));
+        auto k = defaultConfig(Task::Classifier);
+        k.data.corpus = s_dir->file("reviews.tsv");
+        k.data.format = CorpusFormat::Tsv;
+        k.data.seqLen = 8;
+        k.data.minCount = 1;
+        k.model.embedding = 16;
+        k.model.hidden = 16;
+        k.model.layers = 1;
+        k.model.dropout = 0;
+        k.train.batchSize = 16;
+        k.train.learningRate = 1e-2;
+        k.train.epochs = 5;
+        k.device.threads = 1;
+        TrainingJob(k, s_dir->file("classifier-run")).run();
+    }
+    static void TearDownTestSuite() { delete s_dir; }
+    static wbtest::TempDir* s_dir;
+};
+wbtest::TempDir* TrainedRuns::s_dir = nullptr;
+
+bool isIdeograph(char32_t c) { return c >= 0x4E00 && c <= 0x9FFF; }
+}  // namespace
+
+TEST_F(TrainedRuns, GreedyGenerationFollowsTheLearntPattern) {
+    const auto model = TrainedModel::load(s_dir->file("pattern-run"));
+    GenerateOptions o;
+    o.seedText = "abc";
+    o.length = 5;
+    o.temperature = 0;
+    const auto out = model->generate(o);
+    ASSERT_EQ(out.size(), 1u);
+    EXPECT_EQ(out[0], "abcdefgh");
+}
+
+TEST_F(TrainedRuns, SamplingIsReproducibleWithASeedAndHonoursTheLength) {
+    const auto model = TrainedModel::load(s_dir->file("pattern-run"));
+    GenerateOptions o;
+    o.length = 40;
+    o.temperature = 1.0;
+    o.topK = 3;
+    o.topP = 0.9;
+    o.samples = 3;
+    o.rngSeed = 99;
+    const auto a = model->generate(o), b = model->generate(o);
+    EXPECT_EQ(a, b);
+    ASSERT_EQ(a.size(), 3u);
+    for (const auto& s : a) EXPECT_LE(countCodePoints(s), 40u);
+}
+
+TEST_F(TrainedRuns, QuatrainsAlwaysHaveFourLinesOfTheRightLengthAndPunctuation) {
+    const auto model = TrainedModel::load(s_dir->file("poem-run"));
+    for (auto form : {PoemForm::Quatrain5, PoemForm::Quatrain7}) {
+        const std::size_t n = form == PoemForm::Quatrain5 ? 5 : 7;
+        GenerateOptions o;
+        o.form = form;
+        o.temperature = 1.5;  // adventurous sampling must still keep the form
+        o.samples = 20;
+        o.rngSeed = 5;
+        for (const auto& poem : model->generate(o)) {
+            const auto cps = decodeUtf8(poem, "poem");
+            const std::u32string expected = U"，。，。";
+            std::size_t line = 0, pos = 0;
+            for (std::size_t i = 0; i < cps.size(); ++i) {
+                if (cps[i] == U'\n') continue;
+                if (pos < n) {
+                    EXPECT_TRUE(isIdeograph(cps[i])) << poem;
+                    EXPECT_TRUE(model->vocabulary().contains(encodeUtf8(cps[i]))) << poem;
+                    ++pos;
+                } else {
+                    EXPECT_EQ(cps[i], expected[line]) << poem;
+                    ++line;
+                    pos = 0;
+                }
+            }
+            EXPECT_EQ(line, 4u) << poem;
+        }
+    }
+}
+
+TEST_F(TrainedRuns, AcrosticStartsEachLineWithItsCharacter) {
+    const auto model = TrainedModel::load(s_dir->file("poem-run"));
+    GenerateOptions o;
+    o.form = PoemForm::Quatrain7;
+    o.acrostic = "春風花月";
+    o.samples = 5;
+    for (const auto& poem : model->generate(o)) {
+        const auto lines = decodeUtf8(poem, "poem");
+        std::vector<std::u32string> split(1);
+        for (auto c : lines) c == U'\n' ? split.emplace_back() : split.back().push_back(c);
+        ASSERT_EQ(split.size(), 4u) << poem;
+        EXPECT_EQ(split[0][0], U'春');
+        EXPECT_EQ(split[1][0], U'風');
+        EXPECT_EQ(split[2][0], U'花');
+        EXPECT_EQ(split[3][0], U'月');
+    }
+}
+
+TEST_F(TrainedRuns, MisuseIsAClearInputError) {
+    const auto poems = TrainedModel::load(s_dir->file("poem-run"));
+    GenerateOptions o;
+    o.form = PoemForm::Quatrain7;
+    o.acrostic = "龍";  // not in the synthetic corpus
+    EXPECT_THROW(poems->generate(o), InputError);
+    const auto pattern = TrainedModel::load(s_dir->file("pattern-run"));
+    o.acrostic.clear();
+    EXPECT_THROW(pattern->generate(o), InputError);  // no Chinese punctuation in its vocabulary
+    EXPECT_THROW(pattern->classify("abc"), InputError);
+    const auto classifier = TrainedModel::load(s_dir->file("classifier-run"));
+    EXPECT_THROW(classifier->generate({}), InputError);
+    EXPECT_THROW(TrainedModel::load(s_dir->file("nowhere")), InputError);
+}
+
+TEST_F(TrainedRuns, ClassifierGivesProbabilitiesAndAttributions) {
+    const auto model = TrainedModel::load(s_dir->file("classifier-run"));
+    const auto r = model->classify("the movie was great and superb", 2, true);
+    EXPECT_EQ(r.predicted, "pos");
+    ASSERT_EQ(r.top.size(), 2u);
+    EXPECT_NEAR(r.top[0].probability + r.top[1].probability, 1.0, 1e-6);
+    EXPECT_GT(r.top[0].probability, 0.8);
+    ASSERT_EQ(r.attributions.size(), 6u);
+    // The sentiment words matter more than the filler.
+    double great = 0, the = 0;
+    for (const auto& a : r.attributions) {
+        if (a.token == "great") great = a.score;
+        if (a.token == "the") the = a.score;
+    }
+    EXPECT_GT(great, the);
+    EXPECT_EQ(model->classify("awful and dull", 1, false).predicted, "neg");
+}

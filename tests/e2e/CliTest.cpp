@@ -1,0 +1,153 @@
+// lstm-workbench-cli driven as a user would: train -> generate/classify -> resume -> compare, and bad input
+// that must exit 2 with one line on stderr naming the file, leaving no run folder behind.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "support/TestSupport.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+struct Result {
+    int code = -1;
+    std::string out, err;
+};
+
+std::string quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+Result cli(const std::string& args) {
+    wbtest::TempDir tmp;
+    const std::string command = std::string(WORKBENCH_CLI) + " " + args + " 2>" + quote(tmp.file("stderr"));
+    Result r;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) return r;
+    char buf[4096];
+    for (std::size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) r.out.append(buf, n);
+    const int status = pclose(pipe);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.err = wbtest::readText(tmp.file("stderr"));
+    return r;
+}
+
+std::size_t lines(const std::string& s) {
+    std::size_t n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+const char* kTinyLm = " --seq-len 16 --embedding 16 --hidden 32 --layers 1 --batch-size 16 --lr 0.01 --threads 1";
+const char* kTinyClassifier =
+    " --task classify --tokens word --min-count 1 --seq-len 8 --embedding 16 --hidden 16 --layers 1 --batch-size 16"
+    " --lr 0.01 --epochs 4 --threads 1";
+}  // namespace
+
+TEST(Cli, VersionAndHelp) {
+    auto r = cli("--version");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("lstm-workbench-cli"), std::string::npos);
+    r = cli("--help");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("train"), std::string::npos);
+}
+
+TEST(Cli, DevicesListsTheCpu) {
+    const auto r = cli("devices --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["devices"][0]["id"], "cpu");
+    EXPECT_FALSE(j["blas"].get<std::string>().empty());
+}
+
+TEST(Cli, InspectShowsStatisticsAndClasses) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "reviews.tsv", wbtest::separableTsv(40));
+    const auto r = cli("inspect --json " + quote(dir.file("reviews.tsv")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["documents"], 40);
+    EXPECT_EQ(j["classes"]["pos"], 20);
+    EXPECT_EQ(j["format"], "tsv");
+}
+
+TEST(Cli, TrainGenerateResumeCompare) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(120));
+    auto r = cli("train " + quote(dir.file("pattern.txt")) + " --out " + quote(dir.file("run")) + kTinyLm +
+                 " --max-steps 120 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["status"], "completed");
+    EXPECT_LT(j["summary"]["final_train_loss"].get<double>(), 0.6);
+
+    r = cli("generate " + quote(dir.file("run")) + " --seed-text abc --length 5 --temperature 0 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["samples"][0], "abcdefgh");
+
+    r = cli("resume " + quote(dir.file("run")) + " --max-steps 130 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["summary"]["steps"], 130);
+
+    r = cli("compare " + quote(dir.file("run")) + " --csv " + quote(dir.file("all.csv")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto csv = wbtest::readText(dir.file("all.csv"));
+    EXPECT_EQ(csv.rfind("run_id,step,epoch,samples,wall_s,split,metric,value", 0), 0u);
+    EXPECT_GT(lines(csv), 10u);
+}
+
+TEST(Cli, TrainAndClassifyWithExplanation) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "reviews.tsv", wbtest::separableTsv(300));
+    auto r = cli("train " + quote(dir.file("reviews.tsv")) + " --out " + quote(dir.file("run")) + kTinyClassifier + " --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = cli("classify " + quote(dir.file("run")) + " --text 'a lovely and superb movie' --explain --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["predicted"], "pos");
+    EXPECT_EQ(j["attributions"].size(), 5u);
+}
+
+TEST(Cli, BadInputExitsTwoWithOneLineNamingTheFileAndLeavesNothing) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "empty.txt", "");
+    wbtest::writeText(dir.path() / "binary.txt", std::string("abc\0def", 7));
+    wbtest::writeText(dir.path() / "one-class.tsv", "pos\tgood\npos\tfine\n");
+    wbtest::writeText(dir.path() / "bad.json", "[{\"title\": \"x\", \"paragraphs\": [\"春風\"]},\n{\"title\": ");
+    wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(20));
+    struct Case {
+        std::string args, mustMention;
+    };
+    const std::vector<Case> cases = {
+        {"train " + quote(dir.file("empty.txt")), "empty.txt"},
+        {"train " + quote(dir.file("binary.txt")), "binary.txt"},
+        {"train " + quote(dir.file("one-class.tsv")) + " --task classify", "one-class.tsv"},
+        {"train " + quote(dir.file("bad.json")), "bad.json"},
+        {"train " + quote(dir.file("missing.txt")), "missing.txt"},
+        {"train " + quote(dir.file("pattern.txt")) + " --hidden 0", "hidden"},
+        {"train " + quote(dir.file("pattern.txt")) + " --seq-len 100000", "sequence length"},
+        {"train " + quote(dir.file("pattern.txt")) + " --device cuda:7", "cuda:7"},
+        {"train " + quote(dir.file("pattern.txt")) + " --lr -1", "learning rate"},
+    };
+    for (const auto& c : cases) {
+        const auto r = cli(c.args + " --out " + quote(dir.file("run")));
+        EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
+        EXPECT_EQ(lines(r.err), 1u) << c.args << "\n" << r.err;
+        EXPECT_NE(r.err.find(c.mustMention), std::string::npos) << c.args << "\n" << r.err;
+        EXPECT_FALSE(fs::exists(dir.path() / "run")) << c.args;
+    }
+    for (const std::string args : {std::string("frobnicate"), std::string("train"), "generate " + quote(dir.file("nowhere")),
+                                   "classify " + quote(dir.file("nowhere")) + " --text x"}) {
+        const auto r = cli(args);
+        EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
+        EXPECT_EQ(lines(r.err), 1u) << args << "\n" << r.err;
+    }
+}
