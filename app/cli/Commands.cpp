@@ -179,7 +179,7 @@ int runTrain(TrainOptions o) {
 }
 
 int runResume(const ResumeOptions& o) {
-    auto job = wb::TrainingJob::resume(o.runDir, o.epochs, o.maxSteps);
+    auto job = wb::TrainingJob::resume(o.runDir, o.epochs, o.maxSteps, o.learningRate);
     return trainJob(*job, o.json, o.quiet);
 }
 
@@ -231,14 +231,15 @@ int runBench(const BenchCliOptions& o) {
         b.steps = o.steps;
         b.warmup = o.warmup;
         b.batchSize = o.batchSize;
+        b.backend = o.backend;
         const auto r = wb::runBenchmark(b);
         if (o.json) {
             results.push_back(json::parse(r.toJson()));
             continue;
         }
-        std::printf("%-8s %-6s %2lld thr %s  batch %lld x %lld: %8.1f us/sample  %10.0f tokens/s  %6.1f GFLOP/s of %6.1f measured peak (%4.1f%%)\n",
+        std::printf("%-8s %-6s %2lld thr %s %-5s batch %lld x %lld: %8.1f us/sample  %10.0f tokens/s  %6.1f GFLOP/s of %6.1f measured peak (%4.1f%%)\n",
                     r.preset.c_str(), r.device.c_str(), static_cast<long long>(r.threads), r.precision.c_str(),
-                    static_cast<long long>(r.batchSize), static_cast<long long>(r.seqLen), r.usPerSample,
+                    r.backend.c_str(), static_cast<long long>(r.batchSize), static_cast<long long>(r.seqLen), r.usPerSample,
                     r.tokensPerSecond, r.gflops, r.peakGflops, r.percentOfPeak);
         if (r.preset == "imdb")
             std::printf("         reference 004 (Keras, imdb): TPU 680 us/sample, Colab GPU 12000 us/sample\n");

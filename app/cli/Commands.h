@@ -27,6 +27,7 @@ struct TrainOptions {
 struct ResumeOptions {
     std::string runDir;
     std::int64_t epochs = 0, maxSteps = 0;
+    double learningRate = 0;
     bool json = false;
     bool quiet = false;
 };
@@ -49,6 +50,7 @@ struct BenchCliOptions {
     std::vector<std::string> presets;
     std::string device = "cpu";
     std::string precision = "fp32";
+    std::string backend = "auto";  // LSTM backend: auto, torch or fused
     std::int64_t steps = 20, warmup = 3, batchSize = 0;
     bool json = false;
 };

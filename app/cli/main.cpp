@@ -136,6 +136,7 @@ int main(int argc, char** argv) {
     resumeCmd->add_option("RUN_DIR", resume.runDir, "Run folder")->required();
     resumeCmd->add_option("--epochs", resume.epochs, "New total epochs");
     resumeCmd->add_option("--max-steps", resume.maxSteps, "New total steps");
+    resumeCmd->add_option("--lr", resume.learningRate, "New learning rate (e.g. after a NaN loss)");
     resumeCmd->add_flag("--json", resume.json, "Print the run summary as JSON on stdout");
     resumeCmd->add_flag("--quiet", resume.quiet, "No progress output");
 
@@ -173,6 +174,8 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--steps", bench.steps, "Timed steps");
     benchCmd->add_option("--warmup", bench.warmup, "Untimed warm-up steps");
     benchCmd->add_option("--batch-size", bench.batchSize, "Override the preset's batch size");
+    benchCmd->add_option("--backend", bench.backend, "LSTM backend: auto, torch or fused")
+        ->check(CLI::IsMember({"auto", "torch", "fused"}));
     benchCmd->add_flag("--json", bench.json, "Machine-readable output");
 
     CompareOptions cmp;

@@ -60,9 +60,11 @@ public:
     // and the datasets. Creates runDir only when run() starts, so bad input leaves nothing behind.
     TrainingJob(ExperimentConfig config, std::string runDir,
                 std::shared_ptr<const Corpus> corpus = nullptr);
-    // Continues a saved run from its last checkpoint; extraEpochs/maxSteps replace the stored limits when > 0.
+    // Continues a saved run from its last checkpoint. epochs, maxSteps and learningRate replace the stored
+    // values when > 0 (a lower rate is the cure for a run that diverged: it resumes from the last good
+    // checkpoint).
     static std::unique_ptr<TrainingJob> resume(const std::string& runDir, std::int64_t epochs = 0,
-                                               std::int64_t maxSteps = 0);
+                                               std::int64_t maxSteps = 0, double learningRate = 0);
     ~TrainingJob();
     TrainingJob(const TrainingJob&) = delete;
     TrainingJob& operator=(const TrainingJob&) = delete;

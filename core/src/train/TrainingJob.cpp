@@ -89,7 +89,7 @@ TrainingJob::TrainingJob(ExperimentConfig config, std::string runDir, std::share
 }
 
 std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std::int64_t epochs,
-                                                 std::int64_t maxSteps) {
+                                                 std::int64_t maxSteps, double learningRate) {
     auto record = loadRunFolder(runDir);
     for (const char* name : {runfiles::kModel, runfiles::kOptimizer, runfiles::kVocab})
         if (!fs::exists(fs::path(runDir) / name))
@@ -99,6 +99,7 @@ std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std:
     m.config = record.config;
     if (epochs > 0) m.config.train.epochs = epochs;
     if (maxSteps > 0) m.config.train.maxSteps = maxSteps;
+    if (learningRate > 0) m.config.train.learningRate = learningRate;
     m.config.ensureValid();
     std::int64_t threads = m.config.device.threads;
     m.config.device.device = parseDeviceSpec(m.config.device.device, &threads);
@@ -401,6 +402,9 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
             recordTrainLoss();  // also guarantees the weights about to be saved are finite
             const auto v = validate();
             bool stopEarly = false;
+            if (v.done && !std::isfinite(v.loss))
+                throw TrainingError("the validation loss became " + std::string(std::isnan(v.loss) ? "NaN" : "infinite") +
+                                    " at step " + std::to_string(st.step) + ": lower the learning rate (resume with a lower one); the last good checkpoint is kept");
             if (v.done) {
                 const double wall = clock.wall();
                 const double epoch = static_cast<double>(st.step) / static_cast<double>(stepsPerEpoch);
