@@ -16,10 +16,12 @@ struct BenchOptions {
     std::int64_t steps = 20;        // timed steps
     std::int64_t warmup = 3;
     std::int64_t batchSize = 0;     // 0 = preset's
+    std::string backend = "auto";   // LSTM: "torch" (torch::nn::LSTM), "fused" (CPU fused LSTM) or "auto"
 };
 
 struct BenchResult {
     std::string preset, device, deviceName, precision, libtorchVersion, blas;
+    std::string backend;         // the LSTM that ran: "torch" or "fused" (auto resolved)
     std::int64_t threads = 0, batchSize = 0, seqLen = 0, steps = 0;
     double medianStepMs = 0;
     double usPerSample = 0;
