@@ -62,6 +62,8 @@ QWidget* scrolled(QWidget* inner, QWidget* parent) {
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
     area->setWidget(inner);
+    // Panels wrap their text to the width they get; a sideways scrollbar would only hide the right edge.
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     return area;
 }
 
@@ -325,7 +327,7 @@ void MainWindow::setRunsDirectory(const QString& dir) {
 
 void MainWindow::restoreSettings() {
     QSettings s;
-    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) resize(1500, 940);
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     m_splitter->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
     m_recent = s.value(QStringLiteral("recentCorpora")).toStringList();

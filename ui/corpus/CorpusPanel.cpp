@@ -189,12 +189,14 @@ bool CorpusPanel::load(const QString& path, wb::CorpusFormat format, const QStri
 
 void CorpusPanel::showManifest(const std::optional<wb::CatalogEntry>& entry) {
     if (!entry) return;
+    const int index = m_catalog->findData(toQt(entry->name));
+    if (index >= 0) m_catalog->setCurrentIndex(index);
     m_manifest->setText(tr("<b>%1</b> — %2<br>source: %3 %4 · licence: %5<br>%6 documents · %7")
                             .arg(toQt(entry->name).toHtmlEscaped(), toQt(entry->description).toHtmlEscaped(),
                                  toQt(entry->sourcePackage).toHtmlEscaped(),
                                  toQt(entry->sourceVersion).toHtmlEscaped(), toQt(entry->license).toHtmlEscaped())
                             .arg(entry->documents)
-                            .arg(toQt(entry->checksum).toHtmlEscaped()));
+                            .arg(toQt(entry->checksum.substr(0, 23)).toHtmlEscaped() + QStringLiteral("…")));
     m_manifest->setToolTip(toQt(entry->manifestJson));
 }
 
@@ -202,7 +204,8 @@ void CorpusPanel::showCorpus() {
     const auto& c = *m_corpus;
     m_title->setText(tr("<b>%1</b> · %2").arg(m_displayName.toHtmlEscaped(), toQt(wb::toString(c.format))));
     m_title->setToolTip(m_path);
-    m_message->setText(tr("Loaded %1 documents from %2.").arg(m_stats.documents).arg(m_path.toHtmlEscaped()));
+    m_message->setText(tr("Loaded %1 documents.").arg(m_stats.documents));
+    m_message->setToolTip(m_path);
     QString stats = tr("Documents: %1\nCharacters: %2 (%3 distinct)\nWords: %4 (%5 distinct)\n"
                        "Document length: %6 – %7 characters, mean %8")
                         .arg(m_stats.documents)
