@@ -18,6 +18,8 @@ packages=(
   libqt6opengl6-dev
   # running the GUI on a machine without a display (README, screenshots)
   xvfb xauth
+  # a CJK font, so that Chinese poems show as characters rather than boxes
+  fonts-wqy-microhei
 )
 
 missing=()
