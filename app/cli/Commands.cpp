@@ -52,10 +52,14 @@ json summaryJson(const wb::RunSummary& s) {
 
 std::string humanCount(double v) {
     char buf[32];
-    if (v >= 1e9) std::snprintf(buf, sizeof buf, "%.2fG", v / 1e9);
-    else if (v >= 1e6) std::snprintf(buf, sizeof buf, "%.2fM", v / 1e6);
-    else if (v >= 1e3) std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
-    else std::snprintf(buf, sizeof buf, "%.0f", v);
+    if (v >= 1e9)
+        std::snprintf(buf, sizeof buf, "%.2fG", v / 1e9);
+    else if (v >= 1e6)
+        std::snprintf(buf, sizeof buf, "%.2fM", v / 1e6);
+    else if (v >= 1e3)
+        std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f", v);
     return buf;
 }
 
@@ -87,14 +91,18 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet) {
     printer.finish();
     const bool stopped = job.status() == wb::RunStatus::Stopped;
     if (jsonOut) {
-        json out = {{"run_dir", job.runDir()}, {"status", wb::toString(job.status())}, {"summary", summaryJson(summary)}};
+        json out = {{"run_dir", job.runDir()},
+                    {"status", wb::toString(job.status())},
+                    {"summary", summaryJson(summary)}};
         std::cout << out.dump(2) << "\n";
     } else {
         std::printf("%s: %s after %lld steps, %.1f s; %.0f samples/s (%.1f us/sample); train loss %.4f",
-                    job.runDir().c_str(), wb::toString(job.status()).c_str(), static_cast<long long>(summary.steps),
-                    summary.trainSeconds, summary.samplesPerSecond, summary.usPerSample, summary.finalTrainLoss);
+                    job.runDir().c_str(), wb::toString(job.status()).c_str(),
+                    static_cast<long long>(summary.steps), summary.trainSeconds, summary.samplesPerSecond,
+                    summary.usPerSample, summary.finalTrainLoss);
         if (summary.bestValLoss > 0) std::printf("; best val loss %.4f", summary.bestValLoss);
-        if (job.config().task == wb::Task::Classifier) std::printf("; best val accuracy %.3f", summary.bestValAccuracy);
+        if (job.config().task == wb::Task::Classifier)
+            std::printf("; best val accuracy %.3f", summary.bestValAccuracy);
         std::printf("\n");
     }
     return stopped ? 130 : 0;
@@ -107,9 +115,16 @@ int runDevices(bool jsonOut) {
     if (jsonOut) {
         json list = json::array();
         for (const auto& d : devices)
-            list.push_back({{"id", d.id}, {"name", d.name}, {"kind", d.kind}, {"threads", d.threads},
-                            {"memory_bytes", d.memoryBytes}, {"bf16", d.bf16}, {"fp16", d.fp16}});
-        std::cout << json{{"devices", list}, {"libtorch", wb::libtorchVersion()}, {"blas", wb::blasLibrary()}}.dump(2) << "\n";
+            list.push_back({{"id", d.id},
+                            {"name", d.name},
+                            {"kind", d.kind},
+                            {"threads", d.threads},
+                            {"memory_bytes", d.memoryBytes},
+                            {"bf16", d.bf16},
+                            {"fp16", d.fp16}});
+        std::cout << json{{"devices", list}, {"libtorch", wb::libtorchVersion()}, {"blas", wb::blasLibrary()}}
+                         .dump(2)
+                  << "\n";
         return 0;
     }
     std::printf("LibTorch %s, BLAS: %s\n", wb::libtorchVersion().c_str(), wb::blasLibrary().c_str());
@@ -125,10 +140,12 @@ int runInspect(const InspectOptions& o) {
     const auto path = wb::resolveCorpusPath(o.corpus);
     const auto corpus = wb::loadCorpus(path, wb::corpusFormatFromString(o.format));
     const auto stats = wb::computeStats(corpus);
-    const auto preview = wb::previewDocuments(corpus, static_cast<std::size_t>(std::max<std::int64_t>(o.preview, 0)), 200);
+    const auto preview =
+        wb::previewDocuments(corpus, static_cast<std::size_t>(std::max<std::int64_t>(o.preview, 0)), 200);
     if (o.json) {
         json docs = json::array();
-        for (const auto& d : preview) docs.push_back({{"text", d.text}, {"label", d.label}, {"title", d.title}, {"author", d.author}});
+        for (const auto& d : preview)
+            docs.push_back({{"text", d.text}, {"label", d.label}, {"title", d.title}, {"author", d.author}});
         json out = {{"path", path},
                     {"format", wb::toString(corpus.format)},
                     {"documents", stats.documents},
@@ -141,7 +158,8 @@ int runInspect(const InspectOptions& o) {
                     {"mean_document_chars", stats.meanDocumentChars},
                     {"classes", stats.classCounts},
                     {"preview", docs}};
-        if (auto entry = wb::findPreparedCorpus(o.corpus)) out["manifest"] = json::parse(entry->manifestJson, nullptr, false);
+        if (auto entry = wb::findPreparedCorpus(o.corpus))
+            out["manifest"] = json::parse(entry->manifestJson, nullptr, false);
         std::cout << out.dump(2) << "\n";
         return 0;
     }
@@ -156,7 +174,8 @@ int runInspect(const InspectOptions& o) {
                 static_cast<long long>(stats.maxDocumentChars));
     for (const auto& [label, count] : stats.classCounts)
         std::printf("  class %-20s %lld (%.1f%%)\n", label.c_str(), static_cast<long long>(count),
-                    100.0 * static_cast<double>(count) / static_cast<double>(std::max<std::int64_t>(stats.documents, 1)));
+                    100.0 * static_cast<double>(count) /
+                        static_cast<double>(std::max<std::int64_t>(stats.documents, 1)));
     for (const auto& d : preview) {
         std::string text = d.text;
         for (auto& ch : text)
@@ -172,7 +191,8 @@ int runTrain(TrainOptions o) {
     if (!o.quiet && !o.json) {
         const auto summary = wb::summarizeModel(job.config(), job.vocabularySize(), job.classCount());
         std::fprintf(stderr, "%s: %lld parameters, %s train FLOPs/sample, %lld steps/epoch\n", o.out.c_str(),
-                     static_cast<long long>(summary.totalParameters), humanCount(summary.trainFlopsPerSample).c_str(),
+                     static_cast<long long>(summary.totalParameters),
+                     humanCount(summary.trainFlopsPerSample).c_str(),
                      static_cast<long long>(job.stepsPerEpoch()));
     }
     return trainJob(job, o.json, o.quiet);
@@ -187,7 +207,11 @@ int runGenerate(const GenerateCliOptions& o) {
     const auto model = wb::TrainedModel::load(o.runDir);
     const auto samples = model->generate(o.generate);
     if (o.json) {
-        std::cout << json{{"run_dir", o.runDir}, {"form", wb::toString(o.generate.form)}, {"samples", samples}}.dump(2) << "\n";
+        std::cout << json{{"run_dir", o.runDir},
+                          {"form", wb::toString(o.generate.form)},
+                          {"samples", samples}}
+                         .dump(2)
+                  << "\n";
         return 0;
     }
     for (std::size_t i = 0; i < samples.size(); ++i) {
@@ -204,7 +228,8 @@ int runClassify(const ClassifyOptions& o) {
     if (o.json) {
         json top = json::array(), attributions = json::array();
         for (const auto& c : result.top) top.push_back({{"label", c.label}, {"probability", c.probability}});
-        for (const auto& a : result.attributions) attributions.push_back({{"token", a.token}, {"score", a.score}});
+        for (const auto& a : result.attributions)
+            attributions.push_back({{"token", a.token}, {"score", a.score}});
         json out = {{"predicted", result.predicted}, {"top", top}};
         if (o.explain) out["attributions"] = attributions;
         std::cout << out.dump(2) << "\n";
@@ -237,12 +262,15 @@ int runBench(const BenchCliOptions& o) {
             results.push_back(json::parse(r.toJson()));
             continue;
         }
-        std::printf("%-8s %-6s %2lld thr %s %-5s batch %lld x %lld: %8.1f us/sample  %10.0f tokens/s  %6.1f GFLOP/s of %6.1f measured peak (%4.1f%%)\n",
-                    r.preset.c_str(), r.device.c_str(), static_cast<long long>(r.threads), r.precision.c_str(),
-                    r.backend.c_str(), static_cast<long long>(r.batchSize), static_cast<long long>(r.seqLen), r.usPerSample,
-                    r.tokensPerSecond, r.gflops, r.peakGflops, r.percentOfPeak);
+        std::printf(
+            "%-8s %-6s %2lld thr %s %-5s batch %lld x %lld: %8.1f us/sample  %10.0f tokens/s  %6.1f GFLOP/s "
+            "of %6.1f measured peak (%4.1f%%)\n",
+            r.preset.c_str(), r.device.c_str(), static_cast<long long>(r.threads), r.precision.c_str(),
+            r.backend.c_str(), static_cast<long long>(r.batchSize), static_cast<long long>(r.seqLen),
+            r.usPerSample, r.tokensPerSecond, r.gflops, r.peakGflops, r.percentOfPeak);
         if (r.preset == "imdb")
-            std::printf("         reference 004 (Keras, imdb): TPU 680 us/sample, Colab GPU 12000 us/sample\n");
+            std::printf(
+                "         reference 004 (Keras, imdb): TPU 680 us/sample, Colab GPU 12000 us/sample\n");
     }
     if (o.json) std::cout << (results.size() == 1 ? results[0] : results).dump(2) << "\n";
     return 0;
@@ -268,14 +296,20 @@ int runCompare(const CompareOptions& o) {
     if (o.json) {
         json list = json::array();
         for (const auto& r : rows)
-            list.push_back({{"run_id", r.runId}, {"label", r.label}, {"device", r.device},
-                            {"samples_per_second", r.samplesPerSecond}, {"us_per_sample", r.usPerSample},
-                            {"seconds_to_target", r.secondsToTarget}, {"best_val_loss", r.bestValLoss},
-                            {"best_val_accuracy", r.bestValAccuracy}, {"speedup", r.speedup}});
+            list.push_back({{"run_id", r.runId},
+                            {"label", r.label},
+                            {"device", r.device},
+                            {"samples_per_second", r.samplesPerSecond},
+                            {"us_per_sample", r.usPerSample},
+                            {"seconds_to_target", r.secondsToTarget},
+                            {"best_val_loss", r.bestValLoss},
+                            {"best_val_accuracy", r.bestValAccuracy},
+                            {"speedup", r.speedup}});
         std::cout << json{{"runs", list}}.dump(2) << "\n";
         return 0;
     }
-    std::printf("%-28s %-28s %12s %12s %10s %10s %8s\n", "run", "device", "samples/s", "us/sample", "best val", "to target", "speed-up");
+    std::printf("%-28s %-28s %12s %12s %10s %10s %8s\n", "run", "device", "samples/s", "us/sample",
+                "best val", "to target", "speed-up");
     for (const auto& r : rows) {
         char target[32] = "-";
         if (r.secondsToTarget >= 0) std::snprintf(target, sizeof target, "%.1f s", r.secondsToTarget);

@@ -11,8 +11,10 @@ std::string duration(double s) {
     if (s < 0) return "--:--";
     const long t = std::lround(s);
     char buf[32];
-    if (t >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
-    else std::snprintf(buf, sizeof buf, "%02ld:%02ld", t / 60, t % 60);
+    if (t >= 3600)
+        std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, (t / 60) % 60, t % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%02ld:%02ld", t / 60, t % 60);
     return buf;
 }
 }  // namespace
@@ -21,15 +23,17 @@ ProgressPrinter::ProgressPrinter(bool quiet) : m_tty(isatty(STDERR_FILENO) == 1)
 
 void ProgressPrinter::update(const wb::TrainingProgress& p) {
     if (m_quiet) return;
-    const double fraction = p.totalSteps > 0 ? std::min(1.0, static_cast<double>(p.step) / static_cast<double>(p.totalSteps)) : 0;
+    const double fraction =
+        p.totalSteps > 0 ? std::min(1.0, static_cast<double>(p.step) / static_cast<double>(p.totalSteps)) : 0;
     char stats[160];
     std::snprintf(stats, sizeof stats, "step %lld/%lld  epoch %.2f  loss %.4f  %.0f samples/s  ETA %s",
-                  static_cast<long long>(p.step), static_cast<long long>(p.totalSteps), p.epoch, p.lastTrainLoss,
-                  p.samplesPerSecond, duration(p.etaSeconds).c_str());
+                  static_cast<long long>(p.step), static_cast<long long>(p.totalSteps), p.epoch,
+                  p.lastTrainLoss, p.samplesPerSecond, duration(p.etaSeconds).c_str());
     if (m_tty) {
         const int width = 30, filled = static_cast<int>(fraction * width);
-        std::fprintf(stderr, "\r\033[K[%s%s] %3.0f%%  %s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
-                     std::string(static_cast<std::size_t>(width - filled), '.').c_str(), fraction * 100, stats);
+        std::fprintf(
+            stderr, "\r\033[K[%s%s] %3.0f%%  %s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+            std::string(static_cast<std::size_t>(width - filled), '.').c_str(), fraction * 100, stats);
         std::fflush(stderr);
         m_barShown = true;
         return;

@@ -167,8 +167,10 @@ int main(int argc, char** argv) {
 
     BenchCliOptions bench;
     std::string presetList = "imdb";
-    auto* benchCmd = app.add_subcommand("bench", "Time training steps of a reference model on synthetic data");
-    benchCmd->add_option("--preset", presetList, "imdb, charrnn, poems or all (comma-separated list allowed)");
+    auto* benchCmd =
+        app.add_subcommand("bench", "Time training steps of a reference model on synthetic data");
+    benchCmd->add_option("--preset", presetList,
+                         "imdb, charrnn, poems or all (comma-separated list allowed)");
     benchCmd->add_option("--device", bench.device, "cpu, cpu:THREADS or cuda:N");
     benchCmd->add_option("--precision", bench.precision, "fp32, bf16 or fp16");
     benchCmd->add_option("--steps", bench.steps, "Timed steps");

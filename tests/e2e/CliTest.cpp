@@ -45,9 +45,11 @@ std::size_t lines(const std::string& s) {
     return n;
 }
 
-const char* kTinyLm = " --seq-len 16 --embedding 16 --hidden 32 --layers 1 --batch-size 16 --lr 0.01 --threads 1";
+const char* kTinyLm =
+    " --seq-len 16 --embedding 16 --hidden 32 --layers 1 --batch-size 16 --lr 0.01 --threads 1";
 const char* kTinyClassifier =
-    " --task classify --tokens word --min-count 1 --seq-len 8 --embedding 16 --hidden 16 --layers 1 --batch-size 16"
+    " --task classify --tokens word --min-count 1 --seq-len 8 --embedding 16 --hidden 16 --layers 1 "
+    "--batch-size 16"
     " --lr 0.01 --epochs 4 --threads 1";
 }  // namespace
 
@@ -107,7 +109,8 @@ TEST(Cli, TrainGenerateResumeCompare) {
 TEST(Cli, TrainAndClassifyWithExplanation) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "reviews.tsv", wbtest::separableTsv(300));
-    auto r = cli("train " + quote(dir.file("reviews.tsv")) + " --out " + quote(dir.file("run")) + kTinyClassifier + " --quiet");
+    auto r = cli("train " + quote(dir.file("reviews.tsv")) + " --out " + quote(dir.file("run")) +
+                 kTinyClassifier + " --quiet");
     ASSERT_EQ(r.code, 0) << r.err;
     r = cli("classify " + quote(dir.file("run")) + " --text 'a lovely and superb movie' --explain --json");
     ASSERT_EQ(r.code, 0) << r.err;
@@ -121,7 +124,8 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheFileAndLeavesNothing) {
     wbtest::writeText(dir.path() / "empty.txt", "");
     wbtest::writeText(dir.path() / "binary.txt", std::string("abc\0def", 7));
     wbtest::writeText(dir.path() / "one-class.tsv", "pos\tgood\npos\tfine\n");
-    wbtest::writeText(dir.path() / "bad.json", "[{\"title\": \"x\", \"paragraphs\": [\"春風\"]},\n{\"title\": ");
+    wbtest::writeText(dir.path() / "bad.json",
+                      "[{\"title\": \"x\", \"paragraphs\": [\"春風\"]},\n{\"title\": ");
     wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(20));
     struct Case {
         std::string args, mustMention;
@@ -144,8 +148,9 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheFileAndLeavesNothing) {
         EXPECT_NE(r.err.find(c.mustMention), std::string::npos) << c.args << "\n" << r.err;
         EXPECT_FALSE(fs::exists(dir.path() / "run")) << c.args;
     }
-    for (const std::string args : {std::string("frobnicate"), std::string("train"), "generate " + quote(dir.file("nowhere")),
-                                   "classify " + quote(dir.file("nowhere")) + " --text x"}) {
+    for (const std::string args :
+         {std::string("frobnicate"), std::string("train"), "generate " + quote(dir.file("nowhere")),
+          "classify " + quote(dir.file("nowhere")) + " --text x"}) {
         const auto r = cli(args);
         EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
         EXPECT_EQ(lines(r.err), 1u) << args << "\n" << r.err;

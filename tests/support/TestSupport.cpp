@@ -21,9 +21,11 @@ TempDir::TempDir() {
 TempDir::~TempDir() {
     std::error_code ec;
     // Restore permissions that a test may have removed, so the cleanup can descend.
-    for (auto it = fs::recursive_directory_iterator(m_path, fs::directory_options::skip_permission_denied, ec);
+    for (auto it =
+             fs::recursive_directory_iterator(m_path, fs::directory_options::skip_permission_denied, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (it->is_directory(ec) && !it->is_symlink(ec)) fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
+        if (it->is_directory(ec) && !it->is_symlink(ec))
+            fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
     }
     fs::permissions(m_path, fs::perms::owner_all, fs::perm_options::add, ec);
     fs::remove_all(m_path, ec);
@@ -98,8 +100,8 @@ std::vector<std::string> listTree(const fs::path& root) {
     std::vector<std::string> out;
     std::error_code ec;
     if (!fs::exists(root, ec)) return out;
-    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec))
+    for (auto it = fs::recursive_directory_iterator(root, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
         out.push_back(fs::relative(it->path(), root).string());
     std::sort(out.begin(), out.end());
     return out;

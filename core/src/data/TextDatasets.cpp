@@ -71,8 +71,9 @@ Batch EncodedSplit::batch(const torch::Tensor& indices) const {
 }
 
 Batch EncodedSplit::range(std::int64_t begin, std::int64_t end) const {
-    return batch(torch::arange(begin, end, torch::TensorOptions(torch::kInt64).device(
-                                                    m_lm ? m_windows.device() : m_tokens.device())));
+    return batch(torch::arange(
+        begin, end,
+        torch::TensorOptions(torch::kInt64).device(m_lm ? m_windows.device() : m_tokens.device())));
 }
 
 torch::Tensor seededPermutation(std::int64_t n, std::uint64_t seed) {
@@ -99,7 +100,8 @@ static std::vector<std::size_t> shuffledOrder(std::size_t n, std::uint64_t seed)
     return order;
 }
 
-static PreparedData prepareLanguageModel(const ExperimentConfig& config, const Corpus& corpus, PreparedData d) {
+static PreparedData prepareLanguageModel(const ExperimentConfig& config, const Corpus& corpus,
+                                         PreparedData d) {
     // Documents (shuffled, except running text whose order is its meaning) joined with <eos>; the last
     // valFraction of the stream is the validation split, so no window straddles the two.
     std::vector<std::size_t> order(corpus.documents.size());
@@ -115,8 +117,9 @@ static PreparedData prepareLanguageModel(const ExperimentConfig& config, const C
     const auto t = config.data.seqLen;
     if (total < t + 1)
         throw InputError(corpus.source, 0,
-                         "the corpus has " + std::to_string(total) + " tokens, fewer than one window of sequence length " +
-                             std::to_string(t) + " + 1: lower the sequence length");
+                         "the corpus has " + std::to_string(total) +
+                             " tokens, fewer than one window of sequence length " + std::to_string(t) +
+                             " + 1: lower the sequence length");
     auto all = torch::tensor(stream, torch::kInt64);
     std::int64_t valTokens = static_cast<std::int64_t>(static_cast<double>(total) * config.data.valFraction);
     if (valTokens > 0 && valTokens < t + 1) valTokens = 0;  // too short to hold one validation window
@@ -131,21 +134,25 @@ static PreparedData prepareLanguageModel(const ExperimentConfig& config, const C
 
 static PreparedData prepareClassifier(const ExperimentConfig& config, const Corpus& corpus, PreparedData d) {
     if (!corpus.labelled())
-        throw InputError(corpus.source, 0,
-                         "a classifier needs labelled text (TSV/CSV with label and text, or one folder per class)");
+        throw InputError(
+            corpus.source, 0,
+            "a classifier needs labelled text (TSV/CSV with label and text, or one folder per class)");
     d.classes = corpus.classes;
     const auto t = config.data.seqLen;
     // Stratified split: each class gives valFraction of its documents, so every class is validated.
     std::vector<std::vector<std::size_t>> byClass(d.classes.size());
     for (std::size_t i = 0; i < corpus.documents.size(); ++i) {
         const int c = corpus.classIndex(corpus.documents[i].label);
-        if (c < 0) throw InputError(corpus.source, 0, "document with unknown label '" + corpus.documents[i].label + "'");
+        if (c < 0)
+            throw InputError(corpus.source, 0,
+                             "document with unknown label '" + corpus.documents[i].label + "'");
         byClass[static_cast<std::size_t>(c)].push_back(i);
     }
     std::vector<std::size_t> trainIdx, valIdx;
     for (std::size_t c = 0; c < byClass.size(); ++c) {
         auto order = shuffledOrder(byClass[c].size(), config.train.seed + 7919 * (c + 1));
-        const auto nVal = static_cast<std::size_t>(static_cast<double>(order.size()) * config.data.valFraction);
+        const auto nVal =
+            static_cast<std::size_t>(static_cast<double>(order.size()) * config.data.valFraction);
         for (std::size_t k = 0; k < order.size(); ++k)
             (k < nVal ? valIdx : trainIdx).push_back(byClass[c][order[k]]);
     }
@@ -172,7 +179,8 @@ static PreparedData prepareClassifier(const ExperimentConfig& config, const Corp
     // Training order is shuffled per epoch by the trainer; the split itself is kept in a stable order.
     d.train = encodeSet(trainIdx);
     d.validation = encodeSet(valIdx);
-    if (d.train.size() == 0) throw InputError(corpus.source, 0, "no training documents left after the validation split");
+    if (d.train.size() == 0)
+        throw InputError(corpus.source, 0, "no training documents left after the validation split");
     return d;
 }
 

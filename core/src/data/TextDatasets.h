@@ -32,7 +32,7 @@ public:
     static EncodedSplit classifier(torch::Tensor tokens, torch::Tensor lengths, torch::Tensor labels);
 
     std::int64_t size() const { return m_size; }
-    std::int64_t tokensPerSample() const;  // T
+    std::int64_t tokensPerSample() const;             // T
     Batch batch(const torch::Tensor& indices) const;  // int64 indices into [0, size)
     Batch range(std::int64_t begin, std::int64_t end) const;
     // The same split with its tensors on a device (batches are then sliced there, not copied per step).

@@ -22,7 +22,10 @@ void setEnabled(bool cuda, bool on) {
 #ifdef WB_NEW_AUTOCAST_API
     at::autocast::set_autocast_enabled(cuda ? at::kCUDA : at::kCPU, on);
 #else
-    if (cuda) at::autocast::set_enabled(on); else at::autocast::set_cpu_enabled(on);
+    if (cuda)
+        at::autocast::set_enabled(on);
+    else
+        at::autocast::set_cpu_enabled(on);
 #endif
 }
 at::ScalarType dtype(bool cuda) {
@@ -36,7 +39,10 @@ void setDtype(bool cuda, at::ScalarType type) {
 #ifdef WB_NEW_AUTOCAST_API
     at::autocast::set_autocast_dtype(cuda ? at::kCUDA : at::kCPU, type);
 #else
-    if (cuda) at::autocast::set_autocast_gpu_dtype(type); else at::autocast::set_autocast_cpu_dtype(type);
+    if (cuda)
+        at::autocast::set_autocast_gpu_dtype(type);
+    else
+        at::autocast::set_autocast_cpu_dtype(type);
 #endif
 }
 }  // namespace

@@ -66,7 +66,8 @@ std::vector<DeviceInfo> listDevices() {
             break;
         }
     }
-    cpu.name = (model.empty() ? std::string("CPU") : model) + " (" + std::to_string(cpu.threads) + " threads)";
+    cpu.name =
+        (model.empty() ? std::string("CPU") : model) + " (" + std::to_string(cpu.threads) + " threads)";
     cpu.bf16 = true;  // CPU autocast to bf16 exists since LibTorch 1.10 (slow without AVX512-BF16)
     out.push_back(cpu);
     if (torch::cuda::is_available()) {

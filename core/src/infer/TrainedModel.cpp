@@ -23,9 +23,12 @@ namespace wb {
 
 std::string toString(PoemForm f) {
     switch (f) {
-        case PoemForm::Free: return "free";
-        case PoemForm::Quatrain5: return "quatrain5";
-        case PoemForm::Quatrain7: return "quatrain7";
+        case PoemForm::Free:
+            return "free";
+        case PoemForm::Quatrain5:
+            return "quatrain5";
+        case PoemForm::Quatrain7:
+            return "quatrain7";
     }
     return "free";
 }
@@ -60,12 +63,15 @@ std::unique_ptr<TrainedModel> TrainedModel::load(const std::string& runDir) {
     m.config = ExperimentConfig::fromJson(readFile(configPath), configPath);
     m.vocabulary = readVocabularyFile((dir / runfiles::kVocab).string(), &m.classes);
     const auto modelPath = (dir / runfiles::kModel).string();
-    if (!fs::exists(modelPath, ec)) throw InputError(modelPath, 0, "missing: this run has no saved weights yet");
+    if (!fs::exists(modelPath, ec))
+        throw InputError(modelPath, 0, "missing: this run has no saved weights yet");
     const auto file = safetensors::read(modelPath);
     const auto vocab = static_cast<std::int64_t>(m.vocabulary.size());
     std::int64_t outputs = vocab;
     if (m.config.task == Task::Classifier) {
-        if (m.classes.size() < 2) throw InputError((dir / runfiles::kVocab).string(), 0, "a classifier run needs at least two classes");
+        if (m.classes.size() < 2)
+            throw InputError((dir / runfiles::kVocab).string(), 0,
+                             "a classifier run needs at least two classes");
         outputs = static_cast<std::int64_t>(m.classes.size());
     }
     // Shapes come from the config and vocabulary; a file that disagrees is rejected before any copy.
@@ -85,8 +91,8 @@ bool isIdeograph(char32_t c) {
 }
 
 // Picks a token from logits restricted to `allowed` (empty = all), with temperature, top-k and top-p.
-std::int64_t sampleToken(const torch::Tensor& logits, const std::vector<char>& allowed, const GenerateOptions& o,
-                         std::mt19937_64& rng) {
+std::int64_t sampleToken(const torch::Tensor& logits, const std::vector<char>& allowed,
+                         const GenerateOptions& o, std::mt19937_64& rng) {
     auto values = logits.to(torch::kFloat32).contiguous();
     const float* v = values.data_ptr<float>();
     const auto n = values.numel();
@@ -95,9 +101,11 @@ std::int64_t sampleToken(const torch::Tensor& logits, const std::vector<char>& a
     for (std::int64_t i = 0; i < n; ++i)
         if (allowed[static_cast<std::size_t>(i)]) ids.push_back(i);
     if (ids.empty()) throw InputError("no token of the vocabulary fits here");
-    if (o.temperature <= 0) return *std::max_element(ids.begin(), ids.end(), [&](auto a, auto b) { return v[a] < v[b]; });
+    if (o.temperature <= 0)
+        return *std::max_element(ids.begin(), ids.end(), [&](auto a, auto b) { return v[a] < v[b]; });
     std::sort(ids.begin(), ids.end(), [&](auto a, auto b) { return v[a] > v[b]; });
-    if (o.topK > 0 && static_cast<std::size_t>(o.topK) < ids.size()) ids.resize(static_cast<std::size_t>(o.topK));
+    if (o.topK > 0 && static_cast<std::size_t>(o.topK) < ids.size())
+        ids.resize(static_cast<std::size_t>(o.topK));
     std::vector<double> p(ids.size());
     const double top = v[ids[0]];
     double sum = 0;
@@ -125,7 +133,8 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
     const auto& vocab = m->vocabulary;
     const auto v = static_cast<std::int64_t>(vocab.size());
     auto requireToken = [&](const std::string& token, const std::string& why) {
-        if (!vocab.contains(token)) throw InputError("'" + token + "' is not in the model's vocabulary" + why);
+        if (!vocab.contains(token))
+            throw InputError("'" + token + "' is not in the model's vocabulary" + why);
         return vocab.id(token);
     };
 
@@ -141,7 +150,8 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
     std::int64_t ideographCount = 0;
     for (std::int64_t i = Vocabulary::kNumSpecial; i < v; ++i) {
         const auto cps = decodeUtf8(vocab.token(i), "vocabulary");
-        if (cps.size() == 1 && isIdeograph(cps[0])) ideographs[static_cast<std::size_t>(i)] = 1, ++ideographCount;
+        if (cps.size() == 1 && isIdeograph(cps[0]))
+            ideographs[static_cast<std::size_t>(i)] = 1, ++ideographCount;
     }
 
     const int lineChars = o.form == PoemForm::Quatrain5 ? 5 : o.form == PoemForm::Quatrain7 ? 7 : 0;
@@ -150,13 +160,18 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
         if (vocab.level() != TokenLevel::Char) throw InputError("poem forms need a character-level model");
         comma = requireToken("，", ": poem forms need a model trained on Chinese poems");
         stop = requireToken("。", ": poem forms need a model trained on Chinese poems");
-        if (ideographCount == 0) throw InputError("the model's vocabulary has no Chinese characters for a poem");
-        if (acrostic.size() > 4) throw InputError("an acrostic quatrain takes at most 4 characters (one per line)");
-        if (!acrostic.empty() && !seedIds.empty()) throw InputError("give either a seed text or an acrostic for a poem");
+        if (ideographCount == 0)
+            throw InputError("the model's vocabulary has no Chinese characters for a poem");
+        if (acrostic.size() > 4)
+            throw InputError("an acrostic quatrain takes at most 4 characters (one per line)");
+        if (!acrostic.empty() && !seedIds.empty())
+            throw InputError("give either a seed text or an acrostic for a poem");
         if (static_cast<int>(seedIds.size()) > lineChars)
-            throw InputError("the seed text is longer than the first line (" + std::to_string(lineChars) + " characters)");
+            throw InputError("the seed text is longer than the first line (" + std::to_string(lineChars) +
+                             " characters)");
         for (auto id : seedIds)
-            if (!ideographs[static_cast<std::size_t>(id)]) throw InputError("a poem's seed text must be Chinese characters");
+            if (!ideographs[static_cast<std::size_t>(id)])
+                throw InputError("a poem's seed text must be Chinese characters");
     }
     const std::int64_t newline = vocab.contains("\n") ? vocab.id("\n") : -1;
 
@@ -187,9 +202,12 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
             for (int line = 0; line < 4; ++line) {
                 for (int c = 0; c < lineChars; ++c) {
                     std::int64_t id;
-                    if (c == 0 && static_cast<std::size_t>(line) < acrostic.size()) id = acrostic[static_cast<std::size_t>(line)];
-                    else if (line == 0 && seedPos < seedIds.size()) id = seedIds[seedPos++];
-                    else id = sampleToken(logits, ideographs, o, rng);
+                    if (c == 0 && static_cast<std::size_t>(line) < acrostic.size())
+                        id = acrostic[static_cast<std::size_t>(line)];
+                    else if (line == 0 && seedPos < seedIds.size())
+                        id = seedIds[seedPos++];
+                    else
+                        id = sampleToken(logits, ideographs, o, rng);
                     poem += vocab.token(id);
                     feed(id, false);
                 }
@@ -211,8 +229,10 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
             const auto id = sampleToken(logits, anyToken, o, rng);
             if (id == Vocabulary::kEos) break;
             feed(id, true);
-            if (id == newline && nextAcrostic < acrostic.size()) feed(acrostic[nextAcrostic++], true);
-            else if (id == newline && !acrostic.empty() && nextAcrostic >= acrostic.size()) break;
+            if (id == newline && nextAcrostic < acrostic.size())
+                feed(acrostic[nextAcrostic++], true);
+            else if (id == newline && !acrostic.empty() && nextAcrostic >= acrostic.size())
+                break;
         }
         out.push_back(vocab.decode(produced));
     }
@@ -233,7 +253,8 @@ Classification TrainedModel::classify(const std::string& text, std::int64_t topK
 
     torch::NoGradGuard noGrad;
     auto input = torch::tensor(ids, torch::kInt64).view({1, len});
-    auto probs = torch::softmax(m->model->forward(input, torch::full({1}, len, torch::kInt64)), 1)[0].to(torch::kFloat64);
+    auto probs = torch::softmax(m->model->forward(input, torch::full({1}, len, torch::kInt64)), 1)[0].to(
+        torch::kFloat64);
     const auto c = probs.size(0);
     std::vector<std::int64_t> order(static_cast<std::size_t>(c));
     std::iota(order.begin(), order.end(), 0);
@@ -243,11 +264,12 @@ Classification TrainedModel::classify(const std::string& text, std::int64_t topK
     result.predicted = m->classes[static_cast<std::size_t>(order[0])];
     const auto k = topK > 0 ? std::min<std::int64_t>(topK, c) : c;
     for (std::int64_t i = 0; i < k; ++i)
-        result.top.push_back({m->classes[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])], p[order[static_cast<std::size_t>(i)]]});
+        result.top.push_back({m->classes[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])],
+                              p[order[static_cast<std::size_t>(i)]]});
 
     if (explain && !tokens.empty()) {
-        // Occlusion: replace one token at a time with <unk>, all variants in one batch; a token's score is how
-        // much the predicted class's probability drops without it.
+        // Occlusion: replace one token at a time with <unk>, all variants in one batch; a token's score is
+        // how much the predicted class's probability drops without it.
         auto variants = input.repeat({len, 1});
         variants.diagonal().fill_(Vocabulary::kUnk);
         auto occluded = torch::softmax(m->model->forward(variants, torch::full({len}, len, torch::kInt64)), 1)

@@ -50,7 +50,8 @@ File parse(std::string bytes, const std::string& source) {
                          std::to_string(bytes.size()) + " bytes");
     nlohmann::json header;
     try {
-        header = nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<std::ptrdiff_t>(headerLen));
+        header = nlohmann::json::parse(bytes.begin() + 8,
+                                       bytes.begin() + 8 + static_cast<std::ptrdiff_t>(headerLen));
     } catch (const nlohmann::json::exception&) {
         fail(source, "the header is not JSON");
     }
@@ -79,7 +80,8 @@ File parse(std::string bytes, const std::string& source) {
         const std::size_t itemSize = dtypeSize(e.dtype);
         if (itemSize == 0) fail(source, where + ": unknown dtype " + e.dtype);
         const auto& shape = v["shape"];
-        if (!shape.is_array() || shape.size() > kMaxRank) fail(source, where + ": shape is not an array of rank <= 8");
+        if (!shape.is_array() || shape.size() > kMaxRank)
+            fail(source, where + ": shape is not an array of rank <= 8");
         std::uint64_t elements = 1;
         for (const auto& d : shape) {
             if (!d.is_number_unsigned()) fail(source, where + ": shape has a negative or non-integer size");
@@ -115,7 +117,8 @@ File parse(std::string bytes, const std::string& source) {
 
 File read(const std::string& path) { return parse(readFile(path), path); }
 
-std::string serialize(const std::vector<OutTensor>& tensors, const std::map<std::string, std::string>& metadata) {
+std::string serialize(const std::vector<OutTensor>& tensors,
+                      const std::map<std::string, std::string>& metadata) {
     std::vector<const OutTensor*> sorted;
     for (const auto& t : tensors) sorted.push_back(&t);
     std::sort(sorted.begin(), sorted.end(), [](auto* a, auto* b) { return a->name < b->name; });
@@ -128,7 +131,8 @@ std::string serialize(const std::vector<OutTensor>& tensors, const std::map<std:
         for (auto d : t->shape) expected *= static_cast<std::size_t>(d);
         if (expected != t->size || dtypeSize(t->dtype) == 0)
             throw std::logic_error("safetensors::serialize: size mismatch for " + t->name);
-        header[t->name] = {{"dtype", t->dtype}, {"shape", t->shape}, {"data_offsets", {offset, offset + t->size}}};
+        header[t->name] = {
+            {"dtype", t->dtype}, {"shape", t->shape}, {"data_offsets", {offset, offset + t->size}}};
         offset += t->size;
     }
     std::string headerText = header.dump();

@@ -44,6 +44,7 @@ struct OutTensor {
 };
 
 // Serialises tensors (sorted by name, as the reference implementation does) with metadata.
-std::string serialize(const std::vector<OutTensor>& tensors, const std::map<std::string, std::string>& metadata);
+std::string serialize(const std::vector<OutTensor>& tensors,
+                      const std::map<std::string, std::string>& metadata);
 
 }  // namespace wb::safetensors

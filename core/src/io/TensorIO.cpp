@@ -11,15 +11,24 @@ namespace wb {
 
 std::string safetensorsDtype(torch::ScalarType type) {
     switch (type) {
-        case torch::kFloat32: return "F32";
-        case torch::kFloat64: return "F64";
-        case torch::kFloat16: return "F16";
-        case torch::kBFloat16: return "BF16";
-        case torch::kInt64: return "I64";
-        case torch::kInt32: return "I32";
-        case torch::kUInt8: return "U8";
-        case torch::kBool: return "BOOL";
-        default: throw std::logic_error("safetensors: unsupported tensor type");
+        case torch::kFloat32:
+            return "F32";
+        case torch::kFloat64:
+            return "F64";
+        case torch::kFloat16:
+            return "F16";
+        case torch::kBFloat16:
+            return "BF16";
+        case torch::kInt64:
+            return "I64";
+        case torch::kInt32:
+            return "I32";
+        case torch::kUInt8:
+            return "U8";
+        case torch::kBool:
+            return "BOOL";
+        default:
+            throw std::logic_error("safetensors: unsupported tensor type");
     }
 }
 
@@ -79,10 +88,12 @@ void loadInto(const safetensors::File& file, const NamedTensors& targets, const 
         const auto* e = file.find(name);
         if (!e) throw InputError(source, 0, "tensor '" + name + "' is missing");
         if (e->dtype != "F32" && e->dtype != "F16" && e->dtype != "BF16" && e->dtype != "F64")
-            throw InputError(source, 0, "tensor '" + name + "': expected a floating dtype, found " + e->dtype);
+            throw InputError(source, 0,
+                             "tensor '" + name + "': expected a floating dtype, found " + e->dtype);
         if (at::IntArrayRef(e->shape) != target.sizes())
-            throw InputError(source, 0, "tensor '" + name + "': expected shape " + shapeText(target.sizes()) +
-                                            ", found " + shapeText(e->shape));
+            throw InputError(source, 0,
+                             "tensor '" + name + "': expected shape " + shapeText(target.sizes()) +
+                                 ", found " + shapeText(e->shape));
         target.copy_(toTensor(file, *e));
     }
 }

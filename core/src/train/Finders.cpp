@@ -39,11 +39,13 @@ FinderData prepare(const ExperimentConfig& config, const Corpus& corpus) {
 }
 }  // namespace
 
-LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& corpus, double minLr, double maxLr,
-                                int steps, const std::function<bool()>& cancelled) {
-    if (!(minLr > 0) || !(maxLr > minLr) || steps < 5) throw InputError("LR finder: expected 0 < min < max and at least 5 steps");
+LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& corpus, double minLr,
+                                double maxLr, int steps, const std::function<bool()>& cancelled) {
+    if (!(minLr > 0) || !(maxLr > minLr) || steps < 5)
+        throw InputError("LR finder: expected 0 < min < max and at least 5 steps");
     auto f = prepare(config, corpus);
-    auto setup = makeTrainingSetup(f.config, static_cast<std::int64_t>(f.data.vocabulary.size()), f.outputs, f.device);
+    auto setup =
+        makeTrainingSetup(f.config, static_cast<std::int64_t>(f.data.vocabulary.size()), f.outputs, f.device);
     const auto n = f.data.train.size(), b = std::min(f.config.train.batchSize, n);
     auto order = seededPermutation(n, f.config.train.seed).to(f.device);
     LrFinderResult r;
@@ -74,7 +76,8 @@ LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& co
         double steepest = 0;
         std::size_t at = 0;
         for (std::size_t i = 1; i <= minIndex; ++i) {
-            const double slope = (r.losses[i] - r.losses[i - 1]) / (std::log10(r.rates[i]) - std::log10(r.rates[i - 1]));
+            const double slope =
+                (r.losses[i] - r.losses[i - 1]) / (std::log10(r.rates[i]) - std::log10(r.rates[i - 1]));
             if (slope < steepest) steepest = slope, at = i;
         }
         r.suggestedRate = at > 0 ? r.rates[at] : r.rates[minIndex] / 10;
@@ -100,7 +103,8 @@ BatchSizeResult findBatchSize(const ExperimentConfig& config, const Corpus& corp
         // On the CPU an allocation failure may come from the kernel's OOM killer instead of an exception:
         // never try a batch whose estimated footprint exceeds half of the physical memory.
         if (f.device.is_cpu() &&
-            summarizeModel(trial, vocab, static_cast<std::int64_t>(f.data.classes.size())).trainingMemoryBytes > memory / 2)
+            summarizeModel(trial, vocab, static_cast<std::int64_t>(f.data.classes.size()))
+                    .trainingMemoryBytes > memory / 2)
             break;
         try {
             auto setup = makeTrainingSetup(trial, vocab, f.outputs, f.device);
@@ -111,7 +115,9 @@ BatchSizeResult findBatchSize(const ExperimentConfig& config, const Corpus& corp
                 const auto t0 = std::chrono::steady_clock::now();
                 trainStep(setup, batch, trial);
                 synchronize(f.device);
-                if (i > 0) times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+                if (i > 0)
+                    times.push_back(
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
             }
             const double us = 1e6 * std::min(times[0], times[1]) / static_cast<double>(b);
             r.sizes.push_back(b);

@@ -74,7 +74,8 @@ NamedTensors Optimizer::state() const {
     for (const auto& s : m_slots) {
         if (s.first.defined()) out.emplace_back(s.name + ".exp_avg", s.first);
         if (s.second.defined())
-            out.emplace_back(s.name + (m_kind == OptimizerKind::Adam ? ".exp_avg_sq" : ".square_avg"), s.second);
+            out.emplace_back(s.name + (m_kind == OptimizerKind::Adam ? ".exp_avg_sq" : ".square_avg"),
+                             s.second);
     }
     return out;
 }

@@ -9,8 +9,8 @@
 
 #include <torch/torch.h>
 
-#include "io/TensorIO.h"
 #include "io/Safetensors.h"
+#include "io/TensorIO.h"
 #include "workbench/Config.h"
 
 namespace wb {

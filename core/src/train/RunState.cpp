@@ -37,22 +37,26 @@ std::map<std::string, std::string> ProgressState::toMetadata(const ExperimentCon
             {"bad_validations", std::to_string(badValidations)}};
 }
 
-ProgressState ProgressState::fromMetadata(const std::map<std::string, std::string>& md, const std::string& source) {
+ProgressState ProgressState::fromMetadata(const std::map<std::string, std::string>& md,
+                                          const std::string& source) {
     auto integer = [&](const char* key) -> std::int64_t {
         auto it = md.find(key);
-        if (it == md.end()) throw InputError(source, 0, std::string("checkpoint metadata lacks '") + key + "'");
+        if (it == md.end())
+            throw InputError(source, 0, std::string("checkpoint metadata lacks '") + key + "'");
         try {
             std::size_t used = 0;
             const auto v = std::stoll(it->second, &used);
             if (used != it->second.size() || v < 0) throw std::invalid_argument(key);
             return v;
         } catch (const std::exception&) {
-            throw InputError(source, 0, std::string("checkpoint metadata '") + key + "' is not a non-negative integer");
+            throw InputError(source, 0,
+                             std::string("checkpoint metadata '") + key + "' is not a non-negative integer");
         }
     };
     auto real = [&](const char* key) -> double {
         auto it = md.find(key);
-        if (it == md.end()) throw InputError(source, 0, std::string("checkpoint metadata lacks '") + key + "'");
+        if (it == md.end())
+            throw InputError(source, 0, std::string("checkpoint metadata lacks '") + key + "'");
         try {
             return std::stod(it->second);
         } catch (const std::exception&) {

@@ -16,19 +16,20 @@ namespace wb {
 
 struct ProgressState {
     std::int64_t step = 0;
-    std::int64_t epochIndex = 0;     // epochs completed
-    std::int64_t batchInEpoch = 0;   // batches of the current epoch done
+    std::int64_t epochIndex = 0;    // epochs completed
+    std::int64_t batchInEpoch = 0;  // batches of the current epoch done
     std::int64_t samples = 0;
     std::int64_t optimizerSteps = 0;
-    double wallSeconds = 0;          // training wall time (pauses excluded)
-    double measuredSeconds = 0;      // throughput window: warm-up, validation, checkpoints excluded
+    double wallSeconds = 0;      // training wall time (pauses excluded)
+    double measuredSeconds = 0;  // throughput window: warm-up, validation, checkpoints excluded
     std::int64_t measuredSamples = 0;
     double lastTrainLoss = 0;
     double bestValLoss = 0, bestValAccuracy = 0, finalValLoss = 0, finalValAccuracy = 0;
     std::int64_t badValidations = 0;
 
     std::map<std::string, std::string> toMetadata(const ExperimentConfig& config) const;
-    static ProgressState fromMetadata(const std::map<std::string, std::string>& metadata, const std::string& source);
+    static ProgressState fromMetadata(const std::map<std::string, std::string>& metadata,
+                                      const std::string& source);
     RunSummary summary(std::int64_t parameters, std::int64_t tokensPerSample) const;
 };
 

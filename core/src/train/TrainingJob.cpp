@@ -81,7 +81,8 @@ TrainingJob::TrainingJob(ExperimentConfig config, std::string runDir, std::share
     if (runDir.empty()) throw InputError("no run folder given (--out)");
     std::error_code ec;
     if (fs::exists(runDir, ec) && !(fs::is_directory(runDir, ec) && fs::is_empty(runDir, ec)))
-        throw InputError(runDir, 0, "the run folder already exists and is not empty (resume it, or choose another)");
+        throw InputError(runDir, 0,
+                         "the run folder already exists and is not empty (resume it, or choose another)");
     m->config = std::move(config);
     m->runDir = std::move(runDir);
     m->corpus = corpus ? std::move(corpus) : loadConfiguredCorpus(m->config);
@@ -93,7 +94,8 @@ std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std:
     auto record = loadRunFolder(runDir);
     for (const char* name : {runfiles::kModel, runfiles::kOptimizer, runfiles::kVocab})
         if (!fs::exists(fs::path(runDir) / name))
-            throw InputError((fs::path(runDir) / name).string(), 0, "missing: this run has no checkpoint to resume from");
+            throw InputError((fs::path(runDir) / name).string(), 0,
+                             "missing: this run has no checkpoint to resume from");
     std::unique_ptr<TrainingJob> job(new TrainingJob());
     auto& m = *job->m;
     m.config = record.config;
@@ -116,7 +118,8 @@ std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std:
         throw InputError(vocabPath, 0, "the corpus's classes differ from the ones this run was trained on");
 
     const auto optimizerFile = safetensors::read((fs::path(runDir) / runfiles::kOptimizer).string());
-    m.progress = ProgressState::fromMetadata(optimizerFile.metadata, (fs::path(runDir) / runfiles::kOptimizer).string());
+    m.progress = ProgressState::fromMetadata(optimizerFile.metadata,
+                                             (fs::path(runDir) / runfiles::kOptimizer).string());
     // Metrics written after the checkpoint would be written again: keep what the checkpoint covers.
     for (const auto& r : record.metrics)
         if (r.step <= m.progress.step) m.records.push_back(r);
@@ -145,7 +148,9 @@ bool TrainingJob::paused() const { return m->pausedFlag; }
 const ExperimentConfig& TrainingJob::config() const { return m->config; }
 const std::string& TrainingJob::runDir() const { return m->runDir; }
 std::string TrainingJob::runId() const { return fs::path(m->runDir).filename().string(); }
-std::int64_t TrainingJob::vocabularySize() const { return static_cast<std::int64_t>(m->data.vocabulary.size()); }
+std::int64_t TrainingJob::vocabularySize() const {
+    return static_cast<std::int64_t>(m->data.vocabulary.size());
+}
 std::int64_t TrainingJob::classCount() const { return static_cast<std::int64_t>(m->data.classes.size()); }
 RunStatus TrainingJob::status() const { return m->status; }
 
@@ -192,8 +197,9 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
     const std::int64_t plannedSteps =
         tc.maxSteps > 0 ? (tc.epochs > 0 ? std::min(tc.maxSteps, tc.epochs * stepsPerEpoch) : tc.maxSteps)
                         : tc.epochs * stepsPerEpoch;
-    const auto outputs = config.task == Task::LanguageModel ? static_cast<std::int64_t>(data.vocabulary.size())
-                                                            : static_cast<std::int64_t>(data.classes.size());
+    const auto outputs = config.task == Task::LanguageModel
+                             ? static_cast<std::int64_t>(data.vocabulary.size())
+                             : static_cast<std::int64_t>(data.classes.size());
     const auto tokensPerSample = data.train.tokensPerSample();
 
     // ---- the run folder: created now, not before, so bad input never leaves one behind ----
@@ -214,9 +220,9 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
     info.blas = blasLibrary();
     info.host = hostName();
     info.error.clear();
-    info.timingMethod =
-        "steady_clock; device synchronised before each clock read; first " + std::to_string(tc.warmupSteps) +
-        " steps of each session, validation and pauses excluded from throughput";
+    info.timingMethod = "steady_clock; device synchronised before each clock read; first " +
+                        std::to_string(tc.warmupSteps) +
+                        " steps of each session, validation and pauses excluded from throughput";
     info.summary.parameters = summarizeModel(config, static_cast<std::int64_t>(data.vocabulary.size()),
                                              static_cast<std::int64_t>(data.classes.size()))
                                   .totalParameters;
@@ -243,7 +249,8 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
     try {
         if (createdDir || !resuming) {
             writeFileAtomic((dir / runfiles::kConfig).string(), config.toJson());
-            writeFileAtomic((dir / runfiles::kVocab).string(), vocabularyFileJson(data.vocabulary, data.classes));
+            writeFileAtomic((dir / runfiles::kVocab).string(),
+                            vocabularyFileJson(data.vocabulary, data.classes));
         } else {
             writeFileAtomic((dir / runfiles::kConfig).string(), config.toJson());  // new limits
         }
@@ -252,17 +259,22 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
 
         if (device.is_cpu()) applyCpuThreads(config.device.threads);
         info.threads = device.is_cpu() ? currentCpuThreads() : 0;
-        setup = std::make_unique<TrainingSetup>(makeTrainingSetup(config, static_cast<std::int64_t>(data.vocabulary.size()), outputs, device));
+        setup = std::make_unique<TrainingSetup>(
+            makeTrainingSetup(config, static_cast<std::int64_t>(data.vocabulary.size()), outputs, device));
         if (resuming) {
-            const auto modelPath = (dir / runfiles::kModel).string(), optPath = (dir / runfiles::kOptimizer).string();
+            const auto modelPath = (dir / runfiles::kModel).string(),
+                       optPath = (dir / runfiles::kOptimizer).string();
             const auto modelFile = safetensors::read(modelPath);
             const auto modelStep = modelFile.metadata.count("step") ? modelFile.metadata.at("step") : "";
             if (modelStep != std::to_string(st.step))
-                throw InputError(modelPath, 0, "holds step " + modelStep + " but optimizer.safetensors holds step " +
-                                                   std::to_string(st.step) + ": the checkpoint was interrupted while saving");
+                throw InputError(modelPath, 0,
+                                 "holds step " + modelStep + " but optimizer.safetensors holds step " +
+                                     std::to_string(st.step) +
+                                     ": the checkpoint was interrupted while saving");
             loadInto(modelFile, namedParameters(setup->model), modelPath);
             setup->optimizer->loadState(safetensors::read(optPath), st.optimizerSteps, optPath);
-            log("resumed at step " + std::to_string(st.step) + " (epoch " + std::to_string(st.epochIndex + 1) + ")");
+            log("resumed at step " + std::to_string(st.step) + " (epoch " +
+                std::to_string(st.epochIndex + 1) + ")");
         }
         const auto trainSplit = data.train.to(device);
         const auto valSplit = data.validation.to(device);
@@ -288,7 +300,8 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
             st.measuredSamples = priorMeasuredSamples + (st.samples - measureStartSamples);
         };
         auto samplesPerSecond = [&] {
-            return st.measuredSeconds > 0 ? static_cast<double>(st.measuredSamples) / st.measuredSeconds : 0.0;
+            return st.measuredSeconds > 0 ? static_cast<double>(st.measuredSamples) / st.measuredSeconds
+                                          : 0.0;
         };
 
         auto lossSum = torch::zeros({}, torch::TensorOptions(torch::kFloat32).device(device));
@@ -304,14 +317,16 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
             p.phase = phase;
             p.step = st.step;
             p.totalSteps = plannedSteps;
-            p.epoch = static_cast<double>(st.step) / static_cast<double>(std::max<std::int64_t>(stepsPerEpoch, 1));
+            p.epoch =
+                static_cast<double>(st.step) / static_cast<double>(std::max<std::int64_t>(stepsPerEpoch, 1));
             p.samples = st.samples;
             p.wallSeconds = clock.wall();
             p.lastTrainLoss = lastTrainLoss;
             p.samplesPerSecond = samplesPerSecond();
             const auto doneThisSession = st.step - sessionStartStep;
             if (doneThisSession > 0 && plannedSteps > st.step) {
-                const double perStep = (clock.wall() - sessionStartWall) / static_cast<double>(doneThisSession);
+                const double perStep =
+                    (clock.wall() - sessionStartWall) / static_cast<double>(doneThisSession);
                 p.etaSeconds = perStep * static_cast<double>(plannedSteps - st.step);
             }
             cb.onProgress(p);
@@ -325,8 +340,8 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
             lossCount = 0;
             if (!std::isfinite(mean)) {
                 std::ostringstream os;
-                os << "the training loss became " << (std::isnan(mean) ? "NaN" : "infinite") << " at step " << st.step
-                   << ": lower the learning rate (now " << tc.learningRate << ")"
+                os << "the training loss became " << (std::isnan(mean) ? "NaN" : "infinite") << " at step "
+                   << st.step << ": lower the learning rate (now " << tc.learningRate << ")"
                    << (tc.gradClip > 0 ? "" : " or enable gradient clipping")
                    << "; the last good checkpoint is kept";
                 throw TrainingError(os.str());
@@ -337,11 +352,14 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
             updateThroughput(wall);
             const double epoch = static_cast<double>(st.step) / static_cast<double>(stepsPerEpoch);
             emit({st.step, epoch, st.samples, wall, "train", "loss", mean});
-            if (config.task == Task::LanguageModel) emit({st.step, epoch, st.samples, wall, "train", "perplexity", std::exp(std::min(mean, 50.0))});
+            if (config.task == Task::LanguageModel)
+                emit({st.step, epoch, st.samples, wall, "train", "perplexity",
+                      std::exp(std::min(mean, 50.0))});
             if (measuring && st.measuredSeconds > 0) {
                 const double sps = samplesPerSecond();
                 emit({st.step, epoch, st.samples, wall, "speed", "samples_per_s", sps});
-                emit({st.step, epoch, st.samples, wall, "speed", "tokens_per_s", sps * static_cast<double>(tokensPerSample)});
+                emit({st.step, epoch, st.samples, wall, "speed", "tokens_per_s",
+                      sps * static_cast<double>(tokensPerSample)});
                 emit({st.step, epoch, st.samples, wall, "speed", "us_per_sample", 1e6 / sps});
             }
             flushRecords();
@@ -360,7 +378,10 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
             const auto evalBatch = std::max<std::int64_t>(tc.batchSize, 64);
             bool aborted = false;
             for (std::int64_t b = 0; b < valSplit.size(); b += evalBatch) {
-                if (stopRequested) { aborted = true; break; }
+                if (stopRequested) {
+                    aborted = true;
+                    break;
+                }
                 const auto batch = valSplit.range(b, std::min(b + evalBatch, valSplit.size()));
                 AutocastScope autocast(device, config.device.precision);
                 const auto out = computeLoss(setup->model, batch);
@@ -383,13 +404,16 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
             // A checkpoint is only worth keeping if its weights are finite: never replace a good one.
             for (const auto& p : setup->model->parameters())
                 if (!torch::isfinite(p).all().item<bool>())
-                    throw TrainingError("the weights became NaN or infinite at step " + std::to_string(st.step) +
+                    throw TrainingError("the weights became NaN or infinite at step " +
+                                        std::to_string(st.step) +
                                         ": lower the learning rate; the last good checkpoint is kept");
             st.wallSeconds = clock.wall();
             st.optimizerSteps = setup->optimizer->steps();
-            saveSafetensors((dir / runfiles::kOptimizer).string(), setup->optimizer->state(), st.toMetadata(config));
+            saveSafetensors((dir / runfiles::kOptimizer).string(), setup->optimizer->state(),
+                            st.toMetadata(config));
             saveSafetensors((dir / runfiles::kModel).string(), namedParameters(setup->model),
-                            {{"format", "lstm-workbench"}, {"step", std::to_string(st.step)},
+                            {{"format", "lstm-workbench"},
+                             {"step", std::to_string(st.step)},
                              {"task", toString(config.task)}});
             writeMetrics();
             info.summary = st.summary(info.summary.parameters, tokensPerSample);
@@ -403,15 +427,18 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
             const auto v = validate();
             bool stopEarly = false;
             if (v.done && !std::isfinite(v.loss))
-                throw TrainingError("the validation loss became " + std::string(std::isnan(v.loss) ? "NaN" : "infinite") +
-                                    " at step " + std::to_string(st.step) + ": lower the learning rate (resume with a lower one); the last good checkpoint is kept");
+                throw TrainingError(
+                    "the validation loss became " + std::string(std::isnan(v.loss) ? "NaN" : "infinite") +
+                    " at step " + std::to_string(st.step) +
+                    ": lower the learning rate (resume with a lower one); the last good checkpoint is kept");
             if (v.done) {
                 const double wall = clock.wall();
                 const double epoch = static_cast<double>(st.step) / static_cast<double>(stepsPerEpoch);
                 emit({st.step, epoch, st.samples, wall, "val", "loss", v.loss});
                 emit({st.step, epoch, st.samples, wall, "val", "accuracy", v.accuracy});
                 if (config.task == Task::LanguageModel)
-                    emit({st.step, epoch, st.samples, wall, "val", "perplexity", std::exp(std::min(v.loss, 50.0))});
+                    emit({st.step, epoch, st.samples, wall, "val", "perplexity",
+                          std::exp(std::min(v.loss, 50.0))});
                 flushRecords();
                 st.finalValLoss = v.loss;
                 st.finalValAccuracy = v.accuracy;
@@ -420,8 +447,8 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
                     st.bestValLoss = v.loss;
                     st.badValidations = 0;
                 } else if (++st.badValidations >= tc.earlyStopPatience && tc.earlyStopPatience > 0) {
-                    log("early stopping: validation loss has not improved for " + std::to_string(st.badValidations) +
-                        " validations");
+                    log("early stopping: validation loss has not improved for " +
+                        std::to_string(st.badValidations) + " validations");
                     stopEarly = true;
                 }
             }
@@ -433,9 +460,11 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
         while (!stopRequested) {
             if (tc.epochs > 0 && st.epochIndex >= tc.epochs) break;
             if (tc.maxSteps > 0 && st.step >= tc.maxSteps) break;
-            // The order of an epoch depends only on the seed and the epoch: a resumed run sees the same batches.
+            // The order of an epoch depends only on the seed and the epoch: a resumed run sees the same
+            // batches.
             const auto order =
-                seededPermutation(trainSplit.size(), tc.seed * 1000003ULL + static_cast<std::uint64_t>(st.epochIndex))
+                seededPermutation(trainSplit.size(),
+                                  tc.seed * 1000003ULL + static_cast<std::uint64_t>(st.epochIndex))
                     .to(device);
             bool hitMaxSteps = false;
             while (st.batchInEpoch < stepsPerEpoch && !stopRequested) {
@@ -494,12 +523,12 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
         info.status = status;
         info.endedAt = nowIso();
         info.summary = st.summary(info.summary.parameters, tokensPerSample);
-            info.summary.epochs = static_cast<double>(st.step) / static_cast<double>(stepsPerEpoch);
+        info.summary.epochs = static_cast<double>(st.step) / static_cast<double>(stepsPerEpoch);
         writeMetrics();
         writeRunInfo();
         report("done", true);
-        log(std::string(status == RunStatus::Stopped ? "stopped" : "finished") + " after " + std::to_string(st.step) +
-            " steps");
+        log(std::string(status == RunStatus::Stopped ? "stopped" : "finished") + " after " +
+            std::to_string(st.step) + " steps");
         return info.summary;
     } catch (const InputError&) {
         status = RunStatus::Failed;

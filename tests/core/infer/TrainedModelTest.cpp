@@ -130,8 +130,10 @@ TEST_F(TrainedRuns, AcrosticStartsEachLineWithItsCharacter) {
         const auto lines = decodeUtf8(poem, "poem");
         std::vector<std::u32string> split(1);
         for (auto c : lines) {
-            if (c == U'\n') split.emplace_back();
-            else split.back().push_back(c);
+            if (c == U'\n')
+                split.emplace_back();
+            else
+                split.back().push_back(c);
         }
         ASSERT_EQ(split.size(), 4u) << poem;
         EXPECT_EQ(split[0][0], U'春');

@@ -72,19 +72,28 @@ TEST(Safetensors, RejectsInconsistentFiles) {
     expectRejected(withHeader("not json", data), "not JSON");
     expectRejected(withHeader("[1,2]", data), "not a JSON object");
     expectRejected(withHeader(R"({"w":{"dtype":"F32","shape":[2]}})", data), "lacks");
-    expectRejected(withHeader(R"({"w":{"dtype":"Q7","shape":[2],"data_offsets":[0,8]}})", data), "unknown dtype");
-    expectRejected(withHeader(R"({"w":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", data), "negative");
+    expectRejected(withHeader(R"({"w":{"dtype":"Q7","shape":[2],"data_offsets":[0,8]}})", data),
+                   "unknown dtype");
+    expectRejected(withHeader(R"({"w":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", data),
+                   "negative");
     expectRejected(withHeader(R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,80]}})", data), "outside");
     expectRejected(withHeader(R"({"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", data), "needs 12");
     expectRejected(withHeader(R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[8,0]}})", data), "outside");
-    expectRejected(withHeader(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})", data), "overlap");
-    expectRejected(withHeader(R"({"w":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,8]}})", data), "too large");
+    expectRejected(
+        withHeader(
+            R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
+            data),
+        "overlap");
+    expectRejected(
+        withHeader(R"({"w":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,8]}})", data),
+        "too large");
     expectRejected(withHeader(R"({"__metadata__":{"step":3}})", data), "not a string");
 }
 
 TEST(Safetensors, LoadIntoChecksNamesShapesAndDtypes) {
     wbtest::TempDir dir;
-    saveSafetensors(dir.file("m.safetensors"), {{"w", torch::ones({2, 3})}, {"ids", torch::zeros({2}, torch::kInt64)}}, {});
+    saveSafetensors(dir.file("m.safetensors"),
+                    {{"w", torch::ones({2, 3})}, {"ids", torch::zeros({2}, torch::kInt64)}}, {});
     const auto file = safetensors::read(dir.file("m.safetensors"));
     auto target = torch::zeros({2, 3});
     loadInto(file, {{"w", target}}, "m");

@@ -81,7 +81,8 @@ TEST(TrainingJob, LanguageModelLearnsAPatternWellBelowUnigramEntropy) {
     EXPECT_EQ(run.info.status, RunStatus::Completed);
     EXPECT_FALSE(seriesOf(run.metrics, "val", "loss").empty());
     EXPECT_FALSE(seriesOf(run.metrics, "speed", "samples_per_s").empty());
-    for (const char* f : {"config.json", "run.json", "metrics.csv", "vocab.json", "model.safetensors", "optimizer.safetensors"})
+    for (const char* f : {"config.json", "run.json", "metrics.csv", "vocab.json", "model.safetensors",
+                          "optimizer.safetensors"})
         EXPECT_TRUE(fs::exists(dir.path() / "run" / f)) << f;
 }
 
