@@ -25,6 +25,13 @@ double median(std::vector<double> v) {
     const auto n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
+
+LstmBackend parseBackend(const std::string& s) {
+    if (s == "auto") return LstmBackend::Auto;
+    if (s == "torch") return LstmBackend::Torch;
+    if (s == "fused") return LstmBackend::Fused;
+    throw InputError("unknown LSTM backend '" + s + "' (expected auto, torch or fused)");
+}
 }  // namespace
 
 std::string BenchResult::toJson() const {
@@ -32,6 +39,7 @@ std::string BenchResult::toJson() const {
                         {"device", device},
                         {"device_name", deviceName},
                         {"threads", threads},
+                        {"backend", backend},
                         {"precision", precision},
                         {"batch_size", batchSize},
                         {"seq_len", seqLen},
@@ -76,6 +84,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
     config.device.threads = threads;
     config.device.precision = precisionFromString(o.precision);
     if (o.batchSize > 0) config.train.batchSize = o.batchSize;
+    config.model.backend = parseBackend(o.backend);
     if (o.steps < 1 || o.warmup < 0) throw InputError("bench needs at least one timed step");
     for (const auto& problem : config.validate())
         if (problem.find("corpus") == std::string::npos) throw InputError(problem);
@@ -105,6 +114,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
     r.device = config.device.device;
     r.deviceName = device.is_cpu() ? "CPU" : cudaDeviceName(device.index(), nullptr);
     r.precision = toString(config.device.precision);
+    r.backend = setup.model->backend() == LstmBackend::Fused ? "fused" : "torch";
     r.libtorchVersion = libtorchVersion();
     r.blas = blasLibrary();
     r.threads = device.is_cpu() ? currentCpuThreads() : 0;
@@ -123,6 +133,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
     r.usPerSample = r.medianStepMs * 1000.0 / static_cast<double>(b);
     r.samplesPerSecond = 1e6 / r.usPerSample;
     r.tokensPerSecond = r.samplesPerSecond * static_cast<double>(t);
+    // PERF.md's floor: 3 x [sum over layers 8 H (E_in + H) + 2 H V] per token for an LM (summarizeModel).
     r.trainFlopsPerSample = summarizeModel(config, vocab, classes).trainFlopsPerSample;
     r.gflops = r.trainFlopsPerSample * r.samplesPerSecond / 1e9;
     r.peakGflops = measureMatmulGflops(config.device.device, threads, device.is_cpu() ? 1024 : 4096);

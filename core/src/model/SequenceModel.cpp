@@ -5,17 +5,40 @@
 
 namespace wb {
 
+namespace {
+// Measured by `lstm-workbench-cli bench --backend torch|fused` (docs/benchmarks.md): on every preset and
+// thread count the fused LSTM trained faster on the CPU.
+constexpr bool kFusedFasterOnCpu = true;
+}  // namespace
+
+LstmBackend resolveLstmBackend(LstmBackend requested, const torch::Device& device) {
+    if (requested != LstmBackend::Auto) return requested;
+    return device.is_cpu() && kFusedFasterOnCpu ? LstmBackend::Fused : LstmBackend::Torch;
+}
+
 SequenceModelImpl::SequenceModelImpl(Task task, const ModelConfig& config, std::int64_t vocabSize,
-                                     std::int64_t outputs)
-    : m_task(task), m_config(config), m_outputs(outputs) {
+                                     std::int64_t outputs, const torch::Device& device)
+    : m_task(task), m_config(config), m_backend(resolveLstmBackend(config.backend, device)), m_outputs(outputs) {
     const bool bidirectional = task == Task::Classifier && config.bidirectional;
+    const double between = config.layers > 1 ? config.dropout : 0.0;
     embedding = register_module("embedding", torch::nn::Embedding(vocabSize, config.embedding));
-    lstm = register_module(
-        "lstm", torch::nn::LSTM(torch::nn::LSTMOptions(config.embedding, config.hidden)
-                                    .num_layers(config.layers)
-                                    .batch_first(true)
-                                    .bidirectional(bidirectional)
-                                    .dropout(config.layers > 1 ? config.dropout : 0.0)));
+    if (m_backend == LstmBackend::Fused) {
+        FusedLstmOptions o;
+        o.inputSize = config.embedding;
+        o.hiddenSize = config.hidden;
+        o.layers = config.layers;
+        o.bidirectional = bidirectional;
+        o.batchFirst = true;
+        o.dropout = between;
+        fusedLstm = register_module("lstm", FusedLstm(o));
+    } else {
+        // torch::nn::LSTM's to(device) flattens its weights for cuDNN itself (RNNImplBase::to).
+        lstm = register_module("lstm", torch::nn::LSTM(torch::nn::LSTMOptions(config.embedding, config.hidden)
+                                                           .num_layers(config.layers)
+                                                           .batch_first(true)
+                                                           .bidirectional(bidirectional)
+                                                           .dropout(between)));
+    }
     dropout = register_module("dropout", torch::nn::Dropout(config.dropout));
     head = register_module("head", torch::nn::Linear(config.hidden * (bidirectional ? 2 : 1), outputs));
 }
@@ -27,21 +50,25 @@ torch::Tensor SequenceModelImpl::forward(const torch::Tensor& inputs, const torc
 
 std::pair<torch::Tensor, LstmState> SequenceModelImpl::forwardStep(const torch::Tensor& inputs,
                                                                    const std::optional<LstmState>& state) {
-    auto x = embedding->forward(inputs);
-    std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> out;
-    if (state) {
-        out = lstm->forward(x, std::make_tuple(state->h, state->c));
-    } else {
-        out = lstm->forward(x);
-    }
+    auto out = runLstm(embedding->forward(inputs), state);
     auto logits = head->forward(dropout->forward(std::get<0>(out)));
     const auto& [h, c] = std::get<1>(out);
     return {logits, LstmState{h, c}};
 }
 
 torch::Tensor SequenceModelImpl::classifyEmbedded(const torch::Tensor& embedded, const torch::Tensor& lengths) {
-    auto outputs = std::get<0>(lstm->forward(embedded));
+    auto outputs = std::get<0>(runLstm(embedded, std::nullopt));
     return head->forward(dropout->forward(pool(outputs, lengths)));
+}
+
+std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> SequenceModelImpl::runLstm(
+    const torch::Tensor& x, const std::optional<LstmState>& state) {
+    if (fusedLstm) {
+        if (state) return fusedLstm->forward(x, std::make_tuple(state->h, state->c));
+        return fusedLstm->forward(x);
+    }
+    if (state) return lstm->forward(x, std::make_tuple(state->h, state->c));
+    return lstm->forward(x);
 }
 
 torch::Tensor SequenceModelImpl::pool(const torch::Tensor& outputs, const torch::Tensor& lengths) const {

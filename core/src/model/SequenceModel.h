@@ -3,6 +3,8 @@
 //   classifier:     Embedding -> (Bi)LSTM x L -> last/mean/max pooling -> Dropout -> Linear
 // Parameter names follow PyTorch's (embedding.weight, lstm.weight_ih_l0, head.bias, ...), so the weights
 // load in Python too. ModelSummary.cpp computes the same shapes and counts without tensors.
+// The LSTM is torch::nn::LSTM or the fused CPU LSTM (FusedLstm.h), per ModelConfig::backend; both register
+// as "lstm" with the same parameter names, so checkpoints do not depend on the backend.
 #pragma once
 
 #include <cstdint>
@@ -11,9 +13,14 @@
 
 #include <torch/torch.h>
 
+#include "model/FusedLstm.h"
 #include "workbench/Config.h"
 
 namespace wb {
+
+// What Auto means on a device: the fused LSTM on the CPU, where it measured faster (docs/benchmarks.md),
+// torch::nn::LSTM (cuDNN) elsewhere.
+LstmBackend resolveLstmBackend(LstmBackend requested, const torch::Device& device);
 
 struct LstmState {
     torch::Tensor h, c;  // [layers * directions, B, H]
@@ -21,7 +28,9 @@ struct LstmState {
 
 class SequenceModelImpl : public torch::nn::Module {
 public:
-    SequenceModelImpl(Task task, const ModelConfig& config, std::int64_t vocabSize, std::int64_t outputs);
+    // device: where the model will run, only to resolve LstmBackend::Auto (the model is built on the CPU).
+    SequenceModelImpl(Task task, const ModelConfig& config, std::int64_t vocabSize, std::int64_t outputs,
+                      const torch::Device& device = torch::kCPU);
 
     // LM: inputs [B, T] -> logits [B, T, V]. Classifier: inputs [B, T], lengths [B] -> logits [B, C].
     torch::Tensor forward(const torch::Tensor& inputs, const torch::Tensor& lengths = {});
@@ -33,17 +42,22 @@ public:
 
     Task task() const { return m_task; }
     std::int64_t outputs() const { return m_outputs; }
+    LstmBackend backend() const { return m_backend; }  // Torch or Fused, never Auto
 
     torch::nn::Embedding embedding{nullptr};
-    torch::nn::LSTM lstm{nullptr};
+    torch::nn::LSTM lstm{nullptr};      // set when backend() == Torch
+    FusedLstm fusedLstm{nullptr};       // set when backend() == Fused (registered as "lstm" too)
     torch::nn::Dropout dropout{nullptr};
     torch::nn::Linear head{nullptr};
 
 private:
+    std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> runLstm(
+        const torch::Tensor& x, const std::optional<LstmState>& state);
     torch::Tensor pool(const torch::Tensor& outputs, const torch::Tensor& lengths) const;
 
     Task m_task;
     ModelConfig m_config;
+    LstmBackend m_backend;
     std::int64_t m_outputs;
 };
 TORCH_MODULE(SequenceModel);

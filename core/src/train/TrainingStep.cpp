@@ -27,7 +27,7 @@ TrainingSetup makeTrainingSetup(const ExperimentConfig& config, std::int64_t voc
     TrainingSetup s;
     s.device = device;
     torch::manual_seed(config.train.seed);  // the same initial weights on every device
-    s.model = SequenceModel(config.task, config.model, vocabSize, outputs);
+    s.model = SequenceModel(config.task, config.model, vocabSize, outputs, device);
     s.model->to(device);
     s.model->train();
     s.optimizer = std::make_unique<Optimizer>(config.train.optimizer, namedParameters(s.model),
@@ -51,7 +51,8 @@ torch::Tensor trainStep(TrainingSetup& setup, const Batch& batch, const Experime
 bool isOutOfMemory(const std::exception& e) {
     if (dynamic_cast<const std::bad_alloc*>(&e)) return true;
     const std::string what = e.what();
-    return what.find("out of memory") != std::string::npos || what.find("DefaultCPUAllocator") != std::string::npos;
+    return what.find("out of memory") != std::string::npos ||
+           what.find("DefaultCPUAllocator") != std::string::npos;
 }
 
 NamedTensors namedParameters(const SequenceModel& model) {

@@ -1,0 +1,89 @@
+#!/usr/bin/python3
+"""The PyTorch peer of `lstm-workbench-cli bench`: the identical model (Embedding -> LSTM -> Dropout ->
+Linear, last-step pooling for the classifier), synthetic batch, loss, gradient clipping and optimizer (Adam,
+betas 0.9/0.999, eps 1e-8, the preset's learning rate, as core/src/train/Optimizer.cpp) at the same thread
+count, in Python PyTorch (Debian's python3-torch: run it with /usr/bin/python3). Prints the median time per
+training step after warm-up, as one JSON object, so scripts/bench-report.sh can put it next to ours."""
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+# Shapes and hyper-parameters of PERF.md's reference models (core/src/config/Config.cpp presetConfig).
+PRESETS = {
+    "imdb": dict(task="classify", vocab=15000, emb=32, hidden=100, layers=1, seq=250, batch=64, classes=2,
+                 lr=1e-3),
+    "charrnn": dict(task="lm", vocab=65, emb=128, hidden=128, layers=2, seq=50, batch=64, classes=0, lr=2e-3),
+    "poems": dict(task="lm", vocab=4379, emb=512, hidden=512, layers=2, seq=73, batch=32, classes=0, lr=1e-3),
+}
+NUM_SPECIAL = 4  # <pad>, <unk>, <bos>, <eos>: synthetic tokens avoid them, as the C++ bench does
+GRAD_CLIP = 5.0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--preset", default="imdb", choices=sorted(PRESETS))
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--warmup", type=int, default=3)
+    args = ap.parse_args()
+
+    # OpenBLAS reads its thread count when it is loaded (with torch); the C++ side sets both, so do we.
+    os.environ["OPENBLAS_NUM_THREADS"] = str(args.threads)
+    os.environ["OMP_NUM_THREADS"] = str(args.threads)
+    import torch
+    from torch import nn
+
+    torch.set_num_threads(args.threads)
+    p = PRESETS[args.preset]
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embedding = nn.Embedding(p["vocab"], p["emb"])
+            self.lstm = nn.LSTM(p["emb"], p["hidden"], num_layers=p["layers"], batch_first=True)
+            self.dropout = nn.Dropout(0.0)
+            self.head = nn.Linear(p["hidden"], p["classes"] if p["task"] == "classify" else p["vocab"])
+
+        def forward(self, x):
+            out, _ = self.lstm(self.embedding(x))
+            if p["task"] == "classify":
+                out = out[:, -1]  # every synthetic sequence has the full length: "last" pooling
+            return self.head(self.dropout(out))
+
+    torch.manual_seed(42)
+    model = Model()
+    model.train()
+    opt = torch.optim.Adam(model.parameters(), lr=p["lr"], betas=(0.9, 0.999), eps=1e-8)
+    torch.manual_seed(1234)
+    b, t, v = p["batch"], p["seq"], p["vocab"]
+    inputs = torch.randint(NUM_SPECIAL, v, (b, t))
+    if p["task"] == "lm":
+        targets = torch.randint(NUM_SPECIAL, v, (b, t)).reshape(-1)
+    else:
+        targets = torch.randint(0, p["classes"], (b,))
+
+    times = []
+    for i in range(args.warmup + args.steps):
+        t0 = time.perf_counter()
+        opt.zero_grad(set_to_none=False)
+        logits = model(inputs)
+        loss = nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)), targets)
+        loss.backward()
+        nn.utils.clip_grad_norm_(model.parameters(), GRAD_CLIP)
+        opt.step()
+        dt = time.perf_counter() - t0
+        if i >= args.warmup:
+            times.append(dt)
+    step_ms = statistics.median(times) * 1e3
+    us = step_ms * 1e3 / b
+    json.dump({"preset": args.preset, "threads": torch.get_num_threads(), "torch": torch.__version__,
+               "batch_size": b, "seq_len": t, "median_step_ms": step_ms, "us_per_sample": us,
+               "tokens_per_s": 1e6 / us * t, "step_ms": [x * 1e3 for x in times]}, sys.stdout)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,213 @@
+// The fused CPU LSTM (see FusedLstm.h). Layout inside: time-major, contiguous. Per layer and direction the
+// forward keeps the activated gates [T, B, 4H], the cells [T+1, B, H] (c0 first) and tanh(c) [T, B, H];
+// the backward walks time in reverse with one gate-gradient kernel and one [B,4H]x[4H,H] product per step,
+// then computes dX, dW_ih, dW_hh and the biases from the stacked gate gradients with one product (or sum)
+// each, which is where a per-step autograd graph loses most of its time on small shapes.
+#include "model/FusedLstm.h"
+
+#include "model/LstmKernels.h"
+
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace wb {
+
+namespace {
+
+using torch::Tensor;
+
+// Rows per parallel chunk: below ~16k gate elements a step's kernel takes a few microseconds, less than
+// waking the second thread costs.
+std::int64_t grainRows(std::int64_t h) { return std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(1, h)); }
+
+struct LayerActivations {
+    Tensor out;    // [T, B, H]
+    Tensor cells;  // [T+1, B, H], c0 first
+    Tensor gates;  // [T, B, 4H] activated
+    Tensor tanhC;  // [T, B, H] (or [B, H] scratch when not kept)
+    Tensor hN, cN;
+};
+
+LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c0, const Tensor& wIh,
+                              const Tensor& wHh, const Tensor& bIh, const Tensor& bHh, bool keep) {
+    torch::NoGradGuard noGrad;
+    const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
+    TORCH_CHECK(t > 0 && b > 0, "FusedLstm needs at least one step and one sequence");
+    LayerActivations a;
+    // The input projections of every timestep, with both biases, in one product.
+    a.gates = torch::addmm(bIh + bHh, x.reshape({t * b, in}), wIh.t()).view({t, b, 4 * h});
+    a.out = torch::empty({t, b, h}, x.options());
+    a.cells = torch::empty({t + 1, b, h}, x.options());
+    a.cells[0].copy_(c0);
+    a.tanhC = torch::empty(keep ? std::vector<std::int64_t>{t, b, h} : std::vector<std::int64_t>{b, h}, x.options());
+    const auto wHhT = wHh.t();
+    const auto h0c = h0.contiguous();
+    float* gatesPtr = a.gates.data_ptr<float>();
+    float* cellsPtr = a.cells.data_ptr<float>();
+    float* outPtr = a.out.data_ptr<float>();
+    float* tanhPtr = a.tanhC.data_ptr<float>();
+    const std::int64_t stepGates = b * 4 * h, stepState = b * h;
+    for (std::int64_t s = 0; s < t; ++s) {
+        auto g = a.gates[s];
+        g.addmm_(s == 0 ? h0c : a.out[s - 1], wHhT);
+        float* gp = gatesPtr + s * stepGates;
+        const float* cp = cellsPtr + s * stepState;
+        float* cn = cellsPtr + (s + 1) * stepState;
+        float* hn = outPtr + s * stepState;
+        float* tc = tanhPtr + (keep ? s * stepState : 0);
+        at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
+            lstmkernels::forwardRows(gp, cp, cn, hn, tc, b0, b1, h);
+        });
+    }
+    a.hN = a.out[t - 1].clone();
+    a.cN = a.cells[t].clone();
+    return a;
+}
+
+class LstmLayerFunction : public torch::autograd::Function<LstmLayerFunction> {
+public:
+    static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, const Tensor& x,
+                                                  const Tensor& h0, const Tensor& c0, const Tensor& wIh,
+                                                  const Tensor& wHh, const Tensor& bIh, const Tensor& bHh) {
+        auto a = layerForward(x, h0, c0, wIh, wHh, bIh, bHh, /*keep=*/true);
+        ctx->save_for_backward({x, h0, wIh, wHh, a.out, a.cells, a.gates, a.tanhC});
+        return {a.out, a.hN, a.cN};
+    }
+
+    static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
+                                                   torch::autograd::variable_list grads) {
+        torch::NoGradGuard noGrad;
+        const auto saved = ctx->get_saved_variables();
+        const Tensor &x = saved[0], &h0 = saved[1], &wIh = saved[2], &wHh = saved[3], &out = saved[4],
+                     &cells = saved[5], &gates = saved[6], &tanhC = saved[7];
+        const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
+        // Undefined when only (h_n, c_n) were used: zeros keep the kernel free of branches.
+        const Tensor dOut = grads[0].defined() ? grads[0].contiguous() : torch::zeros({t, b, h}, x.options());
+        Tensor dhRec = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({b, h}, x.options());
+        Tensor dc = grads[2].defined() ? grads[2].contiguous().clone() : torch::zeros({b, h}, x.options());
+        Tensor dGates = torch::empty({t, b, 4 * h}, x.options());
+        const float* actPtr = gates.data_ptr<float>();
+        const float* cellsPtr = cells.data_ptr<float>();
+        const float* tanhPtr = tanhC.data_ptr<float>();
+        const float* dOutPtr = dOut.data_ptr<float>();
+        float* dGatesPtr = dGates.data_ptr<float>();
+        const std::int64_t stepGates = b * 4 * h, stepState = b * h;
+        for (std::int64_t s = t - 1; s >= 0; --s) {
+            const float* rec = dhRec.data_ptr<float>();
+            float* dcPtr = dc.data_ptr<float>();
+            const float* act = actPtr + s * stepGates;
+            const float* cp = cellsPtr + s * stepState;
+            const float* tc = tanhPtr + s * stepState;
+            const float* dout = dOutPtr + s * stepState;
+            float* dg = dGatesPtr + s * stepGates;
+            at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
+                lstmkernels::backwardRows(act, cp, tc, dout, rec, dcPtr, dg, b0, b1, h);
+            });
+            // The recurrent gradient for the previous step (for s == 0: the gradient of h0).
+            torch::mm_out(dhRec, dGates[s], wHh);
+        }
+        const auto dFlat = dGates.view({t * b, 4 * h});
+        const auto dx = torch::mm(dFlat, wIh).view({t, b, in});
+        const auto dWih = torch::mm(dFlat.t(), x.reshape({t * b, in}));
+        // h_{s-1} for every step: h0, then the outputs but the last.
+        const auto hPrev = t > 1 ? torch::cat({h0.reshape({1, b, h}), out.narrow(0, 0, t - 1)}, 0) : h0.reshape({1, b, h});
+        const auto dWhh = torch::mm(dFlat.t(), hPrev.reshape({t * b, h}));
+        const auto db = dFlat.sum(0);
+        return {dx, dhRec, dc, dWih, dWhh, db, db.clone()};
+    }
+};
+
+}  // namespace
+
+bool fusedLstmSupports(const torch::Tensor& input) {
+    return input.device().is_cpu() && input.scalar_type() == torch::kFloat32 && input.dim() == 3;
+}
+
+std::vector<torch::Tensor> fusedLstmLayer(const torch::Tensor& x, const torch::Tensor& h0, const torch::Tensor& c0,
+                                          const torch::Tensor& wIh, const torch::Tensor& wHh,
+                                          const torch::Tensor& bIh, const torch::Tensor& bHh) {
+    const auto xc = x.contiguous();
+    const bool needsGrad = torch::GradMode::is_enabled() &&
+                           (xc.requires_grad() || h0.requires_grad() || c0.requires_grad() || wIh.requires_grad() ||
+                            wHh.requires_grad() || bIh.requires_grad() || bHh.requires_grad());
+    if (needsGrad) return LstmLayerFunction::apply(xc, h0.contiguous(), c0.contiguous(), wIh, wHh, bIh, bHh);
+    // Inference: no autograd node and no tanh(c) history.
+    auto a = layerForward(xc, h0, c0, wIh.contiguous(), wHh.contiguous(), bIh, bHh, /*keep=*/false);
+    return {a.out, a.hN, a.cN};
+}
+
+FusedLstmImpl::FusedLstmImpl(const FusedLstmOptions& options) : m_options(options) {
+    TORCH_CHECK(options.inputSize > 0 && options.hiddenSize > 0 && options.layers > 0,
+                "FusedLstm needs positive sizes and layers");
+    const std::int64_t dirs = options.bidirectional ? 2 : 1, h = options.hiddenSize;
+    // Registration order is torch::nn::LSTM's, so that reset_parameters draws the same numbers.
+    for (std::int64_t layer = 0; layer < options.layers; ++layer) {
+        const std::int64_t in = layer == 0 ? options.inputSize : h * dirs;
+        for (std::int64_t d = 0; d < dirs; ++d) {
+            const std::string suffix = "_l" + std::to_string(layer) + (d == 1 ? "_reverse" : "");
+            m_weights.push_back(register_parameter("weight_ih" + suffix, torch::empty({4 * h, in})));
+            m_weights.push_back(register_parameter("weight_hh" + suffix, torch::empty({4 * h, h})));
+            m_weights.push_back(register_parameter("bias_ih" + suffix, torch::empty({4 * h})));
+            m_weights.push_back(register_parameter("bias_hh" + suffix, torch::empty({4 * h})));
+        }
+    }
+    reset_parameters();
+}
+
+void FusedLstmImpl::reset_parameters() {
+    torch::NoGradGuard noGrad;
+    const double stdv = 1.0 / std::sqrt(static_cast<double>(m_options.hiddenSize));
+    for (auto& p : parameters()) p.uniform_(-stdv, stdv);
+}
+
+std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> FusedLstmImpl::forward(
+    const torch::Tensor& input, const std::optional<std::tuple<torch::Tensor, torch::Tensor>>& hx) {
+    TORCH_CHECK(input.dim() == 3, "FusedLstm expects a 3-d input (batched)");
+    const std::int64_t dirs = m_options.bidirectional ? 2 : 1, layers = m_options.layers, h = m_options.hiddenSize;
+    // Parameters live in the module's parameter table; after ->to(device) those are new tensors.
+    std::vector<Tensor> weights;
+    weights.reserve(m_weights.size());
+    for (const auto& p : parameters()) weights.push_back(p);
+    const auto batch = input.size(m_options.batchFirst ? 0 : 1);
+    Tensor h0, c0;
+    if (hx) {
+        h0 = std::get<0>(*hx);
+        c0 = std::get<1>(*hx);
+    } else {
+        h0 = torch::zeros({layers * dirs, batch, h}, input.options());
+        c0 = torch::zeros({layers * dirs, batch, h}, input.options());
+    }
+    if (!fusedLstmSupports(input) || !fusedLstmSupports(h0) || weights[0].scalar_type() != torch::kFloat32 ||
+        !weights[0].device().is_cpu()) {
+        auto r = at::lstm(input, {h0, c0}, weights, /*has_biases=*/true, layers, m_options.dropout, is_training(),
+                          m_options.bidirectional, m_options.batchFirst);
+        return {std::get<0>(r), {std::get<1>(r), std::get<2>(r)}};
+    }
+    Tensor layerInput = m_options.batchFirst ? input.transpose(0, 1).contiguous() : input.contiguous();
+    std::vector<Tensor> hN, cN;
+    for (std::int64_t layer = 0; layer < layers; ++layer) {
+        std::vector<Tensor> outputs;
+        for (std::int64_t d = 0; d < dirs; ++d) {
+            const std::int64_t k = layer * dirs + d;
+            // The reverse direction is the forward recurrence on the time-reversed sequence.
+            const Tensor x = d == 1 ? layerInput.flip({0}) : layerInput;
+            auto r = fusedLstmLayer(x, h0[k], c0[k], weights[4 * k], weights[4 * k + 1], weights[4 * k + 2],
+                                    weights[4 * k + 3]);
+            outputs.push_back(d == 1 ? r[0].flip({0}) : r[0]);
+            hN.push_back(r[1]);
+            cN.push_back(r[2]);
+        }
+        layerInput = dirs == 2 ? torch::cat(outputs, 2) : outputs[0];
+        // Exactly ATen's between-layer dropout (same call on the same time-major contiguous tensor), so that
+        // with one seed both backends draw the same mask.
+        if (m_options.dropout > 0 && is_training() && layer < layers - 1)
+            layerInput = at::dropout(layerInput, m_options.dropout, /*train=*/true);
+    }
+    auto output = m_options.batchFirst ? layerInput.transpose(0, 1) : layerInput;
+    return {output, {torch::stack(hN), torch::stack(cN)}};
+}
+
+}  // namespace wb

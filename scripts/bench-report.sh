@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Regenerates docs/benchmarks.md from runs on this machine: our training step (torch::nn::LSTM and the fused
+# CPU LSTM) next to Python PyTorch running the identical model (bench/pytorch_peer.py), per reference preset
+# and thread count, against the FLOP floor of the measured matrix-product rate; plus the app's own numbers
+# (bench/app_numbers.cpp). Numbers come from these runs only.
+# Usage: scripts/bench-report.sh            (env: BUILD_DIR=build-bench, ROUNDS=1, STEPS=20, POEMS_STEPS=8)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Python PyTorch is a benchmark dependency, not a build or test one: installed here, when missing.
+if ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+  echo "bench-report: installing python3-torch (the PyTorch peer)" >&2
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "bench-report: need root or sudo to install python3-torch" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends python3-torch >/dev/null
+fi
+
+BUILD_DIR=${BUILD_DIR:-build-bench}
+ROUNDS=${ROUNDS:-1}
+STEPS=${STEPS:-20}
+POEMS_STEPS=${POEMS_STEPS:-8}
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWORKBENCH_BUILD_GUI=OFF \
+  -DWORKBENCH_BENCHMARKS=ON >/dev/null
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target lstm-workbench-cli workbench_bench >/dev/null
+cli="$BUILD_DIR/bin/lstm-workbench-cli"
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+uptime >"$out/load_before.txt"
+# Side by side: for each preset and thread count the three run back to back, round after round.
+for round in $(seq 1 "$ROUNDS"); do
+  for preset in imdb charrnn poems; do
+    steps=$STEPS
+    [ "$preset" = poems ] && steps=$POEMS_STEPS
+    for threads in 1 2; do
+      for backend in torch fused; do
+        echo "bench-report: round $round $preset x$threads ours/$backend" >&2
+        "$cli" bench --preset "$preset" --device "cpu:$threads" --backend "$backend" --steps "$steps" --json \
+          >"$out/ours-$backend-$preset-$threads-$round.json"
+      done
+      echo "bench-report: round $round $preset x$threads pytorch" >&2
+      /usr/bin/python3 bench/pytorch_peer.py --preset "$preset" --threads "$threads" --steps "$steps" \
+        >"$out/peer-$preset-$threads-$round.json"
+    done
+  done
+done
+echo "bench-report: app numbers" >&2
+"$BUILD_DIR/bin/workbench_bench" --json >"$out/app.json"
+uptime >"$out/load_after.txt"
+
+/usr/bin/python3 bench/write_report.py "$out" >docs/benchmarks.md
+echo "bench-report: wrote docs/benchmarks.md" >&2
