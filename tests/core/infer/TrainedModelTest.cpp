@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "support/TestSupport.h"
+#include "support/TinyExperiments.h"
 #include "workbench/Errors.h"
 #include "workbench/Inference.h"
 #include "workbench/Training.h"
@@ -19,19 +20,8 @@ protected:
     static void SetUpTestSuite() {
         s_dir = new wbtest::TempDir();
         wbtest::writeText(s_dir->path() / "pattern.txt", wbtest::patternText(120));
-        auto c = defaultConfig(Task::LanguageModel);
-        c.data.corpus = s_dir->file("pattern.txt");
-        c.data.format = CorpusFormat::Text;
-        c.data.seqLen = 16;
-        c.model.embedding = 16;
-        c.model.hidden = 32;
-        c.model.layers = 1;
-        c.model.dropout = 0;
-        c.train.batchSize = 16;
-        c.train.learningRate = 1e-2;
-        c.train.epochs = 0;
+        auto c = wbtest::tinyLanguageModel(s_dir->file("pattern.txt"));
         c.train.maxSteps = 150;
-        c.device.threads = 1;
         TrainingJob(c, s_dir->file("pattern-run")).run();
 
         wbtest::writeText(s_dir->path() / "poems.json", wbtest::quatrainJson(40));
@@ -41,19 +31,8 @@ protected:
         TrainingJob(c, s_dir->file("poem-run")).run();
 
         wbtest::writeText(s_dir->path() / "reviews.tsv", wbtest::separableTsv(300));
-        auto k = defaultConfig(Task::Classifier);
-        k.data.corpus = s_dir->file("reviews.tsv");
-        k.data.format = CorpusFormat::Tsv;
-        k.data.seqLen = 8;
-        k.data.minCount = 1;
-        k.model.embedding = 16;
-        k.model.hidden = 16;
-        k.model.layers = 1;
-        k.model.dropout = 0;
-        k.train.batchSize = 16;
-        k.train.learningRate = 1e-2;
+        auto k = wbtest::tinyClassifier(s_dir->file("reviews.tsv"));
         k.train.epochs = 5;
-        k.device.threads = 1;
         TrainingJob(k, s_dir->file("classifier-run")).run();
     }
     static void TearDownTestSuite() { delete s_dir; }

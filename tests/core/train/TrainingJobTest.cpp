@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "support/TestSupport.h"
+#include "support/TinyExperiments.h"
 #include "workbench/Errors.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Training.h"
@@ -17,45 +18,8 @@ using namespace wb;
 namespace fs = std::filesystem;
 
 namespace {
-ExperimentConfig tinyLm(const std::string& corpus) {
-    auto c = defaultConfig(Task::LanguageModel);
-    c.data.corpus = corpus;
-    c.data.format = CorpusFormat::Text;
-    c.data.seqLen = 16;
-    c.data.valFraction = 0.1;
-    c.model.embedding = 16;
-    c.model.hidden = 32;
-    c.model.layers = 1;
-    c.model.dropout = 0;
-    c.train.batchSize = 16;
-    c.train.learningRate = 1e-2;
-    c.train.epochs = 0;
-    c.train.maxSteps = 120;
-    c.train.logEvery = 10;
-    c.train.warmupSteps = 2;
-    c.device.threads = 1;
-    return c;
-}
-
-ExperimentConfig tinyClassifier(const std::string& corpus) {
-    auto c = defaultConfig(Task::Classifier);
-    c.data.corpus = corpus;
-    c.data.format = CorpusFormat::Tsv;
-    c.data.seqLen = 8;
-    c.data.minCount = 1;
-    c.data.valFraction = 0.2;
-    c.model.embedding = 16;
-    c.model.hidden = 16;
-    c.model.layers = 1;
-    c.model.bidirectional = true;
-    c.model.pooling = Pooling::Mean;
-    c.model.dropout = 0;
-    c.train.batchSize = 16;
-    c.train.learningRate = 1e-2;
-    c.train.epochs = 6;
-    c.device.threads = 1;
-    return c;
-}
+using wbtest::tinyClassifier;
+ExperimentConfig tinyLm(const std::string& corpus) { return wbtest::tinyLanguageModel(corpus); }
 
 std::vector<double> trainLosses(const std::string& runDir) {
     std::vector<double> out;
