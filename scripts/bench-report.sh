@@ -32,7 +32,8 @@ cli="$BUILD_DIR/bin/lstm-workbench-cli"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 uptime >"$out/load_before.txt"
-# Side by side: for each preset and thread count the three run back to back, round after round.
+# Side by side: for each preset and thread count the three run back to back, round after round. The peer
+# gets the same glibc setting our models make (keepFreedMemoryForReuse in SequenceModel.cpp).
 for round in $(seq 1 "$ROUNDS"); do
   for preset in imdb charrnn poems; do
     steps=$STEPS
@@ -44,13 +45,15 @@ for round in $(seq 1 "$ROUNDS"); do
           >"$out/ours-$backend-$preset-$threads-$round.json"
       done
       echo "bench-report: round $round $preset x$threads pytorch" >&2
-      /usr/bin/python3 bench/pytorch_peer.py --preset "$preset" --threads "$threads" --steps "$steps" \
+      MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=2147483647 /usr/bin/python3 bench/pytorch_peer.py --preset "$preset" --threads "$threads" --steps "$steps" \
         >"$out/peer-$preset-$threads-$round.json"
     done
   done
 done
-echo "bench-report: app numbers" >&2
-"$BUILD_DIR/bin/workbench_bench" --json >"$out/app.json"
+for threads in 1 2; do
+  echo "bench-report: app numbers x$threads" >&2
+  OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads "$BUILD_DIR/bin/workbench_bench" --json >"$out/app-$threads.json"
+done
 uptime >"$out/load_after.txt"
 
 /usr/bin/python3 bench/write_report.py "$out" >docs/benchmarks.md

@@ -37,8 +37,11 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
     const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
     TORCH_CHECK(t > 0 && b > 0, "FusedLstm needs at least one step and one sequence");
     LayerActivations a;
-    // The input projections of every timestep, with both biases, in one product.
-    a.gates = torch::addmm(bIh + bHh, x.reshape({t * b, in}), wIh.t()).view({t, b, 4 * h});
+    // The input projections of every timestep, with both biases, in one product. A single row (generation:
+    // one token) is a matrix-vector product: BLAS's gemm would repack the whole weight matrix for it.
+    const bool oneRow = t * b == 1;
+    a.gates = oneRow ? torch::addmv(bIh + bHh, wIh, x.reshape({in})).view({t, b, 4 * h})
+                     : torch::addmm(bIh + bHh, x.reshape({t * b, in}), wIh.t()).view({t, b, 4 * h});
     a.out = torch::empty({t, b, h}, x.options());
     a.cells = torch::empty({t + 1, b, h}, x.options());
     a.cells[0].copy_(c0);
@@ -52,7 +55,12 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
     const std::int64_t stepGates = b * 4 * h, stepState = b * h;
     for (std::int64_t s = 0; s < t; ++s) {
         auto g = a.gates[s];
-        g.addmm_(s == 0 ? h0c : a.out[s - 1], wHhT);
+        const auto& hPrev = s == 0 ? h0c : a.out[s - 1];
+        if (b == 1) {
+            g.view({4 * h}).addmv_(wHh, hPrev.reshape({h}));
+        } else {
+            g.addmm_(hPrev, wHhT);
+        }
         float* gp = gatesPtr + s * stepGates;
         const float* cp = cellsPtr + s * stepState;
         float* cn = cellsPtr + (s + 1) * stepState;

@@ -22,6 +22,10 @@ namespace wb {
 // torch::nn::LSTM (cuDNN) elsewhere.
 LstmBackend resolveLstmBackend(LstmBackend requested, const torch::Device& device);
 
+// Makes glibc keep freed large blocks for reuse instead of returning them to the OS (once per process;
+// called by every SequenceModel): training allocates the same activations every step.
+void keepFreedMemoryForReuse();
+
 struct LstmState {
     torch::Tensor h, c;  // [layers * directions, B, H]
 };
@@ -53,6 +57,7 @@ public:
 private:
     std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> runLstm(
         const torch::Tensor& x, const std::optional<LstmState>& state);
+    torch::Tensor applyHead(const torch::Tensor& x);
     torch::Tensor pool(const torch::Tensor& outputs, const torch::Tensor& lengths) const;
 
     Task m_task;
