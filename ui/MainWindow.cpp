@@ -35,6 +35,7 @@
 #include "charts/ThroughputChart.h"
 #include "common/ErrorPresenter.h"
 #include "common/QtConversions.h"
+#include "common/WorkerThreads.h"
 #include "corpus/CorpusPanel.h"
 #include "experiment/BatchSizeFinderDialog.h"
 #include "experiment/ExperimentPanel.h"
@@ -102,6 +103,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 MainWindow::~MainWindow() {
     // Workers first: their controllers wait for the threads; the run folders are then complete.
     m_scheduler->shutdown();
+    // A finder closed mid-step left its thread to us; none may outlive the window.
+    waitForRetiredWorkers(this);
 }
 
 void MainWindow::buildLayout() {
@@ -565,12 +568,17 @@ void MainWindow::updateActions() {
         QSignalBlocker b(m_pauseAction);
         m_pauseAction->setChecked(m_scheduler->allPaused());
     }
-    int running = 0, queued = 0;
+    int running = 0, paused = 0, queued = 0;
     for (RunController* c : m_scheduler->controllers()) {
-        if (c->isActive()) ++running;
+        if (c->state() == RunController::State::Running) ++running;
+        if (c->state() == RunController::State::Paused) ++paused;
         if (c->state() == RunController::State::Queued) ++queued;
     }
-    m_statusRuns->setText(pending ? tr("%1 running · %2 queued").arg(running).arg(queued) : QString());
+    // A paused run is not running: "1 running" under a paused progress bar read as a fault.
+    QString text = tr("%1 running").arg(running);
+    if (paused > 0) text += tr(" · %1 paused").arg(paused);
+    text += tr(" · %1 queued").arg(queued);
+    m_statusRuns->setText(pending ? text : QString());
 }
 
 void MainWindow::appendLog(const QString& line) {

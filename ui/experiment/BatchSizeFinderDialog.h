@@ -12,9 +12,11 @@
 #include "workbench/Training.h"
 
 class QLabel;
+class QProgressBar;
 class QPushButton;
 class QTableWidget;
 class QThread;
+class QTimer;
 
 namespace wbui {
 
@@ -26,6 +28,14 @@ public:
     ~BatchSizeFinderDialog() override;
     void start();
     void showResult(const wb::BatchSizeResult& result);
+    bool isRunning() const;
+    QTableWidget* table() const { return m_table; }
+    QPushButton* fastestButton() const { return m_fastest; }
+    QPushButton* largestButton() const { return m_largest; }
+    QLabel* statusLabel() const { return m_status; }
+
+    static constexpr qint64 kStart = 8;
+    static constexpr qint64 kLimit = 1024;
 
 Q_SIGNALS:
     void batchSizeChosen(qint64 size);
@@ -33,11 +43,18 @@ Q_SIGNALS:
 
 private:
     void stopWorker();
+    void showFailure(const QString& message);
+    void showProgress();
 
     wb::ExperimentConfig m_config;
     std::shared_ptr<const wb::Corpus> m_corpus;
     std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
+    // Batch sizes the finder has begun (it asks "cancelled?" before each): shown while it works.
+    std::shared_ptr<std::atomic<int>> m_trialsBegun = std::make_shared<std::atomic<int>>(0);
     QThread* m_thread = nullptr;
+    QTimer* m_poll = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QString m_deviceLabel;
     wb::BatchSizeResult m_result;
     QLabel* m_status = nullptr;
     QTableWidget* m_table = nullptr;
