@@ -69,6 +69,10 @@ void ComparisonTable::refresh() {
     } catch (const std::exception&) {
         m_rows.clear();
     }
+    // One row per run, in the collection's order: name them as the chart panels and the legend do
+    // ("CPU · 2 threads · fp32", the host for a run from another machine), not the core's plain label.
+    for (int i = 0; i < int(m_rows.size()) && i < m_runs->size(); ++i)
+        if (!m_runs->at(i).label.isEmpty()) m_rows[std::size_t(i)].label = toStd(m_runs->at(i).label);
     m_table->setSortingEnabled(false);
     m_table->setRowCount(int(m_rows.size()));
     for (int i = 0; i < int(m_rows.size()); ++i) {

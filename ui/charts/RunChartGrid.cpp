@@ -82,7 +82,12 @@ void RunChartGrid::relayout() {
         return;
     }
     const int columns = list.size() <= 1 ? 1 : (list.size() <= 4 ? 2 : int(std::ceil(std::sqrt(double(list.size())))));
+    const int rows = (int(list.size()) + columns - 1) / columns;
     for (int i = 0; i < list.size(); ++i) grid->addWidget(list[i], i / columns, i % columns);
+    // The panels share the whole area (they stayed at their minimum size, a corner of an empty page);
+    // rows and columns left over from an earlier, larger grid take nothing.
+    for (int r = 0; r < grid->rowCount(); ++r) grid->setRowStretch(r, r < rows ? 1 : 0);
+    for (int c = 0; c < grid->columnCount(); ++c) grid->setColumnStretch(c, c < columns ? 1 : 0);
 }
 
 void RunChartGrid::flush() {

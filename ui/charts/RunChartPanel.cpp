@@ -14,6 +14,8 @@ RunChartPanel::RunChartPanel(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     m_plot = new QCustomPlot(this);
     m_plot->setMinimumSize(280, 200);
+    m_plot->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->plotLayout()->insertRow(0);

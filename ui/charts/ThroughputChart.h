@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QChartView>
+#include <QColor>
 
 #include <vector>
 
@@ -20,6 +21,7 @@ public:
     int barCount() const { return m_bars; }
 
 private:
+    void addBars(const std::vector<wb::ComparisonRow>& rows, const std::vector<QColor>& colors);
     int m_bars = 0;
 };
 

@@ -1,8 +1,10 @@
 // Chart, CSV and environment export.
 #include "export/ChartExporter.h"
 
+#include <QChart>
 #include <QChartView>
 #include <QFileInfo>
+#include <QGraphicsLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -62,12 +64,23 @@ bool ChartExporter::savePlot(QCustomPlot* plot, const QString& path, QString* er
 bool ChartExporter::saveChartView(QChartView* view, const QString& path, QString* error) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     const QSize size = view->size().expandedTo(QSize(800, 300));
+    // Lay the chart out at the export size for the render, then give it back to the view: rendering the
+    // on-screen layout into a larger image kept its aspect ratio and left the bars in a corner.
+    QChart* chart = view->chart();
+    const QRectF shown = chart->geometry();
+    chart->setGeometry(QRectF(shown.topLeft(), QSizeF(size)));
+    if (QGraphicsLayout* layout = chart->layout()) layout->activate();
+    struct Restore {
+        QChart* chart;
+        QRectF rect;
+        ~Restore() { chart->setGeometry(rect); }
+    } restore{chart, shown};
     if (suffix == QLatin1String("png")) {
         QImage image(size, QImage::Format_ARGB32);
         image.fill(Qt::white);
         QPainter painter(&image);
         painter.setRenderHint(QPainter::Antialiasing);
-        view->chart()->scene()->render(&painter, QRectF(QPointF(0, 0), size), view->chart()->sceneBoundingRect());
+        chart->scene()->render(&painter, QRectF(QPointF(0, 0), size), chart->sceneBoundingRect());
         painter.end();
         if (!image.save(path)) return failed(error, path, QStringLiteral("could not write the image"));
         return true;
@@ -87,7 +100,7 @@ bool ChartExporter::saveChartView(QChartView* view, const QString& path, QString
             pdf.setResolution(72);
             painter.begin(&pdf);
         }
-        view->chart()->scene()->render(&painter, QRectF(QPointF(0, 0), size), view->chart()->sceneBoundingRect());
+        chart->scene()->render(&painter, QRectF(QPointF(0, 0), size), chart->sceneBoundingRect());
         if (!painter.end()) return failed(error, path, QStringLiteral("could not write the image"));
         return true;
     }
