@@ -102,6 +102,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_maxSteps = intBox(trainBox, 0, std::numeric_limits<int>::max(), tr("Stop after this many steps (0 = no limit)"), tr("no limit"));
     m_validateEvery = intBox(trainBox, 0, std::numeric_limits<int>::max(), tr("Validate every N steps (0 = once per epoch)"), tr("every epoch"));
     m_patience = intBox(trainBox, 0, 1000, tr("Early stopping: validations without improvement (0 = off)"), tr("off"));
+    // A bare "30" next to "Validate:" did not say 30 what.
+    m_maxSteps->setSuffix(tr(" steps"));
+    m_validateEvery->setPrefix(tr("every "));
+    m_validateEvery->setSuffix(tr(" steps"));
+    m_patience->setSuffix(tr(" validations"));
     m_seed = intBox(trainBox, 0, std::numeric_limits<int>::max(), tr("Seed of initialisation, shuffling and the validation split"));
     m_precision = new QComboBox(trainBox);
     m_precision->addItems({QStringLiteral("fp32"), QStringLiteral("bf16"), QStringLiteral("fp16")});

@@ -94,9 +94,9 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     m_results->setWordWrap(true);
     m_results->setSelectionMode(QAbstractItemView::ExtendedSelection);
     QFont big = m_results->font();
-    big.setPointSizeF(big.pointSizeF() * 1.3);
+    big.setPointSizeF(big.pointSizeF() * 1.5);  // poems are read, not scanned
     m_results->setFont(big);
-    m_results->setSpacing(4);
+    m_results->setSpacing(8);
     auto* copy = new QPushButton(tr("Copy"), resultsBox);
     copy->setToolTip(tr("Copy the selected samples (all when none is selected)"));
     resultsLayout->addWidget(m_results, 1);
@@ -152,6 +152,11 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
 
     connect(m_load, &QPushButton::clicked, this, [this] {
         if (m_run->currentIndex() >= 0) loadRun(m_run->currentData().toString());
+    });
+    // Picking another run loads it: the box must not name one run while another one's model answers.
+    connect(m_run, &QComboBox::activated, this, [this](int index) {
+        const QString dir = m_run->itemData(index).toString();
+        if (!dir.isEmpty() && dir != m_loadedRun) loadRun(dir);
     });
     connect(m_generate, &QPushButton::clicked, this, &PlaygroundPanel::generate);
     connect(m_classify, &QPushButton::clicked, this, &PlaygroundPanel::classify);

@@ -5,6 +5,8 @@
 #include <QListWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "common/QtConversions.h"
 
 namespace wbui {
@@ -14,7 +16,7 @@ DeviceList::DeviceList(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     m_list = new QListWidget(this);
     m_list->setToolTip(tr("Tick every device to compare; Run trains the same experiment on each"));
-    m_list->setMaximumHeight(110);
+    m_list->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     m_sequential = new QCheckBox(tr("Run CPU entries one after another"), this);
     m_sequential->setChecked(true);
     m_sequential->setToolTip(tr("CPU runs side by side would steal cores from each other and distort the timing"));
@@ -59,6 +61,11 @@ void DeviceList::setDevices(const std::vector<wb::DeviceInfo>& devices) {
         item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
         item->setCheckState(previouslyChecked.contains(c.label) ? Qt::Checked : Qt::Unchecked);
     }
+    // As tall as its entries (up to six; more scroll): an empty box under two CPU lines only takes room
+    // from the panels above.
+    const int rows = std::clamp(m_list->count(), 1, 6);
+    const int rowHeight = m_list->count() > 0 ? m_list->sizeHintForRow(0) : m_list->fontMetrics().height() + 4;
+    m_list->setFixedHeight(rows * rowHeight + 2 * m_list->frameWidth() + 2);
     // Something sensible ticked on first use: the fastest CPU entry.
     if (previouslyChecked.isEmpty() && m_list->count() > 0) {
         int pick = 0;
