@@ -15,7 +15,8 @@ RunChartPanel::RunChartPanel(QWidget* parent) : QWidget(parent) {
     m_plot = new QCustomPlot(this);
     m_plot->setMinimumSize(280, 200);
     m_plot->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
-    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+    // In the layout: without it the plot stayed at its minimum size in the panel's corner.
+    layout->addWidget(m_plot);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->plotLayout()->insertRow(0);
@@ -86,6 +87,8 @@ void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
     m_plot->yAxis2->setVisible(m_hasAccuracy);
     m_trainLoss->rescaleAxes();
     m_valLoss->rescaleAxes(true);
+    // A little room above and below: the newest (lowest) points sat on the axis line.
+    if (pointCount() > 1) m_plot->yAxis->scaleRange(1.08);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
