@@ -125,6 +125,10 @@ void CorpusPanel::setHint(const QString& text) { m_message->setText(text); }
 
 QString CorpusPanel::messageText() const { return m_message->text(); }
 
+QString CorpusPanel::manifestText() const { return m_manifest->text(); }
+
+QString CorpusPanel::catalogSelection() const { return m_catalog->currentData().toString(); }
+
 int CorpusPanel::previewRows() const { return m_preview->rowCount(); }
 
 wb::CorpusFormat CorpusPanel::overrideFormat() const {
@@ -133,6 +137,19 @@ wb::CorpusFormat CorpusPanel::overrideFormat() const {
 }
 
 bool CorpusPanel::loadPath(const QString& path) {
+    // A prepared corpus opened by its path (the last corpus, restored at launch; Open Recent) is shown as
+    // the prepared corpus it is: its name, its manifest, and the catalog box on it.
+    const QString canonical = QFileInfo(path).canonicalFilePath();
+    if (!canonical.isEmpty() && overrideFormat() == wb::CorpusFormat::Auto) {
+        std::vector<wb::CatalogEntry> entries;
+        try {
+            entries = wb::listPreparedCorpora();
+        } catch (const std::exception&) {
+        }
+        for (const auto& e : entries)
+            if (QFileInfo(toQt(e.dataPath)).canonicalFilePath() == canonical)
+                return load(path, e.format, toQt(e.name), e);
+    }
     return load(path, overrideFormat(), QFileInfo(path).fileName(), std::nullopt);
 }
 
@@ -188,7 +205,12 @@ bool CorpusPanel::load(const QString& path, wb::CorpusFormat format, const QStri
 }
 
 void CorpusPanel::showManifest(const std::optional<wb::CatalogEntry>& entry) {
-    if (!entry) return;
+    if (!entry) {
+        // The previous prepared corpus's manifest would describe a corpus that is no longer loaded.
+        m_manifest->setText(tr("The loaded corpus is a file of yours; pick a prepared one here and press Load."));
+        m_manifest->setToolTip(QString());
+        return;
+    }
     const int index = m_catalog->findData(toQt(entry->name));
     if (index >= 0) m_catalog->setCurrentIndex(index);
     m_manifest->setText(tr("<b>%1</b> — %2<br>source: %3 %4 · licence: %5<br>%6 documents · %7")

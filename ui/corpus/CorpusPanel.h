@@ -46,6 +46,8 @@ public:
     QString displayName() const { return m_displayName; }
     wb::CorpusFormat loadedFormat() const { return m_corpus ? m_corpus->format : wb::CorpusFormat::Auto; }
     QString messageText() const;
+    QString manifestText() const;
+    QString catalogSelection() const;  // the prepared corpus the catalog box is on ("" when none)
     int previewRows() const;
 
 Q_SIGNALS:

@@ -26,3 +26,30 @@ TEST(CorpusPanel, MissingFileFailsWithItsName) {
     EXPECT_TRUE(failed[0][1].toString().contains(QStringLiteral("corpus.txt")));
     EXPECT_FALSE(panel.hasCorpus());
 }
+
+TEST(CorpusPanel, PreparedCorpusOpenedByPathShowsItsNameAndManifest) {
+    wbtest::TempDir tmp;
+    const std::string dir = tmp.file("cache/mini-poems");
+    wbtest::writeText(dir + "/poems.json", wbtest::quatrainJson(30));
+    wbtest::writeText(dir + "/manifest.json",
+                      R"({"data": "poems.json", "format": "poems", "description": "thirty test quatrains", "documents": 30})");
+    const QByteArray saved = qgetenv("LSTM_WORKBENCH_DATA");
+    qputenv("LSTM_WORKBENCH_DATA", QByteArray::fromStdString(tmp.file("cache")));
+    {
+        CorpusPanel panel;  // its catalog box lists mini-poems
+        // The launch restores the last corpus by its path: it is still "mini-poems", with its manifest.
+        ASSERT_TRUE(panel.loadPath(QString::fromStdString(dir + "/poems.json")));
+        EXPECT_EQ(panel.displayName(), QStringLiteral("mini-poems"));
+        EXPECT_EQ(panel.catalogSelection(), QStringLiteral("mini-poems"));
+        EXPECT_TRUE(panel.manifestText().contains(QStringLiteral("thirty test quatrains")));
+        // A file of the user's: the manifest no longer describes what is loaded.
+        wbtest::writeText(tmp.file("mine.txt"), wbtest::patternText(20));
+        ASSERT_TRUE(panel.loadPath(QString::fromStdString(tmp.file("mine.txt"))));
+        EXPECT_EQ(panel.displayName(), QStringLiteral("mine.txt"));
+        EXPECT_FALSE(panel.manifestText().contains(QStringLiteral("thirty test quatrains")));
+    }
+    if (saved.isNull())
+        qunsetenv("LSTM_WORKBENCH_DATA");
+    else
+        qputenv("LSTM_WORKBENCH_DATA", saved);
+}
