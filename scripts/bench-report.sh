@@ -29,8 +29,10 @@ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWORKBENCH_BUILD
 cmake --build "$BUILD_DIR" -j"$(nproc)" --target lstm-workbench-cli workbench_bench >/dev/null
 cli="$BUILD_DIR/bin/lstm-workbench-cli"
 
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# The raw JSON stays in the build folder: bench/write_report.py can re-render the page from it.
+out="$BUILD_DIR/bench-report"
+rm -rf "$out"
+mkdir -p "$out"
 uptime >"$out/load_before.txt"
 # Side by side: for each preset and thread count the three run back to back, round after round. The peer
 # gets the same glibc setting our models make (keepFreedMemoryForReuse in SequenceModel.cpp).
@@ -56,5 +58,6 @@ for threads in 1 2; do
 done
 uptime >"$out/load_after.txt"
 
-/usr/bin/python3 bench/write_report.py "$out" >docs/benchmarks.md
+/usr/bin/python3 bench/write_report.py "$out" >"$out/benchmarks.md"
+mv "$out/benchmarks.md" docs/benchmarks.md
 echo "bench-report: wrote docs/benchmarks.md" >&2
