@@ -2,9 +2,11 @@
 #include "train/RunState.h"
 
 #include <cstdio>
+#include <filesystem>
 
 #include <nlohmann/json.hpp>
 
+#include "io/Safetensors.h"
 #include "workbench/Errors.h"
 #include "workbench/RunFolder.h"
 
@@ -96,6 +98,55 @@ RunSummary ProgressState::summary(std::int64_t parameters, std::int64_t tokensPe
     r.finalValAccuracy = finalValAccuracy;
     r.parameters = parameters;
     return r;
+}
+
+namespace {
+namespace fs = std::filesystem;
+
+std::string next(const fs::path& file) { return file.string() + ".next"; }
+
+// The step a checkpoint file records, or "" when the file is missing or unreadable.
+std::string recordedStep(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return {};
+    try {
+        const auto file = safetensors::read(path);
+        auto it = file.metadata.find("step");
+        return it == file.metadata.end() ? std::string() : it->second;
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+void renameOrThrow(const std::string& from, const std::string& to) {
+    std::error_code ec;
+    fs::rename(from, to, ec);
+    if (ec) throw TrainingError("cannot write " + to + ": " + ec.message());
+}
+}  // namespace
+
+void commitCheckpoint(const std::string& runDir) {
+    const fs::path dir(runDir);
+    renameOrThrow(next(dir / runfiles::kModel), (dir / runfiles::kModel).string());
+    renameOrThrow(next(dir / runfiles::kOptimizer), (dir / runfiles::kOptimizer).string());
+}
+
+void recoverCheckpoint(const std::string& runDir) {
+    const fs::path dir(runDir);
+    const auto model = (dir / runfiles::kModel).string(), optimizer = (dir / runfiles::kOptimizer).string();
+    const auto modelNext = next(model), optimizerNext = next(optimizer);
+    std::error_code ec;
+    const bool haveModelNext = fs::exists(modelNext, ec), haveOptimizerNext = fs::exists(optimizerNext, ec);
+    if (!haveModelNext && !haveOptimizerNext) return;
+    const auto optimizerStep = recordedStep(optimizerNext);
+    if (haveModelNext && !optimizerStep.empty() && recordedStep(modelNext) == optimizerStep) {
+        commitCheckpoint(runDir);  // both halves were written: finish the commit
+    } else if (!haveModelNext && !optimizerStep.empty() && recordedStep(model) == optimizerStep) {
+        renameOrThrow(optimizerNext, optimizer);  // killed between the two renames
+    } else {
+        fs::remove(modelNext, ec);  // an incomplete new checkpoint: the old pair stands
+        fs::remove(optimizerNext, ec);
+    }
 }
 
 std::string vocabularyFileJson(const Vocabulary& vocabulary, const std::vector<std::string>& classes) {

@@ -33,6 +33,14 @@ struct ProgressState {
     RunSummary summary(std::int64_t parameters, std::int64_t tokensPerSample) const;
 };
 
+// A checkpoint is a pair of files (model and optimizer) that must agree. Each is first written whole as
+// "<name>.next" (itself atomically), then both are renamed over the old pair. A process killed at any moment
+// leaves either the old pair, or a complete new pair still named .next, or the new model next to a complete
+// optimizer.safetensors.next; recoverCheckpoint() finishes or discards such a commit so that the files
+// always hold one consistent checkpoint.
+void commitCheckpoint(const std::string& runDir);
+void recoverCheckpoint(const std::string& runDir);
+
 std::string vocabularyFileJson(const Vocabulary& vocabulary, const std::vector<std::string>& classes);
 Vocabulary readVocabularyFile(const std::string& path, std::vector<std::string>* classes);
 

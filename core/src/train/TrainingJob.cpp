@@ -91,6 +91,7 @@ TrainingJob::TrainingJob(ExperimentConfig config, std::string runDir, std::share
 
 std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std::int64_t epochs,
                                                  std::int64_t maxSteps, double learningRate) {
+    recoverCheckpoint(runDir);  // a run killed while saving resumes from one consistent checkpoint
     auto record = loadRunFolder(runDir);
     for (const char* name : {runfiles::kModel, runfiles::kOptimizer, runfiles::kVocab})
         if (!fs::exists(fs::path(runDir) / name))
@@ -409,12 +410,13 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
                                         ": lower the learning rate; the last good checkpoint is kept");
             st.wallSeconds = clock.wall();
             st.optimizerSteps = setup->optimizer->steps();
-            saveSafetensors((dir / runfiles::kOptimizer).string(), setup->optimizer->state(),
-                            st.toMetadata(config));
-            saveSafetensors((dir / runfiles::kModel).string(), namedParameters(setup->model),
+            saveSafetensors((dir / runfiles::kModel).string() + ".next", namedParameters(setup->model),
                             {{"format", "lstm-workbench"},
                              {"step", std::to_string(st.step)},
                              {"task", toString(config.task)}});
+            saveSafetensors((dir / runfiles::kOptimizer).string() + ".next", setup->optimizer->state(),
+                            st.toMetadata(config));
+            commitCheckpoint(runDir);
             writeMetrics();
             info.summary = st.summary(info.summary.parameters, tokensPerSample);
             info.summary.epochs = static_cast<double>(st.step) / static_cast<double>(stepsPerEpoch);
