@@ -4,7 +4,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QFileInfo>
-#include <QGraphicsLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,6 +14,9 @@
 #include <QSysInfo>
 
 #include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
 
 #include "common/QtConversions.h"
 #include "workbench/Devices.h"
@@ -63,18 +65,17 @@ bool ChartExporter::savePlot(QCustomPlot* plot, const QString& path, QString* er
 
 bool ChartExporter::saveChartView(QChartView* view, const QString& path, QString* error) {
     const QString suffix = QFileInfo(path).suffix().toLower();
-    const QSize size = view->size().expandedTo(QSize(800, 300));
-    // Lay the chart out at the export size for the render, then give it back to the view: rendering the
-    // on-screen layout into a larger image kept its aspect ratio and left the bars in a corner.
+    // A shown chart as laid out on screen, scaled up evenly to at least 800x300: the image has the view's
+    // aspect ratio, so the chart fills it (a fixed 800x300 left it in a corner), and nothing is re-laid out
+    // (a relayout for the export left the old axis labels drawn under the new ones).
     QChart* chart = view->chart();
-    const QRectF shown = chart->geometry();
-    chart->setGeometry(QRectF(shown.topLeft(), QSizeF(size)));
-    if (QGraphicsLayout* layout = chart->layout()) layout->activate();
-    struct Restore {
-        QChart* chart;
-        QRectF rect;
-        ~Restore() { chart->setGeometry(rect); }
-    } restore{chart, shown};
+    const QSizeF shown = chart->sceneBoundingRect().size();
+    // A chart on a tab never shown has no real layout yet: it is drawn into 800x300 as it is.
+    QSize size = view->size().expandedTo(QSize(800, 300));
+    if (view->isVisible() && shown.width() >= 50 && shown.height() >= 50) {
+        const double scale = std::max({1.0, 800.0 / shown.width(), 300.0 / shown.height()});
+        size = QSize(int(std::ceil(shown.width() * scale)), int(std::ceil(shown.height() * scale)));
+    }
     if (suffix == QLatin1String("png")) {
         QImage image(size, QImage::Format_ARGB32);
         image.fill(Qt::white);
