@@ -86,12 +86,14 @@ int main(int argc, char** argv) {
 
         if (json) {
             std::printf("{\"tang_poems_documents\": %zu, \"tang_poems_load_ms\": %.1f", documents, loadMs);
-            for (const auto& [name, ms] : generation) std::printf(", \"quatrain7_generate_ms_%s\": %.2f", name.c_str(), ms);
+            for (const auto& [name, ms] : generation)
+                std::printf(", \"quatrain7_generate_ms_%s\": %.2f", name.c_str(), ms);
             std::printf(", \"repeats\": %d}\n", repeats);
         } else {
             std::printf("load tang-poems (%zu poems): median %.1f ms\n", documents, loadMs);
             for (const auto& [name, ms] : generation)
-                std::printf("generate quatrain7 (poems-size model, %s LSTM, CPU): median %.2f ms\n", name.c_str(), ms);
+                std::printf("generate quatrain7 (poems-size model, %s LSTM, CPU): median %.2f ms\n",
+                            name.c_str(), ms);
             std::printf("sample: %s\n", sample.c_str());
         }
     } catch (const std::exception& e) {

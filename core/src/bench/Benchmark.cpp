@@ -93,7 +93,9 @@ BenchResult runBenchmark(const BenchOptions& o) {
 
     // Vocabulary and classes of the preset's shape (PERF.md): imdb 15000 words / 2 classes, charrnn 65
     // characters, poems 4379 characters.
-    const std::int64_t vocab = o.preset == "charrnn" ? 65 : config.data.vocabSize > 0 ? config.data.vocabSize : 15000;
+    const std::int64_t vocab = o.preset == "charrnn"       ? 65
+                               : config.data.vocabSize > 0 ? config.data.vocabSize
+                                                           : 15000;
     const std::int64_t classes = config.task == Task::Classifier ? 2 : 0;
     const std::int64_t outputs = config.task == Task::Classifier ? classes : vocab;
     const auto b = config.train.batchSize, t = config.data.seqLen;

@@ -21,7 +21,9 @@ using torch::Tensor;
 
 // Rows per parallel chunk: below ~16k gate elements a step's kernel takes a few microseconds, less than
 // waking the second thread costs.
-std::int64_t grainRows(std::int64_t h) { return std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(1, h)); }
+std::int64_t grainRows(std::int64_t h) {
+    return std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(1, h));
+}
 
 struct LayerActivations {
     Tensor out;    // [T, B, H]
@@ -45,7 +47,8 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
     a.out = torch::empty({t, b, h}, x.options());
     a.cells = torch::empty({t + 1, b, h}, x.options());
     a.cells[0].copy_(c0);
-    a.tanhC = torch::empty(keep ? std::vector<std::int64_t>{t, b, h} : std::vector<std::int64_t>{b, h}, x.options());
+    a.tanhC = torch::empty(keep ? std::vector<std::int64_t>{t, b, h} : std::vector<std::int64_t>{b, h},
+                           x.options());
     const auto wHhT = wHh.t();
     const auto h0c = h0.contiguous();
     float* gatesPtr = a.gates.data_ptr<float>();
@@ -121,7 +124,8 @@ public:
         const auto dx = torch::mm(dFlat, wIh).view({t, b, in});
         const auto dWih = torch::mm(dFlat.t(), x.reshape({t * b, in}));
         // h_{s-1} for every step: h0, then the outputs but the last.
-        const auto hPrev = t > 1 ? torch::cat({h0.reshape({1, b, h}), out.narrow(0, 0, t - 1)}, 0) : h0.reshape({1, b, h});
+        const auto hPrev =
+            t > 1 ? torch::cat({h0.reshape({1, b, h}), out.narrow(0, 0, t - 1)}, 0) : h0.reshape({1, b, h});
         const auto dWhh = torch::mm(dFlat.t(), hPrev.reshape({t * b, h}));
         const auto db = dFlat.sum(0);
         return {dx, dhRec, dc, dWih, dWhh, db, db.clone()};
@@ -134,13 +138,15 @@ bool fusedLstmSupports(const torch::Tensor& input) {
     return input.device().is_cpu() && input.scalar_type() == torch::kFloat32 && input.dim() == 3;
 }
 
-std::vector<torch::Tensor> fusedLstmLayer(const torch::Tensor& x, const torch::Tensor& h0, const torch::Tensor& c0,
-                                          const torch::Tensor& wIh, const torch::Tensor& wHh,
-                                          const torch::Tensor& bIh, const torch::Tensor& bHh) {
+std::vector<torch::Tensor> fusedLstmLayer(const torch::Tensor& x, const torch::Tensor& h0,
+                                          const torch::Tensor& c0, const torch::Tensor& wIh,
+                                          const torch::Tensor& wHh, const torch::Tensor& bIh,
+                                          const torch::Tensor& bHh) {
     const auto xc = x.contiguous();
-    const bool needsGrad = torch::GradMode::is_enabled() &&
-                           (xc.requires_grad() || h0.requires_grad() || c0.requires_grad() || wIh.requires_grad() ||
-                            wHh.requires_grad() || bIh.requires_grad() || bHh.requires_grad());
+    const bool needsGrad =
+        torch::GradMode::is_enabled() &&
+        (xc.requires_grad() || h0.requires_grad() || c0.requires_grad() || wIh.requires_grad() ||
+         wHh.requires_grad() || bIh.requires_grad() || bHh.requires_grad());
     if (needsGrad) return LstmLayerFunction::apply(xc, h0.contiguous(), c0.contiguous(), wIh, wHh, bIh, bHh);
     // Inference: no autograd node and no tanh(c) history.
     auto a = layerForward(xc, h0, c0, wIh.contiguous(), wHh.contiguous(), bIh, bHh, /*keep=*/false);
@@ -174,7 +180,8 @@ void FusedLstmImpl::reset_parameters() {
 std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> FusedLstmImpl::forward(
     const torch::Tensor& input, const std::optional<std::tuple<torch::Tensor, torch::Tensor>>& hx) {
     TORCH_CHECK(input.dim() == 3, "FusedLstm expects a 3-d input (batched)");
-    const std::int64_t dirs = m_options.bidirectional ? 2 : 1, layers = m_options.layers, h = m_options.hiddenSize;
+    const std::int64_t dirs = m_options.bidirectional ? 2 : 1, layers = m_options.layers,
+                       h = m_options.hiddenSize;
     // Parameters live in the module's parameter table; after ->to(device) those are new tensors.
     std::vector<Tensor> weights;
     weights.reserve(m_weights.size());
@@ -190,8 +197,8 @@ std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> FusedLstmImp
     }
     if (!fusedLstmSupports(input) || !fusedLstmSupports(h0) || weights[0].scalar_type() != torch::kFloat32 ||
         !weights[0].device().is_cpu()) {
-        auto r = at::lstm(input, {h0, c0}, weights, /*has_biases=*/true, layers, m_options.dropout, is_training(),
-                          m_options.bidirectional, m_options.batchFirst);
+        auto r = at::lstm(input, {h0, c0}, weights, /*has_biases=*/true, layers, m_options.dropout,
+                          is_training(), m_options.bidirectional, m_options.batchFirst);
         return {std::get<0>(r), {std::get<1>(r), std::get<2>(r)}};
     }
     Tensor layerInput = m_options.batchFirst ? input.transpose(0, 1).contiguous() : input.contiguous();

@@ -32,7 +32,8 @@ public:
 
     // input [B, T, E] (batch first) or [T, B, E]; hx = (h0, c0), each [layers * directions, B, H].
     std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> forward(
-        const torch::Tensor& input, const std::optional<std::tuple<torch::Tensor, torch::Tensor>>& hx = std::nullopt);
+        const torch::Tensor& input,
+        const std::optional<std::tuple<torch::Tensor, torch::Tensor>>& hx = std::nullopt);
 
     const FusedLstmOptions& options() const { return m_options; }
     // ATen's flat order: per layer, per direction: w_ih, w_hh, b_ih, b_hh.
@@ -49,8 +50,9 @@ bool fusedLstmSupports(const torch::Tensor& input);
 
 // One layer, one direction, time-major: x [T, B, I], h0 and c0 [B, H]. Returns {output [T, B, H], h_n, c_n}.
 // Differentiable through the hand-written backward when grad mode is on and anything requires grad.
-std::vector<torch::Tensor> fusedLstmLayer(const torch::Tensor& x, const torch::Tensor& h0, const torch::Tensor& c0,
-                                          const torch::Tensor& wIh, const torch::Tensor& wHh,
-                                          const torch::Tensor& bIh, const torch::Tensor& bHh);
+std::vector<torch::Tensor> fusedLstmLayer(const torch::Tensor& x, const torch::Tensor& h0,
+                                          const torch::Tensor& c0, const torch::Tensor& wIh,
+                                          const torch::Tensor& wHh, const torch::Tensor& bIh,
+                                          const torch::Tensor& bHh);
 
 }  // namespace wb

@@ -54,8 +54,8 @@ WB_INLINE float fastTanh(float x) {
 }
 
 WB_KERNEL void activateRow(float* __restrict g, std::int64_t h) {
-    for (std::int64_t j = 0; j < 2 * h; ++j) g[j] = fastSigmoid(g[j]);  // i, f
-    for (std::int64_t j = 2 * h; j < 3 * h; ++j) g[j] = fastTanh(g[j]);  // g
+    for (std::int64_t j = 0; j < 2 * h; ++j) g[j] = fastSigmoid(g[j]);      // i, f
+    for (std::int64_t j = 2 * h; j < 3 * h; ++j) g[j] = fastTanh(g[j]);     // g
     for (std::int64_t j = 3 * h; j < 4 * h; ++j) g[j] = fastSigmoid(g[j]);  // o
 }
 
@@ -74,8 +74,8 @@ WB_KERNEL void cellRow(const float* __restrict i, const float* __restrict f, con
 WB_KERNEL void gradRow(const float* __restrict ai, const float* __restrict af, const float* __restrict ag,
                        const float* __restrict ao, const float* __restrict cp, const float* __restrict tc,
                        const float* __restrict dOut, const float* __restrict dhRec, float* __restrict dc,
-                       float* __restrict di, float* __restrict df, float* __restrict dg, float* __restrict dout,
-                       std::int64_t h) {
+                       float* __restrict di, float* __restrict df, float* __restrict dg,
+                       float* __restrict dout, std::int64_t h) {
     for (std::int64_t j = 0; j < h; ++j) {
         const float dh = dOut[j] + dhRec[j];
         const float i = ai[j], f = af[j], g = ag[j], o = ao[j], t = tc[j];
@@ -95,12 +95,14 @@ void forwardRows(float* gates, const float* cPrev, float* cNext, float* hNext, f
     for (std::int64_t b = b0; b < b1; ++b) {
         float* g = gates + b * 4 * h;
         activateRow(g, h);
-        cellRow(g, g + h, g + 2 * h, g + 3 * h, cPrev + b * h, cNext + b * h, tanhC + b * h, hNext + b * h, h);
+        cellRow(g, g + h, g + 2 * h, g + 3 * h, cPrev + b * h, cNext + b * h, tanhC + b * h, hNext + b * h,
+                h);
     }
 }
 
-void backwardRows(const float* act, const float* cPrev, const float* tanhC, const float* dOut, const float* dhRec,
-                  float* dc, float* dGates, std::int64_t b0, std::int64_t b1, std::int64_t h) {
+void backwardRows(const float* act, const float* cPrev, const float* tanhC, const float* dOut,
+                  const float* dhRec, float* dc, float* dGates, std::int64_t b0, std::int64_t b1,
+                  std::int64_t h) {
     for (std::int64_t b = b0; b < b1; ++b) {
         const float* a = act + b * 4 * h;
         float* d = dGates + b * 4 * h;

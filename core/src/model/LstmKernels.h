@@ -14,7 +14,8 @@ void forwardRows(float* gates, const float* cPrev, float* cNext, float* hNext, f
 
 // Rows [b0, b1) of one step's backward: dh = dOut + dhRec; dc enters as the gradient from the next step and
 // leaves as the one for the previous step; dGates receives (di, df, dg, do) of the pre-activations.
-void backwardRows(const float* act, const float* cPrev, const float* tanhC, const float* dOut, const float* dhRec,
-                  float* dc, float* dGates, std::int64_t b0, std::int64_t b1, std::int64_t h);
+void backwardRows(const float* act, const float* cPrev, const float* tanhC, const float* dOut,
+                  const float* dhRec, float* dc, float* dGates, std::int64_t b0, std::int64_t b1,
+                  std::int64_t h);
 
 }  // namespace wb::lstmkernels

@@ -37,7 +37,10 @@ LstmBackend resolveLstmBackend(LstmBackend requested, const torch::Device& devic
 
 SequenceModelImpl::SequenceModelImpl(Task task, const ModelConfig& config, std::int64_t vocabSize,
                                      std::int64_t outputs, const torch::Device& device)
-    : m_task(task), m_config(config), m_backend(resolveLstmBackend(config.backend, device)), m_outputs(outputs) {
+    : m_task(task),
+      m_config(config),
+      m_backend(resolveLstmBackend(config.backend, device)),
+      m_outputs(outputs) {
     keepFreedMemoryForReuse();
     const bool bidirectional = task == Task::Classifier && config.bidirectional;
     const double between = config.layers > 1 ? config.dropout : 0.0;
@@ -76,7 +79,8 @@ std::pair<torch::Tensor, LstmState> SequenceModelImpl::forwardStep(const torch::
     return {logits, LstmState{h, c}};
 }
 
-torch::Tensor SequenceModelImpl::classifyEmbedded(const torch::Tensor& embedded, const torch::Tensor& lengths) {
+torch::Tensor SequenceModelImpl::classifyEmbedded(const torch::Tensor& embedded,
+                                                  const torch::Tensor& lengths) {
     auto outputs = std::get<0>(runLstm(embedded, std::nullopt));
     return head->forward(dropout->forward(pool(outputs, lengths)));
 }

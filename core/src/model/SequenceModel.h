@@ -49,8 +49,8 @@ public:
     LstmBackend backend() const { return m_backend; }  // Torch or Fused, never Auto
 
     torch::nn::Embedding embedding{nullptr};
-    torch::nn::LSTM lstm{nullptr};      // set when backend() == Torch
-    FusedLstm fusedLstm{nullptr};       // set when backend() == Fused (registered as "lstm" too)
+    torch::nn::LSTM lstm{nullptr};  // set when backend() == Torch
+    FusedLstm fusedLstm{nullptr};   // set when backend() == Fused (registered as "lstm" too)
     torch::nn::Dropout dropout{nullptr};
     torch::nn::Linear head{nullptr};
 

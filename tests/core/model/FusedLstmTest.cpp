@@ -30,9 +30,9 @@ struct Case {
 
 std::string describe(const Case& c) {
     return "B=" + std::to_string(c.b) + " T=" + std::to_string(c.t) + " E=" + std::to_string(c.e) +
-           " H=" + std::to_string(c.h) + " layers=" + std::to_string(c.layers) + (c.bidirectional ? " bi" : "") +
-           (c.batchFirst ? " batch-first" : " time-major") + " dropout=" + std::to_string(c.dropout) +
-           (c.initialState ? " h0" : "");
+           " H=" + std::to_string(c.h) + " layers=" + std::to_string(c.layers) +
+           (c.bidirectional ? " bi" : "") + (c.batchFirst ? " batch-first" : " time-major") +
+           " dropout=" + std::to_string(c.dropout) + (c.initialState ? " h0" : "");
 }
 
 void compareWithTorch(const Case& c) {
@@ -62,8 +62,8 @@ void compareWithTorch(const Case& c) {
     fused->train();
 
     const std::int64_t dirs = c.bidirectional ? 2 : 1;
-    const auto inputShape = c.batchFirst ? std::vector<std::int64_t>{c.b, c.t, c.e}
-                                         : std::vector<std::int64_t>{c.t, c.b, c.e};
+    const auto inputShape =
+        c.batchFirst ? std::vector<std::int64_t>{c.b, c.t, c.e} : std::vector<std::int64_t>{c.t, c.b, c.e};
     const auto input = torch::randn(inputShape);
     const auto h0 = torch::randn({c.layers * dirs, c.b, c.h});
     const auto c0 = torch::randn({c.layers * dirs, c.b, c.h});
@@ -121,13 +121,14 @@ void compareWithTorch(const Case& c) {
 }  // namespace
 
 TEST(FusedLstm, MatchesTorchLstmOutputsAndGradientsAcrossShapes) {
-    const std::vector<std::array<std::int64_t, 4>> shapes = {
-        {1, 1, 3, 4}, {2, 5, 3, 4}, {3, 7, 6, 5}, {1, 9, 4, 8}, {4, 1, 5, 3}, {5, 12, 7, 16}};
+    const std::vector<std::array<std::int64_t, 4>> shapes = {{1, 1, 3, 4}, {2, 5, 3, 4}, {3, 7, 6, 5},
+                                                             {1, 9, 4, 8}, {4, 1, 5, 3}, {5, 12, 7, 16}};
     for (const auto& s : shapes)
         for (std::int64_t layers = 1; layers <= 3; ++layers)
             for (bool bidirectional : {false, true})
                 for (bool initialState : {false, true})
-                    compareWithTorch({s[0], s[1], s[2], s[3], layers, bidirectional, true, 0.0, initialState});
+                    compareWithTorch(
+                        {s[0], s[1], s[2], s[3], layers, bidirectional, true, 0.0, initialState});
 }
 
 TEST(FusedLstm, MatchesTorchLstmWithDropoutBetweenLayersInTraining) {
@@ -264,6 +265,7 @@ TEST(FusedLstm, TinyLanguageModelTrainsToTheSameLossesWithEitherBackend) {
     const auto theirs = train(LstmBackend::Torch);
     const auto ours = train(LstmBackend::Fused);
     ASSERT_EQ(ours.size(), theirs.size());
-    for (std::size_t i = 0; i < ours.size(); ++i) EXPECT_NEAR(ours[i], theirs[i], 1e-4 * theirs[i]) << "step " << i;
+    for (std::size_t i = 0; i < ours.size(); ++i)
+        EXPECT_NEAR(ours[i], theirs[i], 1e-4 * theirs[i]) << "step " << i;
     EXPECT_LT(ours.back(), ours.front());  // it learned something
 }
