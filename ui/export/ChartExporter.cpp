@@ -75,6 +75,11 @@ bool ChartExporter::saveChartView(QChartView* view, const QString& path, QString
     if (view->isVisible() && shown.width() >= 50 && shown.height() >= 50) {
         const double scale = std::max({1.0, 800.0 / shown.width(), 300.0 / shown.height()});
         size = QSize(int(std::ceil(shown.width() * scale)), int(std::ceil(shown.height() * scale)));
+    } else {
+        // Never laid out (its tab was never shown): lay the chart out at the export size first, or the title,
+        // axes and bars are drawn squashed into whatever geometry it was born with.
+        chart->resize(QSizeF(size));
+        if (chart->layout()) chart->layout()->activate();
     }
     if (suffix == QLatin1String("png")) {
         QImage image(size, QImage::Format_ARGB32);

@@ -53,6 +53,12 @@ TEST(BundleExport, WritesChartsTablesConfigsAndEnvironment) {
     ASSERT_FALSE(bars.isNull());
     EXPECT_GE(bars.width(), 800);
     EXPECT_GE(bars.height(), 300);
+    // Laid out at the export size even though the Compare tab was never shown: the chart reaches into the
+    // image's bottom-right quarter instead of sitting squashed in its top-left corner.
+    int inked = 0;
+    for (int y = bars.height() / 2; y < bars.height(); ++y)
+        for (int x = bars.width() / 2; x < bars.width(); ++x) inked += qGray(bars.pixel(x, y)) < 200;
+    EXPECT_GT(inked, 50);
 
     const QString metrics = readAll(dir + QStringLiteral("/metrics.csv"));
     EXPECT_TRUE(metrics.startsWith(QStringLiteral("run_id,"))) << metrics.left(80).toStdString();
