@@ -165,7 +165,8 @@ def main():
                        for a in apps.values())
         worst_load = max(a["tang_poems_load_ms"] for a in apps.values())
         w(f"- Corpus load ≤ 2 s: {'met' if worst_load <= 2000 else 'not met'} ({worst_load:.0f} ms).\n")
-        w(f"- Quatrain well under 50 ms: {'met' if best_gen < 50 else 'not met'} (best {best_gen:.0f} ms here).\n")
+        margin = "" if best_gen < 35 else "; not *well* under: the weights (~26 MB) barely fit the 32 MB L3 shared with other tenants"
+        w(f"- Quatrain under 50 ms: {'yes' if best_gen < 50 else 'no'} (best {best_gen:.0f} ms here{margin}).\n")
 
     w("\n## GPU\n\nGPU numbers (cuDNN's LSTM through LibTorch, bf16/fp16 autocast, and Python PyTorch on the same GPU)\n"
       "are pending a session with a GPU: none was lent to the session that wrote this page. On CUDA the\n"
