@@ -712,18 +712,25 @@ void MainWindow::exportBundleDialog() {
                  QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
 }
 
-void MainWindow::runLrFinder() {
+bool MainWindow::finderConfig(const QString& finder, wb::ExperimentConfig* config) {
     if (!m_corpus->hasCorpus()) {
-        m_errors->showError(tr("No corpus"), tr("The learning-rate finder trains on the corpus: load one first."));
-        return;
+        m_errors->showError(tr("No corpus"), tr("The %1 trains on the corpus: load one first.").arg(finder));
+        return false;
     }
-    wb::ExperimentConfig config = m_experiment->config();
-    config.data.corpus = toStd(m_corpus->corpusPath());
+    *config = m_experiment->config();
+    config->data.corpus = toStd(m_corpus->corpusPath());
+    // A finder measures on one device: the last one ticked.
     const auto choices = m_devices->checkedChoices();
     if (!choices.empty()) {
-        config.device.device = choices.back().device;
-        config.device.threads = choices.back().threads;
+        config->device.device = choices.back().device;
+        config->device.threads = choices.back().threads;
     }
+    return true;
+}
+
+void MainWindow::runLrFinder() {
+    wb::ExperimentConfig config;
+    if (!finderConfig(tr("learning-rate finder"), &config)) return;
     auto* dialog = new LrFinderDialog(config, m_corpus->corpus(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &LrFinderDialog::rateChosen, this, [this](double rate) {
@@ -736,17 +743,8 @@ void MainWindow::runLrFinder() {
 }
 
 void MainWindow::runBatchSizeFinder() {
-    if (!m_corpus->hasCorpus()) {
-        m_errors->showError(tr("No corpus"), tr("The batch-size finder trains on the corpus: load one first."));
-        return;
-    }
-    wb::ExperimentConfig config = m_experiment->config();
-    config.data.corpus = toStd(m_corpus->corpusPath());
-    const auto choices = m_devices->checkedChoices();
-    if (!choices.empty()) {
-        config.device.device = choices.back().device;
-        config.device.threads = choices.back().threads;
-    }
+    wb::ExperimentConfig config;
+    if (!finderConfig(tr("batch-size finder"), &config)) return;
     auto* dialog = new BatchSizeFinderDialog(config, m_corpus->corpus(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &BatchSizeFinderDialog::batchSizeChosen, this, [this](qint64 size) {

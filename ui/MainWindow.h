@@ -96,6 +96,8 @@ private:
     void exportChartDialog();
     void exportCsvDialog();
     void exportBundleDialog();
+    // The experiment as a finder should try it; false (after telling the user) when there is no corpus.
+    bool finderConfig(const QString& finder, wb::ExperimentConfig* config);
     void runLrFinder();
     void runBatchSizeFinder();
     QString uniqueRunDir(const QString& base) const;
