@@ -1,6 +1,8 @@
 // All compared runs on one chart.
 #include "charts/OverlayChart.h"
 
+#include "charts/CurvePen.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -189,7 +191,6 @@ void OverlayChart::syncRun(const QString& key, bool rebuild) {
         rebuild = true;
     }
     s.graph->setName(entry.label);
-    s.graph->setPen(QPen(entry.color, 1.8));
     if (rebuild) {
         s.graph->data()->clear();
         s.consumed = 0;
@@ -214,6 +215,7 @@ void OverlayChart::syncRun(const QString& key, bool rebuild) {
     }
     s.consumed = records.size();
     if (!xs.isEmpty()) s.graph->addData(xs, ys, m_mode != XAxisMode::WallSeconds);
+    s.graph->setPen(curvePen(entry.color, 1.8, s.graph->dataCount()));
 }
 
 void OverlayChart::applyAxes() {

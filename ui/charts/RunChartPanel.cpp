@@ -1,6 +1,8 @@
 // The live chart of one run.
 #include "charts/RunChartPanel.h"
 
+#include "charts/CurvePen.h"
+
 #include <QVBoxLayout>
 
 #include <qcustomplot.h>
@@ -49,7 +51,6 @@ int RunChartPanel::pointCount() const {
 void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
     if (auto* title = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0)))
         title->setText(entry.label);
-    m_trainLoss->setPen(QPen(entry.color.lighter(130), 1.2));
     m_valLoss->setPen(QPen(entry.color.darker(130), 2));
     if (rebuild) {
         m_trainLoss->data()->clear();
@@ -75,6 +76,7 @@ void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
     m_consumed = metrics.size();
     // Records arrive in step order: alreadySorted saves QCustomPlot a sort per batch.
     if (!tx.isEmpty()) m_trainLoss->addData(tx, ty, true);
+    m_trainLoss->setPen(curvePen(entry.color.lighter(130), 1.2, m_trainLoss->dataCount()));
     if (!vx.isEmpty()) m_valLoss->addData(vx, vy, true);
     if (!ax.isEmpty()) {
         m_valAccuracy->addData(ax, ay, true);
