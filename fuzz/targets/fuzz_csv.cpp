@@ -1,0 +1,19 @@
+// loadCorpus(path, CorpusFormat::Csv) on a file holding the fuzz input: labelled CSV (label,text rows, optional header, RFC 4180 quotes).
+// Bad input must end in InputError naming the file; a corpus that loads must pass checkCorpus.
+#include <cstddef>
+#include <cstdint>
+
+#include "CorpusChecks.h"
+#include "workbench/Corpus.h"
+#include "workbench/Errors.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string path = fuzz::writeScratchFile("corpus.csv", data, size);
+    try {
+        const wb::Corpus corpus = wb::loadCorpus(path, wb::CorpusFormat::Csv);
+        fuzz::checkCorpus(corpus, true);
+    } catch (const wb::InputError& e) {
+        FUZZ_CHECK(e.file() == path);
+    }
+    return 0;
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, clang, ASan + UBSan) into build-fuzz/ and runs each for a bounded
+# time, starting from a copy of its committed seeds (build-fuzz/corpus/<target>, kept between runs, so the
+# seeds in fuzz/seeds/ stay as committed). Prints executions per target; exits non-zero when a target
+# finds a crash, a sanitizer error, a hang or an out-of-memory (the input is left in
+# build-fuzz/artifacts/<target>/: add it to fuzz/regressions/<target>/ with the fix).
+#
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default 20 seconds, every target
+#
+# WORKBENCH_FUZZ_BUILD_DIR overrides build-fuzz; WORKBENCH_FUZZ_JOBS the build's parallelism.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-20}
+shift || true
+./scripts/install-deps.sh
+build_dir=${WORKBENCH_FUZZ_BUILD_DIR:-build-fuzz}
+CC=clang CXX=clang++ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DWORKBENCH_FUZZ=ON >/dev/null
+cmake --build "$build_dir" -j"${WORKBENCH_FUZZ_JOBS:-$(nproc)}"
+
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(utf8 text poems tsv csv folder config safetensors runfolder)
+fi
+
+failed=()
+printf '%-12s %12s %10s %8s  %s\n' target executions exec/s corpus result
+for t in "${targets[@]}"; do
+  corpus="$build_dir/corpus/$t"
+  artifacts="$build_dir/artifacts/$t"
+  log="$build_dir/logs/$t.log"
+  mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+  cp -n fuzz/seeds/"$t"/* "$corpus"/ 2>/dev/null || true
+  [ -d fuzz/regressions/"$t" ] && cp -n fuzz/regressions/"$t"/* "$corpus"/ 2>/dev/null || true
+  dict=()
+  [ -f fuzz/dicts/"$t".dict ] && dict=(-dict=fuzz/dicts/"$t".dict)
+  rc=0
+  "$build_dir/bin/fuzz_$t" "${dict[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    -max_len=65536 -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" >"$log" 2>&1 || rc=$?
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  files=$(find "$corpus" -type f | wc -l)
+  if [ "$rc" -eq 0 ]; then
+    result=ok
+  else
+    result="FAILED (exit $rc): $(grep -m1 -E '^==[0-9]+==ERROR|runtime error|^fuzz: invariant|ERROR: libFuzzer' "$log" || true)"
+    failed+=("$t")
+  fi
+  printf '%-12s %12s %10s %8s  %s\n' "$t" "${execs:-?}" "${speed:-?}" "$files" "$result"
+done
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz: ${failed[*]} failed; logs in $build_dir/logs/, inputs in $build_dir/artifacts/" >&2
+  exit 1
+fi
