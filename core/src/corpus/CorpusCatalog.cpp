@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "corpus/JsonDocument.h"
 #include "workbench/Errors.h"
 
 namespace fs = std::filesystem;
@@ -59,10 +60,12 @@ std::string stringField(const nlohmann::json& j, const char* key) {
 CatalogEntry readEntry(const fs::path& dir) {
     const fs::path manifestPath = dir / kManifest;
     const std::string where = manifestPath.string();
+    const std::string text = readFile(manifestPath);
+    detail::checkJsonNesting(text, where);  // manifestJson's dump() below recurses once per level
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(readFile(manifestPath));
-    } catch (const nlohmann::json::parse_error& e) {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e400
         throw InputError(where, 0, std::string("not valid JSON (") + e.what() + ")");
     }
     if (!j.is_object()) throw InputError(where, 0, "expected a JSON object (a corpus manifest)");

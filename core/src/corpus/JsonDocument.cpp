@@ -12,7 +12,31 @@ std::int64_t lineOfOffset(const std::string& text, std::size_t offset) {
     return 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
 }
 
+void checkJsonNesting(const std::string& text, const std::string& sourceName) {
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;  // the escaped character cannot end the string
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxJsonDepth)
+                throw InputError(sourceName, lineOfOffset(text, i),
+                                 "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels",
+                                 static_cast<std::int64_t>(i));
+        } else if (c == ']' || c == '}') {
+            --depth;  // unbalanced brackets are the parser's to report
+        }
+    }
+}
+
 nlohmann::json parseJsonDocument(const std::string& text, const std::string& sourceName) {
+    checkJsonNesting(text, sourceName);
     try {
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
@@ -25,6 +49,13 @@ nlohmann::json parseJsonDocument(const std::string& text, const std::string& sou
         std::string detail = prefixEnd == std::string::npos ? what : what.substr(prefixEnd + 2);
         throw InputError(sourceName, lineOfOffset(text, pos), "invalid JSON: " + detail,
                          static_cast<std::int64_t>(pos));
+    } catch (const nlohmann::json::exception& e) {
+        // The parser throws out_of_range (406) for a number too large for a double, e.g. 1e400, with no
+        // position; the message quotes the number.
+        std::string what = e.what();
+        const auto prefixEnd = what.find("] ");
+        throw InputError(sourceName, 0,
+                         "invalid JSON: " + (prefixEnd == std::string::npos ? what : what.substr(prefixEnd + 2)));
     }
 }
 

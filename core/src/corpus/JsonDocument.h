@@ -8,8 +8,16 @@
 
 namespace wb::detail {
 
-// Throws InputError(sourceName, line, "invalid JSON: …") when text is not JSON.
+// Throws InputError(sourceName, line, "invalid JSON: …") when text is not JSON, or nests deeper than
+// kMaxJsonDepth.
 nlohmann::json parseJsonDocument(const std::string& text, const std::string& sourceName);
+
+// nlohmann's parser keeps its nesting on the heap, but dump(), copies and comparisons of the document recurse
+// once per level: 60,000 nested brackets overflow an 8 MB stack. No file of the project nests deeper than 4.
+inline constexpr int kMaxJsonDepth = 256;
+// Throws InputError(sourceName, line, …) at the first bracket deeper than kMaxJsonDepth (one linear pass;
+// brackets inside strings do not count).
+void checkJsonNesting(const std::string& text, const std::string& sourceName);
 
 // The 1-based line of a byte position (count of '\n' before it, plus one).
 std::int64_t lineOfOffset(const std::string& text, std::size_t offset);

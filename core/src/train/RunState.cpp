@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "corpus/JsonDocument.h"
 #include "io/Safetensors.h"
 #include "workbench/Errors.h"
 #include "workbench/RunFolder.h"
@@ -157,6 +158,7 @@ std::string vocabularyFileJson(const Vocabulary& vocabulary, const std::vector<s
 
 Vocabulary readVocabularyFile(const std::string& path, std::vector<std::string>* classes) {
     const auto text = readFile(path);
+    detail::checkJsonNesting(text, path);  // j.dump() below recurses once per level
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
