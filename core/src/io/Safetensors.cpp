@@ -82,13 +82,16 @@ File parse(std::string bytes, const std::string& source) {
         const auto& shape = v["shape"];
         if (!shape.is_array() || shape.size() > kMaxRank)
             fail(source, where + ": shape is not an array of rank <= 8");
-        std::uint64_t elements = 1;
+        // extent: the product of the non-zero sizes, which bounds every stride. Checked even when a zero
+        // size makes the tensor empty, so that [0, 2^64-1] is refused (it would become a negative int64).
+        std::uint64_t elements = 1, extent = 1;
         for (const auto& d : shape) {
             if (!d.is_number_unsigned()) fail(source, where + ": shape has a negative or non-integer size");
             const auto dim = d.get<std::uint64_t>();
-            if (dim > 0 && elements > std::numeric_limits<std::uint64_t>::max() / 16 / dim)
+            if (dim > 0 && extent > std::numeric_limits<std::uint64_t>::max() / 16 / dim)
                 fail(source, where + ": shape is too large");
             elements *= dim;
+            if (dim > 0) extent *= dim;
             e.shape.push_back(static_cast<std::int64_t>(dim));
         }
         const auto& offsets = v["data_offsets"];
