@@ -130,6 +130,15 @@ void loadDelimited(Corpus& corpus, const std::string& path, char delimiter) {
     collectClasses(corpus, path);
 }
 
+// A file name as a document title: file names are bytes, titles are shown as text, so a name that is not
+// UTF-8 shows each non-ASCII byte as U+FFFD.
+std::string displayName(const std::string& name) {
+    if (isValidUtf8(name)) return name;
+    std::string out;
+    for (const char c : name) out += static_cast<unsigned char>(c) < 0x80 ? std::string(1, c) : "\uFFFD";
+    return out;
+}
+
 bool hidden(const fs::path& p) {
     const std::string name = p.filename().string();
     return !name.empty() && name[0] == '.';
@@ -153,6 +162,10 @@ void loadFolder(Corpus& corpus, const std::string& path) {
                              "'): a classifier needs at least two (one sub-folder per class)");
     for (const auto& dir : classDirs) {
         const std::string label = dir.filename().string();
+        // Labels are text (vocab.json, the GUI, the CLI's output); a folder name is any bytes.
+        if (!isValidUtf8(label))
+            throw InputError(dir.string(), 0,
+                             "the class folder's name is not valid UTF-8 (rename the folder)");
         std::vector<fs::path> files;
         for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
             if (hidden(it->path())) continue;
@@ -173,7 +186,7 @@ void loadFolder(Corpus& corpus, const std::string& path) {
             if (t.empty()) throw InputError(f.string(), 0, "no text (the file holds only whitespace)");
             d.text = t.size() == text.size() ? std::move(text) : std::string(t);
             d.label = label;
-            d.title = f.filename().string();
+            d.title = displayName(f.filename().string());
             corpus.documents.push_back(std::move(d));
         }
     }
