@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
         if (!fs::is_directory(argv[a], ec)) continue;
         for (const auto& entry : fs::directory_iterator(argv[a])) {
             const std::string name = entry.path().filename().string();
-            if (entry.is_regular_file() && name[0] != '.' && name != "README.md") inputs.push_back(entry.path());
+            if (entry.is_regular_file() && name[0] != '.' && name != "README.md")
+                inputs.push_back(entry.path());
         }
     }
     if (inputs.empty()) {

@@ -84,5 +84,4 @@ inline std::string writeScratchFile(const char* name, const std::uint8_t* data, 
 
 }  // namespace fuzz
 
-#define FUZZ_CHECK(cond) \
-    ((cond) ? (void)0 : ::fuzz::invariantFailed(#cond, __FILE__, __LINE__))
+#define FUZZ_CHECK(cond) ((cond) ? (void)0 : ::fuzz::invariantFailed(#cond, __FILE__, __LINE__))

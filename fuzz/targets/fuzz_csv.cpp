@@ -1,5 +1,6 @@
-// loadCorpus(path, CorpusFormat::Csv) on a file holding the fuzz input: labelled CSV (label,text rows, optional header, RFC 4180 quotes).
-// Bad input must end in InputError naming the file; a corpus that loads must pass checkCorpus.
+// loadCorpus(path, CorpusFormat::Csv) on a file holding the fuzz input: labelled CSV (label,text rows,
+// optional header, RFC 4180 quotes). Bad input must end in InputError naming the file; a corpus that loads
+// must pass checkCorpus.
 #include <cstddef>
 #include <cstdint>
 

@@ -38,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (auto entry : fuzz::split(input, '\x01', 24)) {
         const auto nl = entry.find('\n');
         std::string_view path = entry.substr(0, nl);
-        const std::string_view content = nl == std::string_view::npos ? std::string_view() : entry.substr(nl + 1);
+        const std::string_view content =
+            nl == std::string_view::npos ? std::string_view() : entry.substr(nl + 1);
         const bool link = !path.empty() && path[0] == '@';
         if (link) path.remove_prefix(1);
         const bool folder = !path.empty() && path.back() == '/';

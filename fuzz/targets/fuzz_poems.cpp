@@ -1,5 +1,6 @@
-// loadCorpus(path, CorpusFormat::Poems) on a file holding the fuzz input: chinese-poetry JSON (an array of {title, author, paragraphs}), read by the streaming parser.
-// Bad input must end in InputError naming the file; a corpus that loads must pass checkCorpus.
+// loadCorpus(path, CorpusFormat::Poems) on a file holding the fuzz input: chinese-poetry JSON (an array of
+// {title, author, paragraphs}), read by the streaming parser. Bad input must end in InputError naming the
+// file; a corpus that loads must pass checkCorpus.
 #include <cstddef>
 #include <cstdint>
 

@@ -18,10 +18,14 @@
 
 namespace {
 
-const char* const kFiles[] = {"config.json",           "run.json",
-                              "metrics.csv",           "vocab.json",
-                              "optimizer.safetensors", "model.safetensors",
-                              "optimizer.safetensors.next", "model.safetensors.next"};
+const char* const kFiles[] = {"config.json",
+                              "run.json",
+                              "metrics.csv",
+                              "vocab.json",
+                              "optimizer.safetensors",
+                              "model.safetensors",
+                              "optimizer.safetensors.next",
+                              "model.safetensors.next"};
 
 void checkInputError(const wb::InputError& e, const std::string& dir) {
     FUZZ_CHECK(e.file().rfind(dir, 0) == 0);
@@ -32,8 +36,8 @@ void checkInputError(const wb::InputError& e, const std::string& dir) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const fuzz::fs::path root = fuzz::freshDir("run");
     const std::string dir = root.string();
-    const auto parts = fuzz::split(std::string_view(reinterpret_cast<const char*>(data), size), '\x01',
-                                   std::size(kFiles));
+    const auto parts =
+        fuzz::split(std::string_view(reinterpret_cast<const char*>(data), size), '\x01', std::size(kFiles));
     for (std::size_t k = 0; k < parts.size(); ++k)
         if (!parts[k].empty() && !fuzz::writeFile(root / kFiles[k], parts[k])) std::abort();
 

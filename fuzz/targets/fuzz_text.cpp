@@ -1,5 +1,5 @@
-// loadCorpus(path, CorpusFormat::Text) on a file holding the fuzz input: plain text: paragraphs separated by blank lines.
-// Bad input must end in InputError naming the file; a corpus that loads must pass checkCorpus.
+// loadCorpus(path, CorpusFormat::Text) on a file holding the fuzz input: plain text: paragraphs separated by
+// blank lines. Bad input must end in InputError naming the file; a corpus that loads must pass checkCorpus.
 #include <cstddef>
 #include <cstdint>
 

@@ -54,8 +54,9 @@ nlohmann::json parseJsonDocument(const std::string& text, const std::string& sou
         // position; the message quotes the number.
         std::string what = e.what();
         const auto prefixEnd = what.find("] ");
-        throw InputError(sourceName, 0,
-                         "invalid JSON: " + (prefixEnd == std::string::npos ? what : what.substr(prefixEnd + 2)));
+        throw InputError(
+            sourceName, 0,
+            "invalid JSON: " + (prefixEnd == std::string::npos ? what : what.substr(prefixEnd + 2)));
     }
 }
 
