@@ -2,6 +2,7 @@
 // into option structs and dispatches to Commands.cpp. Exit codes: 0 ok, 1 runtime failure, 2 bad input.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -101,6 +102,18 @@ wb::ExperimentConfig buildConfig(const CLI::App* cmd, const TrainFlags& f, const
     if (given("--val-fraction")) c.data.valFraction = f.valFraction;
     if (given("--vocab-size")) c.data.vocabSize = f.vocabSize;
     if (given("--min-count")) c.data.minCount = f.minCount;
+    // A bad value that came from the --config file names the file; one a flag brought is named by the
+    // message itself (TrainingJob validates again).
+    if (given("--config")) {
+        const auto problems = c.validate();
+        if (!problems.empty()) {
+            auto fromFile = wb::ExperimentConfig::fromJson(wb::readFile(f.configFile), f.configFile);
+            fromFile.data.corpus = corpus;
+            const auto inFile = fromFile.validate();
+            if (std::find(inFile.begin(), inFile.end(), problems.front()) != inFile.end())
+                throw wb::InputError(f.configFile, 0, problems.front());
+        }
+    }
     return c;
 }
 

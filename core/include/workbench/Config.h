@@ -81,8 +81,9 @@ struct ExperimentConfig {
 
     // Human-readable problems ("hidden size must be at least 1"), empty when the config is usable.
     std::vector<std::string> validate() const;
-    // Throws InputError with the first problem.
-    void ensureValid() const;
+    // Throws InputError with the first problem; sourceName (a config.json the values came from) is named
+    // in the message when given.
+    void ensureValid(const std::string& sourceName = {}) const;
 };
 
 // Defaults per task (the GUI's "sensible defaults"): small enough to train on 2 CPU cores.

@@ -49,7 +49,10 @@ CorpusFormat detectCorpusFormat(const std::string& path);
 
 // Loads a corpus. Throws InputError (file, line, what was expected) on bad input: missing path, empty
 // corpus, binary data, invalid UTF-8, JSON of the wrong shape, rows with a missing column, a labelled
-// corpus with fewer than two classes, a folder without class sub-folders.
+// corpus with fewer than two classes, a folder without class sub-folders, a dangling symbolic link or a
+// special file (FIFO, device) among a class's files. A corpus whose estimated in-memory size exceeds the
+// available memory (MemAvailable, or the WORKBENCH_MEMORY_LIMIT_BYTES environment variable when set) is
+// refused before anything is read: "corpus.txt: needs about 38.2 GiB to load, 21.5 GiB available".
 Corpus loadCorpus(const std::string& path, CorpusFormat format = CorpusFormat::Auto);
 
 CorpusStats computeStats(const Corpus& corpus);

@@ -283,9 +283,9 @@ std::vector<std::string> ExperimentConfig::validate() const {
     return p;
 }
 
-void ExperimentConfig::ensureValid() const {
+void ExperimentConfig::ensureValid(const std::string& sourceName) const {
     const auto problems = validate();
-    if (!problems.empty()) throw InputError(problems.front());
+    if (!problems.empty()) throw InputError(sourceName, 0, problems.front());
 }
 
 ExperimentConfig defaultConfig(Task task) {

@@ -145,6 +145,8 @@ std::optional<CatalogEntry> findPreparedCorpus(const std::string& name) {
 std::string resolveCorpusPath(const std::string& pathOrName) {
     std::error_code ec;
     if (!pathOrName.empty() && fs::exists(pathOrName, ec)) return pathOrName;
+    // A dangling or looping symbolic link is the user's file: loadCorpus says what is wrong with it.
+    if (!pathOrName.empty() && fs::is_symlink(fs::symlink_status(pathOrName, ec))) return pathOrName;
     if (isCorpusName(pathOrName)) {
         if (const auto entry = findPreparedCorpus(pathOrName)) {
             if (!fs::exists(entry->dataPath, ec))

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "corpus/JsonDocument.h"
+#include "corpus/JsonDocument.h"
 #include "io/Safetensors.h"
 #include "workbench/Errors.h"
 #include "workbench/RunFolder.h"
@@ -159,12 +160,8 @@ std::string vocabularyFileJson(const Vocabulary& vocabulary, const std::vector<s
 Vocabulary readVocabularyFile(const std::string& path, std::vector<std::string>* classes) {
     const auto text = readFile(path);
     detail::checkJsonNesting(text, path);  // j.dump() below recurses once per level
-    nlohmann::json j;
-    try {
-        j = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::exception&) {
-        throw InputError(path, 0, "not valid JSON");
-    }
+    // parseJsonDocument names the line where the JSON breaks.
+    nlohmann::json j = detail::parseJsonDocument(text, path);
     if (!j.is_object()) throw InputError(path, 0, "expected a JSON object with \"level\" and \"tokens\"");
     if (classes) {
         classes->clear();

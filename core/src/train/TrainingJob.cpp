@@ -103,7 +103,7 @@ std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std:
     if (epochs > 0) m.config.train.epochs = epochs;
     if (maxSteps > 0) m.config.train.maxSteps = maxSteps;
     if (learningRate > 0) m.config.train.learningRate = learningRate;
-    m.config.ensureValid();
+    m.config.ensureValid((fs::path(runDir) / runfiles::kConfig).string());
     std::int64_t threads = m.config.device.threads;
     m.config.device.device = parseDeviceSpec(m.config.device.device, &threads);
     m.config.device.threads = threads;
@@ -247,7 +247,9 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
         pending.clear();
     };
 
-    try {
+    // A resumed run's folder is rewritten only once its checkpoint has loaded: a checkpoint that does not fit
+    // the config (an InputError) must leave the folder as it was.
+    auto writeStartFiles = [&] {
         if (createdDir || !resuming) {
             writeFileAtomic((dir / runfiles::kConfig).string(), config.toJson());
             writeFileAtomic((dir / runfiles::kVocab).string(),
@@ -257,6 +259,10 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
         }
         writeRunInfo();
         status = RunStatus::Running;
+    };
+
+    try {
+        if (!resuming) writeStartFiles();
 
         if (device.is_cpu()) applyCpuThreads(config.device.threads);
         info.threads = device.is_cpu() ? currentCpuThreads() : 0;
@@ -274,6 +280,7 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
                                      ": the checkpoint was interrupted while saving");
             loadInto(modelFile, namedParameters(setup->model), modelPath);
             setup->optimizer->loadState(safetensors::read(optPath), st.optimizerSteps, optPath);
+            writeStartFiles();
             log("resumed at step " + std::to_string(st.step) + " (epoch " +
                 std::to_string(st.epochIndex + 1) + ")");
         }
