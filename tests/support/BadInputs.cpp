@@ -484,7 +484,7 @@ std::vector<BadInputCase> makeCatalog() {
     add({"ConfigTruncated", Entry::TrainConfig, "config JSON cut off on line 3",
          configBytes("{\n  \"task\": \"lm\",\n  \"model\": {\"hidden\": "), {"experiment.json", "invalid JSON"}, 3});
     add({"ConfigDeepNesting", Entry::TrainConfig, "config of 100000 nested arrays (must not overflow the stack)",
-         configBytes(std::string(100000, '[') + std::string(100000, ']')), {"experiment.json", "expected a JSON object"}});
+         configBytes(std::string(100000, '[') + std::string(100000, ']')), {"experiment.json", "nested deeper than"}, 1});
 
     // ---------------- run folders ----------------
     add({"RunMissingConfig", Entry::Generate, "run folder without config.json",
