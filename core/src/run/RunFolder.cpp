@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "corpus/JsonDocument.h"
+#include "io/Failpoints.h"
 #include "workbench/Errors.h"
 
 namespace fs = std::filesystem;
@@ -224,6 +225,8 @@ void writeFileAtomic(const std::string& path, const std::string& bytes) {
     auto failure = [&](const char* what, int err) {
         return TrainingError("cannot write " + path + ": " + what + std::strerror(err));
     };
+    if (const int injected = failpoints::reached(failpoints::Site::BeforeCreate, path))
+        throw failure("", injected);
     const int fd = ::mkstemp(tmp.data());
     if (fd < 0) throw failure("", errno);
     // From here on the temporary must go away on every failure path.
@@ -233,23 +236,32 @@ void writeFileAtomic(const std::string& path, const std::string& bytes) {
         ::unlink(tmp.c_str());
         throw failure(what, err);
     };
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            abandon("");
+    auto writeAll = [&](std::size_t from, std::size_t to) {
+        while (from < to) {
+            const ssize_t n = ::write(fd, bytes.data() + from, to - from);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                abandon("");
+            }
+            from += static_cast<std::size_t>(n);
         }
-        done += static_cast<std::size_t>(n);
+    };
+    writeAll(0, bytes.size() / 2);
+    if (const int injected = failpoints::reached(failpoints::Site::MidWrite, path)) {
+        errno = injected;
+        abandon("");
     }
+    writeAll(bytes.size() / 2, bytes.size());
     // mkstemp creates 0600; a run folder is meant to be shared like any other file the user writes.
     ::fchmod(fd, 0644);
+    failpoints::reached(failpoints::Site::BeforeSync, path);
     if (::fsync(fd) != 0) abandon("");
     if (::close(fd) != 0) {
         const int err = errno;
         ::unlink(tmp.c_str());
         throw failure("", err);
     }
+    failpoints::reached(failpoints::Site::BeforeRename, path);
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
         const int err = errno;
         ::unlink(tmp.c_str());

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "corpus/JsonDocument.h"
-#include "corpus/JsonDocument.h"
+#include "io/Failpoints.h"
 #include "io/Safetensors.h"
 #include "workbench/Errors.h"
 #include "workbench/RunFolder.h"
@@ -129,15 +129,25 @@ void renameOrThrow(const std::string& from, const std::string& to) {
 
 void commitCheckpoint(const std::string& runDir) {
     const fs::path dir(runDir);
-    renameOrThrow(next(dir / runfiles::kModel), (dir / runfiles::kModel).string());
-    renameOrThrow(next(dir / runfiles::kOptimizer), (dir / runfiles::kOptimizer).string());
+    for (const char* file : {runfiles::kModel, runfiles::kOptimizer}) {
+        const auto path = (dir / file).string();
+        failpoints::reached(failpoints::Site::BeforeRename, path);
+        renameOrThrow(next(path), path);
+    }
 }
 
 void recoverCheckpoint(const std::string& runDir) {
     const fs::path dir(runDir);
+    // A process killed inside writeFileAtomic leaves its temporary (".<name>.tmp-XXXXXX") behind; the
+    // file it was replacing is intact, so the temporary is garbage.
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const auto name = entry.path().filename().string();
+        if (name.size() > 1 && name[0] == '.' && name.find(".tmp-") != std::string::npos)
+            fs::remove(entry.path(), ec);
+    }
     const auto model = (dir / runfiles::kModel).string(), optimizer = (dir / runfiles::kOptimizer).string();
     const auto modelNext = next(model), optimizerNext = next(optimizer);
-    std::error_code ec;
     const bool haveModelNext = fs::exists(modelNext, ec), haveOptimizerNext = fs::exists(optimizerNext, ec);
     if (!haveModelNext && !haveOptimizerNext) return;
     const auto optimizerStep = recordedStep(optimizerNext);
@@ -159,7 +169,6 @@ std::string vocabularyFileJson(const Vocabulary& vocabulary, const std::vector<s
 
 Vocabulary readVocabularyFile(const std::string& path, std::vector<std::string>* classes) {
     const auto text = readFile(path);
-    detail::checkJsonNesting(text, path);  // j.dump() below recurses once per level
     // parseJsonDocument names the line where the JSON breaks.
     nlohmann::json j = detail::parseJsonDocument(text, path);
     if (!j.is_object()) throw InputError(path, 0, "expected a JSON object with \"level\" and \"tokens\"");

@@ -417,14 +417,25 @@ RunSummary TrainingJob::Impl::execute(const TrainingCallbacks& cb) {
                                         ": lower the learning rate; the last good checkpoint is kept");
             st.wallSeconds = clock.wall();
             st.optimizerSteps = setup->optimizer->steps();
-            saveSafetensors((dir / runfiles::kModel).string() + ".next", namedParameters(setup->model),
-                            {{"format", "lstm-workbench"},
-                             {"step", std::to_string(st.step)},
-                             {"task", toString(config.task)}});
-            saveSafetensors((dir / runfiles::kOptimizer).string() + ".next", setup->optimizer->state(),
-                            st.toMetadata(config));
-            commitCheckpoint(runDir);
+            // Metrics first: a resume drops the records past its checkpoint, so a kill anywhere in here
+            // loses none of the records the committed checkpoint covers.
             writeMetrics();
+            const auto modelNext = (dir / runfiles::kModel).string() + ".next",
+                       optimizerNext = (dir / runfiles::kOptimizer).string() + ".next";
+            try {
+                saveSafetensors(modelNext, namedParameters(setup->model),
+                                {{"format", "lstm-workbench"},
+                                 {"step", std::to_string(st.step)},
+                                 {"task", toString(config.task)}});
+                saveSafetensors(optimizerNext, setup->optimizer->state(), st.toMetadata(config));
+            } catch (...) {
+                // Half a new checkpoint is worthless; the committed pair is untouched.
+                std::error_code ec;
+                fs::remove(modelNext, ec);
+                fs::remove(optimizerNext, ec);
+                throw;
+            }
+            commitCheckpoint(runDir);
             info.summary = st.summary(info.summary.parameters, tokensPerSample);
             info.summary.epochs = static_cast<double>(st.step) / static_cast<double>(stepsPerEpoch);
             writeRunInfo();
