@@ -32,7 +32,10 @@ void InferenceWorker::load(const QString& runDir) {
 void InferenceWorker::generate(const wb::GenerateOptions& options) {
     try {
         if (!m_model) throw std::runtime_error("No model is loaded: pick a run with a saved model first.");
-        Q_EMIT generated(toQt(m_model->generate(options)));
+        if (m_shuttingDown) return;
+        wb::GenerateOptions o = options;
+        o.cancelled = [this] { return m_shuttingDown.load(std::memory_order_relaxed); };
+        Q_EMIT generated(toQt(m_model->generate(o)));
     } catch (const std::exception& e) {
         Q_EMIT failed(describeError(e));
     }

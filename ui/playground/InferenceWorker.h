@@ -8,6 +8,7 @@
 #include <QStringList>
 #include <QVector>
 
+#include <atomic>
 #include <memory>
 
 #include "workbench/Inference.h"
@@ -25,9 +26,14 @@ public:
     void generate(const wb::GenerateOptions& options);
     void classify(const QString& text, int topK);
 
+    // From any thread: the generation in progress ends at its next token and none starts after it (the
+    // window is closing). Thread-safe.
+    void shutDown() { m_shuttingDown = true; }
+
 Q_SIGNALS:
     // isLanguageModel, the model's classes (classifier) and a one-line description.
-    void loaded(const QString& runDir, bool isLanguageModel, const QStringList& classes, const QString& description);
+    void loaded(const QString& runDir, bool isLanguageModel, const QStringList& classes,
+                const QString& description);
     void generated(const QStringList& samples);
     void classified(const QString& predicted, const QStringList& labels, const QVector<double>& probabilities,
                     const QStringList& tokens, const QVector<double>& scores);
@@ -35,6 +41,7 @@ Q_SIGNALS:
 
 private:
     std::unique_ptr<wb::TrainedModel> m_model;
+    std::atomic<bool> m_shuttingDown{false};
     QString m_runDir;
 };
 

@@ -171,6 +171,7 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
 }
 
 PlaygroundPanel::~PlaygroundPanel() {
+    m_worker->shutDown();  // a long generation would otherwise hold the window's close for its full length
     m_thread.quit();
     m_thread.wait();
 }

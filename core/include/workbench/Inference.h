@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct GenerateOptions {
     std::string acrostic;       // one character per line (quatrains: up to 4)
     std::int64_t samples = 1;
     std::uint64_t rngSeed = 0;  // 0 = random
+    // Polled before every token (from the generating thread); true ends the generation at once with the
+    // samples finished so far. The app sets it when its window closes during a long generation.
+    std::function<bool()> cancelled;
 };
 
 struct ClassProbability {

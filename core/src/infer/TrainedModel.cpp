@@ -177,64 +177,71 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
 
     torch::NoGradGuard noGrad;
     std::mt19937_64 rng(o.rngSeed ? o.rngSeed : std::random_device{}());
+    struct Cancelled {};
     auto step = [&](const std::vector<std::int64_t>& ids, std::optional<LstmState>& state) {
+        if (o.cancelled && o.cancelled()) throw Cancelled{};
         auto input = torch::tensor(ids, torch::kInt64).view({1, -1});
         auto [logits, next] = m->model->forwardStep(input, state);
         state = next;
         return logits[0][logits.size(1) - 1];
     };
-    // Every sample starts as a new document would: after <eos>.
-    std::optional<LstmState> primed;
-    auto primedLogits = step({Vocabulary::kEos}, primed);
-
     std::vector<std::string> out;
-    for (std::int64_t s = 0; s < o.samples; ++s) {
-        auto state = primed;
-        auto logits = primedLogits;
-        std::vector<std::int64_t> produced;
-        auto feed = [&](std::int64_t id, bool keep) {
-            if (keep) produced.push_back(id);
-            logits = step({id}, state);
-        };
-        if (lineChars) {
-            std::string poem;
-            std::size_t seedPos = 0;
-            for (int line = 0; line < 4; ++line) {
-                for (int c = 0; c < lineChars; ++c) {
-                    std::int64_t id;
-                    if (c == 0 && static_cast<std::size_t>(line) < acrostic.size())
-                        id = acrostic[static_cast<std::size_t>(line)];
-                    else if (line == 0 && seedPos < seedIds.size())
-                        id = seedIds[seedPos++];
-                    else
-                        id = sampleToken(logits, ideographs, o, rng);
-                    poem += vocab.token(id);
-                    feed(id, false);
+    try {
+        // Every sample starts as a new document would: after <eos>.
+        std::optional<LstmState> primed;
+        auto primedLogits = step({Vocabulary::kEos}, primed);
+
+        for (std::int64_t s = 0; s < o.samples; ++s) {
+            auto state = primed;
+            auto logits = primedLogits;
+            std::vector<std::int64_t> produced;
+            auto feed = [&](std::int64_t id, bool keep) {
+                if (keep) produced.push_back(id);
+                logits = step({id}, state);
+            };
+            if (lineChars) {
+                std::string poem;
+                std::size_t seedPos = 0;
+                for (int line = 0; line < 4; ++line) {
+                    for (int c = 0; c < lineChars; ++c) {
+                        std::int64_t id;
+                        if (c == 0 && static_cast<std::size_t>(line) < acrostic.size())
+                            id = acrostic[static_cast<std::size_t>(line)];
+                        else if (line == 0 && seedPos < seedIds.size())
+                            id = seedIds[seedPos++];
+                        else
+                            id = sampleToken(logits, ideographs, o, rng);
+                        poem += vocab.token(id);
+                        feed(id, false);
+                    }
+                    const auto mark = line % 2 == 0 ? comma : stop;
+                    poem += vocab.token(mark);
+                    feed(mark, false);
+                    if (line < 3) poem += '\n';
+                    // The corpus breaks a quatrain's two couplets onto two lines; show the model the same.
+                    if (line == 1 && newline >= 0) feed(newline, false);
                 }
-                const auto mark = line % 2 == 0 ? comma : stop;
-                poem += vocab.token(mark);
-                feed(mark, false);
-                if (line < 3) poem += '\n';
-                // The corpus breaks a quatrain's two couplets onto two lines; show the model the same.
-                if (line == 1 && newline >= 0) feed(newline, false);
+                out.push_back(poem);
+                continue;
             }
-            out.push_back(poem);
-            continue;
+            // Free text: seed, then up to `length` tokens; <eos> ends the sample. An acrostic starts each
+            // line.
+            for (auto id : seedIds) feed(id, true);
+            std::size_t nextAcrostic = 0;
+            if (!acrostic.empty() && seedIds.empty()) feed(acrostic[nextAcrostic++], true);
+            for (std::int64_t k = 0; k < o.length; ++k) {
+                const auto id = sampleToken(logits, anyToken, o, rng);
+                if (id == Vocabulary::kEos) break;
+                feed(id, true);
+                if (id == newline && nextAcrostic < acrostic.size())
+                    feed(acrostic[nextAcrostic++], true);
+                else if (id == newline && !acrostic.empty() && nextAcrostic >= acrostic.size())
+                    break;
+            }
+            out.push_back(vocab.decode(produced));
         }
-        // Free text: seed, then up to `length` tokens; <eos> ends the sample. An acrostic starts each line.
-        for (auto id : seedIds) feed(id, true);
-        std::size_t nextAcrostic = 0;
-        if (!acrostic.empty() && seedIds.empty()) feed(acrostic[nextAcrostic++], true);
-        for (std::int64_t k = 0; k < o.length; ++k) {
-            const auto id = sampleToken(logits, anyToken, o, rng);
-            if (id == Vocabulary::kEos) break;
-            feed(id, true);
-            if (id == newline && nextAcrostic < acrostic.size())
-                feed(acrostic[nextAcrostic++], true);
-            else if (id == newline && !acrostic.empty() && nextAcrostic >= acrostic.size())
-                break;
-        }
-        out.push_back(vocab.decode(produced));
+    } catch (const Cancelled&) {
+        // The samples finished so far are the answer; the one in progress is dropped.
     }
     return out;
 }
