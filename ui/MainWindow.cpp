@@ -485,6 +485,7 @@ bool MainWindow::startRuns() {
             m_progress->addRun(c, i >= 0 ? m_runs->at(i).color : QColor(Qt::gray));
         }
     }
+    m_scheduler->removeFinished();
 
     m_scheduler->setSequentialCpu(m_devices->sequentialCpu());
     const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));

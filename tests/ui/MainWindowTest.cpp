@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "MainWindow.h"
+#include "TestWindow.h"
 #include "UiTestSupport.h"
 #include "charts/ComparisonTable.h"
 #include "charts/OverlayChart.h"
@@ -27,38 +28,7 @@ using namespace wbui;
 using wbuitest::dropFiles;
 using wbuitest::waitFor;
 
-namespace {
-
-struct Window {
-    wbtest::TempDir tmp;
-    std::unique_ptr<MainWindow> w = std::make_unique<MainWindow>();
-    Window() {
-        w->errors()->setDialogsEnabled(false);
-        w->setRunsDirectory(QString::fromStdString(tmp.file("runs")));
-        wb::DeviceInfo cpu;
-        cpu.id = "cpu";
-        cpu.kind = "cpu";
-        cpu.name = "test CPU";
-        cpu.threads = 2;
-        w->deviceList()->setDevices({cpu});  // "CPU · 1 thread", "CPU · 2 threads"
-        w->resize(1400, 900);
-    }
-    QString write(const std::string& name, const std::string& bytes) {
-        wbtest::writeText(tmp.file(name), bytes);
-        return QString::fromStdString(tmp.file(name));
-    }
-    // Loads a pattern corpus and a tiny LM experiment with only the 1-thread CPU ticked.
-    void prepareTinyRun(long long steps) {
-        const QString corpus = write("pattern.txt", wbtest::patternText(200));
-        dropFiles(w.get(), {corpus});
-        ASSERT_TRUE(w->corpusPanel()->hasCorpus());
-        w->experimentPanel()->setConfig(wbuitest::tinyConfig(wb::Task::LanguageModel, corpus.toStdString(), steps));
-        w->deviceList()->setChecked(0, true);
-        w->deviceList()->setChecked(1, false);
-    }
-};
-
-}  // namespace
+using Window = wbuitest::TestWindow;
 
 TEST(MainWindow, DropLoadsCorpus) {
     Window win;

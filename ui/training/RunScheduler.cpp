@@ -51,6 +51,17 @@ void RunScheduler::shutdown() {
     for (auto* c : m_controllers) c->waitForFinished();
 }
 
+void RunScheduler::removeFinished() {
+    for (auto it = m_controllers.begin(); it != m_controllers.end();) {
+        if ((*it)->isDone()) {
+            (*it)->deleteLater();  // it may still be delivering its last queued signals
+            it = m_controllers.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
 bool RunScheduler::anyActive() const {
     for (auto* c : m_controllers)
         if (c->isActive()) return true;

@@ -26,6 +26,9 @@ public:
     void stopAll();
     // Stops everything and waits for every worker thread (window close).
     void shutdown();
+    // Lets go of the runs that have ended (their folders stay on disk), so that a long session of runs
+    // does not keep every finished controller, its thread and the corpus it trained on in memory.
+    void removeFinished();
 
     bool anyActive() const;
     bool anyPending() const;  // active or queued
