@@ -91,6 +91,7 @@ bool isIdeograph(char32_t c) {
 }
 
 // Picks a token from logits restricted to `allowed` (empty = all), with temperature, top-k and top-p.
+// Only top-k and top-p need the candidates in order, and only top-k's first k of them.
 std::int64_t sampleToken(const torch::Tensor& logits, const std::vector<char>& allowed,
                          const GenerateOptions& o, std::mt19937_64& rng) {
     auto values = logits.to(torch::kFloat32).contiguous();
@@ -101,24 +102,35 @@ std::int64_t sampleToken(const torch::Tensor& logits, const std::vector<char>& a
     for (std::int64_t i = 0; i < n; ++i)
         if (allowed[static_cast<std::size_t>(i)]) ids.push_back(i);
     if (ids.empty()) throw InputError("no token of the vocabulary fits here");
-    if (o.temperature <= 0)
-        return *std::max_element(ids.begin(), ids.end(), [&](auto a, auto b) { return v[a] < v[b]; });
-    std::sort(ids.begin(), ids.end(), [&](auto a, auto b) { return v[a] > v[b]; });
-    if (o.topK > 0 && static_cast<std::size_t>(o.topK) < ids.size())
+    const auto higher = [&](auto a, auto b) { return v[a] > v[b]; };
+    const auto best = *std::min_element(ids.begin(), ids.end(), higher);
+    if (o.temperature <= 0) return best;
+    if (o.topK > 0 && static_cast<std::size_t>(o.topK) < ids.size()) {
+        std::partial_sort(ids.begin(), ids.begin() + o.topK, ids.end(), higher);
         ids.resize(static_cast<std::size_t>(o.topK));
+    } else if (o.topP < 1.0) {
+        std::sort(ids.begin(), ids.end(), higher);
+    }
     std::vector<double> p(ids.size());
-    const double top = v[ids[0]];
+    const double top = v[best];
     double sum = 0;
     for (std::size_t k = 0; k < ids.size(); ++k) sum += p[k] = std::exp((v[ids[k]] - top) / o.temperature);
     if (o.topP < 1.0) {
         double cumulative = 0;
         std::size_t keep = 0;
         while (keep < ids.size() && cumulative < o.topP * sum) cumulative += p[keep++];
-        ids.resize(std::max<std::size_t>(keep, 1));
-        p.resize(ids.size());
+        keep = std::max<std::size_t>(keep, 1);
+        ids.resize(keep);
+        p.resize(keep);
+        sum = cumulative;
     }
-    std::discrete_distribution<std::size_t> pick(p.begin(), p.end());
-    return ids[pick(rng)];
+    // Inverse-CDF draw over the kept candidates.
+    double u = std::uniform_real_distribution<double>(0.0, sum)(rng);
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+        if (u < p[k]) return ids[k];
+        u -= p[k];
+    }
+    return ids.back();
 }
 
 }  // namespace
@@ -178,18 +190,28 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
     torch::NoGradGuard noGrad;
     std::mt19937_64 rng(o.rngSeed ? o.rngSeed : std::random_device{}());
     struct Cancelled {};
+    // Feeding a token runs the LSTM only; the head (for a poems model a third of the weights read per
+    // token) runs when a token is sampled, not after the ones a form or a seed forces.
     auto step = [&](const std::vector<std::int64_t>& ids, std::optional<LstmState>& state) {
         if (o.cancelled && o.cancelled()) throw Cancelled{};
         auto input = torch::tensor(ids, torch::kInt64).view({1, -1});
-        auto [logits, next] = m->model->forwardStep(input, state);
+        auto [hidden, next] = m->model->hiddenStep(input, state);
         state = next;
-        return logits[0][logits.size(1) - 1];
+        return hidden[0][hidden.size(1) - 1];
+    };
+    struct Logits {
+        torch::Tensor hidden, logits;  // logits: computed from hidden on first use
+    };
+    auto logitsOf = [&](Logits& l) -> const torch::Tensor& {
+        if (!l.logits.defined()) l.logits = m->model->logitsOf(l.hidden);
+        return l.logits;
     };
     std::vector<std::string> out;
     try {
         // Every sample starts as a new document would: after <eos>.
         std::optional<LstmState> primed;
-        auto primedLogits = step({Vocabulary::kEos}, primed);
+        Logits primedLogits{step({Vocabulary::kEos}, primed), {}};
+        logitsOf(primedLogits);  // every sample samples from it
 
         for (std::int64_t s = 0; s < o.samples; ++s) {
             auto state = primed;
@@ -197,7 +219,7 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
             std::vector<std::int64_t> produced;
             auto feed = [&](std::int64_t id, bool keep) {
                 if (keep) produced.push_back(id);
-                logits = step({id}, state);
+                logits = Logits{step({id}, state), {}};
             };
             if (lineChars) {
                 std::string poem;
@@ -210,7 +232,7 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
                         else if (line == 0 && seedPos < seedIds.size())
                             id = seedIds[seedPos++];
                         else
-                            id = sampleToken(logits, ideographs, o, rng);
+                            id = sampleToken(logitsOf(logits), ideographs, o, rng);
                         poem += vocab.token(id);
                         feed(id, false);
                     }
@@ -230,7 +252,7 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
             std::size_t nextAcrostic = 0;
             if (!acrostic.empty() && seedIds.empty()) feed(acrostic[nextAcrostic++], true);
             for (std::int64_t k = 0; k < o.length; ++k) {
-                const auto id = sampleToken(logits, anyToken, o, rng);
+                const auto id = sampleToken(logitsOf(logits), anyToken, o, rng);
                 if (id == Vocabulary::kEos) break;
                 feed(id, true);
                 if (id == newline && nextAcrostic < acrostic.size())

@@ -73,10 +73,19 @@ torch::Tensor SequenceModelImpl::forward(const torch::Tensor& inputs, const torc
 
 std::pair<torch::Tensor, LstmState> SequenceModelImpl::forwardStep(const torch::Tensor& inputs,
                                                                    const std::optional<LstmState>& state) {
+    auto [hidden, next] = hiddenStep(inputs, state);
+    return {logitsOf(hidden), next};
+}
+
+std::pair<torch::Tensor, LstmState> SequenceModelImpl::hiddenStep(const torch::Tensor& inputs,
+                                                                  const std::optional<LstmState>& state) {
     auto out = runLstm(embedding->forward(inputs), state);
-    auto logits = applyHead(dropout->forward(std::get<0>(out)));
     const auto& [h, c] = std::get<1>(out);
-    return {logits, LstmState{h, c}};
+    return {std::get<0>(out), LstmState{h, c}};
+}
+
+torch::Tensor SequenceModelImpl::logitsOf(const torch::Tensor& hidden) {
+    return applyHead(dropout->forward(hidden));
 }
 
 torch::Tensor SequenceModelImpl::classifyEmbedded(const torch::Tensor& embedded,

@@ -41,6 +41,11 @@ public:
     // LM with a carried state, for generation: inputs [B, T] -> logits [B, T, V] and the new state.
     std::pair<torch::Tensor, LstmState> forwardStep(const torch::Tensor& inputs,
                                                     const std::optional<LstmState>& state);
+    // The same in two halves, so that generation computes the logits only where it samples: the top
+    // layer's outputs [B, T, H] and the new state, then the head.
+    std::pair<torch::Tensor, LstmState> hiddenStep(const torch::Tensor& inputs,
+                                                   const std::optional<LstmState>& state);
+    torch::Tensor logitsOf(const torch::Tensor& hidden);
     // Classifier from embeddings [B, T, E] (for attributions).
     torch::Tensor classifyEmbedded(const torch::Tensor& embedded, const torch::Tensor& lengths);
 
