@@ -3,6 +3,7 @@
 // aborts loudly when an invariant of a loader's result is broken (libFuzzer then keeps the input).
 #pragma once
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include <signal.h>
 #include <unistd.h>
 
 namespace fuzz {
@@ -39,6 +41,16 @@ inline const fs::path& scratchDir() {
         if (::access(base.c_str(), W_OK) != 0) {
             const char* tmp = std::getenv("TMPDIR");
             base = tmp && *tmp ? tmp : "/tmp";
+        }
+        // libFuzzer leaves without running atexit handlers on a finding or a timeout: clear the folders of
+        // earlier processes that are gone.
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(base, ec)) {
+            const std::string name = entry.path().filename().string();
+            if (name.rfind("wb-fuzz-", 0) != 0) continue;
+            const long pid = std::strtol(name.c_str() + 8, nullptr, 10);
+            if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+                fs::remove_all(entry.path(), ec);
         }
         fs::path d = base / ("wb-fuzz-" + std::to_string(::getpid()));
         fs::remove_all(d);
