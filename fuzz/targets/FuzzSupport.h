@@ -36,7 +36,9 @@ inline std::vector<std::string_view> split(std::string_view data, char separator
 
 // The process's scratch folder, created on first use and removed when the process exits.
 inline const fs::path& scratchDir() {
-    static const fs::path dir = [] {
+    // Never destroyed: the atexit handler below, registered while this static is made, runs after its
+    // destructor.
+    static const fs::path& dir = *[] {
         fs::path base = "/dev/shm";
         if (::access(base.c_str(), W_OK) != 0) {
             const char* tmp = std::getenv("TMPDIR");
@@ -59,7 +61,7 @@ inline const fs::path& scratchDir() {
             std::error_code ec;
             fs::remove_all(scratchDir(), ec);
         });
-        return d;
+        return new fs::path(d);
     }();
     return dir;
 }
