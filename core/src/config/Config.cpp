@@ -2,7 +2,9 @@
 // the per-task defaults and the PERF.md reference presets.
 #include "workbench/Config.h"
 
+#include <algorithm>
 #include <cmath>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -372,6 +374,12 @@ ExperimentConfig presetConfig(const std::string& name) {
     } else {
         throw InputError("unknown preset '" + name + "' (expected imdb, charrnn or poems)");
     }
+    // CPU threads (LibTorch and OpenBLAS together): the fastest count of the fused LSTM measured per preset
+    // by scripts/bench-report.sh (docs/benchmarks.md, "Thread choice"). charrnn's small products lose more
+    // to synchronisation than a second core gives back; imdb and poems gain from it.
+    const std::int64_t measuredBest = name == "charrnn" ? 1 : 2;
+    const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+    c.device.threads = std::min(measuredBest, cores);
     return c;
 }
 

@@ -2,8 +2,10 @@
 // per-task defaults and the PERF.md presets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -234,6 +236,14 @@ TEST(Config, PresetsMatchPerfMd) {
     EXPECT_EQ(poems.train.batchSize, 32);
     for (const auto& name : wb::presetNames()) EXPECT_TRUE(wb::presetConfig(name).validate().empty()) << name;
     EXPECT_THROW(wb::presetConfig("gpt"), wb::InputError);
+}
+
+TEST(Config, PresetsCarryTheirMeasuredThreadCount) {
+    // docs/benchmarks.md, "Thread choice": charrnn is fastest on one thread, imdb and poems on two.
+    const std::int64_t two = std::min<std::int64_t>(2, std::max(1u, std::thread::hardware_concurrency()));
+    EXPECT_EQ(wb::presetConfig("charrnn").device.threads, 1);
+    EXPECT_EQ(wb::presetConfig("imdb").device.threads, two);
+    EXPECT_EQ(wb::presetConfig("poems").device.threads, two);
 }
 
 TEST(Config, EnumStrings) {
