@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
     genCmd->add_option("--temperature", gen.generate.temperature, "Sampling temperature (0 = greedy)");
     genCmd->add_option("--top-k", gen.generate.topK, "Sample among the k likeliest tokens (0 = all)");
     genCmd->add_option("--top-p", gen.generate.topP, "Nucleus sampling threshold (1 = off)");
-    genCmd->add_option("--form", form, "free, quatrain5 or quatrain7");
+    genCmd->add_option("--form", form, "free, quatrain5, quatrain7, regulated5 or regulated7 (8 lines)");
     genCmd->add_option("--acrostic", gen.generate.acrostic, "Characters that start each line");
     genCmd->add_option("--samples", gen.generate.samples, "How many samples");
     genCmd->add_option("--rng-seed", gen.generate.rngSeed, "Sampling seed (0 = random)");

@@ -65,12 +65,15 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     m_topP->setRange(0.01, 1.0);
     m_topP->setSingleStep(0.05);
     m_topP->setValue(1.0);
-    m_topP->setToolTip(tr("Nucleus sampling: keep the smallest set of tokens whose probability reaches p (1 = off)"));
+    m_topP->setToolTip(
+        tr("Nucleus sampling: keep the smallest set of tokens whose probability reaches p (1 = off)"));
     m_length = new QSpinBox(lmOptions);
     m_length->setRange(1, 100000);
     m_length->setValue(120);
     m_form = new QComboBox(lmOptions);
-    m_form->addItems({tr("free text"), tr("5-character quatrain"), tr("7-character quatrain")});
+    m_form->addItems({tr("free text"), tr("5-character quatrain"), tr("7-character quatrain"),
+                      tr("5-character regulated verse (8 lines)"),
+                      tr("7-character regulated verse (8 lines)")});
     m_acrostic = new QLineEdit(lmOptions);
     m_acrostic->setPlaceholderText(tr("first character of each line"));
     m_samples = new QSpinBox(lmOptions);
@@ -190,7 +193,8 @@ void PlaygroundPanel::loadRun(const QString& runDir) {
     m_run->setCurrentIndex(m_run->findData(runDir));
     m_model->setText(tr("Loading %1…").arg(runDir));
     setBusy(true);
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, runDir] { w->load(runDir); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, runDir] { w->load(runDir); }, Qt::QueuedConnection);
 }
 
 void PlaygroundPanel::setBusy(bool busy) {
@@ -208,7 +212,9 @@ void PlaygroundPanel::onLoaded(const QString& runDir, bool isLanguageModel, cons
     m_loadedRun = runDir;
     m_isLanguageModel = isLanguageModel;
     m_model->setText(tr("<b>Model:</b> %1").arg(description.toHtmlEscaped()) +
-                     (classes.isEmpty() ? QString() : tr(" · classes: %1").arg(classes.join(QStringLiteral(", ")).toHtmlEscaped())));
+                     (classes.isEmpty()
+                          ? QString()
+                          : tr(" · classes: %1").arg(classes.join(QStringLiteral(", ")).toHtmlEscaped())));
     m_pages->setCurrentIndex(isLanguageModel ? 0 : 1);
     setBusy(false);
     Q_EMIT modelLoaded(runDir);
@@ -222,12 +228,14 @@ void PlaygroundPanel::generate() {
     o.topK = m_topK->value();
     o.topP = m_topP->value();
     o.length = m_length->value();
-    o.form = m_form->currentIndex() == 1 ? wb::PoemForm::Quatrain5
-             : m_form->currentIndex() == 2 ? wb::PoemForm::Quatrain7 : wb::PoemForm::Free;
+    static const wb::PoemForm forms[] = {wb::PoemForm::Free, wb::PoemForm::Quatrain5, wb::PoemForm::Quatrain7,
+                                         wb::PoemForm::Regulated5, wb::PoemForm::Regulated7};
+    o.form = forms[std::clamp(m_form->currentIndex(), 0, 4)];
     o.acrostic = toStd(m_acrostic->text().trimmed());
     o.samples = m_samples->value();
     setBusy(true);
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, o] { w->generate(o); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, o] { w->generate(o); }, Qt::QueuedConnection);
 }
 
 void PlaygroundPanel::classify() {
@@ -235,7 +243,8 @@ void PlaygroundPanel::classify() {
     setBusy(true);
     const QString text = m_text->toPlainText();
     const int k = m_classTopK->value();
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, text, k] { w->classify(text, k); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, text, k] { w->classify(text, k); }, Qt::QueuedConnection);
 }
 
 void PlaygroundPanel::onGenerated(const QStringList& samples) {
@@ -267,7 +276,10 @@ void PlaygroundPanel::onClassified(const QString& predicted, const QStringList& 
         const QColor c = s >= 0 ? QColor::fromRgbF(0.1f, 0.65f, 0.3f, float(std::fabs(s)) * 0.75f)
                                 : QColor::fromRgbF(0.85f, 0.15f, 0.15f, float(std::fabs(s)) * 0.75f);
         html += QStringLiteral("<span style='background-color:rgba(%1,%2,%3,%4)' title='%5'>%6</span> ")
-                    .arg(c.red()).arg(c.green()).arg(c.blue()).arg(c.alphaF(), 0, 'f', 2)
+                    .arg(c.red())
+                    .arg(c.green())
+                    .arg(c.blue())
+                    .arg(c.alphaF(), 0, 'f', 2)
                     .arg(scores.value(i), 0, 'g', 3)
                     .arg(tokens[i].toHtmlEscaped());
     }
@@ -278,6 +290,7 @@ void PlaygroundPanel::onClassified(const QString& predicted, const QStringList& 
 void PlaygroundPanel::setSeedText(const QString& text) { m_seed->setText(text); }
 void PlaygroundPanel::setClassifierText(const QString& text) { m_text->setPlainText(text); }
 void PlaygroundPanel::setForm(int index) { m_form->setCurrentIndex(index); }
+void PlaygroundPanel::setTemperature(double t) { m_temperature->setValue(t); }
 void PlaygroundPanel::setSamples(int n) { m_samples->setValue(n); }
 void PlaygroundPanel::setLength(int n) { m_length->setValue(n); }
 

@@ -42,9 +42,10 @@ public:
     void classify();
     void setSeedText(const QString& text);
     void setClassifierText(const QString& text);
-    void setForm(int index);  // 0 free, 1 quatrain5, 2 quatrain7
+    void setForm(int index);  // 0 free, 1 quatrain5, 2 quatrain7, 3 regulated5, 4 regulated7
     void setSamples(int n);
     void setLength(int n);
+    void setTemperature(double t);  // 0 = greedy
 
     QStringList results() const;
     QStringList classLabels() const;

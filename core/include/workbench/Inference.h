@@ -13,8 +13,10 @@
 
 namespace wb {
 
-enum class PoemForm { Free, Quatrain5, Quatrain7 };
-std::string toString(PoemForm f);  // "free" | "quatrain5" | "quatrain7"
+// Quatrains (4 lines) and regulated verse (8 lines; the reference's 56-character poem is regulated7) of 5
+// or 7 characters a line; each couplet ends with "，" then "。".
+enum class PoemForm { Free, Quatrain5, Quatrain7, Regulated5, Regulated7 };
+std::string toString(PoemForm f);  // "free" | "quatrain5" | "quatrain7" | "regulated5" | "regulated7"
 PoemForm poemFormFromString(const std::string& s);
 
 struct GenerateOptions {
@@ -30,6 +32,9 @@ struct GenerateOptions {
     // Polled before every token (from the generating thread); true ends the generation at once with the
     // samples finished so far. The app sets it when its window closes during a long generation.
     std::function<bool()> cancelled;
+    // On the CPU a language model generates from fp16 copies of its weights (half the memory traffic of
+    // a memory-bound step; products still accumulate in fp32). true: every product in fp32 through LibTorch.
+    bool fullPrecision = false;
 };
 
 struct ClassProbability {

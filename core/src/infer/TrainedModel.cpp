@@ -7,6 +7,7 @@
 #include <optional>
 #include <random>
 
+#include "infer/HalfStepper.h"
 #include "io/Safetensors.h"
 #include "io/TensorIO.h"
 #include "model/SequenceModel.h"
@@ -29,6 +30,10 @@ std::string toString(PoemForm f) {
             return "quatrain5";
         case PoemForm::Quatrain7:
             return "quatrain7";
+        case PoemForm::Regulated5:
+            return "regulated5";
+        case PoemForm::Regulated7:
+            return "regulated7";
     }
     return "free";
 }
@@ -37,7 +42,9 @@ PoemForm poemFormFromString(const std::string& s) {
     if (s == "free") return PoemForm::Free;
     if (s == "quatrain5") return PoemForm::Quatrain5;
     if (s == "quatrain7") return PoemForm::Quatrain7;
-    throw InputError("form '" + s + "': expected free, quatrain5 or quatrain7");
+    if (s == "regulated5") return PoemForm::Regulated5;
+    if (s == "regulated7") return PoemForm::Regulated7;
+    throw InputError("form '" + s + "': expected free, quatrain5, quatrain7, regulated5 or regulated7");
 }
 
 struct TrainedModel::Impl {
@@ -45,6 +52,7 @@ struct TrainedModel::Impl {
     Vocabulary vocabulary;
     std::vector<std::string> classes;
     SequenceModel model{nullptr};
+    std::unique_ptr<HalfStepper> halfStepper;  // generation's fast CPU path (null: not applicable)
 };
 
 TrainedModel::TrainedModel() : m(std::make_unique<Impl>()) {}
@@ -80,6 +88,7 @@ std::unique_ptr<TrainedModel> TrainedModel::load(const std::string& runDir) {
     m.model = SequenceModel(m.config.task, m.config.model, vocab, outputs);
     loadInto(file, namedParameters(m.model), modelPath);
     m.model->eval();
+    m.halfStepper = HalfStepper::create(*m.model);
     return tm;
 }
 
@@ -166,7 +175,12 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
             ideographs[static_cast<std::size_t>(i)] = 1, ++ideographCount;
     }
 
-    const int lineChars = o.form == PoemForm::Quatrain5 ? 5 : o.form == PoemForm::Quatrain7 ? 7 : 0;
+    // A quatrain (jueju) has 4 lines, a regulated verse (lüshi) 8: two couplets or four, of 5 or 7
+    // characters.
+    const int lineChars = o.form == PoemForm::Quatrain5 || o.form == PoemForm::Regulated5   ? 5
+                          : o.form == PoemForm::Quatrain7 || o.form == PoemForm::Regulated7 ? 7
+                                                                                            : 0;
+    const int lines = o.form == PoemForm::Regulated5 || o.form == PoemForm::Regulated7 ? 8 : 4;
     std::int64_t comma = -1, stop = -1;
     if (lineChars) {
         if (vocab.level() != TokenLevel::Char) throw InputError("poem forms need a character-level model");
@@ -174,8 +188,9 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
         stop = requireToken("。", ": poem forms need a model trained on Chinese poems");
         if (ideographCount == 0)
             throw InputError("the model's vocabulary has no Chinese characters for a poem");
-        if (acrostic.size() > 4)
-            throw InputError("an acrostic quatrain takes at most 4 characters (one per line)");
+        if (acrostic.size() > static_cast<std::size_t>(lines))
+            throw InputError("an acrostic poem of this form takes at most " + std::to_string(lines) +
+                             " characters (one per line)");
         if (!acrostic.empty() && !seedIds.empty())
             throw InputError("give either a seed text or an acrostic for a poem");
         if (static_cast<int>(seedIds.size()) > lineChars)
@@ -192,39 +207,48 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
     struct Cancelled {};
     // Feeding a token runs the LSTM only; the head (for a poems model a third of the weights read per
     // token) runs when a token is sampled, not after the ones a form or a seed forces.
-    auto step = [&](const std::vector<std::int64_t>& ids, std::optional<LstmState>& state) {
+    const HalfStepper* half = o.fullPrecision ? nullptr : m->halfStepper.get();
+    struct Cursor {                      // the model after the tokens fed so far
+        std::optional<LstmState> state;  // LibTorch path
+        HalfStepper::State halfState;    // fp16 path
+        torch::Tensor hidden, logits;    // logits: computed on first use
+    };
+    auto feedTo = [&](Cursor& cur, std::int64_t id) {
         if (o.cancelled && o.cancelled()) throw Cancelled{};
-        auto input = torch::tensor(ids, torch::kInt64).view({1, -1});
-        auto [hidden, next] = m->model->hiddenStep(input, state);
-        state = next;
-        return hidden[0][hidden.size(1) - 1];
+        cur.logits = torch::Tensor();
+        if (half) {
+            half->feed(id, cur.halfState);
+            return;
+        }
+        auto input = torch::tensor(std::vector<std::int64_t>{id}, torch::kInt64).view({1, -1});
+        auto [hidden, next] = m->model->hiddenStep(input, cur.state);
+        cur.state = next;
+        cur.hidden = hidden[0][0];
     };
-    struct Logits {
-        torch::Tensor hidden, logits;  // logits: computed from hidden on first use
-    };
-    auto logitsOf = [&](Logits& l) -> const torch::Tensor& {
-        if (!l.logits.defined()) l.logits = m->model->logitsOf(l.hidden);
-        return l.logits;
+    auto logitsOf = [&](Cursor& cur) -> const torch::Tensor& {
+        if (!cur.logits.defined())
+            cur.logits = half ? half->logits(cur.halfState) : m->model->logitsOf(cur.hidden);
+        return cur.logits;
     };
     std::vector<std::string> out;
     try {
         // Every sample starts as a new document would: after <eos>.
-        std::optional<LstmState> primed;
-        Logits primedLogits{step({Vocabulary::kEos}, primed), {}};
-        logitsOf(primedLogits);  // every sample samples from it
+        Cursor primed;
+        if (half) primed.halfState = half->initialState();
+        feedTo(primed, Vocabulary::kEos);
+        logitsOf(primed);  // every sample samples from it
 
         for (std::int64_t s = 0; s < o.samples; ++s) {
-            auto state = primed;
-            auto logits = primedLogits;
+            Cursor cur = primed;
             std::vector<std::int64_t> produced;
             auto feed = [&](std::int64_t id, bool keep) {
                 if (keep) produced.push_back(id);
-                logits = Logits{step({id}, state), {}};
+                feedTo(cur, id);
             };
             if (lineChars) {
                 std::string poem;
                 std::size_t seedPos = 0;
-                for (int line = 0; line < 4; ++line) {
+                for (int line = 0; line < lines; ++line) {
                     for (int c = 0; c < lineChars; ++c) {
                         std::int64_t id;
                         if (c == 0 && static_cast<std::size_t>(line) < acrostic.size())
@@ -232,16 +256,16 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
                         else if (line == 0 && seedPos < seedIds.size())
                             id = seedIds[seedPos++];
                         else
-                            id = sampleToken(logitsOf(logits), ideographs, o, rng);
+                            id = sampleToken(logitsOf(cur), ideographs, o, rng);
                         poem += vocab.token(id);
                         feed(id, false);
                     }
                     const auto mark = line % 2 == 0 ? comma : stop;
                     poem += vocab.token(mark);
                     feed(mark, false);
-                    if (line < 3) poem += '\n';
-                    // The corpus breaks a quatrain's two couplets onto two lines; show the model the same.
-                    if (line == 1 && newline >= 0) feed(newline, false);
+                    if (line < lines - 1) poem += '\n';
+                    // The corpus puts each couplet on a line of its own; show the model the same.
+                    if (line % 2 == 1 && line < lines - 1 && newline >= 0) feed(newline, false);
                 }
                 out.push_back(poem);
                 continue;
@@ -252,7 +276,7 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
             std::size_t nextAcrostic = 0;
             if (!acrostic.empty() && seedIds.empty()) feed(acrostic[nextAcrostic++], true);
             for (std::int64_t k = 0; k < o.length; ++k) {
-                const auto id = sampleToken(logitsOf(logits), anyToken, o, rng);
+                const auto id = sampleToken(logitsOf(cur), anyToken, o, rng);
                 if (id == Vocabulary::kEos) break;
                 feed(id, true);
                 if (id == newline && nextAcrostic < acrostic.size())

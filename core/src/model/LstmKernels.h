@@ -19,3 +19,17 @@ void backwardRows(const float* act, const float* cPrev, const float* tanhC, cons
                   std::int64_t h);
 
 }  // namespace wb::lstmkernels
+
+namespace wb::lstmkernels {
+
+// Half-precision weights for token-by-token generation, which is memory-bound: each token reads every
+// weight once, so storing them as IEEE fp16 halves the bytes moved. Needs AVX2, FMA and F16C (every x86-64
+// CPU since 2013); halfKernelsAvailable() says whether this CPU has them.
+bool halfKernelsAvailable();
+// dst[i] = fp16(src[i]), rounded to nearest.
+void toHalf(const float* src, std::uint16_t* dst, std::int64_t n);
+// Rows [r0, r1) of y += W x, W row-major [rows, k] in fp16, x and y in fp32.
+void gemvHalfRows(const std::uint16_t* w, const float* x, float* y, std::int64_t r0, std::int64_t r1,
+                  std::int64_t k);
+
+}  // namespace wb::lstmkernels

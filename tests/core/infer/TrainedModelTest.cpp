@@ -54,6 +54,17 @@ TEST_F(TrainedRuns, GreedyGenerationFollowsTheLearntPattern) {
     EXPECT_EQ(out[0], "abcdefgh");
 }
 
+TEST_F(TrainedRuns, TheFp16PathGeneratesWhatTheFp32ModelDoes) {
+    const auto model = TrainedModel::load(s_dir->file("pattern-run"));
+    GenerateOptions o;
+    o.seedText = "d";
+    o.length = 60;
+    o.temperature = 0;
+    const auto fast = model->generate(o);
+    o.fullPrecision = true;
+    EXPECT_EQ(fast, model->generate(o));
+}
+
 TEST_F(TrainedRuns, SamplingIsReproducibleWithASeedAndHonoursTheLength) {
     const auto model = TrainedModel::load(s_dir->file("pattern-run"));
     GenerateOptions o;
@@ -69,10 +80,11 @@ TEST_F(TrainedRuns, SamplingIsReproducibleWithASeedAndHonoursTheLength) {
     for (const auto& s : a) EXPECT_LE(countCodePoints(s), 40u);
 }
 
-TEST_F(TrainedRuns, QuatrainsAlwaysHaveFourLinesOfTheRightLengthAndPunctuation) {
+TEST_F(TrainedRuns, PoemsAlwaysHaveTheirLinesOfTheRightLengthAndPunctuation) {
     const auto model = TrainedModel::load(s_dir->file("poem-run"));
-    for (auto form : {PoemForm::Quatrain5, PoemForm::Quatrain7}) {
-        const std::size_t n = form == PoemForm::Quatrain5 ? 5 : 7;
+    for (auto form : {PoemForm::Quatrain5, PoemForm::Quatrain7, PoemForm::Regulated5, PoemForm::Regulated7}) {
+        const std::size_t n = form == PoemForm::Quatrain5 || form == PoemForm::Regulated5 ? 5 : 7;
+        const std::size_t lines = form == PoemForm::Regulated5 || form == PoemForm::Regulated7 ? 8 : 4;
         GenerateOptions o;
         o.form = form;
         o.temperature = 1.5;  // adventurous sampling must still keep the form
@@ -80,21 +92,25 @@ TEST_F(TrainedRuns, QuatrainsAlwaysHaveFourLinesOfTheRightLengthAndPunctuation) 
         o.rngSeed = 5;
         for (const auto& poem : model->generate(o)) {
             const auto cps = decodeUtf8(poem, "poem");
-            const std::u32string expected = U"，。，。";
-            std::size_t line = 0, pos = 0;
+            std::size_t line = 0, pos = 0, newlines = 0;
             for (std::size_t i = 0; i < cps.size(); ++i) {
-                if (cps[i] == U'\n') continue;
+                if (cps[i] == U'\n') {
+                    ++newlines;
+                    continue;
+                }
                 if (pos < n) {
                     EXPECT_TRUE(isIdeograph(cps[i])) << poem;
                     EXPECT_TRUE(model->vocabulary().contains(encodeUtf8(cps[i]))) << poem;
                     ++pos;
                 } else {
-                    EXPECT_EQ(cps[i], expected[line]) << poem;
+                    EXPECT_EQ(cps[i], line % 2 == 0 ? U'，' : U'。') << poem;
                     ++line;
                     pos = 0;
                 }
             }
-            EXPECT_EQ(line, 4u) << poem;
+            EXPECT_EQ(line, lines) << poem;
+            EXPECT_EQ(newlines, lines - 1) << poem;
+            EXPECT_EQ(cps.size(), lines * (n + 1) + lines - 1) << poem;
         }
     }
 }

@@ -1,0 +1,98 @@
+#include "infer/HalfStepper.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "model/LstmKernels.h"
+
+namespace wb {
+
+namespace {
+std::vector<std::uint16_t> halfCopy(const torch::Tensor& t) {
+    const auto f = t.detach().to(torch::kFloat32).contiguous();
+    std::vector<std::uint16_t> out(static_cast<std::size_t>(f.numel()));
+    lstmkernels::toHalf(f.data_ptr<float>(), out.data(), f.numel());
+    return out;
+}
+std::vector<float> floatCopy(const torch::Tensor& t) {
+    const auto f = t.detach().to(torch::kFloat32).contiguous();
+    return std::vector<float>(f.data_ptr<float>(), f.data_ptr<float>() + f.numel());
+}
+}  // namespace
+
+std::unique_ptr<HalfStepper> HalfStepper::create(SequenceModelImpl& model) {
+    if (model.task() != Task::LanguageModel || !lstmkernels::halfKernelsAvailable()) return nullptr;
+    std::map<std::string, torch::Tensor> p;
+    for (const auto& item : model.named_parameters()) p[item.key()] = item.value();
+    if (!p.count("embedding.weight") || !p.count("head.weight") || !p.at("head.weight").device().is_cpu())
+        return nullptr;
+    if (p.count("lstm.weight_ih_l0_reverse")) return nullptr;  // bidirectional
+    auto stepper = std::unique_ptr<HalfStepper>(new HalfStepper());
+    torch::NoGradGuard noGrad;
+    stepper->m_embedding = p.at("embedding.weight").detach().to(torch::kFloat32).contiguous();
+    stepper->m_head = halfCopy(p.at("head.weight"));
+    stepper->m_headBias = floatCopy(p.at("head.bias"));
+    stepper->m_vocab = p.at("head.weight").size(0);
+    stepper->m_hidden = p.at("head.weight").size(1);
+    for (int l = 0;; ++l) {
+        const auto suffix = "_l" + std::to_string(l);
+        if (!p.count("lstm.weight_ih" + suffix)) break;
+        Layer layer;
+        const auto& wIh = p.at("lstm.weight_ih" + suffix);
+        layer.in = wIh.size(1);
+        layer.wIh = halfCopy(wIh);
+        layer.wHh = halfCopy(p.at("lstm.weight_hh" + suffix));
+        layer.bias = floatCopy(p.at("lstm.bias_ih" + suffix) + p.at("lstm.bias_hh" + suffix));
+        if (wIh.size(0) != 4 * stepper->m_hidden) return nullptr;
+        stepper->m_layers.push_back(std::move(layer));
+    }
+    if (stepper->m_layers.empty()) return nullptr;
+    return stepper;
+}
+
+HalfStepper::State HalfStepper::initialState() const {
+    const auto n = static_cast<std::size_t>(m_hidden) * m_layers.size();
+    return State{std::vector<float>(n, 0.0f), std::vector<float>(n, 0.0f)};
+}
+
+void HalfStepper::gemv(const std::vector<std::uint16_t>& w, const float* x, float* y, std::int64_t rows,
+                       std::int64_t k) const {
+    // Rows split across LibTorch's threads; a chunk below ~64 KB of weights is not worth a thread.
+    const std::int64_t grain = std::max<std::int64_t>(16, 32768 / std::max<std::int64_t>(k, 1));
+    at::parallel_for(0, rows, grain, [&](std::int64_t r0, std::int64_t r1) {
+        lstmkernels::gemvHalfRows(w.data(), x, y, r0, r1, k);
+    });
+}
+
+void HalfStepper::feed(std::int64_t token, State& state) const {
+    TORCH_CHECK(token >= 0 && token < m_embedding.size(0), "token out of range");
+    const auto h = m_hidden;
+    std::vector<float> gates(static_cast<std::size_t>(4 * h)), cNext(static_cast<std::size_t>(h)),
+        hNext(static_cast<std::size_t>(h)), tanhC(static_cast<std::size_t>(h));
+    const float* x = m_embedding.data_ptr<float>() + token * m_embedding.size(1);
+    for (std::size_t l = 0; l < m_layers.size(); ++l) {
+        const auto& layer = m_layers[l];
+        float* hl = state.h.data() + l * static_cast<std::size_t>(h);
+        float* cl = state.c.data() + l * static_cast<std::size_t>(h);
+        std::copy(layer.bias.begin(), layer.bias.end(), gates.begin());
+        gemv(layer.wIh, x, gates.data(), 4 * h, layer.in);
+        gemv(layer.wHh, hl, gates.data(), 4 * h, h);
+        lstmkernels::forwardRows(gates.data(), cl, cNext.data(), hNext.data(), tanhC.data(), 0, 1, h);
+        std::copy(cNext.begin(), cNext.end(), cl);
+        std::copy(hNext.begin(), hNext.end(), hl);
+        x = hl;  // the next layer's input (eval mode: no dropout between layers)
+    }
+}
+
+torch::Tensor HalfStepper::logits(const State& state) const {
+    auto out = torch::empty({m_vocab}, torch::kFloat32);
+    float* y = out.data_ptr<float>();
+    std::copy(m_headBias.begin(), m_headBias.end(), y);
+    gemv(m_head, state.h.data() + (m_layers.size() - 1) * static_cast<std::size_t>(m_hidden), y, m_vocab,
+         m_hidden);
+    return out;
+}
+
+}  // namespace wb
