@@ -36,7 +36,10 @@ WB_INLINE float fastExp(float x) {
     p = p * r + 1.6666665459e-1f;
     p = p * r + 5.0000001201e-1f;
     const float y = p * r * r + r + 1.0f;
-    const std::int32_t bits = (static_cast<std::int32_t>(n) + 127) << 23;
+    // 2^n through the exponent bits. A NaN input stays NaN through y; only the scale must not convert NaN
+    // to an integer (undefined behaviour, caught by UBSan when the NaN-loss test diverges on purpose).
+    const float nScale = n == n ? n : 0.0f;
+    const std::uint32_t bits = static_cast<std::uint32_t>(static_cast<std::int32_t>(nScale) + 127) << 23;
     float scale;
     std::memcpy(&scale, &bits, sizeof scale);
     return y * scale;
