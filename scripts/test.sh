@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test (core, CLI end to end, GUI offscreen, datasets, packaging, the fuzzers'
-# seeds and regressions), then each libFuzzer target for 15 seconds (scripts/fuzz.sh, clang, build-fuzz/).
+# seeds and regressions); then the same suite built with ASan + UBSan (scripts/test-sanitized.sh,
+# build-asan/); then each libFuzzer target for 15 seconds (scripts/fuzz.sh, clang, build-fuzz/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh "$@"
 cd "${WORKBENCH_BUILD_DIR:-build}"
 ctest --output-on-failure -j"$(nproc)" --timeout 900
 cd - >/dev/null
+# WORKBENCH_SANITIZE_TESTS=0 skips the sanitizer build (it doubles the time of this script).
+if [ "${WORKBENCH_SANITIZE_TESTS:-1}" != 0 ]; then
+  ./scripts/test-sanitized.sh
+fi
 # Then each fuzzer briefly (scripts/fuzz.sh 600 searches longer); WORKBENCH_FUZZ_SECONDS=0 skips them.
 fuzz_seconds=${WORKBENCH_FUZZ_SECONDS:-15}
 if [ "$fuzz_seconds" -gt 0 ]; then

@@ -81,8 +81,11 @@ TEST(StartStopStress, AHundredRunsStartedAndStoppedInARow) {
         stopMs[stopMs.size() / 2], stopMs.back(), growth);
     for (const auto& [phase, n] : stoppedWhile) std::printf("  stopped while %s: %d\n", phase.c_str(), n);
     // A leak of a controller, a thread or a corpus per run would show here; the runs list and the log
-    // do grow a little with each run.
+    // do grow a little with each run. Under AddressSanitizer freed memory sits in its quarantine (up to
+    // 256 MB) and resident memory says nothing; LeakSanitizer checks for leaks at exit there instead.
+#if !defined(__SANITIZE_ADDRESS__)
     EXPECT_LT(growth, 64.0);
+#endif
     // Generous: under a loaded CI machine a stop waits for the batch in flight (milliseconds here).
     EXPECT_LT(stopMs.back(), 5000.0);
 }
