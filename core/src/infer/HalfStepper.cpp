@@ -49,6 +49,13 @@ std::unique_ptr<HalfStepper> HalfStepper::create(SequenceModelImpl& model) {
         stepper->m_layers.push_back(std::move(layer));
     }
     if (stepper->m_layers.empty()) return nullptr;
+    const auto vocab = stepper->m_embedding.size(0), gates = 4 * stepper->m_hidden;
+    if (vocab * gates * static_cast<std::int64_t>(sizeof(float)) <= (64LL << 20)) {
+        stepper->m_inputGates =
+            torch::addmm(p.at("lstm.bias_ih_l0") + p.at("lstm.bias_hh_l0"), stepper->m_embedding,
+                         p.at("lstm.weight_ih_l0").detach().to(torch::kFloat32).t())
+                .contiguous();
+    }
     return stepper;
 }
 
@@ -76,9 +83,19 @@ void HalfStepper::feed(std::int64_t token, State& state) const {
         const auto& layer = m_layers[l];
         float* hl = state.h.data() + l * static_cast<std::size_t>(h);
         float* cl = state.c.data() + l * static_cast<std::size_t>(h);
-        std::copy(layer.bias.begin(), layer.bias.end(), gates.begin());
-        gemv(layer.wIh, x, gates.data(), 4 * h, layer.in);
-        gemv(layer.wHh, hl, gates.data(), 4 * h, h);
+        const bool tabled = l == 0 && m_inputGates.defined();
+        if (tabled) {
+            const float* row = m_inputGates.data_ptr<float>() + token * 4 * h;
+            std::copy(row, row + 4 * h, gates.begin());
+        } else {
+            std::copy(layer.bias.begin(), layer.bias.end(), gates.begin());
+        }
+        // Both products in one parallel region: each thread owns a block of gate rows.
+        const std::int64_t grain = std::max<std::int64_t>(16, 32768 / (layer.in + h));
+        at::parallel_for(0, 4 * h, grain, [&](std::int64_t r0, std::int64_t r1) {
+            if (!tabled) lstmkernels::gemvHalfRows(layer.wIh.data(), x, gates.data(), r0, r1, layer.in);
+            lstmkernels::gemvHalfRows(layer.wHh.data(), hl, gates.data(), r0, r1, h);
+        });
         lstmkernels::forwardRows(gates.data(), cl, cNext.data(), hNext.data(), tanhC.data(), 0, 1, h);
         std::copy(cNext.begin(), cNext.end(), cl);
         std::copy(hNext.begin(), hNext.end(), hl);

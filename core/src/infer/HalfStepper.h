@@ -37,6 +37,9 @@ private:
               std::int64_t k) const;
 
     std::vector<Layer> m_layers;
+    // The first layer's input gates of every token (embedding x W_ih0^T + biases), [V, 4H] fp32: a token
+    // then reads one row instead of all of W_ih0. Built when it costs at most 64 MB.
+    torch::Tensor m_inputGates;
     torch::Tensor m_embedding;  // [V, E] fp32 (one row is read per token)
     std::vector<std::uint16_t> m_head;
     std::vector<float> m_headBias;
