@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "CliRunner.h"
 #include "support/BadInputs.h"
 #include "support/TestSupport.h"
 
@@ -22,11 +23,7 @@ using wbtest::Entry;
 
 namespace {
 
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
+std::string quote(const std::string& s) { return wbtest::shellQuote(s); }
 
 std::string cliArgs(const BadInputCase& c, const BadInput& in, const fs::path& scratch) {
     switch (c.entry) {
@@ -52,26 +49,6 @@ std::string cliArgs(const BadInputCase& c, const BadInput& in, const fs::path& s
     return "";
 }
 
-struct Result {
-    int code = -1;
-    std::string out, err;
-};
-
-Result runCli(const std::string& env, const std::string& args, const fs::path& scratch) {
-    const std::string errFile = (scratch / "stderr").string();
-    const std::string command = env + std::string(WORKBENCH_CLI) + " " + args + " 2>" + quote(errFile);
-    Result r;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return r;
-    char buf[1 << 16];
-    for (std::size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) r.out.append(buf, n);
-    const int status = pclose(pipe);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    r.err = wbtest::readText(errFile);
-    fs::remove(errFile);
-    return r;
-}
-
 class BadInputCli : public ::testing::TestWithParam<BadInputCase> {};
 
 TEST_P(BadInputCli, ThroughTheCli) {
@@ -83,7 +60,7 @@ TEST_P(BadInputCli, ThroughTheCli) {
     for (const auto& [k, v] : c.env) env += k + "=" + quote(v) + " ";
 
     const auto t0 = std::chrono::steady_clock::now();
-    const auto r = runCli(env, cliArgs(c, in, scratch.path()), scratch.path());
+    const auto r = wbtest::runCli(cliArgs(c, in, scratch.path()), env);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     EXPECT_LT(seconds, 60.0) << c.name;
 
@@ -104,9 +81,11 @@ TEST_P(BadInputCli, ThroughTheCli) {
     EXPECT_EQ(r.err.find('\r'), std::string::npos) << c.name << ": " << r.err;
     EXPECT_EQ(r.err.rfind("lstm-workbench-cli: error: ", 0), 0u) << c.name << ": " << r.err;
     for (const auto& fragment : c.expected)
-        EXPECT_NE(r.err.find(fragment), std::string::npos) << c.name << ": '" << fragment << "' not in: " << r.err;
+        EXPECT_NE(r.err.find(fragment), std::string::npos)
+            << c.name << ": '" << fragment << "' not in: " << r.err;
     if (c.line > 0) {
-        EXPECT_NE(r.err.find(":" + std::to_string(c.line) + ": "), std::string::npos) << c.name << ": " << r.err;
+        EXPECT_NE(r.err.find(":" + std::to_string(c.line) + ": "), std::string::npos)
+            << c.name << ": " << r.err;
     }
     EXPECT_TRUE(r.out.empty()) << c.name << ": printed on stdout: " << r.out.substr(0, 200);
     EXPECT_EQ(wbtest::snapshotTree(dir.path()), before) << c.name << ": the command changed or left files";

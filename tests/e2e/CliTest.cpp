@@ -9,35 +9,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "CliRunner.h"
 #include "support/TestSupport.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-struct Result {
-    int code = -1;
-    std::string out, err;
-};
-
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-Result cli(const std::string& args) {
-    wbtest::TempDir tmp;
-    const std::string command = std::string(WORKBENCH_CLI) + " " + args + " 2>" + quote(tmp.file("stderr"));
-    Result r;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return r;
-    char buf[4096];
-    for (std::size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) r.out.append(buf, n);
-    const int status = pclose(pipe);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.err = wbtest::readText(tmp.file("stderr"));
-    return r;
-}
+using Result = wbtest::CliResult;
+std::string quote(const std::string& s) { return wbtest::shellQuote(s); }
+Result cli(const std::string& args) { return wbtest::runCli(args); }
 
 std::size_t lines(const std::string& s) {
     std::size_t n = 0;

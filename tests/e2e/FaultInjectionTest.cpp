@@ -14,39 +14,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "CliRunner.h"
 #include "support/TestSupport.h"
 
 namespace fs = std::filesystem;
 
 namespace {
-struct Result {
-    int code = -1;        // exit code, or -1 when killed
-    bool killed = false;  // ended by SIGKILL
-    std::string out, err;
-};
+std::string quote(const std::string& s) { return wbtest::shellQuote(s); }
 
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-Result cli(const std::string& args, const std::string& failpoints = "") {
-    wbtest::TempDir tmp;
-    const std::string command =
-        (failpoints.empty() ? "" : "WORKBENCH_FAILPOINTS=" + quote(failpoints) + " ") + "exec " +
-        std::string(WORKBENCH_CLI) + " " + args + " 2>" + quote(tmp.file("stderr"));
-    Result r;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return r;
-    char buf[4096];
-    for (std::size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) r.out.append(buf, n);
-    const int status = pclose(pipe);
-    if (WIFEXITED(status)) r.code = WEXITSTATUS(status);
-    r.killed = (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) || r.code == 128 + SIGKILL;
-    if (r.killed) r.code = -1;
-    r.err = wbtest::readText(tmp.file("stderr"));
-    return r;
+wbtest::CliResult cli(const std::string& args, const std::string& failpoints = "") {
+    return wbtest::runCli(args, failpoints.empty() ? "" : "WORKBENCH_FAILPOINTS=" + quote(failpoints) + " ");
 }
 
 // Four steps, validation (and so a checkpoint) every two: two checkpoints, the second replacing the first.
