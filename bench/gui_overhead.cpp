@@ -31,6 +31,7 @@
 #include "training/DeviceList.h"
 #include "training/RunController.h"
 #include "training/RunScheduler.h"
+#include "workbench/Allocator.h"
 #include "workbench/Config.h"
 #include "workbench/CorpusCatalog.h"
 #include "workbench/Devices.h"
@@ -92,6 +93,7 @@ double guiRun(wbui::MainWindow& window, int threads) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    wb::tuneAllocatorForTraining();  // before any thread starts (workbench/Allocator.h)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

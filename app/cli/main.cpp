@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "Commands.h"
+#include "workbench/Allocator.h"
 #include "workbench/Errors.h"
 #include "workbench/RunFolder.h"
 
@@ -120,6 +121,7 @@ wb::ExperimentConfig buildConfig(const CLI::App* cmd, const TrainFlags& f, const
 }  // namespace
 
 int main(int argc, char** argv) {
+    wb::tuneAllocatorForTraining();  // before any thread starts (workbench/Allocator.h)
     CLI::App app{"LSTM Workbench, headless: train small LSTM text models and compare devices"};
     app.set_version_flag("--version", std::string("lstm-workbench-cli ") + WORKBENCH_VERSION);
     app.require_subcommand(1);

@@ -4,8 +4,10 @@
 #include <QIcon>
 
 #include "MainWindow.h"
+#include "workbench/Allocator.h"
 
 int main(int argc, char** argv) {
+    wb::tuneAllocatorForTraining();  // before any thread starts (workbench/Allocator.h)
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("lstm-workbench"));
     QApplication::setApplicationName(QStringLiteral("lstm-workbench"));

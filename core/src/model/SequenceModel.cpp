@@ -1,12 +1,7 @@
 // The LSTM language model and classifier (see SequenceModel.h).
 #include "model/SequenceModel.h"
 
-#include <limits>
-#include <mutex>
-
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
+#include "workbench/Allocator.h"
 
 namespace wb {
 
@@ -15,20 +10,6 @@ namespace {
 // thread count the fused LSTM trained faster on the CPU.
 constexpr bool kFusedFasterOnCpu = true;
 }  // namespace
-
-void keepFreedMemoryForReuse() {
-    // A training step allocates and frees the same large activations every time (the fused LSTM's gates
-    // are [T, B, 4H], tens of MB). glibc serves such blocks with mmap and unmaps them on free, so every
-    // step faulted in ~70 MB of fresh zeroed pages (imdb: ~17,000 page faults a step, ~15 % of its time).
-    // Serving them from the heap and not trimming it lets the next step reuse the same pages.
-#if defined(__GLIBC__)
-    static std::once_flag once;
-    std::call_once(once, [] {
-        mallopt(M_MMAP_MAX, 0);
-        mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-    });
-#endif
-}
 
 LstmBackend resolveLstmBackend(LstmBackend requested, const torch::Device& device) {
     if (requested != LstmBackend::Auto) return requested;
@@ -41,7 +22,7 @@ SequenceModelImpl::SequenceModelImpl(Task task, const ModelConfig& config, std::
       m_config(config),
       m_backend(resolveLstmBackend(config.backend, device)),
       m_outputs(outputs) {
-    keepFreedMemoryForReuse();
+    tuneAllocatorForTraining();  // training reuses its activations' pages (workbench/Allocator.h)
     const bool bidirectional = task == Task::Classifier && config.bidirectional;
     const double between = config.layers > 1 ? config.dropout : 0.0;
     embedding = register_module("embedding", torch::nn::Embedding(vocabSize, config.embedding));

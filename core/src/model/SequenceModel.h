@@ -22,10 +22,6 @@ namespace wb {
 // torch::nn::LSTM (cuDNN) elsewhere.
 LstmBackend resolveLstmBackend(LstmBackend requested, const torch::Device& device);
 
-// Makes glibc keep freed large blocks for reuse instead of returning them to the OS (once per process;
-// called by every SequenceModel): training allocates the same activations every step.
-void keepFreedMemoryForReuse();
-
 struct LstmState {
     torch::Tensor h, c;  // [layers * directions, B, H]
 };
