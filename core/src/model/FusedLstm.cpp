@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace wb {
 
@@ -24,6 +25,16 @@ using torch::Tensor;
 std::int64_t grainRows(std::int64_t h) {
     return std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(1, h));
 }
+
+// The recurrence with a packed W_hh (lstmkernels::gemmPackedRows), batch rows split between the threads
+// once for all steps, instead of BLAS's gemm and a parallel gate kernel at every step: no packing of W_hh
+// and no barrier per step. Used while W_hh^T (H x 4H floats) fits in a core's L2 cache, where the simple
+// kernel keeps up with BLAS (measured: docs/benchmarks.md); one sequence (generation) keeps its
+// matrix-vector product.
+constexpr std::int64_t kPackedMaxHidden = 256;
+constexpr std::int64_t kRecurrenceGrainRows = 4;
+
+bool packedRecurrence(std::int64_t batch, std::int64_t h) { return batch > 1 && h <= kPackedMaxHidden; }
 
 struct LayerActivations {
     Tensor out;    // [T, B, H]
@@ -49,29 +60,48 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
     a.cells[0].copy_(c0);
     a.tanhC = torch::empty(keep ? std::vector<std::int64_t>{t, b, h} : std::vector<std::int64_t>{b, h},
                            x.options());
-    const auto wHhT = wHh.t();
     const auto h0c = h0.contiguous();
     float* gatesPtr = a.gates.data_ptr<float>();
     float* cellsPtr = a.cells.data_ptr<float>();
     float* outPtr = a.out.data_ptr<float>();
     float* tanhPtr = a.tanhC.data_ptr<float>();
     const std::int64_t stepGates = b * 4 * h, stepState = b * h;
-    for (std::int64_t s = 0; s < t; ++s) {
-        auto g = a.gates[s];
-        const auto& hPrev = s == 0 ? h0c : a.out[s - 1];
-        if (b == 1) {
-            g.view({4 * h}).addmv_(wHh, hPrev.reshape({h}));
-        } else {
-            g.addmm_(hPrev, wHhT);
-        }
-        float* gp = gatesPtr + s * stepGates;
-        const float* cp = cellsPtr + s * stepState;
-        float* cn = cellsPtr + (s + 1) * stepState;
-        float* hn = outPtr + s * stepState;
-        float* tc = tanhPtr + (keep ? s * stepState : 0);
-        at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
-            lstmkernels::forwardRows(gp, cp, cn, hn, tc, b0, b1, h);
+    if (packedRecurrence(b, h)) {
+        // B = W_hh^T [H, 4H], packed once; each thread runs every step of its own rows.
+        const auto wHhC = wHh.contiguous();
+        std::vector<float> packed(static_cast<std::size_t>(lstmkernels::packedPanelsSize(h, 4 * h)));
+        lstmkernels::packPanels(wHhC.data_ptr<float>(), 1, h, h, 4 * h, packed.data());
+        const float* h0Ptr = h0c.data_ptr<float>();
+        at::parallel_for(0, b, kRecurrenceGrainRows, [&](std::int64_t b0, std::int64_t b1) {
+            for (std::int64_t s = 0; s < t; ++s) {
+                const float* hPrev = s == 0 ? h0Ptr : outPtr + (s - 1) * stepState;
+                float* gp = gatesPtr + s * stepGates;
+                lstmkernels::gemmPackedRows(hPrev, h, packed.data(), gp, 4 * h, b0, b1, h, 4 * h,
+                                            /*accumulate=*/true);
+                lstmkernels::forwardRows(gp, cellsPtr + s * stepState, cellsPtr + (s + 1) * stepState,
+                                         outPtr + s * stepState, tanhPtr + (keep ? s * stepState : 0), b0, b1,
+                                         h);
+            }
         });
+    } else {
+        const auto wHhT = wHh.t();
+        for (std::int64_t s = 0; s < t; ++s) {
+            auto g = a.gates[s];
+            const auto& hPrev = s == 0 ? h0c : a.out[s - 1];
+            if (b == 1) {
+                g.view({4 * h}).addmv_(wHh, hPrev.reshape({h}));
+            } else {
+                g.addmm_(hPrev, wHhT);
+            }
+            float* gp = gatesPtr + s * stepGates;
+            const float* cp = cellsPtr + s * stepState;
+            float* cn = cellsPtr + (s + 1) * stepState;
+            float* hn = outPtr + s * stepState;
+            float* tc = tanhPtr + (keep ? s * stepState : 0);
+            at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
+                lstmkernels::forwardRows(gp, cp, cn, hn, tc, b0, b1, h);
+            });
+        }
     }
     a.hN = a.out[t - 1].clone();
     a.cN = a.cells[t].clone();
@@ -106,19 +136,39 @@ public:
         const float* dOutPtr = dOut.data_ptr<float>();
         float* dGatesPtr = dGates.data_ptr<float>();
         const std::int64_t stepGates = b * 4 * h, stepState = b * h;
-        for (std::int64_t s = t - 1; s >= 0; --s) {
-            const float* rec = dhRec.data_ptr<float>();
+        if (packedRecurrence(b, h)) {
+            // B = W_hh [4H, H], packed once; each thread walks back through every step of its own rows.
+            const auto wHhC = wHh.contiguous();
+            std::vector<float> packed(static_cast<std::size_t>(lstmkernels::packedPanelsSize(4 * h, h)));
+            lstmkernels::packPanels(wHhC.data_ptr<float>(), h, 1, 4 * h, h, packed.data());
+            float* rec = dhRec.data_ptr<float>();
             float* dcPtr = dc.data_ptr<float>();
-            const float* act = actPtr + s * stepGates;
-            const float* cp = cellsPtr + s * stepState;
-            const float* tc = tanhPtr + s * stepState;
-            const float* dout = dOutPtr + s * stepState;
-            float* dg = dGatesPtr + s * stepGates;
-            at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
-                lstmkernels::backwardRows(act, cp, tc, dout, rec, dcPtr, dg, b0, b1, h);
+            at::parallel_for(0, b, kRecurrenceGrainRows, [&](std::int64_t b0, std::int64_t b1) {
+                for (std::int64_t s = t - 1; s >= 0; --s) {
+                    float* dg = dGatesPtr + s * stepGates;
+                    lstmkernels::backwardRows(actPtr + s * stepGates, cellsPtr + s * stepState,
+                                              tanhPtr + s * stepState, dOutPtr + s * stepState, rec, dcPtr, dg,
+                                              b0, b1, h);
+                    // The recurrent gradient for the previous step (for s == 0: the gradient of h0).
+                    lstmkernels::gemmPackedRows(dg, 4 * h, packed.data(), rec, h, b0, b1, 4 * h, h,
+                                                /*accumulate=*/false);
+                }
             });
-            // The recurrent gradient for the previous step (for s == 0: the gradient of h0).
-            torch::mm_out(dhRec, dGates[s], wHh);
+        } else {
+            for (std::int64_t s = t - 1; s >= 0; --s) {
+                const float* rec = dhRec.data_ptr<float>();
+                float* dcPtr = dc.data_ptr<float>();
+                const float* act = actPtr + s * stepGates;
+                const float* cp = cellsPtr + s * stepState;
+                const float* tc = tanhPtr + s * stepState;
+                const float* dout = dOutPtr + s * stepState;
+                float* dg = dGatesPtr + s * stepGates;
+                at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
+                    lstmkernels::backwardRows(act, cp, tc, dout, rec, dcPtr, dg, b0, b1, h);
+                });
+                // The recurrent gradient for the previous step (for s == 0: the gradient of h0).
+                torch::mm_out(dhRec, dGates[s], wHh);
+            }
         }
         const auto dFlat = dGates.view({t * b, 4 * h});
         const auto dx = torch::mm(dFlat, wIh).view({t, b, in});

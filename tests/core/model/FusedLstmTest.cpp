@@ -2,6 +2,7 @@
 // (inputs, every weight, initial state) for many small shapes, layers, directions, dropout and initial
 // states; the same parameter names and initialisation; inference without autograd state; and a tiny
 // language model that trains to the same losses with either backend (issue 5).
+#include <ATen/Parallel.h>
 #include <gtest/gtest.h>
 
 #include <array>
@@ -129,6 +130,21 @@ TEST(FusedLstm, MatchesTorchLstmOutputsAndGradientsAcrossShapes) {
                 for (bool initialState : {false, true})
                     compareWithTorch(
                         {s[0], s[1], s[2], s[3], layers, bidirectional, true, 0.0, initialState});
+}
+
+// Shapes that reach every part of the packed recurrence (gemmPackedRows): 6-row blocks and a tail of 1,
+// a last panel narrower than 16 in both products (4H = 148, H = 37), imdb's layer, and a hidden size
+// above the packed path's limit (BLAS per step); each with one thread and with the batch split in two.
+TEST(FusedLstm, MatchesTorchLstmOnLargerShapesWithOneAndTwoThreads) {
+    const int threadsBefore = at::get_num_threads();
+    const std::vector<std::array<std::int64_t, 4>> shapes = {{13, 9, 20, 37}, {64, 4, 32, 100}, {3, 3, 6, 260}};
+    for (int threads : {1, 2}) {
+        at::set_num_threads(threads);
+        for (const auto& s : shapes)
+            for (bool bidirectional : {false, true})
+                compareWithTorch({s[0], s[1], s[2], s[3], 2, bidirectional, true, 0.0, true});
+    }
+    at::set_num_threads(threadsBefore);
 }
 
 TEST(FusedLstm, MatchesTorchLstmWithDropoutBetweenLayersInTraining) {
