@@ -17,6 +17,7 @@
 #include "corpus/DelimitedText.h"
 #include "corpus/JsonDocument.h"
 #include "corpus/PoemsJson.h"
+#include "io/MemoryBudget.h"
 #include "text/WordTokenizer.h"
 #include "workbench/Corpus.h"
 #include "workbench/Errors.h"
@@ -239,37 +240,6 @@ double bytesPerFileByte(CorpusFormat format) {
 }
 constexpr std::uint64_t kBytesPerFolderFile = 1024;  // a Document, its path and title
 
-std::string humanBytes(double bytes) {
-    char buf[48];
-    if (bytes >= 1024.0 * 1024 * 1024)
-        std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
-    else if (bytes >= 1024.0 * 1024)
-        std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024));
-    else if (bytes >= 1024.0)
-        std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024.0);
-    else
-        std::snprintf(buf, sizeof buf, "%.0f bytes", bytes);
-    return buf;
-}
-
-// Memory this process may still use: WORKBENCH_MEMORY_LIMIT_BYTES when set (tests, containers), otherwise
-// MemAvailable from /proc/meminfo; 0 when neither is known (the guard is then off).
-std::uint64_t availableMemory() {
-    if (const char* limit = std::getenv("WORKBENCH_MEMORY_LIMIT_BYTES"); limit && *limit) {
-        char* end = nullptr;
-        errno = 0;
-        const unsigned long long v = std::strtoull(limit, &end, 10);
-        if (errno == 0 && end && *end == '\0') return v;
-    }
-    std::ifstream in("/proc/meminfo");
-    std::string key;
-    std::uint64_t kb = 0;
-    std::string unit;
-    while (in >> key >> kb >> unit)
-        if (key == "MemAvailable:") return kb * 1024;
-    return 0;
-}
-
 // File bytes and file count of a corpus, from sizes only (nothing is opened): the file itself, or the
 // regular files of a folder's class sub-folders.
 std::pair<std::uint64_t, std::uint64_t> corpusFileBytes(const std::string& path, CorpusFormat format,
@@ -296,7 +266,7 @@ std::pair<std::uint64_t, std::uint64_t> corpusFileBytes(const std::string& path,
 }
 
 void refuseIfTooLarge(const std::string& path, CorpusFormat format, const fs::file_status& st) {
-    const std::uint64_t available = availableMemory();
+    const std::uint64_t available = availableMemoryBytes();
     if (available == 0) return;
     const auto [bytes, files] = corpusFileBytes(path, format, st);
     const double needed = static_cast<double>(bytes) * bytesPerFileByte(format) +

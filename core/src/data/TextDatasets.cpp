@@ -3,7 +3,9 @@
 
 #include <numeric>
 #include <random>
+#include <string>
 
+#include "io/MemoryBudget.h"
 #include "workbench/Errors.h"
 
 namespace wb {
@@ -92,6 +94,29 @@ std::size_t effectiveVocabularyLimit(const DataConfig& data) {
     return data.tokens == TokenLevel::Word ? 15000 : 0;
 }
 
+// Training holds every token of the corpus as an int64 (8 bytes; the corpus's text takes 1 to 3 bytes a
+// character), which loadCorpus's memory guard does not count. This refuses an encoding that would not fit,
+// as that guard does for loading, before it runs the machine out of memory.
+class TokenBudget {
+public:
+    explicit TokenBudget(std::string source) : m_source(std::move(source)), m_available(availableMemoryBytes()) {}
+    void check(std::size_t tokens, std::size_t bytesPerToken) const {
+        const double needed = static_cast<double>(tokens) * static_cast<double>(bytesPerToken);
+        if (m_available == 0 || needed <= static_cast<double>(m_available)) return;
+        throw InputError(m_source, 0,
+                         "encoding it for training needs more than " + humanBytes(needed) + " for its " +
+                             std::to_string(tokens) + " tokens, " + humanBytes(static_cast<double>(m_available)) +
+                             " available: train on a part of the corpus");
+    }
+
+private:
+    std::string m_source;
+    std::uint64_t m_available;
+};
+// The language model's token stream while it grows (a vector, which may double its capacity) and the
+// tensor it is copied into.
+constexpr std::size_t kBytesPerStreamToken = 3 * sizeof(std::int64_t);
+
 static std::vector<std::size_t> shuffledOrder(std::size_t n, std::uint64_t seed) {
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
@@ -108,10 +133,12 @@ static PreparedData prepareLanguageModel(const ExperimentConfig& config, const C
     std::iota(order.begin(), order.end(), 0);
     if (corpus.format != CorpusFormat::Text) order = shuffledOrder(order.size(), config.train.seed);
     std::vector<std::int64_t> stream;
+    const TokenBudget budget(corpus.source);
     for (auto i : order) {
         auto ids = d.vocabulary.encode(corpus.documents[i].text);
         stream.insert(stream.end(), ids.begin(), ids.end());
         stream.push_back(Vocabulary::kEos);
+        budget.check(stream.size(), kBytesPerStreamToken);
     }
     const auto total = static_cast<std::int64_t>(stream.size());
     const auto t = config.data.seqLen;
@@ -156,6 +183,8 @@ static PreparedData prepareClassifier(const ExperimentConfig& config, const Corp
         for (std::size_t k = 0; k < order.size(); ++k)
             (k < nVal ? valIdx : trainIdx).push_back(byClass[c][order[k]]);
     }
+    // Both splits' [n, T] token tensors, before one is allocated.
+    TokenBudget(corpus.source).check(corpus.documents.size() * static_cast<std::size_t>(t), sizeof(std::int64_t));
     auto encodeSet = [&](const std::vector<std::size_t>& idx) {
         const auto n = static_cast<std::int64_t>(idx.size());
         auto tokens = torch::zeros({n, t}, torch::kInt64);

@@ -77,3 +77,33 @@ TEST(TextDatasets, PermutationIsDeterministicAndComplete) {
     EXPECT_FALSE(torch::equal(a, c));
     EXPECT_TRUE(torch::equal(std::get<0>(a.sort()), torch::arange(100, torch::kInt64)));
 }
+
+// Loading counts ~3.5 bytes a byte of text; training then holds every token as an int64 (24 bytes a token
+// while the stream is built). A corpus that loads but cannot be encoded is refused with the numbers, not
+// run until the kernel kills the process.
+TEST(TextDatasets, RefusesAnEncodingThatDoesNotFitInMemory) {
+    const std::string text(200000, 'a');  // 200,001 tokens with <eos>: ~4.6 MiB as the growing stream
+    auto config = defaultConfig(Task::LanguageModel);
+    config.data.seqLen = 8;
+    ::setenv("WORKBENCH_MEMORY_LIMIT_BYTES", "1048576", 1);  // 1 MiB
+    try {
+        prepareData(config, textCorpus(text));
+        ADD_FAILURE() << "expected an InputError";
+    } catch (const InputError& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("mem.txt"), std::string::npos) << what;
+        EXPECT_NE(what.find("encoding it for training needs more than"), std::string::npos) << what;
+        EXPECT_NE(what.find("1.0 MiB available"), std::string::npos) << what;
+    }
+    auto classifier = defaultConfig(Task::Classifier);
+    classifier.data.seqLen = 100000;  // 4 documents x 100,000 padded tokens x 8 bytes = 3.1 MiB
+    Corpus labelled;
+    labelled.source = "reviews.tsv";
+    labelled.format = CorpusFormat::Tsv;
+    for (const char* label : {"pos", "neg", "pos", "neg"}) labelled.documents.push_back({"fine", label, "", ""});
+    labelled.classes = {"neg", "pos"};
+    EXPECT_THROW(prepareData(classifier, labelled), InputError);
+    ::unsetenv("WORKBENCH_MEMORY_LIMIT_BYTES");
+    // With room it encodes.
+    EXPECT_EQ(prepareData(config, textCorpus(text)).corpusTokens, 200001);
+}
