@@ -80,10 +80,13 @@ def main():
       "  node). ours, fused: `core/src/model/FusedLstm.cpp`: per layer one product for the input projections of\n"
       "  all steps, per step one recurrent product and one vectorised gate kernel (AVX2 clone chosen at load\n"
       "  time), and a hand-written backward (one autograd node per layer and direction; dW_ih, dW_hh, dX as one\n"
-      "  product each over all steps). The `auto` backend picks fused on the CPU.\n"
+      "  product each over all steps). Up to H = 256 the recurrent product uses W_hh packed once per layer\n"
+      "  call (an AVX2 6x16 kernel) and each thread runs every step of its share of the batch, with no\n"
+      "  barrier per step. The `auto` backend picks fused on the CPU.\n"
       "- PyTorch: `bench/pytorch_peer.py`, the same model, batch, loss, clipping and Adam in Python.\n"
-      "- Our models make glibc keep freed large blocks in the heap (`keepFreedMemoryForReuse`); the peer runs\n"
-      "  with the same setting (MALLOC_MMAP_MAX_=0, MALLOC_TRIM_THRESHOLD_).\n\n")
+      "- Our programs make glibc keep freed large blocks in the heap and use one arena for all threads\n"
+      "  (`tuneAllocatorForTraining`, `workbench/Allocator.h`); the peer runs with the same setting\n"
+      "  (MALLOC_MMAP_MAX_=0, MALLOC_TRIM_THRESHOLD_, MALLOC_ARENA_MAX=1).\n\n")
     w("## Training step per preset (CPU, fp32)\n\n")
     w("Floor: training FLOPs per sample (3 x [sum over layers 8H(E_in+H) + 2HV] per token for the LMs, PERF.md)\n"
       "divided by the matrix-product rate measured in the same run (1024^3 sgemm). % of peak = achieved\n"

@@ -41,7 +41,7 @@ else
   uptime >"$out/load_before.txt"
 fi
 # Side by side: for each preset and thread count the three run back to back, round after round. The peer
-# gets the same glibc setting our models make (keepFreedMemoryForReuse in SequenceModel.cpp).
+# gets the same glibc setting our programs make (wb::tuneAllocatorForTraining, workbench/Allocator.h).
 for round in $(seq 1 "$ROUNDS"); do
   for preset in imdb charrnn poems; do
     steps=$STEPS
@@ -53,7 +53,7 @@ for round in $(seq 1 "$ROUNDS"); do
           >"$out/ours-$backend-$preset-$threads-$round.json"
       done
       echo "bench-report: round $round $preset x$threads pytorch" >&2
-      MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=2147483647 /usr/bin/python3 bench/pytorch_peer.py --preset "$preset" --threads "$threads" --steps "$steps" \
+      MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=2147483647 MALLOC_ARENA_MAX=1 /usr/bin/python3 bench/pytorch_peer.py --preset "$preset" --threads "$threads" --steps "$steps" \
         >"$out/peer-$preset-$threads-$round.json"
     done
   done
