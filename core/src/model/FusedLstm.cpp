@@ -1,8 +1,16 @@
 // The fused CPU LSTM (see FusedLstm.h). Layout inside: time-major, contiguous. Per layer and direction the
 // forward keeps the activated gates [T, B, 4H], the cells [T+1, B, H] (c0 first) and tanh(c) [T, B, H];
-// the backward walks time in reverse with one gate-gradient kernel and one [B,4H]x[4H,H] product per step,
-// then computes dX, dW_ih, dW_hh and the biases from the stacked gate gradients with one product (or sum)
-// each, which is where a per-step autograd graph loses most of its time on small shapes.
+// the backward walks time in reverse with one gate-gradient kernel per step, then computes dW_ih and dW_hh
+// together ([4H, in + H], one product over all steps) and the biases from the stacked gate gradients:
+// where a per-step autograd graph loses most of its time on small shapes.
+//
+// Two ways to run the steps:
+// - packed (H <= 256, more than one sequence): each thread takes a share of the batch for all steps and
+//   runs, per step, one kernel for the gates (bias + x_t W_ih^T + h_{t-1} W_hh^T, both weights packed
+//   once per call) and the gate activations; backward: the gate gradients, dG_t W_hh and dx_t = dG_t W_ih.
+//   No BLAS call and no barrier per step.
+// - BLAS (larger H, where BLAS's blocking wins, or one sequence): the input projections of all steps in
+//   one product, then per step one BLAS product and a parallel gate kernel; dX in one product.
 #include "model/FusedLstm.h"
 
 #include "model/LstmKernels.h"
@@ -26,11 +34,10 @@ std::int64_t grainRows(std::int64_t h) {
     return std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(1, h));
 }
 
-// The recurrence with a packed W_hh (lstmkernels::gemmPackedRows), batch rows split between the threads
-// once for all steps, instead of BLAS's gemm and a parallel gate kernel at every step: no packing of W_hh
-// and no barrier per step. Used while W_hh^T (H x 4H floats) fits in a core's L2 cache, where the simple
-// kernel keeps up with BLAS (measured: docs/benchmarks.md); one sequence (generation) keeps its
-// matrix-vector product.
+// The packed recurrence (lstmkernels::gemmPackedRows) while W_hh^T (H x 4H floats) fits in a core's L2
+// cache, where the simple kernel keeps up with BLAS; one sequence (generation) keeps its matrix-vector
+// products. Measured side by side against the BLAS way (bench, 5 alternations, this 2-core machine): imdb
+// 0.79x the time at 1 and at 2 threads, charrnn 0.82x and 0.85x.
 constexpr std::int64_t kPackedMaxHidden = 256;
 constexpr std::int64_t kRecurrenceGrainRows = 4;
 
@@ -50,40 +57,50 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
     const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
     TORCH_CHECK(t > 0 && b > 0, "FusedLstm needs at least one step and one sequence");
     LayerActivations a;
-    // The input projections of every timestep, with both biases, in one product. A single row (generation:
-    // one token) is a matrix-vector product: BLAS's gemm would repack the whole weight matrix for it.
-    const bool oneRow = t * b == 1;
-    a.gates = oneRow ? torch::addmv(bIh + bHh, wIh, x.reshape({in})).view({t, b, 4 * h})
-                     : torch::addmm(bIh + bHh, x.reshape({t * b, in}), wIh.t()).view({t, b, 4 * h});
     a.out = torch::empty({t, b, h}, x.options());
     a.cells = torch::empty({t + 1, b, h}, x.options());
     a.cells[0].copy_(c0);
     a.tanhC = torch::empty(keep ? std::vector<std::int64_t>{t, b, h} : std::vector<std::int64_t>{b, h},
                            x.options());
     const auto h0c = h0.contiguous();
-    float* gatesPtr = a.gates.data_ptr<float>();
     float* cellsPtr = a.cells.data_ptr<float>();
     float* outPtr = a.out.data_ptr<float>();
     float* tanhPtr = a.tanhC.data_ptr<float>();
     const std::int64_t stepGates = b * 4 * h, stepState = b * h;
     if (packedRecurrence(b, h)) {
-        // B = W_hh^T [H, 4H], packed once; each thread runs every step of its own rows.
-        const auto wHhC = wHh.contiguous();
-        std::vector<float> packed(static_cast<std::size_t>(lstmkernels::packedPanelsSize(h, 4 * h)));
-        lstmkernels::packPanels(wHhC.data_ptr<float>(), 1, h, h, 4 * h, packed.data());
+        // Per step and row: gates = (b_ih + b_hh) + x_t W_ih^T + h_{t-1} W_hh^T, one kernel call with both
+        // weights packed once; each thread runs every step of its own rows.
+        a.gates = torch::empty({t, b, 4 * h}, x.options());
+        float* gatesPtr = a.gates.data_ptr<float>();
+        const auto xc = x.contiguous(), wIhC = wIh.contiguous(), wHhC = wHh.contiguous();
+        const auto bias = (bIh + bHh).contiguous();
+        std::vector<float> packedIh(static_cast<std::size_t>(lstmkernels::packedPanelsSize(in, 4 * h)));
+        std::vector<float> packedHh(static_cast<std::size_t>(lstmkernels::packedPanelsSize(h, 4 * h)));
+        lstmkernels::packPanels(wIhC.data_ptr<float>(), 1, in, in, 4 * h, packedIh.data());
+        lstmkernels::packPanels(wHhC.data_ptr<float>(), 1, h, h, 4 * h, packedHh.data());
+        const float* xPtr = xc.data_ptr<float>();
         const float* h0Ptr = h0c.data_ptr<float>();
+        const float* biasPtr = bias.data_ptr<float>();
         at::parallel_for(0, b, kRecurrenceGrainRows, [&](std::int64_t b0, std::int64_t b1) {
             for (std::int64_t s = 0; s < t; ++s) {
-                const float* hPrev = s == 0 ? h0Ptr : outPtr + (s - 1) * stepState;
+                const lstmkernels::PackedOperand ops[2] = {
+                    {xPtr + s * b * in, in, packedIh.data(), in},
+                    {s == 0 ? h0Ptr : outPtr + (s - 1) * stepState, h, packedHh.data(), h}};
                 float* gp = gatesPtr + s * stepGates;
-                lstmkernels::gemmPackedRows(hPrev, h, packed.data(), gp, 4 * h, b0, b1, h, 4 * h,
-                                            /*accumulate=*/true);
+                lstmkernels::gemmPackedRows(ops, 2, biasPtr, gp, 4 * h, b0, b1, 4 * h, /*accumulate=*/false);
                 lstmkernels::forwardRows(gp, cellsPtr + s * stepState, cellsPtr + (s + 1) * stepState,
                                          outPtr + s * stepState, tanhPtr + (keep ? s * stepState : 0), b0, b1,
                                          h);
             }
         });
     } else {
+        // The input projections of every timestep, with both biases, in one product. A single row
+        // (generation: one token) is a matrix-vector product: BLAS's gemm would repack the whole weight
+        // matrix for it.
+        const bool oneRow = t * b == 1;
+        a.gates = oneRow ? torch::addmv(bIh + bHh, wIh, x.reshape({in})).view({t, b, 4 * h})
+                         : torch::addmm(bIh + bHh, x.reshape({t * b, in}), wIh.t()).view({t, b, 4 * h});
+        float* gatesPtr = a.gates.data_ptr<float>();
         const auto wHhT = wHh.t();
         for (std::int64_t s = 0; s < t; ++s) {
             auto g = a.gates[s];
@@ -136,11 +153,18 @@ public:
         const float* dOutPtr = dOut.data_ptr<float>();
         float* dGatesPtr = dGates.data_ptr<float>();
         const std::int64_t stepGates = b * 4 * h, stepState = b * h;
+        Tensor dx;
         if (packedRecurrence(b, h)) {
-            // B = W_hh [4H, H], packed once; each thread walks back through every step of its own rows.
-            const auto wHhC = wHh.contiguous();
-            std::vector<float> packed(static_cast<std::size_t>(lstmkernels::packedPanelsSize(4 * h, h)));
-            lstmkernels::packPanels(wHhC.data_ptr<float>(), h, 1, 4 * h, h, packed.data());
+            // Per step and row, after the gate gradients: the recurrent gradient dG_t W_hh (for the step
+            // before; for t = 0 the gradient of h0) and the input gradient dG_t W_ih, while dG_t is in cache.
+            // Both weights packed once; each thread walks back through every step of its own rows.
+            dx = torch::empty({t, b, in}, x.options());
+            float* dxPtr = dx.data_ptr<float>();
+            const auto wIhC = wIh.contiguous(), wHhC = wHh.contiguous();
+            std::vector<float> packedHh(static_cast<std::size_t>(lstmkernels::packedPanelsSize(4 * h, h)));
+            std::vector<float> packedIh(static_cast<std::size_t>(lstmkernels::packedPanelsSize(4 * h, in)));
+            lstmkernels::packPanels(wHhC.data_ptr<float>(), h, 1, 4 * h, h, packedHh.data());
+            lstmkernels::packPanels(wIhC.data_ptr<float>(), in, 1, 4 * h, in, packedIh.data());
             float* rec = dhRec.data_ptr<float>();
             float* dcPtr = dc.data_ptr<float>();
             at::parallel_for(0, b, kRecurrenceGrainRows, [&](std::int64_t b0, std::int64_t b1) {
@@ -149,8 +173,10 @@ public:
                     lstmkernels::backwardRows(actPtr + s * stepGates, cellsPtr + s * stepState,
                                               tanhPtr + s * stepState, dOutPtr + s * stepState, rec, dcPtr, dg,
                                               b0, b1, h);
-                    // The recurrent gradient for the previous step (for s == 0: the gradient of h0).
-                    lstmkernels::gemmPackedRows(dg, 4 * h, packed.data(), rec, h, b0, b1, 4 * h, h,
+                    const lstmkernels::PackedOperand toH{dg, 4 * h, packedHh.data(), 4 * h};
+                    lstmkernels::gemmPackedRows(&toH, 1, nullptr, rec, h, b0, b1, h, /*accumulate=*/false);
+                    const lstmkernels::PackedOperand toX{dg, 4 * h, packedIh.data(), 4 * h};
+                    lstmkernels::gemmPackedRows(&toX, 1, nullptr, dxPtr + s * b * in, in, b0, b1, in,
                                                 /*accumulate=*/false);
                 }
             });
@@ -169,14 +195,14 @@ public:
                 // The recurrent gradient for the previous step (for s == 0: the gradient of h0).
                 torch::mm_out(dhRec, dGates[s], wHh);
             }
+            dx = torch::mm(dGates.view({t * b, 4 * h}), wIh).view({t, b, in});
         }
+        // Both weight gradients in one product over all steps: dG^T [x_t, h_{t-1}] -> [4H, in + H].
         const auto dFlat = dGates.view({t * b, 4 * h});
-        const auto dx = torch::mm(dFlat, wIh).view({t, b, in});
-        const auto dWih = torch::mm(dFlat.t(), x.reshape({t * b, in}));
-        // h_{s-1} for every step: h0, then the outputs but the last.
         const auto hPrev =
             t > 1 ? torch::cat({h0.reshape({1, b, h}), out.narrow(0, 0, t - 1)}, 0) : h0.reshape({1, b, h});
-        const auto dWhh = torch::mm(dFlat.t(), hPrev.reshape({t * b, h}));
+        const auto dW = torch::mm(dFlat.t(), torch::cat({x, hPrev}, 2).view({t * b, in + h}));
+        const auto dWih = dW.narrow(1, 0, in), dWhh = dW.narrow(1, in, h);
         const auto db = dFlat.sum(0);
         return {dx, dhRec, dc, dWih, dWhh, db, db.clone()};
     }

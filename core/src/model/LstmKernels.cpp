@@ -205,76 +205,94 @@ std::int64_t panelsOf(std::int64_t n) { return (n + kPanel - 1) / kPanel; }
 // stores (12 per step of k) made the kernel store-bound at a third of the FMA rate.
 #define WB_UNROLL_ROWS _Pragma("GCC unroll 8")
 
-// R rows of C (all of one panel's columns) += or = R rows of A times the panel. The 2R accumulators stay in
-// registers (R = 6: 12 of the 16), each step of k loads the panel's 16 values once for all R rows.
+// R rows of one panel of C (its 16 columns, of which `columns` are real) = bias + the sum over the
+// operands of A times the operand's panel (accumulate: C += that). The 2R accumulators stay in registers
+// (R = 6: 12 of the 16); each step of k loads the panel's 16 values once for all R rows.
 template <int R>
 __attribute__((target("avx2,fma"))) inline __attribute__((always_inline)) void panelKernel(
-    const float* a, std::int64_t lda, const float* panel, std::int64_t k, float* c, std::int64_t ldc,
-    std::int64_t columns, bool accumulate) {
+    const PackedOperand* ops, int count, std::int64_t panelIndex, std::int64_t row, const float* bias16,
+    float* c, std::int64_t ldc, std::int64_t columns, bool accumulate) {
     __m256 acc[R][2];
+    const __m256 bias0 = _mm256_load_ps(bias16), bias1 = _mm256_load_ps(bias16 + 8);
     WB_UNROLL_ROWS
-    for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
-    for (std::int64_t kk = 0; kk < k; ++kk) {
-        const __m256 b0 = _mm256_loadu_ps(panel + kk * kPanel);
-        const __m256 b1 = _mm256_loadu_ps(panel + kk * kPanel + 8);
-        WB_UNROLL_ROWS
-        for (int r = 0; r < R; ++r) {
-            const __m256 av = _mm256_broadcast_ss(a + r * lda + kk);
-            acc[r][0] = _mm256_fmadd_ps(av, b0, acc[r][0]);
-            acc[r][1] = _mm256_fmadd_ps(av, b1, acc[r][1]);
+    for (int r = 0; r < R; ++r) {
+        acc[r][0] = bias0;
+        acc[r][1] = bias1;
+    }
+    for (int o = 0; o < count; ++o) {
+        const float* a = ops[o].a + row * ops[o].lda;
+        const std::int64_t lda = ops[o].lda, k = ops[o].k;
+        const float* panel = ops[o].packed + panelIndex * k * kPanel;
+        for (std::int64_t kk = 0; kk < k; ++kk) {
+            const __m256 b0 = _mm256_loadu_ps(panel + kk * kPanel);
+            const __m256 b1 = _mm256_loadu_ps(panel + kk * kPanel + 8);
+            WB_UNROLL_ROWS
+            for (int r = 0; r < R; ++r) {
+                const __m256 av = _mm256_broadcast_ss(a + r * lda + kk);
+                acc[r][0] = _mm256_fmadd_ps(av, b0, acc[r][0]);
+                acc[r][1] = _mm256_fmadd_ps(av, b1, acc[r][1]);
+            }
         }
     }
     WB_UNROLL_ROWS
     for (int r = 0; r < R; ++r) {
-        float* row = c + r * ldc;
+        float* out = c + (row + r) * ldc + panelIndex * kPanel;
         if (columns == kPanel) {
             if (accumulate) {
-                acc[r][0] = _mm256_add_ps(acc[r][0], _mm256_loadu_ps(row));
-                acc[r][1] = _mm256_add_ps(acc[r][1], _mm256_loadu_ps(row + 8));
+                acc[r][0] = _mm256_add_ps(acc[r][0], _mm256_loadu_ps(out));
+                acc[r][1] = _mm256_add_ps(acc[r][1], _mm256_loadu_ps(out + 8));
             }
-            _mm256_storeu_ps(row, acc[r][0]);
-            _mm256_storeu_ps(row + 8, acc[r][1]);
+            _mm256_storeu_ps(out, acc[r][0]);
+            _mm256_storeu_ps(out + 8, acc[r][1]);
         } else {  // the last panel of a width that is not a multiple of 16
             alignas(32) float part[kPanel];
             _mm256_store_ps(part, acc[r][0]);
             _mm256_store_ps(part + 8, acc[r][1]);
-            for (std::int64_t j = 0; j < columns; ++j) row[j] = accumulate ? row[j] + part[j] : part[j];
+            for (std::int64_t j = 0; j < columns; ++j) out[j] = accumulate ? out[j] + part[j] : part[j];
         }
     }
 }
 
-__attribute__((target("avx2,fma"))) void gemmPackedAvx2(const float* a, std::int64_t lda, const float* packed,
+// The bias of one panel, zero-padded to 16 (zeros without a bias).
+void panelBias(const float* bias, std::int64_t p, std::int64_t columns, float* bias16) {
+    for (std::int64_t j = 0; j < kPanel; ++j) bias16[j] = bias && j < columns ? bias[p * kPanel + j] : 0.0f;
+}
+
+__attribute__((target("avx2,fma"))) void gemmPackedAvx2(const PackedOperand* ops, int count, const float* bias,
                                                        float* c, std::int64_t ldc, std::int64_t r0,
-                                                       std::int64_t r1, std::int64_t k, std::int64_t n,
-                                                       bool accumulate) {
+                                                       std::int64_t r1, std::int64_t n, bool accumulate) {
     for (std::int64_t p = 0; p < panelsOf(n); ++p) {
-        const float* panel = packed + p * k * kPanel;
         const std::int64_t columns = std::min(kPanel, n - p * kPanel);
-        float* cp = c + p * kPanel;
+        alignas(32) float bias16[kPanel];
+        panelBias(bias, p, columns, bias16);
         std::int64_t r = r0;
-        for (; r + 6 <= r1; r += 6) panelKernel<6>(a + r * lda, lda, panel, k, cp + r * ldc, ldc, columns, accumulate);
+        for (; r + 6 <= r1; r += 6) panelKernel<6>(ops, count, p, r, bias16, c, ldc, columns, accumulate);
         switch (r1 - r) {
-            case 5: panelKernel<5>(a + r * lda, lda, panel, k, cp + r * ldc, ldc, columns, accumulate); break;
-            case 4: panelKernel<4>(a + r * lda, lda, panel, k, cp + r * ldc, ldc, columns, accumulate); break;
-            case 3: panelKernel<3>(a + r * lda, lda, panel, k, cp + r * ldc, ldc, columns, accumulate); break;
-            case 2: panelKernel<2>(a + r * lda, lda, panel, k, cp + r * ldc, ldc, columns, accumulate); break;
-            case 1: panelKernel<1>(a + r * lda, lda, panel, k, cp + r * ldc, ldc, columns, accumulate); break;
+            case 5: panelKernel<5>(ops, count, p, r, bias16, c, ldc, columns, accumulate); break;
+            case 4: panelKernel<4>(ops, count, p, r, bias16, c, ldc, columns, accumulate); break;
+            case 3: panelKernel<3>(ops, count, p, r, bias16, c, ldc, columns, accumulate); break;
+            case 2: panelKernel<2>(ops, count, p, r, bias16, c, ldc, columns, accumulate); break;
+            case 1: panelKernel<1>(ops, count, p, r, bias16, c, ldc, columns, accumulate); break;
             default: break;
         }
     }
 }
 
-void gemmPackedPortable(const float* a, std::int64_t lda, const float* packed, float* c, std::int64_t ldc,
-                        std::int64_t r0, std::int64_t r1, std::int64_t k, std::int64_t n, bool accumulate) {
+void gemmPackedPortable(const PackedOperand* ops, int count, const float* bias, float* c, std::int64_t ldc,
+                        std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate) {
     for (std::int64_t r = r0; r < r1; ++r) {
         for (std::int64_t p = 0; p < panelsOf(n); ++p) {
-            float part[kPanel] = {};
-            const float* panel = packed + p * k * kPanel;
-            for (std::int64_t kk = 0; kk < k; ++kk)
-                for (std::int64_t j = 0; j < kPanel; ++j) part[j] += a[r * lda + kk] * panel[kk * kPanel + j];
             const std::int64_t columns = std::min(kPanel, n - p * kPanel);
-            float* row = c + r * ldc + p * kPanel;
-            for (std::int64_t j = 0; j < columns; ++j) row[j] = accumulate ? row[j] + part[j] : part[j];
+            float part[kPanel];
+            panelBias(bias, p, columns, part);
+            for (int o = 0; o < count; ++o) {
+                const float* panel = ops[o].packed + p * ops[o].k * kPanel;
+                const float* a = ops[o].a + r * ops[o].lda;
+                for (std::int64_t kk = 0; kk < ops[o].k; ++kk)
+                    for (std::int64_t j = 0; j < kPanel; ++j) part[j] += a[kk] * panel[kk * kPanel + j];
+            }
+            float* out = c + r * ldc + p * kPanel;
+            for (std::int64_t j = 0; j < columns; ++j) out[j] = accumulate ? out[j] + part[j] : part[j];
         }
     }
 }
@@ -293,16 +311,16 @@ void packPanels(const float* b, std::int64_t strideK, std::int64_t strideN, std:
             }
 }
 
-void gemmPackedRows(const float* a, std::int64_t lda, const float* packed, float* c, std::int64_t ldc,
-                    std::int64_t r0, std::int64_t r1, std::int64_t k, std::int64_t n, bool accumulate) {
+void gemmPackedRows(const PackedOperand* ops, int count, const float* bias, float* c, std::int64_t ldc,
+                    std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate) {
     static const bool avx2 = [] {
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     }();
     if (avx2)
-        gemmPackedAvx2(a, lda, packed, c, ldc, r0, r1, k, n, accumulate);
+        gemmPackedAvx2(ops, count, bias, c, ldc, r0, r1, n, accumulate);
     else
-        gemmPackedPortable(a, lda, packed, c, ldc, r0, r1, k, n, accumulate);
+        gemmPackedPortable(ops, count, bias, c, ldc, r0, r1, n, accumulate);
 }
 
 }  // namespace wb::lstmkernels

@@ -36,17 +36,26 @@ void gemvHalfRows(const std::uint16_t* w, const float* x, float* y, std::int64_t
 
 namespace wb::lstmkernels {
 
-// The per-step recurrent product, C[B, n] (+)= A[B, k] B[k, n], with B packed once per layer call instead
-// of once per step as BLAS's gemm does (for imdb's [64,100] x [100,400] that packing was ~10 % of a
-// training step), and called on a block of rows so that each thread can run the whole recurrence of its
-// own sequences without a barrier per step.
+// The per-step products of the recurrence, C[B, n] = bias + A[B, k] B[k, n] (+ a second such product), with
+// B packed once per layer call instead of once per step as BLAS's gemm does (for imdb's [64,100] x
+// [100,400] that packing was ~10 % of a training step), and called on a block of rows so that each thread
+// can run the whole recurrence of its own sequences without a barrier per step.
 //
 // Size in floats of B packed; B's element (kk, j) is b[kk * strideK + j * strideN].
 std::int64_t packedPanelsSize(std::int64_t k, std::int64_t n);
 void packPanels(const float* b, std::int64_t strideK, std::int64_t strideN, std::int64_t k, std::int64_t n,
                 float* packed);
-// Rows [r0, r1) of C = A B (accumulate: C += A B). A and C are row-major with leading dimensions lda, ldc.
-void gemmPackedRows(const float* a, std::int64_t lda, const float* packed, float* c, std::int64_t ldc,
-                    std::int64_t r0, std::int64_t r1, std::int64_t k, std::int64_t n, bool accumulate);
+// One term of a sum of products: rows of A (row-major, leading dimension lda, k columns) times B packed by
+// packPanels (k rows).
+struct PackedOperand {
+    const float* a;
+    std::int64_t lda;
+    const float* packed;
+    std::int64_t k;
+};
+// Rows [r0, r1) of C = bias + sum over the count operands of A_i B_i, where bias (n floats, or null) is added
+// to every row; with accumulate C += that instead. C is row-major with leading dimension ldc.
+void gemmPackedRows(const PackedOperand* ops, int count, const float* bias, float* c, std::int64_t ldc,
+                    std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate);
 
 }  // namespace wb::lstmkernels
