@@ -16,6 +16,7 @@
 #include "model/LstmKernels.h"
 
 #include <ATen/Parallel.h>
+#include <c10/core/impl/LocalDispatchKeySet.h>
 
 #include <algorithm>
 #include <cmath>
@@ -43,6 +44,12 @@ constexpr std::int64_t kRecurrenceGrainRows = 4;
 
 bool packedRecurrence(std::int64_t batch, std::int64_t h) { return batch > 1 && h <= kPackedMaxHidden; }
 
+// The fused LSTM computes in fp32 (its kernels read float data). Under CPU bf16 autocast, ATen's addmm and
+// mm would return bf16 here, so autocast is off inside; the layer's inputs and outputs stay fp32 either way.
+struct NoCpuAutocast {
+    c10::impl::ExcludeDispatchKeyGuard guard{c10::DispatchKey::AutocastCPU};
+};
+
 struct LayerActivations {
     Tensor out;    // [T, B, H]
     Tensor cells;  // [T+1, B, H], c0 first
@@ -54,6 +61,7 @@ struct LayerActivations {
 LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c0, const Tensor& wIh,
                               const Tensor& wHh, const Tensor& bIh, const Tensor& bHh, bool keep) {
     torch::NoGradGuard noGrad;
+    const NoCpuAutocast fp32;
     const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
     TORCH_CHECK(t > 0 && b > 0, "FusedLstm needs at least one step and one sequence");
     LayerActivations a;
@@ -138,6 +146,7 @@ public:
     static torch::autograd::variable_list backward(torch::autograd::AutogradContext* ctx,
                                                    torch::autograd::variable_list grads) {
         torch::NoGradGuard noGrad;
+        const NoCpuAutocast fp32;
         const auto saved = ctx->get_saved_variables();
         const Tensor &x = saved[0], &h0 = saved[1], &wIh = saved[2], &wHh = saved[3], &out = saved[4],
                      &cells = saved[5], &gates = saved[6], &tanhC = saved[7];

@@ -9,6 +9,7 @@
 #include <optional>
 #include <tuple>
 
+#include "device/Autocast.h"
 #include "model/FusedLstm.h"
 #include "model/SequenceModel.h"
 #include "train/TrainingStep.h"
@@ -284,4 +285,30 @@ TEST(FusedLstm, TinyLanguageModelTrainsToTheSameLossesWithEitherBackend) {
     for (std::size_t i = 0; i < ours.size(); ++i)
         EXPECT_NEAR(ours[i], theirs[i], 1e-4 * theirs[i]) << "step " << i;
     EXPECT_LT(ours.back(), ours.front());  // it learned something
+}
+
+// bf16 on the CPU is a precision the app offers: autocast must not reach the fused layer's own products (it
+// reads their results as float), on the packed path (H <= 256) nor the BLAS one. Found by the GPU script's
+// dry run on the CPU (scripts/gpu-bench.sh), where poems in bf16 stopped with "expected scalar type Float".
+TEST(FusedLstm, TrainsUnderCpuBf16Autocast) {
+    for (std::int64_t h : {8, 260}) {
+        FusedLstmOptions o;
+        o.inputSize = 5;
+        o.hiddenSize = h;
+        o.layers = 2;
+        o.batchFirst = true;
+        FusedLstm fused(o);
+        const auto x = torch::randn({3, 4, 5});
+        torch::Tensor out;
+        {
+            AutocastScope autocast(torch::kCPU, Precision::Bf16);
+            out = std::get<0>(fused->forward(x));
+        }
+        EXPECT_EQ(out.scalar_type(), torch::kFloat32);
+        out.sum().backward();
+        for (const auto& p : fused->parameters()) {
+            ASSERT_TRUE(p.grad().defined());
+            EXPECT_TRUE(torch::isfinite(p.grad()).all().item<bool>());
+        }
+    }
 }
