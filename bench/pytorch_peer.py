@@ -2,8 +2,10 @@
 """The PyTorch peer of `lstm-workbench-cli bench`: the identical model (Embedding -> LSTM -> Dropout ->
 Linear, last-step pooling for the classifier), synthetic batch, loss, gradient clipping and optimizer (Adam,
 betas 0.9/0.999, eps 1e-8, the preset's learning rate, as core/src/train/Optimizer.cpp) at the same thread
-count, in Python PyTorch (Debian's python3-torch: run it with /usr/bin/python3). Prints the median time per
-training step after warm-up, as one JSON object, so scripts/bench-report.sh can put it next to ours."""
+count, in Python PyTorch (Debian's python3-torch: run it with /usr/bin/python3; on the GPU machine its own
+python3). Prints the median time per training step after warm-up, as one JSON object, so
+scripts/bench-report.sh (CPU) and scripts/gpu-bench.sh (CUDA) can put it next to ours. On CUDA it times
+as our bench does: synchronize before each clock read, bf16/fp16 through autocast."""
 import argparse
 import json
 import os
@@ -28,6 +30,9 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--device", default="cpu", help="cpu or cuda[:N]")
+    ap.add_argument("--precision", default="fp32", choices=["fp32", "bf16", "fp16"])
+    ap.add_argument("--batch-size", type=int, default=0, help="override the preset's batch size")
     args = ap.parse_args()
 
     # OpenBLAS reads its thread count when it is loaded (with torch); the C++ side sets both, so do we.
@@ -37,7 +42,16 @@ def main():
     from torch import nn
 
     torch.set_num_threads(args.threads)
-    p = PRESETS[args.preset]
+    p = dict(PRESETS[args.preset])
+    if args.batch_size > 0:
+        p["batch"] = args.batch_size
+    device = torch.device(args.device)
+    cuda = device.type == "cuda"
+    amp_dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(args.precision)
+
+    def sync():
+        if cuda:
+            torch.cuda.synchronize(device)
 
     class Model(nn.Module):
         def __init__(self):
@@ -54,32 +68,38 @@ def main():
             return self.head(self.dropout(out))
 
     torch.manual_seed(42)
-    model = Model()
+    model = Model().to(device)
     model.train()
     opt = torch.optim.Adam(model.parameters(), lr=p["lr"], betas=(0.9, 0.999), eps=1e-8)
     torch.manual_seed(1234)
     b, t, v = p["batch"], p["seq"], p["vocab"]
-    inputs = torch.randint(NUM_SPECIAL, v, (b, t))
+    inputs = torch.randint(NUM_SPECIAL, v, (b, t)).to(device)
     if p["task"] == "lm":
-        targets = torch.randint(NUM_SPECIAL, v, (b, t)).reshape(-1)
+        targets = torch.randint(NUM_SPECIAL, v, (b, t)).reshape(-1).to(device)
     else:
-        targets = torch.randint(0, p["classes"], (b,))
+        targets = torch.randint(0, p["classes"], (b,)).to(device)
 
     times = []
     for i in range(args.warmup + args.steps):
+        sync()
         t0 = time.perf_counter()
         opt.zero_grad(set_to_none=False)
-        logits = model(inputs)
-        loss = nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)), targets)
+        with torch.autocast(device_type=device.type, dtype=amp_dtype, enabled=amp_dtype is not None):
+            logits = model(inputs)
+            loss = nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)).float(), targets)
+        # As core/src/train/TrainingStep.cpp: autocast around the forward and the loss, no loss scaling.
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), GRAD_CLIP)
         opt.step()
+        sync()
         dt = time.perf_counter() - t0
         if i >= args.warmup:
             times.append(dt)
     step_ms = statistics.median(times) * 1e3
     us = step_ms * 1e3 / b
-    json.dump({"preset": args.preset, "threads": torch.get_num_threads(), "torch": torch.__version__,
+    json.dump({"preset": args.preset, "device": str(device), "precision": args.precision,
+               "device_name": torch.cuda.get_device_name(device) if cuda else "CPU",
+               "threads": torch.get_num_threads(), "torch": torch.__version__,
                "batch_size": b, "seq_len": t, "median_step_ms": step_ms, "us_per_sample": us,
                "tokens_per_s": 1e6 / us * t, "step_ms": [x * 1e3 for x in times]}, sys.stdout)
     sys.stdout.write("\n")
