@@ -26,9 +26,12 @@ python=${GPU_BENCH_PYTHON:-python3}
 [ "$DEVICE" = cpu ] && python=/usr/bin/python3
 
 prefix="$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)')"
-deps="$PWD/.deps/root"
-if [ -d "$deps" ]; then
-  prefix="$prefix;$deps/usr;$deps/usr/share/cmake;$deps/usr/lib/x86_64-linux-gnu/cmake"
+# CMake finds the unpacked packages' config files under these (the multiarch folder is not searched by default
+# on every distribution).
+deps=""
+if [ -d .deps/root ]; then
+  deps="$PWD/.deps/root"
+  prefix="$prefix;$deps/usr;$deps/usr/lib/x86_64-linux-gnu/cmake"
 fi
 
 for stage in "${stages[@]}"; do

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "data/TextDatasets.h"
+#include "support/BadInputs.h"
 #include "workbench/Errors.h"
 
 using namespace wb;
@@ -85,25 +86,26 @@ TEST(TextDatasets, RefusesAnEncodingThatDoesNotFitInMemory) {
     const std::string text(200000, 'a');  // 200,001 tokens with <eos>: ~4.6 MiB as the growing stream
     auto config = defaultConfig(Task::LanguageModel);
     config.data.seqLen = 8;
-    ::setenv("WORKBENCH_MEMORY_LIMIT_BYTES", "1048576", 1);  // 1 MiB
-    try {
-        prepareData(config, textCorpus(text));
-        ADD_FAILURE() << "expected an InputError";
-    } catch (const InputError& e) {
-        const std::string what = e.what();
-        EXPECT_NE(what.find("mem.txt"), std::string::npos) << what;
-        EXPECT_NE(what.find("encoding it for training needs more than"), std::string::npos) << what;
-        EXPECT_NE(what.find("1.0 MiB available"), std::string::npos) << what;
+    {  // a 1 MiB limit until the end of this block
+        const wbtest::ScopedEnv limit(std::map<std::string, std::string>{{"WORKBENCH_MEMORY_LIMIT_BYTES", "1048576"}});
+        try {
+            prepareData(config, textCorpus(text));
+            ADD_FAILURE() << "expected an InputError";
+        } catch (const InputError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("mem.txt"), std::string::npos) << what;
+            EXPECT_NE(what.find("encoding it for training needs more than"), std::string::npos) << what;
+            EXPECT_NE(what.find("1.0 MiB available"), std::string::npos) << what;
+        }
+        auto classifier = defaultConfig(Task::Classifier);
+        classifier.data.seqLen = 100000;  // 4 documents x 100,000 padded tokens x 8 bytes = 3.1 MiB
+        Corpus labelled;
+        labelled.source = "reviews.tsv";
+        labelled.format = CorpusFormat::Tsv;
+        for (const char* label : {"pos", "neg", "pos", "neg"}) labelled.documents.push_back({"fine", label, "", ""});
+        labelled.classes = {"neg", "pos"};
+        EXPECT_THROW(prepareData(classifier, labelled), InputError);
     }
-    auto classifier = defaultConfig(Task::Classifier);
-    classifier.data.seqLen = 100000;  // 4 documents x 100,000 padded tokens x 8 bytes = 3.1 MiB
-    Corpus labelled;
-    labelled.source = "reviews.tsv";
-    labelled.format = CorpusFormat::Tsv;
-    for (const char* label : {"pos", "neg", "pos", "neg"}) labelled.documents.push_back({"fine", label, "", ""});
-    labelled.classes = {"neg", "pos"};
-    EXPECT_THROW(prepareData(classifier, labelled), InputError);
-    ::unsetenv("WORKBENCH_MEMORY_LIMIT_BYTES");
     // With room it encodes.
     EXPECT_EQ(prepareData(config, textCorpus(text)).corpusTokens, 200001);
 }
