@@ -8,6 +8,9 @@ packages=(
   build-essential cmake ninja-build pkg-config
   # core: LibTorch and the BLAS that makes it fast (without OpenBLAS training is ~8x slower, PERF.md)
   libtorch-dev libopenblas0-pthread
+  # scale-out: c10d's ProcessGroupGloo header includes Gloo's (the library comes with libtorch); glog to
+  # quiet c10d's own logging
+  libgloo-dev libgoogle-glog-dev
   # core/app: JSON and command-line parsing
   nlohmann-json3-dev libcli11-dev
   # tests

@@ -69,6 +69,7 @@ QWidget* scrolled(QWidget* inner, QWidget* parent) {
 }
 
 QString deviceTag(const DeviceChoice& c) {
+    if (c.device == "cpu" && c.processes > 1) return QStringLiteral("cpu%1px%2t").arg(c.processes).arg(c.threads);
     if (c.device == "cpu") return QStringLiteral("cpu%1t").arg(c.threads);
     QString tag = toQt(c.device);
     tag.remove(QLatin1Char(':'));
@@ -494,6 +495,7 @@ bool MainWindow::startRuns() {
         wb::ExperimentConfig c = config;
         c.device.device = choice.device;
         c.device.threads = choice.threads;
+        c.device.processes = choice.processes;
         const QString dir = uniqueRunDir(stamp + QLatin1Char('-') + deviceTag(choice));
         const QString label = choice.label + QStringLiteral(" · ") + toQt(wb::toString(c.device.precision));
         c.name = toStd(QFileInfo(dir).fileName());
@@ -509,6 +511,7 @@ bool MainWindow::startRuns() {
         entry.record.info.device = choice.device;
         entry.record.info.deviceName = choice.name;
         entry.record.info.threads = choice.threads;
+        entry.record.info.worldSize = choice.processes;
         entry.record.info.precision = wb::toString(c.device.precision);
         const int index = m_runs->add(std::move(entry));
 
@@ -720,7 +723,7 @@ bool MainWindow::finderConfig(const QString& finder, wb::ExperimentConfig* confi
     }
     *config = m_experiment->config();
     config->data.corpus = toStd(m_corpus->corpusPath());
-    // A finder measures on one device: the last one ticked.
+    // A finder measures on one device, in this process: the last one ticked.
     const auto choices = m_devices->checkedChoices();
     if (!choices.empty()) {
         config->device.device = choices.back().device;

@@ -2,10 +2,13 @@
 // prints one JSON document on stdout and nothing else there.
 #include "Commands.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
+#include <thread>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -69,7 +72,7 @@ extern "C" void onInterrupt(int) {
     if (g_activeJob) g_activeJob->requestStop();  // an atomic store: async-signal-safe
 }
 
-int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet) {
+int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary = true) {
     ProgressPrinter printer(quiet);
     wb::TrainingCallbacks cb;
     cb.onProgress = [&](const wb::TrainingProgress& p) { printer.update(p); };
@@ -90,6 +93,7 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet) {
     std::signal(SIGTERM, SIG_DFL);
     printer.finish();
     const bool stopped = job.status() == wb::RunStatus::Stopped;
+    if (!printSummary) return stopped ? 130 : 0;
     if (jsonOut) {
         json out = {{"run_dir", job.runDir()},
                     {"status", wb::toString(job.status())},
@@ -185,9 +189,26 @@ int runInspect(const InspectOptions& o) {
     return 0;
 }
 
+// The torchrun variables, when this process was started as one rank of a job; nullopt otherwise.
+std::optional<wb::DistributedSpec> torchrunRank(std::int64_t processesFlag) {
+    auto spec = wb::distributedSpecFromEnvironment();
+    if (spec && processesFlag > 0)
+        throw wb::InputError("--nproc starts its own processes; under torchrun (RANK and WORLD_SIZE are set) "
+                             "leave it out");
+    return spec;
+}
+
 int runTrain(TrainOptions o) {
     o.config.data.corpus = o.corpus;
+    const auto spec = torchrunRank(o.nprocGiven ? o.config.device.processes : 0);
+    if (spec && spec->rank > 0) return runWorker(*spec, o.corpus);
+    // Processes sharing this machine share its cores: unless told otherwise, each gets its share.
+    const auto localProcesses = spec ? spec->localWorldSize : o.config.device.processes;
+    if (localProcesses > 1 && !o.threadsGiven && o.config.device.device.rfind("cpu", 0) == 0)
+        o.config.device.threads =
+            std::max<std::int64_t>(1, static_cast<std::int64_t>(std::thread::hardware_concurrency()) / localProcesses);
     wb::TrainingJob job(o.config, o.out);
+    if (spec) job.joinAsRankZero(*spec);
     if (!o.quiet && !o.json) {
         const auto summary = wb::summarizeModel(job.config(), job.vocabularySize(), job.classCount());
         std::fprintf(stderr, "%s: %lld parameters, %s train FLOPs/sample, %lld steps/epoch\n", o.out.c_str(),
@@ -199,8 +220,27 @@ int runTrain(TrainOptions o) {
 }
 
 int runResume(const ResumeOptions& o) {
-    auto job = wb::TrainingJob::resume(o.runDir, o.epochs, o.maxSteps, o.learningRate);
+    const auto spec = torchrunRank(o.processes);
+    if (spec && spec->rank > 0) return runWorker(*spec, {});
+    auto job = wb::TrainingJob::resume(o.runDir, o.epochs, o.maxSteps, o.learningRate, o.processes);
+    if (spec) job->joinAsRankZero(*spec);
     return trainJob(*job, o.json, o.quiet);
+}
+
+// A worker's errors say which rank they come from (most of the scale-out's own messages already do).
+std::string namingRank(int rank, const std::string& message) {
+    return message.rfind("rank ", 0) == 0 ? message : "rank " + std::to_string(rank) + ": " + message;
+}
+
+int runWorker(const wb::DistributedSpec& spec, const std::string& corpus) {
+    try {
+        auto job = wb::TrainingJob::joinAsWorker(spec, corpus);
+        return trainJob(*job, /*jsonOut=*/false, /*quiet=*/true, /*printSummary=*/false);
+    } catch (const wb::InputError& e) {
+        throw wb::InputError(namingRank(spec.rank, e.what()));
+    } catch (const std::exception& e) {
+        throw wb::TrainingError(namingRank(spec.rank, e.what()));
+    }
 }
 
 int runGenerate(const GenerateCliOptions& o) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "workbench/Config.h"
+#include "workbench/Distributed.h"
 #include "workbench/Inference.h"
 
 struct InspectOptions {
@@ -20,13 +21,15 @@ struct TrainOptions {
     std::string corpus;
     std::string out;
     wb::ExperimentConfig config;  // defaults/preset/config file with the flags applied
+    bool nprocGiven = false;      // --nproc on the command line (refused under torchrun)
+    bool threadsGiven = false;    // --threads or --device cpu:N
     bool json = false;
     bool quiet = false;
 };
 
 struct ResumeOptions {
     std::string runDir;
-    std::int64_t epochs = 0, maxSteps = 0;
+    std::int64_t epochs = 0, maxSteps = 0, processes = 0;
     double learningRate = 0;
     bool json = false;
     bool quiet = false;
@@ -66,6 +69,9 @@ int runDevices(bool json);
 int runInspect(const InspectOptions& o);
 int runTrain(TrainOptions o);
 int runResume(const ResumeOptions& o);
+// Rank r > 0 of a data-parallel job (`worker`, or `train`/`resume` started by torchrun): trains its shards
+// quietly; corpus, when given, is this machine's path to the corpus rank 0 names.
+int runWorker(const wb::DistributedSpec& spec, const std::string& corpus);
 int runGenerate(const GenerateCliOptions& o);
 int runClassify(const ClassifyOptions& o);
 int runBench(const BenchCliOptions& o);

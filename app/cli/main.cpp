@@ -8,6 +8,7 @@
 
 #include "Commands.h"
 #include "workbench/Allocator.h"
+#include "workbench/Distributed.h"
 #include "workbench/Errors.h"
 #include "workbench/RunFolder.h"
 
@@ -18,7 +19,7 @@ struct TrainFlags {
     std::string task, format, tokens, optimizer, device, precision, pooling, preset, configFile, name;
     std::int64_t embedding = 0, hidden = 0, layers = 0, seqLen = 0, stride = 0, batchSize = 0, epochs = 0,
                  maxSteps = 0, vocabSize = 0, minCount = 0, validateEvery = 0, patience = 0, logEvery = 0,
-                 warmup = 0, threads = 0;
+                 warmup = 0, threads = 0, processes = 0;
     std::uint64_t seed = 0;
     double dropout = 0, lr = 0, valFraction = 0, gradClip = 0;
     bool bidirectional = false;
@@ -50,7 +51,9 @@ void addTrainFlags(CLI::App* cmd, TrainFlags& f) {
     cmd->add_option("--log-every", f.logEvery, "Steps between train-loss records");
     cmd->add_option("--warmup", f.warmup, "Steps excluded from throughput");
     cmd->add_option("--device", f.device, "cpu, cpu:THREADS or cuda:N");
-    cmd->add_option("--threads", f.threads, "CPU threads (LibTorch and OpenBLAS)");
+    cmd->add_option("--threads", f.threads, "CPU threads (LibTorch and OpenBLAS), per process");
+    cmd->add_option("--nproc", f.processes,
+                    "Data-parallel processes on this machine (c10d Gloo), each with its share of every batch");
     cmd->add_option("--precision", f.precision, "fp32, bf16 or fp16");
     cmd->add_option("--seed", f.seed, "Random seed (weights, split, order, dropout)");
     cmd->add_option("--val-fraction", f.valFraction, "Fraction held out for validation");
@@ -98,6 +101,7 @@ wb::ExperimentConfig buildConfig(const CLI::App* cmd, const TrainFlags& f, const
     if (given("--warmup")) c.train.warmupSteps = f.warmup;
     if (given("--device")) c.device.device = f.device;
     if (given("--threads")) c.device.threads = f.threads;
+    if (given("--nproc")) c.device.processes = f.processes;
     if (given("--precision")) c.device.precision = wb::precisionFromString(f.precision);
     if (given("--seed")) c.train.seed = f.seed;
     if (given("--val-fraction")) c.data.valFraction = f.valFraction;
@@ -152,6 +156,7 @@ int main(int argc, char** argv) {
     resumeCmd->add_option("--epochs", resume.epochs, "New total epochs");
     resumeCmd->add_option("--max-steps", resume.maxSteps, "New total steps");
     resumeCmd->add_option("--lr", resume.learningRate, "New learning rate (e.g. after a NaN loss)");
+    resumeCmd->add_option("--nproc", resume.processes, "Data-parallel processes (the same or another number)");
     resumeCmd->add_flag("--json", resume.json, "Print the run summary as JSON on stdout");
     resumeCmd->add_flag("--quiet", resume.quiet, "No progress output");
 
@@ -195,6 +200,11 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"auto", "torch", "fused"}));
     benchCmd->add_flag("--json", bench.json, "Machine-readable output");
 
+    // Ranks 1..N-1 of `train --nproc N` (and of the app's multi-process device): everything comes from rank 0
+    // through the torchrun variables the launcher sets. Not for people, so not listed in --help.
+    auto* workerCmd = app.add_subcommand("worker", "A worker process of a data-parallel run (started by rank 0)");
+    workerCmd->group("");
+
     CompareOptions cmp;
     auto* cmpCmd = app.add_subcommand("compare", "Compare run folders: table, chart PNG, metrics CSV");
     cmpCmd->add_option("RUN_DIR", cmp.runDirs, "Run folders")->required();
@@ -221,6 +231,9 @@ int main(int argc, char** argv) {
         if (inspectCmd->parsed()) return runInspect(inspect);
         if (trainCmd->parsed()) {
             train.config = buildConfig(trainCmd, trainFlags, train.corpus);
+            train.nprocGiven = trainCmd->count("--nproc") > 0;
+            train.threadsGiven = trainCmd->count("--threads") > 0 ||
+                                 (trainCmd->count("--device") > 0 && trainFlags.device.find(':') != std::string::npos);
             return runTrain(std::move(train));
         }
         if (resumeCmd->parsed()) return runResume(resume);
@@ -238,6 +251,13 @@ int main(int argc, char** argv) {
             return runBench(bench);
         }
         if (cmpCmd->parsed()) return runCompare(cmp);
+        if (workerCmd->parsed()) {
+            const auto spec = wb::distributedSpecFromEnvironment();
+            if (!spec || spec->rank == 0)
+                throw wb::InputError("worker is started by rank 0 of a data-parallel run, with RANK > 0 and "
+                                     "WORLD_SIZE set (use train --nproc N)");
+            return runWorker(*spec, {});
+        }
     } catch (const wb::InputError& e) {
         printError(e.what());
         return 2;

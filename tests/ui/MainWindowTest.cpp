@@ -141,6 +141,33 @@ TEST(MainWindow, TwoCpuEntriesRunOneAfterAnother) {
     EXPECT_EQ(win.w->comparisonTable()->rows().size(), 2u);
 }
 
+// Issue #12: the distributed engine is one more device to compare, next to the threaded one.
+TEST(MainWindow, TheMultiProcessEntryTrainsOverGlooAndItsRunSaysSo) {
+    Window win;
+    win.prepareTinyRun(8);
+    const auto choices = win.w->deviceList()->allChoices();
+    ASSERT_EQ(choices.size(), 3u);
+    EXPECT_EQ(choices[2].label, QStringLiteral("CPU · 2 processes (Gloo)"));
+    EXPECT_EQ(choices[2].processes, 2);
+    EXPECT_EQ(choices[2].threads, 1);
+    win.w->deviceList()->setChecked(0, false);
+    win.w->deviceList()->setChecked(2, true);
+    ASSERT_TRUE(win.w->startRuns()) << win.w->errors()->lastError().toStdString();
+    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
+    EXPECT_EQ(win.w->errors()->errorCount(), 0) << win.w->errors()->lastError().toStdString();
+    ASSERT_EQ(win.w->runs()->size(), 1);
+    const auto record = wb::loadRunFolder(win.w->runs()->at(0).key.toStdString());
+    EXPECT_EQ(record.info.status, wb::RunStatus::Completed);
+    EXPECT_EQ(record.info.worldSize, 2);
+    EXPECT_EQ(record.info.backend, "gloo");
+    EXPECT_EQ(record.config.device.processes, 2);
+    EXPECT_EQ(record.info.summary.steps, 8);
+    EXPECT_NE(win.w->runs()->at(0).label.indexOf(QStringLiteral("2 processes (Gloo)")), -1)
+        << win.w->runs()->at(0).label.toStdString();
+    win.w->chartGrid()->flush();
+    EXPECT_GT(win.w->chartGrid()->panel(win.w->runs()->at(0).key)->pointCount(), 0);
+}
+
 TEST(MainWindow, DroppingRunFolderAddsItToComparison) {
     Window win;
     const QString run = wbuitest::trainedLanguageModelRun();

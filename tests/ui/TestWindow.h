@@ -1,5 +1,6 @@
 // A MainWindow set up for tests: error dialogs off, runs in a temp folder, a two-thread test CPU in the
-// device list ("CPU · 1 thread", "CPU · 2 threads"), and a helper that loads a tiny LM experiment.
+// device list ("CPU · 1 thread", "CPU · 2 threads", "CPU · 2 processes (Gloo)"), and a helper that loads a
+// tiny LM experiment.
 #pragma once
 
 #include <memory>
@@ -42,6 +43,7 @@ struct TestWindow {
         w->experimentPanel()->setConfig(tinyConfig(wb::Task::LanguageModel, corpus.toStdString(), steps));
         w->deviceList()->setChecked(0, true);
         w->deviceList()->setChecked(1, false);
+        w->deviceList()->setChecked(2, false);
     }
 };
 

@@ -57,8 +57,13 @@ QColor runColor(int index) {
     return QColor::fromHsvF(std::fmod(index * 0.618033988749895, 1.0), 0.65, 0.8);
 }
 
-QString deviceLabel(const std::string& device, long long threads, const std::string& deviceName) {
+QString deviceLabel(const std::string& device, long long threads, const std::string& deviceName,
+                    long long processes) {
     if (device.rfind("cpu", 0) == 0) {
+        if (processes > 1) {
+            const QString label = QStringLiteral("CPU · %1 processes (Gloo)").arg(processes);
+            return threads > 1 ? label + QStringLiteral(" × %1 threads").arg(threads) : label;
+        }
         if (threads <= 0) return QStringLiteral("CPU · default threads");
         return threads == 1 ? QStringLiteral("CPU · 1 thread") : QStringLiteral("CPU · %1 threads").arg(threads);
     }

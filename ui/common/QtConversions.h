@@ -32,6 +32,8 @@ QString describeError(const std::exception& e);
 QColor runColor(int index);
 
 // "CPU · 1 thread", "CPU · 2 threads", "NVIDIA H100 80GB HBM3 (cuda:0)".
-QString deviceLabel(const std::string& device, long long threads, const std::string& deviceName);
+// "CPU · 1 thread", "CPU · 2 processes (Gloo)", "NVIDIA H100 (cuda:0)": how a device is named everywhere.
+QString deviceLabel(const std::string& device, long long threads, const std::string& deviceName,
+                    long long processes = 1);
 
 }  // namespace wbui

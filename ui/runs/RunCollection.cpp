@@ -18,7 +18,7 @@ int RunCollection::indexOf(const QString& key) const {
 QString RunCollection::labelFor(const wb::RunRecord& record) {
     QString label = deviceLabel(record.info.device.empty() ? record.config.device.device : record.info.device,
                                 record.info.threads ? record.info.threads : record.config.device.threads,
-                                record.info.deviceName);
+                                record.info.deviceName, record.info.worldSize);
     const std::string precision =
         record.info.precision.empty() ? wb::toString(record.config.device.precision) : record.info.precision;
     label += QStringLiteral(" · ") + toQt(precision);

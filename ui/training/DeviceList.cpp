@@ -45,8 +45,12 @@ void DeviceList::setDevices(const std::vector<wb::DeviceInfo>& devices) {
     for (const auto& d : devices) {
         if (d.kind == "cpu" || d.id.rfind("cpu", 0) == 0) {
             m_choices.push_back({"cpu", 1, deviceLabel("cpu", 1, d.name), d.name});
-            if (d.threads > 1)
+            if (d.threads > 1) {
                 m_choices.push_back({"cpu", d.threads, deviceLabel("cpu", d.threads, d.name), d.name});
+                // The same cores as N processes of one thread each, joined by c10d: the distributed engine
+                // next to the threaded one.
+                m_choices.push_back({"cpu", 1, deviceLabel("cpu", 1, d.name, d.threads), d.name, d.threads});
+            }
         } else {
             QString label = toQt(d.name.empty() ? d.id : d.name);
             if (d.memoryBytes > 0) label += QStringLiteral(" · ") + humanBytes(double(d.memoryBytes));
@@ -70,7 +74,7 @@ void DeviceList::setDevices(const std::vector<wb::DeviceInfo>& devices) {
     if (previouslyChecked.isEmpty() && m_list->count() > 0) {
         int pick = 0;
         for (int i = 0; i < int(m_choices.size()); ++i)
-            if (m_choices[std::size_t(i)].device == "cpu") pick = i;
+            if (m_choices[std::size_t(i)].device == "cpu" && m_choices[std::size_t(i)].processes == 1) pick = i;
         m_list->item(pick)->setCheckState(Qt::Checked);
     }
     Q_EMIT selectionChanged();

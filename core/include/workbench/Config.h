@@ -61,10 +61,15 @@ struct TrainConfig {
     std::int64_t logEvery = 10;                // steps between train-loss records
 };
 
+inline constexpr std::int64_t kMaxProcesses = 1024;  // a sanity bound on device.processes
+
 struct DeviceConfig {
     std::string device = "cpu";                // "cpu" | "cuda:N"
     std::int64_t threads = 0;                  // CPU intra-op threads; 0 = library default
     Precision precision = Precision::Fp32;
+    // Data-parallel processes (c10d: Gloo on CPUs, NCCL on GPUs), each with `threads` threads and a shard
+    // of every global batch; 1 = this process alone. docs/architecture.md, "Scale-out".
+    std::int64_t processes = 1;
 };
 
 struct ExperimentConfig {

@@ -17,8 +17,13 @@ struct RunInfo {
     RunStatus status = RunStatus::Created;
     std::string device;        // "cpu", "cuda:0"
     std::string deviceName;
-    std::int64_t threads = 0;
+    std::int64_t threads = 0;          // per process
     std::string precision;
+    // Data-parallel runs (train --nproc, torchrun): processes, their backend ("gloo", "nccl") and the host of
+    // each rank; 1, "" and {} for a run in one process.
+    std::int64_t worldSize = 1;
+    std::string backend;
+    std::vector<std::string> hosts;
     std::string libtorchVersion;
     std::string blas;
     std::string host;

@@ -11,6 +11,7 @@
 
 #include "workbench/Config.h"
 #include "workbench/Corpus.h"
+#include "workbench/Distributed.h"
 #include "workbench/Metrics.h"
 
 namespace wb {
@@ -63,8 +64,19 @@ public:
     // Continues a saved run from its last checkpoint. epochs, maxSteps and learningRate replace the stored
     // values when > 0 (a lower rate is the cure for a run that diverged: it resumes from the last good
     // checkpoint).
+    // processes > 0 replaces the stored number of data-parallel processes (any number resumes any run).
     static std::unique_ptr<TrainingJob> resume(const std::string& runDir, std::int64_t epochs = 0,
-                                               std::int64_t maxSteps = 0, double learningRate = 0);
+                                               std::int64_t maxSteps = 0, double learningRate = 0,
+                                               std::int64_t processes = 0);
+    // Rank r > 0 of a data-parallel job (workbench/Distributed.h): joins rank 0's store, takes the config,
+    // vocabulary and progress from it, loads the corpus (this machine's path when `corpus` is given) and
+    // prepares the data. Its run() trains its shards and writes nothing. Throws InputError / TrainingError
+    // (bad variables, a WORLD_SIZE that differs from rank 0's, an unreachable rank 0).
+    static std::unique_ptr<TrainingJob> joinAsWorker(const DistributedSpec& spec, const std::string& corpus = {});
+    // Makes this job rank 0 of a job whose processes were started outside (torchrun, or by hand): it hosts
+    // the store at spec.masterAddr:masterPort instead of starting config.device.processes local processes.
+    // Call before run(); spec.rank must be 0.
+    void joinAsRankZero(const DistributedSpec& spec);
     ~TrainingJob();
     TrainingJob(const TrainingJob&) = delete;
     TrainingJob& operator=(const TrainingJob&) = delete;
@@ -75,8 +87,11 @@ public:
     // good checkpoint stays.
     RunSummary run(const TrainingCallbacks& callbacks = {});
 
-    void requestStop();            // thread-safe; run() returns within one batch with status Stopped
-    void setPaused(bool paused);   // thread-safe; run() blocks between batches while paused
+    // Thread-safe; run() returns within one batch with status Stopped (a data-parallel run: within logEvery
+    // batches, when the ranks next vote).
+    void requestStop();
+    // Thread-safe; run() blocks between batches while paused (not a data-parallel run: it says so and goes on).
+    void setPaused(bool paused);
     bool paused() const;
 
     const ExperimentConfig& config() const;
@@ -86,6 +101,8 @@ public:
     std::int64_t classCount() const;  // 0 for language models
     std::int64_t stepsPerEpoch() const;
     RunStatus status() const;
+    int rank() const;       // 0 unless joined as a worker
+    int worldSize() const;  // processes of the run
 
 private:
     TrainingJob();

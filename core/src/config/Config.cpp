@@ -187,7 +187,8 @@ std::string ExperimentConfig::toJson() const {
                   {"log_every", train.logEvery}};
     j["device"] = {{"device", device.device},
                    {"threads", device.threads},
-                   {"precision", wb::toString(device.precision)}};
+                   {"precision", wb::toString(device.precision)},
+                   {"processes", device.processes}};
     return j.dump(2) + "\n";
 }
 
@@ -237,6 +238,7 @@ ExperimentConfig ExperimentConfig::fromJson(const std::string& text, const std::
     v.string("device", c.device.device);
     v.integer("threads", c.device.threads);
     v.enumeration("precision", c.device.precision, precisionFromString);
+    v.integer("processes", c.device.processes);
     return c;
 }
 
@@ -279,6 +281,12 @@ std::vector<std::string> ExperimentConfig::validate() const {
     if (train.warmupSteps < 0) p.push_back("warm-up steps must be at least 0");
     if (train.logEvery < 1) p.push_back("log every must be at least 1 step");
     if (device.threads < 0) p.push_back("threads must be at least 0 (0 = library default)");
+    if (device.processes < 1 || device.processes > kMaxProcesses)
+        p.push_back("processes must be between 1 and " + std::to_string(kMaxProcesses));
+    else if (train.batchSize < device.processes)
+        p.push_back("the batch size (" + std::to_string(train.batchSize) +
+                    ") must be at least the number of processes (" + std::to_string(device.processes) +
+                    "): each process trains on its share of every batch");
     const bool cuda = device.device.rfind("cuda", 0) == 0;
     if (device.precision == Precision::Fp16 && !cuda)
         p.push_back("fp16 needs a CUDA device (use bf16 or fp32 on " + device.device + ")");

@@ -14,6 +14,7 @@
 #include "model/FusedLstm.h"
 
 #include "model/LstmKernels.h"
+#include "model/ShardedDropout.h"
 
 #include <ATen/Parallel.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
@@ -302,9 +303,9 @@ std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> FusedLstmImp
         }
         layerInput = dirs == 2 ? torch::cat(outputs, 2) : outputs[0];
         // Exactly ATen's between-layer dropout (same call on the same time-major contiguous tensor), so that
-        // with one seed both backends draw the same mask.
-        if (m_options.dropout > 0 && is_training() && layer < layers - 1)
-            layerInput = at::dropout(layerInput, m_options.dropout, /*train=*/true);
+        // with one seed both backends draw the same mask; a data-parallel shard draws the global batch's.
+        if (layer < layers - 1)
+            layerInput = shardedDropout(layerInput, m_options.dropout, is_training(), /*batchDim=*/1);
     }
     auto output = m_options.batchFirst ? layerInput.transpose(0, 1) : layerInput;
     return {output, {torch::stack(hN), torch::stack(cN)}};

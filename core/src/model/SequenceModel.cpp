@@ -1,6 +1,7 @@
 // The LSTM language model and classifier (see SequenceModel.h).
 #include "model/SequenceModel.h"
 
+#include "model/ShardedDropout.h"
 #include "workbench/Allocator.h"
 
 namespace wb {
@@ -66,13 +67,13 @@ std::pair<torch::Tensor, LstmState> SequenceModelImpl::hiddenStep(const torch::T
 }
 
 torch::Tensor SequenceModelImpl::logitsOf(const torch::Tensor& hidden) {
-    return applyHead(dropout->forward(hidden));
+    return applyHead(shardedDropout(hidden, m_config.dropout, is_training(), /*batchDim=*/0));
 }
 
 torch::Tensor SequenceModelImpl::classifyEmbedded(const torch::Tensor& embedded,
                                                   const torch::Tensor& lengths) {
     auto outputs = std::get<0>(runLstm(embedded, std::nullopt));
-    return head->forward(dropout->forward(pool(outputs, lengths)));
+    return head->forward(shardedDropout(pool(outputs, lengths), m_config.dropout, is_training(), /*batchDim=*/0));
 }
 
 torch::Tensor SequenceModelImpl::applyHead(const torch::Tensor& x) {

@@ -104,7 +104,10 @@ std::string RunInfo::toJson() const {
               {"started_at", startedAt},
               {"ended_at", endedAt},
               {"timing_method", timingMethod},
-              {"error", error}};
+              {"error", error},
+              {"world_size", worldSize},
+              {"backend", backend},
+              {"hosts", hosts}};
     j["summary"] = {{"steps", s.steps},
                     {"epochs", finite(s.epochs)},
                     {"samples", s.samples},
@@ -147,6 +150,16 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
     r.str("ended_at", info.endedAt);
     r.str("timing_method", info.timingMethod);
     r.str("error", info.error);
+    r.integer("world_size", info.worldSize);
+    if (info.worldSize < 1) throw InputError(sourceName, 0, "world_size must be at least 1");
+    r.str("backend", info.backend);
+    if (const json* hj = r.find("hosts")) {
+        if (!hj->is_array()) r.fail("hosts", "an array of strings");
+        for (const auto& h : *hj) {
+            if (!h.is_string()) r.fail("hosts", "an array of strings");
+            info.hosts.push_back(h.get<std::string>());
+        }
+    }
     if (const json* sj = r.find("summary")) {
         if (!sj->is_object()) r.fail("summary", "an object");
         const FieldReader s{*sj, sourceName, "summary."};
@@ -175,7 +188,13 @@ std::string RunRecord::label() const {
     if (dev.rfind("cpu", 0) == 0) {
         const std::int64_t threads = info.threads > 0 ? info.threads : config.device.threads;
         out = "cpu";
-        if (threads > 0) out += " · " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+        if (info.worldSize > 1) {
+            out += " · " + std::to_string(info.worldSize) + " processes";
+            if (!info.backend.empty()) out += " (" + info.backend + ")";
+            if (threads > 0) out += " × " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+        } else if (threads > 0) {
+            out += " · " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+        }
     } else {
         out = info.deviceName.empty() ? dev : info.deviceName;
     }

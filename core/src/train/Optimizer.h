@@ -27,6 +27,7 @@ public:
     double learningRate() const { return m_lr; }
     void setLearningRate(double lr) { m_lr = lr; }
     std::int64_t steps() const { return m_steps; }
+    void setSteps(std::int64_t steps) { m_steps = steps; }  // a worker's, from rank 0's checkpoint
     OptimizerKind kind() const { return m_kind; }
 
     // "<param>.exp_avg" style tensors for saving.

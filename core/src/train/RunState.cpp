@@ -168,7 +168,11 @@ std::string vocabularyFileJson(const Vocabulary& vocabulary, const std::vector<s
 }
 
 Vocabulary readVocabularyFile(const std::string& path, std::vector<std::string>* classes) {
-    const auto text = readFile(path);
+    return parseVocabularyFile(readFile(path), path, classes);
+}
+
+Vocabulary parseVocabularyFile(const std::string& text, const std::string& path,
+                               std::vector<std::string>* classes) {
     // parseJsonDocument names the line where the JSON breaks.
     nlohmann::json j = detail::parseJsonDocument(text, path);
     if (!j.is_object()) throw InputError(path, 0, "expected a JSON object with \"level\" and \"tokens\"");

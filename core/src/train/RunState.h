@@ -43,5 +43,8 @@ void recoverCheckpoint(const std::string& runDir);
 
 std::string vocabularyFileJson(const Vocabulary& vocabulary, const std::vector<std::string>& classes);
 Vocabulary readVocabularyFile(const std::string& path, std::vector<std::string>* classes);
+// The same from the file's text (a data-parallel worker gets it from rank 0); path names it in errors.
+Vocabulary parseVocabularyFile(const std::string& text, const std::string& path,
+                               std::vector<std::string>* classes);
 
 }  // namespace wb

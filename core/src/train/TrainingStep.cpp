@@ -35,13 +35,20 @@ TrainingSetup makeTrainingSetup(const ExperimentConfig& config, std::int64_t voc
     return s;
 }
 
-torch::Tensor trainStep(TrainingSetup& setup, const Batch& batch, const ExperimentConfig& config) {
+torch::Tensor trainStep(TrainingSetup& setup, const Batch& batch, const ExperimentConfig& config,
+                        GradientSync* sync, double lossWeight) {
     setup.optimizer->zeroGrad();
+    if (sync) sync->beforeForward();
     torch::Tensor loss;
-    {
+    if (batch.size() == 0) {
+        loss = torch::zeros({}, torch::TensorOptions(torch::kFloat32).device(setup.device));
+        for (const auto& p : setup.model->parameters()) loss = loss + p.sum() * 0;
+    } else {
         AutocastScope autocast(setup.device, config.device.precision);
         loss = computeLoss(setup.model, batch).loss;
     }
+    if (lossWeight != 1.0) loss = loss * lossWeight;
+    if (sync) sync->beforeBackward();
     loss.backward();
     setup.optimizer->clipGradNorm(config.train.gradClip);
     setup.optimizer->step();

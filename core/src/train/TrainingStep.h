@@ -9,6 +9,7 @@
 
 #include "data/TextDatasets.h"
 #include "model/SequenceModel.h"
+#include "train/GradientSync.h"
 #include "train/Optimizer.h"
 #include "workbench/Config.h"
 
@@ -31,8 +32,12 @@ struct TrainingSetup {
 TrainingSetup makeTrainingSetup(const ExperimentConfig& config, std::int64_t vocabSize, std::int64_t outputs,
                                 const torch::Device& device);
 
-// forward, backward, clip, step; returns the (device-side, detached) loss.
-torch::Tensor trainStep(TrainingSetup& setup, const Batch& batch, const ExperimentConfig& config);
+// forward, backward, clip, step; returns the (device-side, detached) loss times lossWeight. With a sync,
+// batch is this rank's shard of a global batch: the sync's hooks run around the backward pass, and the loss
+// is weighted (GradientSync::lossWeight) so that the averaged gradients are the global batch's. An empty
+// shard still takes part with zero gradients.
+torch::Tensor trainStep(TrainingSetup& setup, const Batch& batch, const ExperimentConfig& config,
+                        GradientSync* sync = nullptr, double lossWeight = 1.0);
 
 // "out of memory" errors from any allocator, recognised so they can be reported as such.
 bool isOutOfMemory(const std::exception& e);

@@ -1,0 +1,32 @@
+// Scale-out: where a process stands in a data-parallel job. A job is N processes of the same binary on one or
+// several machines, each training on its shard of every global batch, joined through torch.distributed's
+// c10d (a TCPStore for the rendezvous, ProcessGroupGloo on CPUs, the bucketing Reducer for gradients).
+// Rank 0 writes the run folder; the others write nothing. docs/architecture.md, "Scale-out", tells the whole.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace wb {
+
+struct DistributedSpec {
+    int rank = 0;
+    int worldSize = 1;
+    int localRank = 0;
+    int localWorldSize = 1;
+    std::string masterAddr = "127.0.0.1";
+    int masterPort = 0;           // 0: rank 0 picks a free port (local launches only)
+    std::string socketInterface;  // GLOO_SOCKET_IFNAME: the network interface Gloo uses, if set
+    double timeoutSeconds = 60;   // rendezvous and every collective; a lost peer is reported by then
+};
+
+// The spec torchrun (or a user by hand) gives through RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE,
+// MASTER_ADDR, MASTER_PORT, GLOO_SOCKET_IFNAME and WORKBENCH_DIST_TIMEOUT (seconds); nullopt when neither
+// RANK nor WORLD_SIZE is set. Throws InputError naming the variable for a missing or malformed value.
+std::optional<DistributedSpec> distributedSpecFromEnvironment();
+
+// The program started for ranks 1..N-1 of a local launch: WORKBENCH_WORKER_EXE if set, else this program
+// when it is lstm-workbench-cli, else the lstm-workbench-cli beside it (the app's case).
+std::string defaultWorkerExecutable();
+
+}  // namespace wb

@@ -1,0 +1,363 @@
+// DistributedContext (see DistributedContext.h). Store keys live under "wb/": world_size, rank/<r>, host/<r>,
+// ready, go, beat/<r>, failed/<r> and what rank 0 publishes for the others (config, vocabulary, progress).
+#include "distributed/DistributedContext.h"
+
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <set>
+
+#include <glog/logging.h>
+
+#include "workbench/Errors.h"
+
+extern char** environ;
+
+namespace wb {
+
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+std::string hostName() {
+    char buf[256] = {0};
+    return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string("?");
+}
+
+std::string text(const std::vector<uint8_t>& bytes) { return std::string(bytes.begin(), bytes.end()); }
+std::vector<uint8_t> bytes(const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); }
+
+std::string key(const char* name, int rank) { return std::string("wb/") + name + "/" + std::to_string(rank); }
+
+std::string address(const DistributedSpec& spec, int port) {
+    return spec.masterAddr + ":" + std::to_string(port);
+}
+
+// A failure as the failing rank stored it: "2|message" (bad input), "1|message" (runtime) or "~|message"
+// (it only stopped because it lost a peer, so it is not the cause).
+struct StoredFailure {
+    char kind = '1';
+    std::string message;
+};
+StoredFailure parseFailure(const std::string& stored) {
+    if (stored.size() >= 2 && stored[1] == '|') return {stored[0], stored.substr(2)};
+    return {'1', stored};
+}
+
+}  // namespace
+
+DistributedContext::DistributedContext(const DistributedSpec& spec) : m_spec(spec) {
+    // c10d logs each failed bind, connect and read to stderr through glog, several lines per failure; every
+    // such failure reaches the user here as one line that says what to do, so its own logging is quieted.
+    FLAGS_minloglevel = google::GLOG_FATAL;
+    c10d::TCPStoreOptions o;
+    o.port = static_cast<std::uint16_t>(spec.masterPort);
+    o.isServer = spec.rank == 0;
+    o.waitWorkers = false;
+    o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(spec.timeoutSeconds * 1000));
+    try {
+        m_store = c10::make_intrusive<c10d::TCPStore>(spec.masterAddr, o);
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        if (spec.rank == 0) {
+            const bool busy =
+                what.find("in use") != std::string::npos || what.find("EADDRINUSE") != std::string::npos;
+            throw TrainingError("rank 0 cannot listen on " + address(spec, spec.masterPort) + ": " +
+                                (busy ? "the port is in use by another program (choose another MASTER_PORT)"
+                                      : firstLine(what)));
+        }
+        throw TrainingError("rank " + std::to_string(spec.rank) + " cannot reach rank 0 at " +
+                            address(spec, spec.masterPort) + " within " +
+                            std::to_string(static_cast<int>(spec.timeoutSeconds)) +
+                            " s: is rank 0 running, and are MASTER_ADDR and MASTER_PORT the address it "
+                            "listens on?");
+    }
+    if (spec.rank == 0) m_spec.masterPort = m_store->getPort();
+    checkWorldSize();
+    startHeartbeat();
+}
+
+DistributedContext::~DistributedContext() {
+    m_stopHeartbeat = true;
+    if (m_heartbeat.joinable()) m_heartbeat.join();
+    m_group.reset();  // closes the connections: workers still inside a collective fail at once
+    // Workers end right after their last collective; a stuck one is killed rather than left behind.
+    const auto deadline = Clock::now() + 10s;
+    for (auto& pid : m_workers) {
+        while (pid > 0) {
+            const pid_t r = waitpid(pid, nullptr, WNOHANG);
+            if (r == pid || (r < 0 && errno != EINTR)) {
+                pid = -1;
+            } else if (Clock::now() > deadline) {
+                kill(pid, SIGKILL);
+                waitpid(pid, nullptr, 0);
+                pid = -1;
+            } else {
+                std::this_thread::sleep_for(20ms);
+            }
+        }
+    }
+}
+
+int DistributedContext::port() const { return m_spec.masterPort; }
+
+void DistributedContext::checkWorldSize() {
+    const int self = m_spec.rank;
+    if (m_store->add(key("rank", self), 1) > 1) {
+        reportFailure("RANK " + std::to_string(self) + " was started twice", true);
+        throw InputError("RANK " + std::to_string(self) +
+                         " is already taken by another process of this job: give each process its own RANK");
+    }
+    if (self == 0) {
+        m_store->set("wb/world_size", bytes(std::to_string(m_spec.worldSize)));
+        return;
+    }
+    const auto theirs = text(m_store->get("wb/world_size"));
+    if (theirs != std::to_string(m_spec.worldSize)) {
+        const std::string message = "WORLD_SIZE is " + std::to_string(m_spec.worldSize) + " on rank " +
+                                    std::to_string(self) + " but rank 0 started a job of " + theirs +
+                                    " processes: start every process with the same WORLD_SIZE";
+        reportFailure(message, true);
+        throw InputError(message);
+    }
+}
+
+void DistributedContext::startHeartbeat() {
+    // Its own connection: a TCPStore client is not shared between threads.
+    c10d::TCPStoreOptions o;
+    o.port = static_cast<std::uint16_t>(m_spec.masterPort);
+    o.isServer = false;
+    o.waitWorkers = false;
+    o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(m_spec.timeoutSeconds * 1000));
+    auto store = c10::make_intrusive<c10d::TCPStore>(m_spec.masterAddr, o);
+    m_heartbeat = std::thread([this, store] {
+        const auto beat = key("beat", m_spec.rank);
+        try {
+            while (!m_stopHeartbeat) {
+                store->add(beat, 1);
+                for (int i = 0; i < 10 && !m_stopHeartbeat; ++i) std::this_thread::sleep_for(50ms);
+            }
+        } catch (...) {
+            // The store went away with rank 0; the main thread finds out in its next collective.
+        }
+    });
+}
+
+void DistributedContext::launchLocalWorkers(const std::string& executable) {
+    if (access(executable.c_str(), X_OK) != 0)
+        throw TrainingError("cannot start the worker processes: " + executable +
+                            " is not an executable program (set WORKBENCH_WORKER_EXE to lstm-workbench-cli)");
+    const std::set<std::string> ours = {"RANK",
+                                        "WORLD_SIZE",
+                                        "LOCAL_RANK",
+                                        "LOCAL_WORLD_SIZE",
+                                        "MASTER_ADDR",
+                                        "MASTER_PORT",
+                                        "WORKBENCH_DIST_TIMEOUT"};
+    std::vector<std::string> inherited;
+    for (char** e = environ; *e; ++e) {
+        const std::string entry(*e);
+        if (!ours.count(entry.substr(0, entry.find('=')))) inherited.push_back(entry);
+    }
+    const pid_t parent = getpid();
+    for (int r = 1; r < m_spec.worldSize; ++r) {
+        // Everything the child needs is built before fork: between fork and exec only async-signal-safe
+        // calls.
+        std::vector<std::string> env = inherited;
+        env.push_back("RANK=" + std::to_string(r));
+        env.push_back("WORLD_SIZE=" + std::to_string(m_spec.worldSize));
+        env.push_back("LOCAL_RANK=" + std::to_string(r));
+        env.push_back("LOCAL_WORLD_SIZE=" + std::to_string(m_spec.worldSize));
+        env.push_back("MASTER_ADDR=" + m_spec.masterAddr);
+        env.push_back("MASTER_PORT=" + std::to_string(m_spec.masterPort));
+        env.push_back("WORKBENCH_DIST_TIMEOUT=" + std::to_string(m_spec.timeoutSeconds));
+        std::vector<char*> envp;
+        for (auto& s : env) envp.push_back(s.data());
+        envp.push_back(nullptr);
+        std::string exe = executable, sub = "worker";
+        char* argv[] = {exe.data(), sub.data(), nullptr};
+        const pid_t pid = fork();
+        if (pid < 0)
+            throw TrainingError(std::string("cannot start a worker process: ") + std::strerror(errno));
+        if (pid == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the rank that started it
+            if (getppid() != parent) _exit(1);
+            execve(exe.c_str(), argv, envp.data());
+            _exit(127);
+        }
+        m_workers.push_back(pid);
+    }
+}
+
+void DistributedContext::publish(const std::string& name, const std::string& value) {
+    m_store->set("wb/" + name, bytes(value));
+}
+
+std::string DistributedContext::fetch(const std::string& name) {
+    try {
+        return text(m_store->get("wb/" + name));
+    } catch (const std::exception&) {
+        throw TrainingError("rank " + std::to_string(m_spec.rank) + " lost rank 0 before training began");
+    }
+}
+
+void DistributedContext::throwFailureOf(int rank, const std::string& stored) {
+    const auto f = parseFailure(stored);
+    const std::string line = "rank " + std::to_string(rank) + " failed: " + f.message;
+    if (f.kind == '2') throw InputError(line);
+    throw TrainingError(line);
+}
+
+void DistributedContext::joinGroup() {
+    const int self = m_spec.rank, world = m_spec.worldSize;
+    m_store->set(key("host", self), bytes(hostName()));
+    m_store->add("wb/ready", 1);
+    if (self == 0) {
+        const auto deadline =
+            Clock::now() + std::chrono::milliseconds(static_cast<std::int64_t>(m_spec.timeoutSeconds * 1000));
+        try {
+            while (m_store->add("wb/ready", 0) < world) {
+                for (int r = 1; r < world; ++r)
+                    if (m_store->check({key("failed", r)}))
+                        throwFailureOf(r, text(m_store->get(key("failed", r))));
+                const auto exited = describeLocalWorkerExit();
+                if (!exited.empty()) throw TrainingError(exited + " before training began");
+                if (Clock::now() > deadline) {
+                    std::string missing;
+                    for (int r = 1; r < world; ++r)
+                        if (!m_store->check({key("host", r)}))
+                            missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+                    throw TrainingError("only " + std::to_string(m_store->add("wb/ready", 0)) + " of " +
+                                        std::to_string(world) + " ranks joined within " +
+                                        std::to_string(static_cast<int>(m_spec.timeoutSeconds)) +
+                                        " s (missing: rank " + missing +
+                                        "): start every process with the same MASTER_ADDR and MASTER_PORT");
+                }
+                std::this_thread::sleep_for(20ms);
+            }
+        } catch (const std::exception& e) {
+            m_store->set("wb/go",
+                         bytes(std::string(dynamic_cast<const InputError*>(&e) ? "2|" : "1|") + e.what()));
+            throw;
+        }
+        m_store->set("wb/go", bytes(""));
+    } else {
+        const auto go = fetch("go");
+        if (!go.empty()) {
+            const auto f = parseFailure(go);
+            if (f.kind == '2') throw InputError("rank 0 stopped the job: " + f.message);
+            throw TrainingError("rank 0 stopped the job: " + f.message);
+        }
+    }
+    auto options = c10d::ProcessGroupGloo::Options::create(
+        std::chrono::milliseconds(static_cast<std::int64_t>(m_spec.timeoutSeconds * 1000)));
+    const bool loopback = m_spec.masterAddr == "127.0.0.1" || m_spec.masterAddr == "localhost";
+    if (!m_spec.socketInterface.empty())
+        options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(m_spec.socketInterface));
+    else if (loopback)
+        options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
+    else
+        options->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
+    auto prefixed = c10::make_intrusive<c10d::PrefixStore>("gloo", m_store);
+    try {
+        m_group = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, self, world, options);
+    } catch (const std::exception& e) {
+        throw TrainingError(explainLostPeer(e.what()));
+    }
+}
+
+std::vector<std::string> DistributedContext::hosts() {
+    std::vector<std::string> out;
+    for (int r = 0; r < m_spec.worldSize; ++r) out.push_back(text(m_store->get(key("host", r))));
+    return out;
+}
+
+void DistributedContext::reportFailure(const std::string& message, bool inputError) {
+    try {
+        m_store->set(key("failed", m_spec.rank), bytes(std::string(inputError ? "2|" : "1|") + message));
+    } catch (...) {
+        // The store is rank 0's: when it is gone there is nobody left to tell.
+    }
+}
+
+void DistributedContext::reportLostPeer(const std::string& message) {
+    try {
+        m_store->set(key("failed", m_spec.rank), bytes("~|" + message));
+    } catch (...) {
+    }
+}
+
+std::string DistributedContext::describeLocalWorkerExit() {
+    for (std::size_t i = 0; i < m_workers.size(); ++i) {
+        if (m_workers[i] <= 0) continue;
+        int status = 0;
+        if (waitpid(m_workers[i], &status, WNOHANG) != m_workers[i]) continue;
+        const int rank = static_cast<int>(i) + 1;
+        std::string line = "rank " + std::to_string(rank) + " (pid " + std::to_string(m_workers[i]) + ") ";
+        m_workers[i] = -1;
+        std::string reason;
+        try {
+            if (m_store->check({key("failed", rank)}))
+                reason = parseFailure(text(m_store->get(key("failed", rank)))).message;
+        } catch (...) {
+        }
+        if (WIFSIGNALED(status))
+            line += std::string("was killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
+                    strsignal(WTERMSIG(status)) + ")";
+        else
+            line += "exited with code " + std::to_string(WEXITSTATUS(status));
+        return reason.empty() ? line : line + ": " + reason;
+    }
+    return {};
+}
+
+std::string DistributedContext::explainLostPeer(const std::string& collectiveError) {
+    // A local worker that ended is the surest answer; give it a moment to be reaped.
+    for (int i = 0; i < 50 && !m_workers.empty(); ++i) {
+        const auto exited = describeLocalWorkerExit();
+        if (!exited.empty()) return exited + "; the run stops and keeps its last checkpoint";
+        std::this_thread::sleep_for(20ms);
+    }
+    try {
+        std::vector<std::int64_t> before(m_spec.worldSize);
+        for (int r = 0; r < m_spec.worldSize; ++r)
+            if (r != m_spec.rank) before[r] = m_store->add(key("beat", r), 0);
+        // Ranks that failed say why; the first real cause wins over ranks that only lost a peer.
+        auto reported = [&](bool causesOnly) -> std::string {
+            for (int r = 0; r < m_spec.worldSize; ++r) {
+                if (r == m_spec.rank || !m_store->check({key("failed", r)})) continue;
+                const auto f = parseFailure(text(m_store->get(key("failed", r))));
+                if (!causesOnly || f.kind != '~')
+                    return "rank " + std::to_string(r) + " failed: " + f.message;
+            }
+            return {};
+        };
+        if (auto cause = reported(true); !cause.empty()) return cause;
+        std::this_thread::sleep_for(1200ms);  // two heartbeats
+        if (auto cause = reported(true); !cause.empty()) return cause;
+        std::string silent;
+        for (int r = 0; r < m_spec.worldSize; ++r)
+            if (r != m_spec.rank && !m_store->check({key("failed", r)}) &&
+                m_store->add(key("beat", r), 0) == before[r])
+                silent += (silent.empty() ? "" : ", ") + std::to_string(r);
+        if (!silent.empty())
+            return "lost rank " + silent +
+                   ": its process stopped answering (killed, or its machine unreachable); the run stops and "
+                   "keeps "
+                   "its last checkpoint";
+        if (auto echo = reported(false); !echo.empty()) return echo;
+    } catch (...) {
+        return "lost rank 0: the job's store on " + address(m_spec, m_spec.masterPort) + " no longer answers";
+    }
+    return "lost a peer: " + firstLine(collectiveError);
+}
+
+}  // namespace wb

@@ -1,0 +1,68 @@
+// One process's membership of a data-parallel job: the c10d TCPStore (rank 0 hosts it), the rendezvous that
+// checks every rank agrees on the job before any training, the Gloo process group, a heartbeat, and the
+// local worker processes of `train --nproc N`. Failures come out as one line that names the rank lost.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "distributed/C10d.h"
+#include "workbench/Distributed.h"
+
+namespace wb {
+
+class DistributedContext {
+public:
+    // Rank 0 hosts the store on spec.masterPort (a free port when 0); the other ranks connect to it.
+    // Throws TrainingError for a busy port or an unreachable master, InputError when this rank's
+    // WORLD_SIZE differs from rank 0's.
+    explicit DistributedContext(const DistributedSpec& spec);
+    ~DistributedContext();  // stops the heartbeat; waits for (and at worst kills) local workers
+    DistributedContext(const DistributedContext&) = delete;
+    DistributedContext& operator=(const DistributedContext&) = delete;
+
+    int rank() const { return m_spec.rank; }
+    int worldSize() const { return m_spec.worldSize; }
+    int port() const;
+    const DistributedSpec& spec() const { return m_spec; }
+
+    // Rank 0 of a local launch: starts ranks 1..N-1 as `executable worker`, with torchrun's variables.
+    void launchLocalWorkers(const std::string& executable);
+
+    void publish(const std::string& key, const std::string& value);  // rank 0
+    std::string fetch(const std::string& key);                       // waits up to the timeout
+
+    // Every rank, once its data is ready: waits until all ranks are, then builds the Gloo group. Throws
+    // (naming the rank) when one failed or did not come within the timeout.
+    void joinGroup();
+    const c10::intrusive_ptr<c10d::ProcessGroup>& group() const { return m_group; }
+    std::vector<std::string> hosts();  // each rank's host name, after joinGroup
+
+    // Tells the other ranks why this one stops (best effort: the store may be gone). inputError marks bad
+    // input (exit 2) as opposed to a runtime failure (exit 1).
+    void reportFailure(const std::string& message, bool inputError);
+    // Tells the other ranks this one stops only because it lost a peer (so they look for the real cause).
+    void reportLostPeer(const std::string& message);
+    // Turns the error of a failed collective into one line naming the lost rank; waits at most ~2 s.
+    std::string explainLostPeer(const std::string& collectiveError);
+
+private:
+    void startHeartbeat();
+    void checkWorldSize();
+    std::string describeLocalWorkerExit();
+    [[noreturn]] void throwFailureOf(int rank, const std::string& stored);
+
+    DistributedSpec m_spec;
+    c10::intrusive_ptr<c10d::TCPStore> m_store;
+    c10::intrusive_ptr<c10d::ProcessGroup> m_group;
+    std::vector<pid_t> m_workers;  // index r-1: the local process of rank r
+    std::atomic<bool> m_stopHeartbeat{false};
+    std::thread m_heartbeat;
+};
+
+}  // namespace wb

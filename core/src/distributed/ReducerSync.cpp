@@ -1,0 +1,66 @@
+// ReducerSync (see ReducerSync.h). Gradients are summed with ReduceOp::SUM after each is divided by the world
+// size (the Reducer's built-in path, as DDP's), never with Gloo's AVG. Buckets follow DDP's defaults: a
+// small first bucket (it is ready earliest in backward, so its all-reduce starts soonest), then 25 MiB ones.
+#include "distributed/ReducerSync.h"
+
+namespace wb {
+
+namespace {
+
+constexpr std::int64_t kFirstBucketBytes = 1 << 20;
+constexpr std::int64_t kBucketBytes = 25 << 20;
+constexpr std::size_t kBroadcastBytes = 250 << 20;
+
+class ReducerSync final : public GradientSync {
+public:
+    ReducerSync(DistributedContext& context, const std::vector<torch::Tensor>& parameters)
+        : m_context(context) {
+        broadcastFromRankZero(parameters);
+        const std::vector<bool> sparse(parameters.size(), false);
+        // DDP's assignment: parameters in reverse order (roughly the order backward produces gradients).
+        std::vector<std::int64_t> order;
+        for (auto i = static_cast<std::int64_t>(parameters.size()) - 1; i >= 0; --i) order.push_back(i);
+        auto assignment = c10d::compute_bucket_assignment_by_size(
+            parameters, {static_cast<std::size_t>(kFirstBucketBytes), static_cast<std::size_t>(kBucketBytes)},
+            sparse, order, c10::nullopt);
+        m_reducer = std::make_unique<c10d::Reducer>(
+            parameters, std::get<0>(assignment), std::get<1>(assignment), context.group(), sparse,
+            kBucketBytes,
+            /*find_unused_parameters=*/false, /*gradient_as_bucket_view=*/false,
+            std::unordered_map<std::size_t, std::string>{}, kFirstBucketBytes);
+    }
+
+    int rank() const override { return m_context.rank(); }
+    int worldSize() const override { return m_context.worldSize(); }
+
+    void broadcastFromRankZero(const std::vector<torch::Tensor>& tensors) override {
+        torch::NoGradGuard noGrad;  // in-place writes into leaf parameters
+        c10d::broadcast_coalesced(m_context.group(), tensors, kBroadcastBytes, 0);
+    }
+
+    void beforeForward() override {
+        m_reducer->rebuild_buckets();  // once, after the first step: buckets in the order gradients arrived
+        m_reducer->prepare_for_forward();
+    }
+    void beforeBackward() override { m_reducer->prepare_for_backward({}); }
+
+    void sum(torch::Tensor& values) override {
+        std::vector<torch::Tensor> list{values};
+        c10d::AllreduceOptions o;
+        o.reduceOp = c10d::ReduceOp::SUM;
+        m_context.group()->allreduce(list, o)->wait();
+    }
+
+private:
+    DistributedContext& m_context;
+    std::unique_ptr<c10d::Reducer> m_reducer;
+};
+
+}  // namespace
+
+std::unique_ptr<GradientSync> makeReducerSync(DistributedContext& context,
+                                              const std::vector<torch::Tensor>& parameters) {
+    return std::make_unique<ReducerSync>(context, parameters);
+}
+
+}  // namespace wb

@@ -1,0 +1,17 @@
+// The data-parallel GradientSync on c10d: rank 0's state broadcast at the start, gradients bucketed and
+// all-reduced by c10d::Reducer while the backward pass runs (as PyTorch's DistributedDataParallel does).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "distributed/DistributedContext.h"
+#include "train/GradientSync.h"
+
+namespace wb {
+
+// parameters: the model's, in registration order (the same on every rank). The context must outlive it.
+std::unique_ptr<GradientSync> makeReducerSync(DistributedContext& context,
+                                              const std::vector<torch::Tensor>& parameters);
+
+}  // namespace wb

@@ -1,0 +1,50 @@
+// RunFolderWriter (see RunFolderWriter.h).
+#include "train/RunFolderWriter.h"
+
+#include "train/RunState.h"
+
+namespace wb {
+
+namespace fs = std::filesystem;
+
+void RunFolderWriter::writeConfig(const ExperimentConfig& config) const {
+    if (m_enabled) writeFileAtomic((m_dir / runfiles::kConfig).string(), config.toJson());
+}
+
+void RunFolderWriter::writeVocabulary(const std::string& vocabularyJson) const {
+    if (m_enabled) writeFileAtomic((m_dir / runfiles::kVocab).string(), vocabularyJson);
+}
+
+void RunFolderWriter::writeRunInfo(const RunInfo& info) const {
+    if (m_enabled) writeFileAtomic((m_dir / runfiles::kRun).string(), info.toJson());
+}
+
+void RunFolderWriter::writeMetrics(const std::vector<MetricRecord>& records) const {
+    if (!m_enabled) return;
+    const auto id = runId();
+    std::string csv = metricsCsvHeader() + "\n";
+    for (const auto& r : records) csv += toCsvRow(id, r) + "\n";
+    writeFileAtomic((m_dir / runfiles::kMetrics).string(), csv);
+}
+
+void RunFolderWriter::writeCheckpoint(const NamedTensors& model,
+                                      const std::map<std::string, std::string>& modelMetadata,
+                                      const NamedTensors& optimizer,
+                                      const std::map<std::string, std::string>& optimizerMetadata) const {
+    if (!m_enabled) return;
+    const auto modelNext = (m_dir / runfiles::kModel).string() + ".next",
+               optimizerNext = (m_dir / runfiles::kOptimizer).string() + ".next";
+    try {
+        saveSafetensors(modelNext, model, modelMetadata);
+        saveSafetensors(optimizerNext, optimizer, optimizerMetadata);
+    } catch (...) {
+        // Half a new checkpoint is worthless; the committed pair is untouched.
+        std::error_code ec;
+        fs::remove(modelNext, ec);
+        fs::remove(optimizerNext, ec);
+        throw;
+    }
+    commitCheckpoint(m_dir.string());
+}
+
+}  // namespace wb

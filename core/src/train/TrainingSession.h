@@ -1,0 +1,79 @@
+// One sitting of a training run, from its start (or last checkpoint) until it completes, is stopped or
+// fails. The loop reads like pytorch/examples' train(): each concern is a named part — a ThroughputMeter, a
+// Validator, a Checkpointer, a MetricSink, a RunFolderWriter and a GradientSync that shards every global
+// batch and combines gradients. A data-parallel run is the same loop with the c10d synchroniser.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "train/Checkpointer.h"
+#include "train/GradientSync.h"
+#include "train/JobState.h"
+#include "train/MetricSink.h"
+#include "train/RunFolderWriter.h"
+#include "train/ThroughputMeter.h"
+#include "train/TrainingStep.h"
+#include "train/Validator.h"
+
+namespace wb {
+
+class TrainingSession {
+public:
+    TrainingSession(JobState& job, const TrainingCallbacks& callbacks);
+    ~TrainingSession();
+    TrainingSession(const TrainingSession&) = delete;
+    TrainingSession& operator=(const TrainingSession&) = delete;
+
+    RunSummary run();
+
+private:
+    void openRunFolder();
+    void joinDataParallelJob();
+    void buildModel();
+    void describeRun();
+    void trainLoop();
+    void trainBatch(const torch::Tensor& order);
+    void waitWhilePaused();
+    void recordTrainLoss();
+    bool validateAndCheckpoint();  // true when early stopping fires
+    void saveCheckpoint();
+    RunSummary finish();
+    [[noreturn]] void fail(const std::exception& e);
+
+    bool stopping() const;
+    bool dataParallel() const { return m_sync && m_sync->worldSize() > 1; }
+    double epochAt(std::int64_t step) const;
+    void emit(const std::string& split, const std::string& metric, double value, double wall);
+    void report(const std::string& phase, bool force);
+    void log(const std::string& line) const;
+
+    JobState& m_job;
+    const TrainingCallbacks& m_callbacks;
+    const ExperimentConfig& m_config;
+    const TrainConfig& m_tc;
+    const torch::Device m_device;
+    ProgressState& m_state;
+    const std::int64_t m_stepsPerEpoch, m_plannedSteps, m_tokensPerSample;
+
+    RunFolderWriter m_writer;
+    MetricSink m_sink;
+    bool m_createdDir = false;
+    std::unique_ptr<DistributedContext> m_ownContext;  // rank 0's (a worker's lives in the job)
+    DistributedContext* m_context = nullptr;
+    std::unique_ptr<TrainingSetup> m_setup;
+    std::unique_ptr<GradientSync> m_sync;
+    EncodedSplit m_trainSplit;
+    std::unique_ptr<Validator> m_validator;
+    std::unique_ptr<Checkpointer> m_checkpointer;
+    std::unique_ptr<ThroughputMeter> m_meter;
+
+    torch::Tensor m_lossSum;  // this rank's weighted train loss since the last record, on the device
+    std::int64_t m_lossCount = 0;
+    bool m_stopAgreed = false;  // data-parallel: every rank voted on it at the last loss record
+    bool m_pauseRefused = false;
+    std::chrono::steady_clock::time_point m_lastProgress;
+};
+
+}  // namespace wb

@@ -1,0 +1,49 @@
+// Validator (see Validator.h).
+#include "train/Validator.h"
+
+#include <algorithm>
+
+#include "device/Autocast.h"
+
+namespace wb {
+
+Validation Validator::run() {
+    Validation v;
+    if (empty()) return v;
+    const auto device = m_setup.device;
+    m_setup.model->eval();
+    torch::NoGradGuard noGrad;
+    auto lossTotal = torch::zeros({}, torch::TensorOptions(torch::kFloat64).device(device));
+    auto correct = torch::zeros({}, torch::TensorOptions(torch::kInt64).device(device));
+    std::int64_t count = 0;
+    const auto evalBatch = std::max<std::int64_t>(m_config.train.batchSize, 64);
+    const auto [first, last] = m_sync.shard(m_split.size());
+    // One process may stop half-way; the ranks of a data-parallel run must finish together.
+    const bool mayAbort = m_sync.worldSize() == 1;
+    bool aborted = false;
+    for (std::int64_t b = first; b < last; b += evalBatch) {
+        if (mayAbort && m_stop) {
+            aborted = true;
+            break;
+        }
+        const auto batch = m_split.range(b, std::min(b + evalBatch, last));
+        AutocastScope autocast(device, m_config.device.precision);
+        const auto out = computeLoss(m_setup.model, batch);
+        lossTotal += out.loss.to(torch::kFloat64) * static_cast<double>(out.count);
+        correct += out.correct;
+        count += out.count;
+    }
+    m_setup.model->train();
+    if (aborted) return v;
+    auto sums = torch::stack({lossTotal.cpu(), correct.cpu().to(torch::kFloat64),
+                              torch::tensor(static_cast<double>(count), torch::kFloat64)});
+    m_sync.sum(sums);
+    const auto totals = sums.accessor<double, 1>();
+    if (totals[2] <= 0) return v;
+    v.loss = totals[0] / totals[2];
+    v.accuracy = totals[1] / totals[2];
+    v.done = true;
+    return v;
+}
+
+}  // namespace wb

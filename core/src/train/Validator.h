@@ -1,0 +1,36 @@
+// Validation of a training run: the mean loss and accuracy over the validation split, each rank of a
+// data-parallel run scoring its share and the sums combined, so every rank gets the same numbers.
+#pragma once
+
+#include <atomic>
+
+#include "data/TextDatasets.h"
+#include "train/GradientSync.h"
+#include "train/TrainingStep.h"
+
+namespace wb {
+
+struct Validation {
+    double loss = 0, accuracy = 0;
+    bool done = false;  // false: nothing to validate, or stopped half-way
+};
+
+class Validator {
+public:
+    // split: the whole validation split, on the training device.
+    Validator(TrainingSetup& setup, EncodedSplit split, const ExperimentConfig& config, GradientSync& sync,
+              const std::atomic<bool>& stopRequested)
+        : m_setup(setup), m_split(std::move(split)), m_config(config), m_sync(sync), m_stop(stopRequested) {}
+
+    bool empty() const { return m_split.size() == 0; }
+    Validation run();
+
+private:
+    TrainingSetup& m_setup;
+    EncodedSplit m_split;
+    const ExperimentConfig& m_config;
+    GradientSync& m_sync;
+    const std::atomic<bool>& m_stop;
+};
+
+}  // namespace wb

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Measures threads against processes on this machine (bench/scaleout_bench.py: per preset, 1 process x 1
+# thread, 1 x 2 threads and 2 processes x 1 thread over c10d Gloo, alternating round after round) and puts
+# the table into docs/benchmarks.md, between its scale-out markers (appended the first time), with the raw
+# JSON in docs/benchmarks/scaleout.json. scripts/bench-report.sh calls it after rendering the rest.
+# Usage: scripts/bench-scaleout.sh   (env: BUILD_DIR=build-bench, ROUNDS=3, STEPS=60, POEMS_STEPS=15)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build-bench}
+if [ ! -x "$BUILD_DIR/bin/lstm-workbench-cli" ]; then
+  ./scripts/install-deps.sh
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target lstm-workbench-cli >/dev/null
+out="$BUILD_DIR/bench-scaleout"
+/usr/bin/python3 bench/scaleout_bench.py "$BUILD_DIR/bin/lstm-workbench-cli" "$out" --rounds "${ROUNDS:-3}" \
+  --steps "${STEPS:-60}" --poems-steps "${POEMS_STEPS:-15}" >/dev/null
+mkdir -p docs/benchmarks
+cp "$out/scaleout.json" docs/benchmarks/scaleout.json
+/usr/bin/python3 - "$out/scaleout.md" docs/benchmarks.md <<'PY'
+import sys
+section, page = open(sys.argv[1]).read(), sys.argv[2]
+text = open(page).read()
+begin, end = "<!-- scale-out: begin (scripts/bench-scaleout.sh) -->", "<!-- scale-out: end -->"
+block = begin + "\n" + section + end
+if begin in text and end in text:
+    text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
+else:
+    text = text.rstrip("\n") + "\n\n" + block + "\n"
+open(page, "w").write(text)
+PY
+echo "bench-scaleout: updated docs/benchmarks.md and docs/benchmarks/scaleout.json" >&2

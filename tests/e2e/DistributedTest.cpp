@@ -1,0 +1,327 @@
+// Scale-out through lstm-workbench-cli (issue #12): data-parallel runs over processes on c10d's Gloo, over
+// loopback. Two processes with the global batch B train the same loss sequence as one process with batch B;
+// a lost worker stops the job with one line naming it, the checkpoint stays and resumes with any number of
+// processes; a bad rendezvous (busy port, no master, mismatched WORLD_SIZE) is one line and exit 1 or 2.
+//
+// Tolerance of the equivalence: 1e-4 relative on every recorded loss. The two runs do the same arithmetic
+// except for the order of additions (the mean gradient is two half-batch means averaged, the loss a sum of
+// two partial sums), so each step differs by float32 rounding (~1e-7 relative); Adam turns a relative
+// gradient change into a parameter change of the same order times the learning rate, and over the 40 steps
+// here the measured differences stay below 1e-6. A real fault (a shard weighted wrongly, a dropout mask drawn
+// per shard, a gradient not averaged) moves the loss by 1e-3 or more within a few steps.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "CliRunner.h"
+#include "support/TestSupport.h"
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using wbtest::shellQuote;
+
+namespace {
+
+const char* kModel =
+    " --seq-len 16 --embedding 16 --hidden 24 --layers 2 --dropout 0.25 --lr 0.01 --threads 1"
+    " --log-every 2 --warmup 0 --quiet";
+
+// The loss records of metrics.csv, keyed "step split metric" (the clock columns differ between runs).
+std::map<std::string, double> losses(const fs::path& run) {
+    std::map<std::string, double> out;
+    std::istringstream in(wbtest::readText(run / "metrics.csv"));
+    for (std::string line; std::getline(in, line);) {
+        std::vector<std::string> f;
+        std::istringstream fields(line);
+        for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+        if (f.size() == 8 && f[6] == "loss") out[f[1] + " " + f[5] + " " + f[6]] = std::stod(f[7]);
+    }
+    return out;
+}
+
+void expectSameLosses(const fs::path& a, const fs::path& b) {
+    const auto la = losses(a), lb = losses(b);
+    ASSERT_GT(la.size(), 5u);
+    ASSERT_EQ(la.size(), lb.size());
+    for (const auto& [key, value] : la) {
+        ASSERT_TRUE(lb.count(key)) << key;
+        EXPECT_NEAR(lb.at(key), value, 1e-4 * std::abs(value)) << key;
+    }
+}
+
+nlohmann::json runJson(const fs::path& run) {
+    return nlohmann::json::parse(wbtest::readText(run / "run.json"));
+}
+
+// A port nobody listens on (bound, read, released; the kernel does not hand it out again at once).
+int freePort() {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+    socklen_t len = sizeof a;
+    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    close(fd);
+    return ntohs(a.sin_port);
+}
+
+std::string torchrunEnv(int rank, int world, int port, double timeout = 20) {
+    return "RANK=" + std::to_string(rank) + " WORLD_SIZE=" + std::to_string(world) +
+           " LOCAL_RANK=" + std::to_string(rank) + " LOCAL_WORLD_SIZE=" + std::to_string(world) +
+           " MASTER_ADDR=127.0.0.1 MASTER_PORT=" + std::to_string(port) +
+           " WORKBENCH_DIST_TIMEOUT=" + std::to_string(timeout) + " ";
+}
+
+// lstm-workbench-cli started in the background, as a launcher (torchrun, a shell's &) would.
+class Background {
+public:
+    Background(const std::string& args, const std::string& env) : m_err(m_tmp.file("stderr")) {
+        const std::string command = env + "exec " + std::string(WORKBENCH_CLI) + " " + args + " >" +
+                                    shellQuote(m_tmp.file("stdout")) + " 2>" + shellQuote(m_err);
+        m_pid = fork();
+        if (m_pid == 0) {
+            execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+            _exit(127);
+        }
+    }
+    ~Background() {
+        if (m_pid > 0 && !m_done) {
+            kill(m_pid, SIGKILL);
+            waitpid(m_pid, nullptr, 0);
+        }
+    }
+    pid_t pid() const { return m_pid; }
+    // The exit code (128 + signal), or -1 when it is still running after `limit` (a hang).
+    int wait(std::chrono::seconds limit) {
+        const auto deadline = std::chrono::steady_clock::now() + limit;
+        while (std::chrono::steady_clock::now() < deadline) {
+            int status = 0;
+            if (waitpid(m_pid, &status, WNOHANG) == m_pid) {
+                m_done = true;
+                return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            }
+            std::this_thread::sleep_for(20ms);
+        }
+        return -1;
+    }
+    std::string err() const { return wbtest::readText(m_err); }
+
+private:
+    wbtest::TempDir m_tmp;
+    std::string m_err;
+    pid_t m_pid = -1;
+    bool m_done = false;
+};
+
+// The pids of a process's children (the local workers of `train --nproc`).
+std::vector<pid_t> childrenOf(pid_t pid) {
+    std::vector<pid_t> out;
+    std::istringstream in(
+        wbtest::readText("/proc/" + std::to_string(pid) + "/task/" + std::to_string(pid) + "/children"));
+    for (pid_t child; in >> child;) out.push_back(child);
+    return out;
+}
+
+int lineCount(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+class Distributed : public ::testing::Test {
+protected:
+    void SetUp() override {
+        wbtest::writeText(m_dir.path() / "pattern.txt", wbtest::patternText(120));
+        wbtest::writeText(m_dir.path() / "reviews.tsv", wbtest::separableTsv(200));
+    }
+    std::string corpus(const char* name) const { return shellQuote(m_dir.file(name)); }
+    std::string out(const char* name) const { return " --out " + shellQuote(m_dir.file(name)); }
+    fs::path run(const char* name) const { return m_dir.path() / name; }
+
+    wbtest::TempDir m_dir;
+};
+
+TEST_F(Distributed, TwoProcessesTrainTheLossSequenceOfOneLanguageModelDropoutIncluded) {
+    const std::string args = std::string(kModel) + " --batch-size 12 --max-steps 40 --validate-every 10";
+    auto one = wbtest::runCli("train " + corpus("pattern.txt") + out("one") + args);
+    ASSERT_EQ(one.code, 0) << one.err;
+    auto two = wbtest::runCli("train " + corpus("pattern.txt") + out("two") + args + " --nproc 2");
+    ASSERT_EQ(two.code, 0) << two.err;
+    expectSameLosses(run("one"), run("two"));
+    const auto info = runJson(run("two"));
+    EXPECT_EQ(info["world_size"], 2);
+    EXPECT_EQ(info["backend"], "gloo");
+    EXPECT_EQ(info["hosts"].size(), 2u);
+    EXPECT_EQ(info["threads"], 1);
+    EXPECT_EQ(nlohmann::json::parse(wbtest::readText(run("two") / "config.json"))["device"]["processes"], 2);
+    // Throughput counts the global batch: every sample of the 40 steps, once.
+    EXPECT_EQ(info["summary"]["samples"], 40 * 12);
+}
+
+TEST_F(Distributed, ThreeProcessesWithUnevenShardsTrainTheLossSequenceOfOneClassifier) {
+    // Batch 10 over 3 ranks: shards of 3, 3 and 4 rows, weighted so the mean is the global batch's.
+    const std::string args = std::string(kModel) +
+                             " --task classify --tokens word --bidirectional --batch-size 10 --max-steps 30"
+                             " --validate-every 10";
+    auto one = wbtest::runCli("train " + corpus("reviews.tsv") + out("one") + args);
+    ASSERT_EQ(one.code, 0) << one.err;
+    auto three = wbtest::runCli("train " + corpus("reviews.tsv") + out("three") + args + " --nproc 3");
+    ASSERT_EQ(three.code, 0) << three.err;
+    expectSameLosses(run("one"), run("three"));
+    EXPECT_EQ(runJson(run("three"))["world_size"], 3);
+}
+
+TEST_F(Distributed, ProcessesStartedByHandWithTheTorchrunVariablesFormOneJob) {
+    const std::string args = std::string(kModel) + " --batch-size 12 --max-steps 20 --validate-every 10";
+    auto one = wbtest::runCli("train " + corpus("pattern.txt") + out("one") + args);
+    ASSERT_EQ(one.code, 0) << one.err;
+    const int port = freePort();
+    // Rank 1 names its own copy of the corpus and an --out it never writes, as on another machine.
+    Background rank1("train " + corpus("pattern.txt") + out("unused") + args, torchrunEnv(1, 2, port));
+    const auto rank0 =
+        wbtest::runCli("train " + corpus("pattern.txt") + out("job") + args, torchrunEnv(0, 2, port));
+    ASSERT_EQ(rank0.code, 0) << rank0.err;
+    EXPECT_EQ(rank1.wait(60s), 0) << rank1.err();
+    expectSameLosses(run("one"), run("job"));
+    EXPECT_FALSE(fs::exists(run("unused")));  // rank 0 alone writes
+    EXPECT_EQ(runJson(run("job"))["world_size"], 2);
+}
+
+TEST_F(Distributed, AResumeRestoresEveryRankWithTheSameOrAnotherNumberOfProcesses) {
+    const std::string args = std::string(kModel) + " --batch-size 12 --validate-every 10";
+    auto whole = wbtest::runCli("train " + corpus("pattern.txt") + out("whole") + args + " --max-steps 40");
+    ASSERT_EQ(whole.code, 0) << whole.err;
+    auto first =
+        wbtest::runCli("train " + corpus("pattern.txt") + out("split") + args + " --max-steps 20 --nproc 2");
+    ASSERT_EQ(first.code, 0) << first.err;
+    auto rest = wbtest::runCli("resume " + shellQuote(run("split").string()) + " --max-steps 40 --nproc 3");
+    ASSERT_EQ(rest.code, 0) << rest.err;
+    expectSameLosses(run("whole"), run("split"));
+    EXPECT_EQ(runJson(run("split"))["world_size"], 3);
+}
+
+TEST_F(Distributed, AKilledWorkerStopsTheJobWithOneLineTheCheckpointStaysAndResumes) {
+    // Long enough to be killed mid-training; a checkpoint every 5 steps.
+    const std::string args = std::string(kModel) + " --batch-size 12 --epochs 1000 --validate-every 5";
+    Background job("train " + corpus("pattern.txt") + out("run") + args + " --nproc 2",
+                   "WORKBENCH_DIST_TIMEOUT=30 ");
+    const auto model = run("run") / "model.safetensors";
+    for (int i = 0; i < 3000 && !fs::exists(model); ++i) std::this_thread::sleep_for(10ms);
+    ASSERT_TRUE(fs::exists(model)) << job.err();
+    const auto workers = childrenOf(job.pid());
+    ASSERT_EQ(workers.size(), 1u);
+    const auto killedAt = std::chrono::steady_clock::now();
+    kill(workers[0], SIGKILL);
+    // Bounded: far below the 30 s collective timeout, because the kernel closes a killed process's sockets.
+    const int code = job.wait(25s);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - killedAt).count();
+    ASSERT_NE(code, -1) << "no exit within 25 s of the kill: the job hangs";
+    EXPECT_EQ(code, 1) << job.err();
+    const auto err = job.err();
+    EXPECT_EQ(lineCount(err), 1) << err;
+    EXPECT_NE(err.find("rank 1"), std::string::npos) << err;
+    EXPECT_NE(err.find("killed by signal 9"), std::string::npos) << err;
+    std::printf("rank 0 stopped %.2f s after rank 1 was killed: %s", seconds, err.c_str());
+
+    const auto info = runJson(run("run"));
+    EXPECT_EQ(info["status"], "failed");
+    EXPECT_NE(info["error"].get<std::string>().find("rank 1"), std::string::npos);
+    for (const char* leftover : {"model.safetensors.next", "optimizer.safetensors.next"})
+        EXPECT_FALSE(fs::exists(run("run") / leftover)) << leftover;
+    // The last checkpoint resumes, with another number of processes.
+    const auto steps = info["summary"]["steps"].get<int>();
+    auto resumed = wbtest::runCli("resume " + shellQuote(run("run").string()) + " --max-steps " +
+                                  std::to_string(steps + 10) + " --nproc 1 --json");
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_EQ(nlohmann::json::parse(resumed.out)["summary"]["steps"], steps + 10);
+}
+
+TEST_F(Distributed, ABusyPortIsOneLineAndExitOne) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    ASSERT_EQ(listen(fd, 1), 0);
+    socklen_t len = sizeof a;
+    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+    const int port = ntohs(a.sin_port);
+    const auto r = wbtest::runCli("train " + corpus("pattern.txt") + out("run") + kModel + " --max-steps 4",
+                                  torchrunEnv(0, 2, port));
+    close(fd);
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("in use"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(std::to_string(port)), std::string::npos) << r.err;
+}
+
+TEST_F(Distributed, AnUnreachableMasterIsOneLineAndExitOne) {
+    const int port = freePort();
+    const auto r = wbtest::runCli("train " + corpus("pattern.txt") + out("run") + kModel + " --max-steps 4",
+                                  torchrunEnv(1, 2, port, 2));
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("cannot reach rank 0 at 127.0.0.1:" + std::to_string(port)), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(run("run")));
+}
+
+TEST_F(Distributed, AMismatchedWorldSizeIsOneLineAndExitTwoOnBothSides) {
+    const int port = freePort();
+    Background rank0("train " + corpus("pattern.txt") + out("run") + kModel + " --max-steps 4",
+                     torchrunEnv(0, 2, port));
+    const auto rank1 = wbtest::runCli(
+        "train " + corpus("pattern.txt") + out("other") + kModel + " --max-steps 4", torchrunEnv(1, 3, port));
+    EXPECT_EQ(rank1.code, 2) << rank1.err;
+    EXPECT_EQ(lineCount(rank1.err), 1) << rank1.err;
+    EXPECT_NE(rank1.err.find("WORLD_SIZE is 3 on rank 1 but rank 0 started a job of 2"), std::string::npos)
+        << rank1.err;
+    EXPECT_EQ(rank0.wait(30s), 2) << rank0.err();
+    EXPECT_EQ(lineCount(rank0.err()), 1) << rank0.err();
+    EXPECT_NE(rank0.err().find("rank 1 failed: "), std::string::npos) << rank0.err();
+}
+
+TEST_F(Distributed, ARankThatNeverComesIsNamedWhenTheRendezvousTimesOut) {
+    const auto r = wbtest::runCli("train " + corpus("pattern.txt") + out("run") + kModel + " --max-steps 4",
+                                  torchrunEnv(0, 2, freePort(), 2));
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_EQ(lineCount(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("only 1 of 2 ranks joined within 2 s (missing: rank 1)"), std::string::npos)
+        << r.err;
+}
+
+TEST_F(Distributed, BadLaunchesAreInputErrors) {
+    struct Case {
+        std::string env, args, message;
+    } cases[] = {
+        {"RANK=x WORLD_SIZE=2 MASTER_PORT=29500 ", "", "the environment variable RANK is 'x'"},
+        {"RANK=2 WORLD_SIZE=2 MASTER_PORT=29500 ", "", "the environment variable RANK is '2'"},
+        {"RANK=0 WORLD_SIZE=2 ", "", "MASTER_PORT is not set"},
+        {torchrunEnv(0, 2, 29500), " --nproc 2", "--nproc starts its own processes"},
+        {"", " --nproc 0", "processes must be between 1 and"},
+        {"", " --nproc 4 --batch-size 3", "the batch size (3) must be at least the number of processes (4)"},
+    };
+    for (const auto& c : cases) {
+        const auto r = wbtest::runCli("train " + corpus("pattern.txt") + out("run") + kModel + c.args, c.env);
+        EXPECT_EQ(r.code, 2) << c.env << c.args << ": " << r.err;
+        EXPECT_EQ(lineCount(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << c.env << c.args << ": " << r.err;
+        EXPECT_FALSE(fs::exists(run("run")));
+    }
+    const auto worker = wbtest::runCli("worker");
+    EXPECT_EQ(worker.code, 2) << worker.err;
+    EXPECT_NE(worker.err.find("use train --nproc N"), std::string::npos) << worker.err;
+}
+
+}  // namespace
