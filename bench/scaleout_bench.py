@@ -59,8 +59,7 @@ def run_once(cli, corpus, preset, extra, steps, folder):
     os.rmdir(out)
     args = [cli, "train", corpus, "--out", out, "--preset", preset, "--max-steps", str(steps),
             "--warmup", "3", "--log-every", "5", "--val-fraction", "0.02", "--quiet", "--json"] + extra
-    if preset == "imdb":
-        args += ["--task", "classify", "--tokens", "word"]
+    args += ["--format", "tsv"] if preset == "imdb" else ["--format", "text"]
     done = subprocess.run(args, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit("scaleout_bench: %s failed: %s" % (" ".join(args), done.stderr.strip()))
@@ -89,8 +88,8 @@ def render(results, meta):
         row += ["%.1f samples/s (%.0f us/sample)" % (m, u) for m, u in zip(med, us)]
         row += ["%.2fx" % (med[1] / med[0]), "%.2fx" % (med[2] / med[0]), "%.2fx" % (med[2] / med[1])]
         lines.append("| " + " | ".join(row) + " |")
-    lines += ["", "Spread over rounds (min-max samples/s): " + "; ".join(
-        "%s %s %.1f-%.1f" % (preset, name.replace(" x ", "x"), min(r["samples_per_second"] for r in cells[name]),
+    lines += ["", "Spread over rounds (min-max samples/s) - " + "; ".join(
+        "%s, %s: %.1f-%.1f" % (preset, name, min(r["samples_per_second"] for r in cells[name]),
                              max(r["samples_per_second"] for r in cells[name]))
         for preset, cells in results.items() for name, _ in CONFIGS) + "."]
     return "\n".join(lines) + "\n"
