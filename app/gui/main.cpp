@@ -19,5 +19,9 @@ int main(int argc, char** argv) {
     wbui::MainWindow window;
     window.show();
     window.startFirstLaunch();
+    // `lstm-workbench RUN_DIR… | CORPUS`: what a file manager's "Open with" or a shell passes; each path opens
+    // as if dropped on the window (a run folder joins the comparison, anything else loads as the corpus).
+    const QStringList paths = QApplication::arguments().mid(1);
+    for (const QString& path : paths) window.openPath(path);
     return QApplication::exec();
 }
