@@ -13,7 +13,7 @@ import statistics
 import sys
 import time
 
-# Shapes and hyper-parameters of PERF.md's reference models (core/src/config/Config.cpp presetConfig).
+# Shapes and hyper-parameters of the reference models (docs/performance.md; Config.cpp's presetConfig).
 PRESETS = {
     "imdb": dict(task="classify", vocab=15000, emb=32, hidden=100, layers=1, seq=250, batch=64, classes=2,
                  lr=1e-3),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The CUDA path in one script for the device machine (PERF.md): builds core, the CLI and the core tests
-# against the LibTorch inside that machine's Python PyTorch (no Qt there: WORKBENCH_BUILD_GUI=OFF), runs the
+# The CUDA path in one script for the device machine (docs/performance.md): builds core, the CLI and the core
+# tests against the LibTorch inside that machine's Python PyTorch (no Qt there: WORKBENCH_BUILD_GUI=OFF), runs the
 # core tests, then times each preset in fp32 and bf16 with `lstm-workbench-cli bench --device cuda:0` next to
 # bench/pytorch_peer.py on the same GPU, alternately, round after round. JSON and logs go to $OUT (the
 # device tool's output folder; build-gpu/gpu-bench when unset); bench/write_gpu_table.py renders the table.
@@ -54,7 +54,7 @@ for stage in "${stages[@]}"; do
       for round in $(seq 1 "$ROUNDS"); do
         for preset in imdb charrnn poems; do
           batch=0
-          [ "$preset" = poems ] && [ "$DEVICE" != cpu ] && batch=1024  # PERF.md: poems trains at 1024 on a GPU
+          [ "$preset" = poems ] && [ "$DEVICE" != cpu ] && batch=1024  # poems trains at 1024 on a GPU
           for precision in fp32 bf16; do
             tag="$preset-$precision-$round"
             echo "gpu-bench: round $round $preset $precision"

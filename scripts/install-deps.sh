@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake ninja-build pkg-config
-  # core: LibTorch and the BLAS that makes it fast (without OpenBLAS training is ~8x slower, PERF.md)
+  # core: LibTorch and the BLAS that makes it fast (without OpenBLAS training is several times slower)
   libtorch-dev libopenblas0-pthread
   # scale-out: c10d's ProcessGroupGloo header includes Gloo's (the library comes with libtorch); glog to
   # quiet c10d's own logging

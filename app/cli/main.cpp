@@ -1,5 +1,5 @@
-// lstm-workbench-cli: the headless face of the workbench (DESIGN.md's CLI contract). Parses flags with CLI11
-// into option structs and dispatches to Commands.cpp. Exit codes: 0 ok, 1 runtime failure, 2 bad input.
+// lstm-workbench-cli: the headless face of the workbench (its contract: docs/architecture.md). Parses flags
+// with CLI11 into option structs and dispatches to Commands.cpp. Exit codes: 0 ok, 1 runtime failure, 2 bad input.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>

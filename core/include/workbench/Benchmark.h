@@ -1,5 +1,5 @@
-// Training-step benchmark on synthetic data of a reference preset's shape (PERF.md), with the device's
-// measured matrix-product rate for the FLOP floor.
+// Training-step benchmark on synthetic data of a reference preset's shape (docs/performance.md), with the
+// device's measured matrix-product rate for the FLOP floor.
 #pragma once
 
 #include <cstdint>

@@ -94,7 +94,7 @@ struct ExperimentConfig {
 // Defaults per task (the GUI's "sensible defaults"): small enough to train on 2 CPU cores.
 ExperimentConfig defaultConfig(Task task);
 
-// The reference models of PERF.md: "imdb", "charrnn", "poems" (shapes and hyper-parameters only).
+// The reference models of docs/performance.md: "imdb", "charrnn", "poems" (shapes and hyper-parameters only).
 std::vector<std::string> presetNames();
 ExperimentConfig presetConfig(const std::string& name);  // throws InputError for unknown names
 

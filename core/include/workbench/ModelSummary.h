@@ -22,7 +22,7 @@ struct ModelSummary {
     std::int64_t vocabSize = 0;
     std::int64_t outputs = 0;            // classes or vocabulary size
     double forwardFlopsPerSample = 0;    // multiply-add = 2 FLOPs; one sample = one sequence of seqLen
-    double trainFlopsPerSample = 0;      // ~3x forward (PERF.md)
+    double trainFlopsPerSample = 0;      // ~3x forward (docs/performance.md)
     double parameterBytes = 0;           // fp32 weights
     double trainingMemoryBytes = 0;      // weights + grads + Adam state + activations of one batch
     std::string toText() const;          // the table as monospace text

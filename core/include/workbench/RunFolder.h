@@ -1,5 +1,5 @@
-// The run folder shared by GUI and CLI (DESIGN.md): config.json, run.json, metrics.csv, vocab.json,
-// model.safetensors, optimizer.safetensors. Reading a run needs no tensors, so the GUI lists runs cheaply.
+// The run folder shared by GUI and CLI (docs/architecture.md): config.json, run.json, metrics.csv,
+// vocab.json, model.safetensors, optimizer.safetensors. Reading a run needs no tensors, so the GUI lists runs cheaply.
 #pragma once
 
 #include <cstdint>

@@ -91,8 +91,8 @@ BenchResult runBenchmark(const BenchOptions& o) {
     const torch::Device device(config.device.device);
     if (device.is_cpu()) applyCpuThreads(threads);
 
-    // Vocabulary and classes of the preset's shape (PERF.md): imdb 15000 words / 2 classes, charrnn 65
-    // characters, poems 4379 characters.
+    // Vocabulary and classes of the preset's shape (docs/performance.md): imdb 15000 words / 2 classes,
+    // charrnn 65 characters, poems 4379 characters.
     const std::int64_t vocab = o.preset == "charrnn"       ? 65
                                : config.data.vocabSize > 0 ? config.data.vocabSize
                                                            : 15000;
@@ -135,7 +135,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
     r.usPerSample = r.medianStepMs * 1000.0 / static_cast<double>(b);
     r.samplesPerSecond = 1e6 / r.usPerSample;
     r.tokensPerSecond = r.samplesPerSecond * static_cast<double>(t);
-    // PERF.md's floor: 3 x [sum over layers 8 H (E_in + H) + 2 H V] per token for an LM (summarizeModel).
+    // The floor (docs/performance.md): 3 x [sum over layers 8 H (E_in + H) + 2 H V] per token for an LM.
     r.trainFlopsPerSample = summarizeModel(config, vocab, classes).trainFlopsPerSample;
     r.gflops = r.trainFlopsPerSample * r.samplesPerSecond / 1e9;
     r.peakGflops = measureMatmulGflops(config.device.device, threads, device.is_cpu() ? 1024 : 4096);

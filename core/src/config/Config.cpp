@@ -1,5 +1,5 @@
 // ExperimentConfig as JSON (config.json, snake_case keys), its validation with messages a user can act on,
-// the per-task defaults and the PERF.md reference presets.
+// the per-task defaults and the docs/performance.md reference presets.
 #include "workbench/Config.h"
 
 #include <algorithm>

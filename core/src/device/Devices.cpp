@@ -112,7 +112,7 @@ std::string parseDeviceSpec(const std::string& spec, std::int64_t* threads) {
 void applyCpuThreads(std::int64_t threads) {
     if (threads <= 0) return;
     torch::set_num_threads(static_cast<int>(threads));
-    // OpenBLAS keeps its own pool; leaving it at the core count oversubscribes the CPU (PERF.md).
+    // OpenBLAS keeps its own pool; leaving it at the core count oversubscribes the CPU (docs/performance.md).
     using SetFn = void (*)(int);
     if (auto fn = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
         fn(static_cast<int>(threads));

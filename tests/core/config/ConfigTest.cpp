@@ -1,5 +1,5 @@
 // ExperimentConfig: the config.json format (round trip, defaults, type errors), validation messages, the
-// per-task defaults and the PERF.md presets.
+// per-task defaults and the docs/performance.md presets.
 #include <gtest/gtest.h>
 
 #include <algorithm>
