@@ -3,110 +3,63 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <map>
 #include <iostream>
 #include <sstream>
 
 #include "Commands.h"
 #include "workbench/Allocator.h"
+#include "workbench/ConfigFields.h"
 #include "workbench/Distributed.h"
 #include "workbench/Errors.h"
 #include "workbench/RunFolder.h"
 
 namespace {
 
-// Flags that override the experiment config only when given on the command line.
+// Flags that override the experiment config only when given on the command line: --preset and --config
+// choose the base, and every field of the config table (workbench/ConfigFields.h) with a flag sets its field.
 struct TrainFlags {
-    std::string task, format, tokens, optimizer, device, precision, pooling, preset, configFile, name;
-    std::int64_t embedding = 0, hidden = 0, layers = 0, seqLen = 0, stride = 0, batchSize = 0, epochs = 0,
-                 maxSteps = 0, vocabSize = 0, minCount = 0, validateEvery = 0, patience = 0, logEvery = 0,
-                 warmup = 0, threads = 0, processes = 0;
-    std::uint64_t seed = 0;
-    double dropout = 0, lr = 0, valFraction = 0, gradClip = 0;
-    bool bidirectional = false;
+    std::string preset, configFile;
+    std::map<std::string, std::string> values;  // by field key, as typed
+    std::map<std::string, bool> switches;       // boolean fields (--bidirectional)
 };
 
 void addTrainFlags(CLI::App* cmd, TrainFlags& f) {
     cmd->add_option("--preset", f.preset, "Start from a reference model: imdb, charrnn, poems");
     cmd->add_option("--config", f.configFile, "Start from a config.json (e.g. of another run)");
-    cmd->add_option("--name", f.name, "A name for the run");
-    cmd->add_option("--task", f.task, "lm or classify")->check(CLI::IsMember({"lm", "classify"}));
-    cmd->add_option("--format", f.format, "auto, text, poems, tsv, csv or folder");
-    cmd->add_option("--tokens", f.tokens, "char or word")->check(CLI::IsMember({"char", "word"}));
-    cmd->add_option("--embedding", f.embedding, "Embedding size");
-    cmd->add_option("--hidden", f.hidden, "LSTM hidden size");
-    cmd->add_option("--layers", f.layers, "LSTM layers");
-    cmd->add_flag("--bidirectional", f.bidirectional, "Bidirectional LSTM (classifiers)");
-    cmd->add_option("--pooling", f.pooling, "Classifier pooling: last, mean, max");
-    cmd->add_option("--dropout", f.dropout, "Dropout between layers and before the head");
-    cmd->add_option("--seq-len", f.seqLen, "LM window / classifier max tokens");
-    cmd->add_option("--stride", f.stride, "LM window stride (default: the sequence length)");
-    cmd->add_option("--batch-size", f.batchSize, "Batch size");
-    cmd->add_option("--lr", f.lr, "Learning rate");
-    cmd->add_option("--optimizer", f.optimizer, "adam, sgd or rmsprop");
-    cmd->add_option("--epochs", f.epochs, "Epochs");
-    cmd->add_option("--max-steps", f.maxSteps, "Stop after this many steps");
-    cmd->add_option("--grad-clip", f.gradClip, "Max gradient L2 norm (0 = off)");
-    cmd->add_option("--validate-every", f.validateEvery, "Validate every N steps (default: every epoch)");
-    cmd->add_option("--patience", f.patience, "Early stopping after N validations without improvement");
-    cmd->add_option("--log-every", f.logEvery, "Steps between train-loss records");
-    cmd->add_option("--warmup", f.warmup, "Steps excluded from throughput");
-    cmd->add_option("--device", f.device, "cpu, cpu:THREADS or cuda:N");
-    cmd->add_option("--threads", f.threads, "CPU threads (LibTorch and OpenBLAS), per process");
-    cmd->add_option("--nproc", f.processes,
-                    "Data-parallel processes on this machine (c10d Gloo), each with its share of every batch");
-    cmd->add_option("--precision", f.precision, "fp32, bf16 or fp16");
-    cmd->add_option("--seed", f.seed, "Random seed (weights, split, order, dropout)");
-    cmd->add_option("--val-fraction", f.valFraction, "Fraction held out for validation");
-    cmd->add_option("--vocab-size", f.vocabSize, "Vocabulary size, special tokens included (0 = all)");
-    cmd->add_option("--min-count", f.minCount, "Drop tokens seen fewer times");
+    for (const auto& field : wb::configFields()) {
+        if (field.flag.empty()) continue;
+        if (field.type == wb::FieldType::Boolean)
+            cmd->add_flag(field.flag, f.switches[field.key], field.help);
+        else
+            cmd->add_option(field.flag, f.values[field.key], field.help);
+    }
 }
 
 wb::ExperimentConfig buildConfig(const CLI::App* cmd, const TrainFlags& f, const std::string& corpus) {
-    auto given = [&](const char* flag) { return cmd->count(flag) > 0; };
+    auto given = [&](const std::string& flag) { return cmd->count(flag) > 0; };
+    const auto& task = wb::configField("task");
     wb::ExperimentConfig c;
     if (given("--config")) {
         c = wb::ExperimentConfig::fromJson(wb::readFile(f.configFile), f.configFile);
     } else if (given("--preset")) {
         c = wb::presetConfig(f.preset);
     } else {
-        c = wb::defaultConfig(given("--task") ? wb::taskFromString(f.task) : wb::Task::LanguageModel);
+        wb::ExperimentConfig probe;
+        if (given(task.flag)) task.set(probe, f.values.at(task.key));
+        c = wb::defaultConfig(probe.task);
         // Defaults are for the default corpus; a file of another kind keeps its own detected format.
         c.data.format = wb::CorpusFormat::Auto;
     }
-    if (given("--task") && (given("--config") || given("--preset"))) c.task = wb::taskFromString(f.task);
     c.data.corpus = corpus;
-    if (given("--name")) c.name = f.name;
-    if (given("--format")) c.data.format = wb::corpusFormatFromString(f.format);
-    if (given("--tokens")) c.data.tokens = wb::tokenLevelFromString(f.tokens);
-    if (given("--embedding")) c.model.embedding = f.embedding;
-    if (given("--hidden")) c.model.hidden = f.hidden;
-    if (given("--layers")) c.model.layers = f.layers;
-    if (given("--bidirectional")) c.model.bidirectional = f.bidirectional;
-    if (given("--pooling")) c.model.pooling = wb::poolingFromString(f.pooling);
-    if (given("--dropout")) c.model.dropout = f.dropout;
-    if (given("--seq-len")) c.data.seqLen = f.seqLen;
-    if (given("--stride")) c.data.stride = f.stride;
-    if (given("--batch-size")) c.train.batchSize = f.batchSize;
-    if (given("--lr")) c.train.learningRate = f.lr;
-    if (given("--optimizer")) c.train.optimizer = wb::optimizerFromString(f.optimizer);
-    if (given("--epochs")) c.train.epochs = f.epochs;
-    if (given("--max-steps")) {
-        c.train.maxSteps = f.maxSteps;
-        if (!given("--epochs")) c.train.epochs = 0;  // --max-steps alone means "this many steps"
+    for (const auto& field : wb::configFields()) {
+        if (field.flag.empty() || !given(field.flag)) continue;
+        if (field.type == wb::FieldType::Boolean)
+            field.boolean(c) = f.switches.at(field.key);
+        else
+            field.set(c, f.values.at(field.key));
     }
-    if (given("--grad-clip")) c.train.gradClip = f.gradClip;
-    if (given("--validate-every")) c.train.validateEvery = f.validateEvery;
-    if (given("--patience")) c.train.earlyStopPatience = f.patience;
-    if (given("--log-every")) c.train.logEvery = f.logEvery;
-    if (given("--warmup")) c.train.warmupSteps = f.warmup;
-    if (given("--device")) c.device.device = f.device;
-    if (given("--threads")) c.device.threads = f.threads;
-    if (given("--nproc")) c.device.processes = f.processes;
-    if (given("--precision")) c.device.precision = wb::precisionFromString(f.precision);
-    if (given("--seed")) c.train.seed = f.seed;
-    if (given("--val-fraction")) c.data.valFraction = f.valFraction;
-    if (given("--vocab-size")) c.data.vocabSize = f.vocabSize;
-    if (given("--min-count")) c.data.minCount = f.minCount;
+    if (given("--max-steps") && !given("--epochs")) c.train.epochs = 0;  // --max-steps alone: this many steps
     // A bad value that came from the --config file names the file; one a flag brought is named by the
     // message itself (TrainingJob validates again).
     if (given("--config")) {
@@ -233,7 +186,8 @@ int main(int argc, char** argv) {
             train.config = buildConfig(trainCmd, trainFlags, train.corpus);
             train.nprocGiven = trainCmd->count("--nproc") > 0;
             train.threadsGiven = trainCmd->count("--threads") > 0 ||
-                                 (trainCmd->count("--device") > 0 && trainFlags.device.find(':') != std::string::npos);
+                                 (trainCmd->count("--device") > 0 &&
+                                  trainFlags.values["device"].find(':') != std::string::npos);
             return runTrain(std::move(train));
         }
         if (resumeCmd->parsed()) return runResume(resume);

@@ -12,21 +12,42 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "common/QtConversions.h"
 #include "experiment/ModelSummaryView.h"
+#include "workbench/ConfigFields.h"
 #include "workbench/ModelSummary.h"
 
 namespace wbui {
 
 namespace {
-QSpinBox* intBox(QWidget* parent, int min, int max, const QString& tip, const QString& special = {}) {
+// Ranges, tooltips and what 0 means come from the config table (workbench/ConfigFields.h), as validation's do.
+QSpinBox* intBox(QWidget* parent, const char* key) {
+    const auto& field = wb::configField(key);
     auto* box = new QSpinBox(parent);
-    box->setRange(min, max);
-    box->setToolTip(tip);
-    if (!special.isEmpty()) box->setSpecialValueText(special);
+    const double lo = std::max(field.min, double(std::numeric_limits<int>::min()));
+    const double hi = std::min(field.max, double(std::numeric_limits<int>::max()));
+    box->setRange(int(lo), int(hi));
+    box->setToolTip(toQt(field.help));
+    if (!field.zeroMeans.empty() && field.min == 0) box->setSpecialValueText(toQt(field.zeroMeans));
     box->setKeyboardTracking(true);
+    return box;
+}
+
+QDoubleSpinBox* numberBox(QWidget* parent, const char* key, int decimals, double step, double shownMax) {
+    const auto& field = wb::configField(key);
+    auto* box = new QDoubleSpinBox(parent);
+    box->setDecimals(decimals);
+    const double unit = std::pow(10.0, -decimals);
+    // An open end is shown as the nearest value the box can hold inside it.
+    const double lo = field.minOpen ? field.min + unit : field.min;
+    const double hi = std::min(field.maxOpen ? field.max - unit : field.max, shownMax);
+    box->setRange(lo, hi);
+    box->setSingleStep(step);
+    box->setToolTip(toQt(field.help));
     return box;
 }
 }  // namespace
@@ -64,15 +85,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_task->setToolTip(tr("Changing the task loads that task's defaults"));
     m_tokens = new QComboBox(modelBox);
     m_tokens->addItems({tr("characters"), tr("words")});
-    m_vocabSize = intBox(modelBox, 0, 1000000, tr("Largest vocabulary (specials included); 0 keeps every token"), tr("all tokens"));
-    m_embedding = intBox(modelBox, 1, 8192, tr("Embedding dimension"));
-    m_hidden = intBox(modelBox, 1, 8192, tr("LSTM hidden units per direction"));
-    m_layers = intBox(modelBox, 1, 16, tr("Stacked LSTM layers"));
+    m_vocabSize = intBox(modelBox, "vocab_size");
+    m_embedding = intBox(modelBox, "embedding");
+    m_hidden = intBox(modelBox, "hidden");
+    m_layers = intBox(modelBox, "layers");
     m_bidirectional = new QCheckBox(tr("bidirectional (classifier)"), modelBox);
-    m_dropout = new QDoubleSpinBox(modelBox);
-    m_dropout->setRange(0, 0.95);
-    m_dropout->setSingleStep(0.05);
-    m_dropout->setToolTip(tr("Dropout between LSTM layers and before the output layer"));
+    m_dropout = numberBox(modelBox, "dropout", 2, 0.05, 1.0);
     m_pooling = new QComboBox(modelBox);
     m_pooling->addItems({tr("last state"), tr("mean"), tr("max")});
     m_pooling->setToolTip(tr("How the classifier turns the sequence into one vector"));
@@ -89,32 +107,26 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
 
     auto* trainBox = new QGroupBox(tr("Training"), this);
     auto* train = new QFormLayout(trainBox);
-    m_seqLen = intBox(trainBox, 1, 100000, tr("Language model: window length; classifier: tokens per text (pad or cut)"));
-    m_batch = intBox(trainBox, 1, 1 << 20, tr("Sequences per optimizer step"));
-    m_lr = new QDoubleSpinBox(trainBox);
-    m_lr->setDecimals(6);
-    m_lr->setRange(1e-6, 10.0);
-    m_lr->setSingleStep(1e-4);
-    m_lr->setToolTip(tr("Learning rate; the LR finder suggests one"));
+    m_seqLen = intBox(trainBox, "seq_len");
+    m_batch = intBox(trainBox, "batch_size");
+    m_lr = numberBox(trainBox, "learning_rate", 6, 1e-4, 10.0);
+    m_lr->setToolTip(m_lr->toolTip() + tr("; the LR finder suggests one"));
     m_optimizer = new QComboBox(trainBox);
     m_optimizer->addItems({QStringLiteral("Adam"), QStringLiteral("SGD"), QStringLiteral("RMSprop")});
-    m_epochs = intBox(trainBox, 1, 100000, tr("Passes over the training set"));
-    m_maxSteps = intBox(trainBox, 0, std::numeric_limits<int>::max(), tr("Stop after this many steps (0 = no limit)"), tr("no limit"));
-    m_validateEvery = intBox(trainBox, 0, std::numeric_limits<int>::max(), tr("Validate every N steps (0 = once per epoch)"), tr("every epoch"));
-    m_patience = intBox(trainBox, 0, 1000, tr("Early stopping: validations without improvement (0 = off)"), tr("off"));
+    m_epochs = intBox(trainBox, "epochs");
+    m_maxSteps = intBox(trainBox, "max_steps");
+    m_validateEvery = intBox(trainBox, "validate_every");
+    m_patience = intBox(trainBox, "early_stop_patience");
     // A bare "30" next to "Validate:" did not say 30 what.
     m_maxSteps->setSuffix(tr(" steps"));
     m_validateEvery->setPrefix(tr("every "));
     m_validateEvery->setSuffix(tr(" steps"));
     m_patience->setSuffix(tr(" validations"));
-    m_seed = intBox(trainBox, 0, std::numeric_limits<int>::max(), tr("Seed of initialisation, shuffling and the validation split"));
+    m_seed = intBox(trainBox, "seed");
     m_precision = new QComboBox(trainBox);
     m_precision->addItems({QStringLiteral("fp32"), QStringLiteral("bf16"), QStringLiteral("fp16")});
     m_precision->setToolTip(tr("bf16/fp16 autocast where the device supports it"));
-    m_valFraction = new QDoubleSpinBox(trainBox);
-    m_valFraction->setRange(0.0, 0.9);
-    m_valFraction->setSingleStep(0.05);
-    m_valFraction->setToolTip(tr("Share of the corpus held out for validation"));
+    m_valFraction = numberBox(trainBox, "val_fraction", 2, 0.05, 1.0);
     auto* lrRow = new QHBoxLayout;
     lrRow->addWidget(m_lr, 1);
     m_lrFinder = new QPushButton(tr("Find…"), trainBox);

@@ -2,8 +2,11 @@
 // the per-task defaults and the docs/performance.md reference presets.
 #include "workbench/Config.h"
 
+#include "workbench/ConfigFields.h"
+
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -15,17 +18,6 @@ namespace wb {
 namespace {
 
 using nlohmann::json;
-
-std::string toString(LstmBackend v) {
-    switch (v) {
-        case LstmBackend::Torch:
-            return "torch";
-        case LstmBackend::Fused:
-            return "fused";
-        default:
-            return "auto";
-    }
-}
 
 // Reads the fields of one JSON section, keeping defaults for missing keys and naming the key
 // ("data.seq_len") in every type error.
@@ -86,14 +78,13 @@ public:
             out = v->get<std::string>();
         }
     }
-    // Enums go through their *FromString function; its message lists the accepted values.
-    template <typename T, typename Parse>
-    void enumeration(const char* key, T& out, Parse parse) const {
-        std::string s;
+    // Choices go through the field's setter, whose message lists the accepted values.
+    void choice(const char* key, const std::function<void(const std::string&)>& set) const {
         if (!find(key)) return;
+        std::string s;
         string(key, s);
         try {
-            out = parse(s);
+            set(s);
         } catch (const InputError& e) {
             fail(m_prefix + key, e.reason());
         }
@@ -112,13 +103,6 @@ private:
     std::string m_source;
     std::string m_prefix;
 };
-
-LstmBackend backendFromString(const std::string& s) {
-    if (s == "auto") return LstmBackend::Auto;
-    if (s == "torch") return LstmBackend::Torch;
-    if (s == "fused") return LstmBackend::Fused;
-    throw InputError("unknown LSTM backend '" + s + "' (expected auto, torch or fused)");
-}
 
 }  // namespace
 
@@ -157,38 +141,28 @@ Precision precisionFromString(const std::string& s) {
 
 std::string ExperimentConfig::toJson() const {
     json j = json::object();
-    j["name"] = name;
-    j["task"] = wb::toString(task);
-    j["data"] = {{"corpus", data.corpus},
-                 {"format", wb::toString(data.format)},
-                 {"tokens", wb::toString(data.tokens)},
-                 {"vocab_size", data.vocabSize},
-                 {"min_count", data.minCount},
-                 {"seq_len", data.seqLen},
-                 {"stride", data.stride},
-                 {"val_fraction", data.valFraction}};
-    j["model"] = {{"embedding", model.embedding},
-                  {"hidden", model.hidden},
-                  {"layers", model.layers},
-                  {"bidirectional", model.bidirectional},
-                  {"dropout", model.dropout},
-                  {"pooling", wb::toString(model.pooling)},
-                  {"backend", toString(model.backend)}};
-    j["train"] = {{"batch_size", train.batchSize},
-                  {"learning_rate", train.learningRate},
-                  {"optimizer", wb::toString(train.optimizer)},
-                  {"epochs", train.epochs},
-                  {"max_steps", train.maxSteps},
-                  {"grad_clip", train.gradClip},
-                  {"validate_every", train.validateEvery},
-                  {"early_stop_patience", train.earlyStopPatience},
-                  {"seed", train.seed},
-                  {"warmup_steps", train.warmupSteps},
-                  {"log_every", train.logEvery}};
-    j["device"] = {{"device", device.device},
-                   {"threads", device.threads},
-                   {"precision", wb::toString(device.precision)},
-                   {"processes", device.processes}};
+    for (const auto& f : configFields()) {
+        json& slot = f.section.empty() ? j[f.key] : j[f.section][f.key];
+        auto& c = const_cast<ExperimentConfig&>(*this);
+        switch (f.type) {
+            case FieldType::Integer:
+                slot = f.integer(c);
+                break;
+            case FieldType::UnsignedInteger:
+                slot = f.unsignedInteger(c);
+                break;
+            case FieldType::Number:
+                slot = f.number(c);
+                break;
+            case FieldType::Boolean:
+                slot = f.boolean(c);
+                break;
+            case FieldType::Choice:
+            case FieldType::Text:
+                slot = f.get(*this);
+                break;
+        }
+    }
     return j.dump(2) + "\n";
 }
 
@@ -198,47 +172,30 @@ ExperimentConfig ExperimentConfig::fromJson(const std::string& text, const std::
         throw InputError(sourceName, 0,
                          "expected a JSON object (an experiment config), found " + detail::jsonTypeName(j));
     ExperimentConfig c;
-    const SectionReader top(j, nullptr, sourceName);
-    top.string("name", c.name);
-    top.enumeration("task", c.task, taskFromString);
-
-    const SectionReader d(j, "data", sourceName);
-    d.string("corpus", c.data.corpus);
-    d.enumeration("format", c.data.format, corpusFormatFromString);
-    d.enumeration("tokens", c.data.tokens, tokenLevelFromString);
-    d.integer("vocab_size", c.data.vocabSize);
-    d.integer("min_count", c.data.minCount);
-    d.integer("seq_len", c.data.seqLen);
-    d.integer("stride", c.data.stride);
-    d.number("val_fraction", c.data.valFraction);
-
-    const SectionReader m(j, "model", sourceName);
-    m.integer("embedding", c.model.embedding);
-    m.integer("hidden", c.model.hidden);
-    m.integer("layers", c.model.layers);
-    m.boolean("bidirectional", c.model.bidirectional);
-    m.number("dropout", c.model.dropout);
-    m.enumeration("pooling", c.model.pooling, poolingFromString);
-    m.enumeration("backend", c.model.backend, backendFromString);
-
-    const SectionReader t(j, "train", sourceName);
-    t.integer("batch_size", c.train.batchSize);
-    t.number("learning_rate", c.train.learningRate);
-    t.enumeration("optimizer", c.train.optimizer, optimizerFromString);
-    t.integer("epochs", c.train.epochs);
-    t.integer("max_steps", c.train.maxSteps);
-    t.number("grad_clip", c.train.gradClip);
-    t.integer("validate_every", c.train.validateEvery);
-    t.integer("early_stop_patience", c.train.earlyStopPatience);
-    t.unsignedInteger("seed", c.train.seed);
-    t.integer("warmup_steps", c.train.warmupSteps);
-    t.integer("log_every", c.train.logEvery);
-
-    const SectionReader v(j, "device", sourceName);
-    v.string("device", c.device.device);
-    v.integer("threads", c.device.threads);
-    v.enumeration("precision", c.device.precision, precisionFromString);
-    v.integer("processes", c.device.processes);
+    for (const auto& f : configFields()) {
+        const SectionReader r(j, f.section.empty() ? nullptr : f.section.c_str(), sourceName);
+        const char* key = f.key.c_str();
+        switch (f.type) {
+            case FieldType::Integer:
+                r.integer(key, f.integer(c));
+                break;
+            case FieldType::UnsignedInteger:
+                r.unsignedInteger(key, f.unsignedInteger(c));
+                break;
+            case FieldType::Number:
+                r.number(key, f.number(c));
+                break;
+            case FieldType::Boolean:
+                r.boolean(key, f.boolean(c));
+                break;
+            case FieldType::Text:
+                r.string(key, f.text(c));
+                break;
+            case FieldType::Choice:
+                r.choice(key, [&](const std::string& v) { f.setChoice(c, v); });
+                break;
+        }
+    }
     return c;
 }
 
@@ -251,39 +208,18 @@ std::vector<std::string> ExperimentConfig::validate() const {
             p.push_back(what + " must be at most " + std::to_string(hi) + " (is " + std::to_string(v) + ")");
     };
     if (data.corpus.empty()) p.push_back("no corpus: choose a corpus file or folder");
-    range(model.embedding, 1, 8192, "embedding size");
-    range(model.hidden, 1, 8192, "hidden size");
-    range(model.layers, 1, 8, "number of layers");
-    if (!(model.dropout >= 0 && model.dropout < 1))
-        p.push_back("dropout must be in [0, 1) (is " + std::to_string(model.dropout) + ")");
+    for (const auto& f : configFields())
+        if (auto problem = f.rangeProblem(*this); !problem.empty()) p.push_back(std::move(problem));
+    // Rules that a range cannot say.
     if (model.bidirectional && task == Task::LanguageModel)
         p.push_back(
             "bidirectional is for classifiers only: a bidirectional language model would see the token "
             "it must predict");
-    range(data.seqLen, 2, 100000, "sequence length");
-    if (data.stride < 0) p.push_back("stride must be at least 0 (0 = the sequence length)");
     if (data.vocabSize != 0 && data.vocabSize < 5)
         p.push_back("vocabulary size must be 0 (every token) or at least 5 (4 special tokens and one more)");
-    if (data.minCount < 1) p.push_back("minimum count must be at least 1");
-    if (!(data.valFraction >= 0 && data.valFraction <= 0.5))
-        p.push_back("validation fraction must be in [0, 0.5] (is " + std::to_string(data.valFraction) + ")");
-    if (train.batchSize < 1) p.push_back("batch size must be at least 1");
-    if (!(train.learningRate > 0 && std::isfinite(train.learningRate)))
-        p.push_back("learning rate must be a positive number");
-    if (train.epochs < 0) p.push_back("epochs must be at least 0");
-    if (train.maxSteps < 0) p.push_back("max steps must be at least 0 (0 = no limit)");
     if (train.epochs == 0 && train.maxSteps == 0)
         p.push_back("nothing to train: set epochs or max steps above 0");
-    if (!(train.gradClip >= 0 && std::isfinite(train.gradClip)))
-        p.push_back("gradient clipping must be at least 0 (0 = off)");
-    if (train.validateEvery < 0) p.push_back("validate every must be at least 0 (0 = once per epoch)");
-    if (train.earlyStopPatience < 0) p.push_back("early-stop patience must be at least 0 (0 = off)");
-    if (train.warmupSteps < 0) p.push_back("warm-up steps must be at least 0");
-    if (train.logEvery < 1) p.push_back("log every must be at least 1 step");
-    if (device.threads < 0) p.push_back("threads must be at least 0 (0 = library default)");
-    if (device.processes < 1 || device.processes > kMaxProcesses)
-        p.push_back("processes must be between 1 and " + std::to_string(kMaxProcesses));
-    else if (train.batchSize < device.processes)
+    if (device.processes >= 1 && train.batchSize < device.processes)
         p.push_back("the batch size (" + std::to_string(train.batchSize) +
                     ") must be at least the number of processes (" + std::to_string(device.processes) +
                     "): each process trains on its share of every batch");
@@ -300,36 +236,11 @@ void ExperimentConfig::ensureValid(const std::string& sourceName) const {
 
 ExperimentConfig defaultConfig(Task task) {
     ExperimentConfig c;
-    c.task = task;
-    if (task == Task::LanguageModel) {
-        c.name = "Tang quatrains (char LM)";
-        c.data.corpus = "tang-quatrains-7";
-        c.data.format = CorpusFormat::Poems;
-        c.data.tokens = TokenLevel::Char;
-        c.data.seqLen = 64;
-        c.model.embedding = 64;
-        c.model.hidden = 256;
-        c.model.layers = 2;
-        c.model.dropout = 0.1;
-    } else {
-        c.name = "Text classifier";
-        c.data.corpus = "spam-assassin";
-        c.data.format = CorpusFormat::Folder;
-        c.data.tokens = TokenLevel::Word;
-        c.data.vocabSize = 10000;
-        c.data.minCount = 2;
-        c.data.seqLen = 200;
-        c.model.embedding = 64;
-        c.model.hidden = 64;
-        c.model.layers = 1;
-        c.model.bidirectional = true;
-        c.model.pooling = Pooling::Mean;
+    for (const auto& f : configFields()) {
+        const auto& value = task == Task::LanguageModel ? f.lmDefault : f.classifierDefault;
+        if (!value.empty()) f.set(c, value);
     }
-    c.train.batchSize = 32;
-    c.train.learningRate = 2e-3;
-    c.train.optimizer = OptimizerKind::Adam;
-    c.train.epochs = 3;
-    c.train.gradClip = 5.0;
+    c.name = task == Task::LanguageModel ? "Tang quatrains (char LM)" : "Text classifier";
     return c;
 }
 

@@ -1,7 +1,14 @@
 // The experiment panel: a live summary that follows the values, presets, and problems explained.
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "experiment/ExperimentPanel.h"
+#include "workbench/ConfigFields.h"
 #include "experiment/ModelSummaryView.h"
 
 using namespace wbui;
@@ -36,4 +43,42 @@ TEST(ExperimentPanel, InvalidCombinationIsExplained) {
     EXPECT_FALSE(panel.problems().isEmpty());
     panel.setConfig(wb::defaultConfig(wb::Task::LanguageModel));
     EXPECT_TRUE(panel.problems().isEmpty()) << panel.problems().join(QStringLiteral("; ")).toStdString();
+}
+
+// Issue #11: the panel's boxes take their ranges from the config table, as validation does (the sequence
+// length box once allowed 1, which validation refused).
+TEST(ExperimentPanel, BoxesTakeTheirRangesFromTheConfigTable) {
+    ExperimentPanel panel;
+    int checked = 0;
+    for (const char* key : {"vocab_size", "embedding", "hidden", "layers", "seq_len", "batch_size", "epochs",
+                            "max_steps", "validate_every", "early_stop_patience", "seed"}) {
+        const auto& field = wb::configField(key);
+        QSpinBox* box = nullptr;
+        for (auto* b : panel.findChildren<QSpinBox*>())
+            if (b->toolTip() == QString::fromStdString(field.help)) box = b;
+        ASSERT_NE(box, nullptr) << key;
+        EXPECT_EQ(box->minimum(), int(field.min)) << key;
+        EXPECT_EQ(box->maximum(), int(std::min(field.max, double(std::numeric_limits<int>::max())))) << key;
+        ++checked;
+    }
+    for (const char* key : {"dropout", "val_fraction"}) {
+        const auto& field = wb::configField(key);
+        QDoubleSpinBox* box = nullptr;
+        for (auto* b : panel.findChildren<QDoubleSpinBox*>())
+            if (b->toolTip() == QString::fromStdString(field.help)) box = b;
+        ASSERT_NE(box, nullptr) << key;
+        EXPECT_TRUE(field.inRange(box->minimum())) << key;
+        EXPECT_TRUE(field.inRange(box->maximum())) << key;
+        ++checked;
+    }
+    EXPECT_EQ(checked, 13);
+    // A value the box lets through is one validation accepts: the smallest sequence length.
+    wb::ExperimentConfig c = panel.config();
+    QSpinBox* seq = nullptr;
+    for (auto* b : panel.findChildren<QSpinBox*>())
+        if (b->toolTip() == QString::fromStdString(wb::configField("seq_len").help)) seq = b;
+    seq->setValue(seq->minimum());
+    c = panel.config();
+    c.data.corpus = "x.txt";
+    EXPECT_EQ(wb::configField("seq_len").rangeProblem(c), "");
 }
