@@ -309,7 +309,7 @@ TEST_F(Distributed, BadLaunchesAreInputErrors) {
         {"RANK=2 WORLD_SIZE=2 MASTER_PORT=29500 ", "", "the environment variable RANK is '2'"},
         {"RANK=0 WORLD_SIZE=2 ", "", "MASTER_PORT is not set"},
         {torchrunEnv(0, 2, 29500), " --nproc 2", "--nproc starts its own processes"},
-        {"", " --nproc 0", "processes must be between 1 and"},
+        {"", " --nproc 0", "processes must be at least 1 (is 0)"},
         {"", " --nproc 4 --batch-size 3", "the batch size (3) must be at least the number of processes (4)"},
     };
     for (const auto& c : cases) {

@@ -136,6 +136,7 @@ std::vector<ConfigField> buildTable() {
         .defaults("1", "2");
     add({"data", "seq_len", "--seq-len", "sequence length",
          "Language model: window length; classifier: tokens per text (pad or cut)"})
+        .initial("64")
         .integer([](C& c) -> std::int64_t& { return c.data.seqLen; })
         .range(2, 100000)
         .defaults("64", "200");
@@ -310,7 +311,7 @@ const ConfigField& configField(const std::string& name) {
 }
 
 bool ConfigField::inRange(double v) const {
-    if (std::isnan(v)) return false;
+    if (!std::isfinite(v)) return false;  // no field takes an infinite or NaN value
     if (minOpen ? !(v > min) : !(v >= min)) return false;
     if (maxOpen ? !(v < max) : !(v <= max)) return false;
     return true;

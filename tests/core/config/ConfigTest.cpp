@@ -179,7 +179,9 @@ TEST(Config, ValidateExplainsEveryBadValue) {
     auto ok = base;
     ok.train.epochs = 0;
     ok.train.maxSteps = 10;
-    ok.device = {"cuda:0", 0, wb::Precision::Fp16};
+    ok.device.device = "cuda:0";
+    ok.device.threads = 0;
+    ok.device.precision = wb::Precision::Fp16;
     EXPECT_TRUE(ok.validate().empty());
     auto cls = wb::defaultConfig(wb::Task::Classifier);
     EXPECT_TRUE(cls.model.bidirectional);
