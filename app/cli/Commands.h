@@ -58,6 +58,15 @@ struct BenchCliOptions {
     bool json = false;
 };
 
+struct SweepOptions {
+    std::string target;  // a corpus (with out) or a sweep folder to resume
+    std::string out;
+    std::vector<std::string> grid;  // "FIELD=V1,V2,…"
+    int repeats = 1;
+    double targetLoss = 0;
+    bool plan = false, json = false, quiet = false;
+};
+
 struct CompareOptions {
     std::vector<std::string> runDirs;
     std::string png, csv;
@@ -76,6 +85,8 @@ int runGenerate(const GenerateCliOptions& o);
 int runClassify(const ClassifyOptions& o);
 int runBench(const BenchCliOptions& o);
 int runCompare(const CompareOptions& o);
+// base: the train flags applied to the defaults (new sweeps only).
+int runSweep(const SweepOptions& o, const wb::ExperimentConfig& base);
 
 // Prints "lstm-workbench-cli: error: <message>" on one line to stderr.
 void printError(const std::string& message);

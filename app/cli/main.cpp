@@ -158,6 +158,25 @@ int main(int argc, char** argv) {
     auto* workerCmd = app.add_subcommand("worker", "A worker process of a data-parallel run (started by rank 0)");
     workerCmd->group("");
 
+    SweepOptions sweep;
+    TrainFlags sweepFlags;
+    auto* sweepCmd = app.add_subcommand(
+        "sweep", "Train a grid of runs (devices x batch sizes x …) into one sweep folder, or resume one");
+    sweepCmd->add_option("CORPUS_OR_SWEEP_DIR", sweep.target,
+                         "A corpus to sweep (with --out), or a sweep folder to finish")
+        ->required();
+    sweepCmd->add_option("--out", sweep.out, "Sweep folder to create");
+    sweepCmd->add_option("--grid", sweep.grid,
+                         "An axis: FIELD=V1,V2,… (a config field: batch_size, hidden, device, processes, lr, …); "
+                         "repeat for more axes");
+    sweepCmd->add_option("--repeats", sweep.repeats, "Runs per grid point (seeds base, base + 1, …)");
+    sweepCmd->add_option("--target-loss", sweep.targetLoss,
+                         "Loss for the time-to-target column (default: the highest best loss of the runs)");
+    sweepCmd->add_flag("--plan", sweep.plan, "Print the grid, the run count and an estimate; train nothing");
+    sweepCmd->add_flag("--json", sweep.json, "Machine-readable output");
+    sweepCmd->add_flag("--quiet", sweep.quiet, "No progress output");
+    addTrainFlags(sweepCmd, sweepFlags);
+
     CompareOptions cmp;
     auto* cmpCmd = app.add_subcommand("compare", "Compare run folders: table, chart PNG, metrics CSV");
     cmpCmd->add_option("RUN_DIR", cmp.runDirs, "Run folders")->required();
@@ -205,6 +224,18 @@ int main(int argc, char** argv) {
             return runBench(bench);
         }
         if (cmpCmd->parsed()) return runCompare(cmp);
+        if (sweepCmd->parsed()) {
+            if (sweep.out.empty()) {
+                for (const auto* option : sweepCmd->get_options())
+                    if (option->count() > 0 && option->get_name() != "CORPUS_OR_SWEEP_DIR" &&
+                        option->get_name() != "--plan" && option->get_name() != "--json" &&
+                        option->get_name() != "--quiet")
+                        throw wb::InputError("a sweep folder resumes as planned: leave out " + option->get_name() +
+                                             " (or give --out to start a new sweep)");
+                return runSweep(sweep, {});
+            }
+            return runSweep(sweep, buildConfig(sweepCmd, sweepFlags, sweep.target));
+        }
         if (workerCmd->parsed()) {
             const auto spec = wb::distributedSpecFromEnvironment();
             if (!spec || spec->rank == 0)

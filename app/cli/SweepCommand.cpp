@@ -1,0 +1,274 @@
+// `lstm-workbench-cli sweep`: plans a grid of runs (workbench/Sweep.h), trains its cells one after another,
+// each as a child `train` process (so each cell's peak memory and thread settings are its own, and a
+// multi-process device is just another cell), and writes results.csv. `sweep SWEEP_DIR` resumes: cells not
+// done are (re)trained, finished cells' folders are not touched.
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "Commands.h"
+#include "workbench/CorpusCatalog.h"
+#include "workbench/Errors.h"
+#include "workbench/ModelSummary.h"
+#include "workbench/RunFolder.h"
+#include "workbench/Sweep.h"
+#include "workbench/Training.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void onSweepInterrupt(int) { g_interrupted = 1; }
+
+std::string selfExecutable() {
+    char buf[4096] = {0};
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("lstm-workbench-cli");
+}
+
+struct ChildResult {
+    int code = -1;  // exit code; 128 + signal
+    std::int64_t peakRssBytes = 0;
+    std::string firstErrorLine;
+};
+
+// Runs `lstm-workbench-cli train CORPUS --out RUN --config CONFIG --quiet --json`, stdout to /dev/null.
+ChildResult trainInChild(const std::string& corpus, const std::string& runDir, const std::string& configFile,
+                         const std::string& errFile) {
+    const std::string exe = selfExecutable();
+    std::vector<std::string> args = {exe,    "train",    corpus,     "--out",
+                                     runDir, "--config", configFile, "--quiet"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const pid_t pid = fork();
+    if (pid < 0) throw wb::TrainingError(std::string("cannot start a sweep cell: ") + std::strerror(errno));
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);  // a killed sweep takes its running cell with it
+        std::freopen("/dev/null", "w", stdout);
+        std::freopen(errFile.c_str(), "w", stderr);
+        execv(exe.c_str(), argv.data());
+        _exit(127);
+    }
+    ChildResult r;
+    int status = 0;
+    rusage usage{};
+    while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+    }
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.peakRssBytes = static_cast<std::int64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+    const auto err = wb::readFile(errFile);
+    const auto line = err.substr(0, err.find('\n'));
+    const std::string prefix = "lstm-workbench-cli: error: ";
+    r.firstErrorLine = line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line;
+    return r;
+}
+
+// A relative corpus path is made absolute, so that `sweep SWEEP_DIR` works from any folder.
+std::string absoluteCorpus(const std::string& corpus) {
+    std::error_code ec;
+    if (fs::exists(corpus, ec)) return fs::absolute(corpus).lexically_normal().string();
+    return corpus;  // a prepared corpus's name
+}
+
+// Estimated seconds per cell: a short calibration of the first cell (a few steps in a child process), scaled
+// by each cell's training FLOPs and samples. Only the model's cost varies in the estimate, not the device's.
+std::vector<double> estimateSeconds(const wb::Sweep& sweep, double* calibrationUs) {
+    const auto tmp = fs::temp_directory_path() / ("lstm-workbench-plan-" + std::to_string(getpid()));
+    fs::create_directories(tmp);
+    struct Cleanup {
+        fs::path p;
+        ~Cleanup() {
+            std::error_code ec;
+            fs::remove_all(p, ec);
+        }
+    } cleanup{tmp};
+    auto first = sweep.cellConfig(sweep.cells.front());
+    first.train.epochs = 0;
+    first.train.maxSteps = first.train.warmupSteps + 5;
+    first.train.validateEvery = 0;
+    first.data.valFraction = std::min(first.data.valFraction, 0.01);
+    wb::writeFileAtomic((tmp / "config.json").string(), first.toJson());
+    const auto r = trainInChild(first.data.corpus, (tmp / "run").string(), (tmp / "config.json").string(),
+                                (tmp / "stderr").string());
+    if (r.code != 0) throw wb::TrainingError("the calibration run failed: " + r.firstErrorLine);
+    const auto info = wb::loadRunFolder((tmp / "run").string()).info;
+    *calibrationUs = info.summary.usPerSample;
+    const auto corpus = std::make_shared<const wb::Corpus>(
+        wb::loadCorpus(wb::resolveCorpusPath(first.data.corpus), first.data.format));
+    const auto flopsOf = [&](const wb::ExperimentConfig& c, std::int64_t* stepsPerEpoch) {
+        wb::TrainingJob job(c, (tmp / "never-created").string(), corpus);
+        *stepsPerEpoch = job.stepsPerEpoch();
+        return wb::summarizeModel(job.config(), job.vocabularySize(), job.classCount()).trainFlopsPerSample;
+    };
+    std::int64_t ignored = 0;
+    const double firstFlops = flopsOf(first, &ignored);
+    std::vector<double> out;
+    for (const auto& cell : sweep.cells) {
+        const auto c = sweep.cellConfig(cell);
+        std::int64_t stepsPerEpoch = 0;
+        const double flops = flopsOf(c, &stepsPerEpoch);
+        const std::int64_t steps =
+            c.train.maxSteps > 0 && (c.train.epochs == 0 || c.train.maxSteps < c.train.epochs * stepsPerEpoch)
+                ? c.train.maxSteps
+                : c.train.epochs * stepsPerEpoch;
+        out.push_back(static_cast<double>(steps * c.train.batchSize) * *calibrationUs * 1e-6 * flops /
+                      firstFlops);
+    }
+    return out;
+}
+
+std::string humanSeconds(double s) {
+    char buf[32];
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%.1f h", s / 3600);
+    else if (s >= 60)
+        std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
+    else
+        std::snprintf(buf, sizeof buf, "%.0f s", s);
+    return buf;
+}
+
+int printPlan(const wb::Sweep& sweep, bool jsonOut) {
+    double calibrationUs = 0;
+    const auto seconds = estimateSeconds(sweep, &calibrationUs);
+    double total = 0;
+    for (double s : seconds) total += s;
+    if (jsonOut) {
+        json cells = json::array();
+        for (std::size_t i = 0; i < sweep.cells.size(); ++i)
+            cells.push_back({{"cell", sweep.describe(sweep.cells[i])}, {"estimated_seconds", seconds[i]}});
+        std::cout << json{{"runs", sweep.cells.size()},
+                          {"estimated_seconds", total},
+                          {"calibration_us_per_sample", calibrationUs},
+                          {"cells", cells}}
+                         .dump(2)
+                  << "\n";
+        return 0;
+    }
+    std::printf("%zu runs (", sweep.cells.size());
+    for (std::size_t i = 0; i < sweep.axes.size(); ++i)
+        std::printf("%s%s: %zu", i ? " x " : "", sweep.axes[i].field.c_str(), sweep.axes[i].values.size());
+    std::printf("%s)\n",
+                sweep.repeats > 1 ? (" x " + std::to_string(sweep.repeats) + " repeats").c_str() : "");
+    for (std::size_t i = 0; i < sweep.cells.size(); ++i)
+        std::printf("  %3zu  %-50s ~%s\n", i + 1, sweep.describe(sweep.cells[i]).c_str(),
+                    humanSeconds(seconds[i]).c_str());
+    std::printf(
+        "estimated %s in all (the first cell's %.0f us/sample from a 5-step calibration, scaled by each "
+        "cell's FLOPs and samples); nothing was trained or created\n",
+        humanSeconds(total).c_str(), calibrationUs);
+    return 0;
+}
+
+int runCells(const std::string& dir, wb::Sweep& sweep, bool quiet) {
+    std::signal(SIGINT, onSweepInterrupt);
+    std::signal(SIGTERM, onSweepInterrupt);
+    const auto configFile = (fs::path(dir) / ".cell-config.json").string();
+    const auto errFile = (fs::path(dir) / ".cell-stderr").string();
+    int failed = 0;
+    for (std::size_t i = 0; i < sweep.cells.size() && !g_interrupted; ++i) {
+        auto& cell = sweep.cells[i];
+        if (cell.state == wb::CellState::Done) continue;
+        const auto runDir = (fs::path(dir) / cell.runDir).string();
+        std::error_code ec;
+        fs::remove_all(runDir, ec);  // what a killed sweep left of this cell is redone from the start
+        fs::create_directories(fs::path(runDir).parent_path());
+        cell.state = wb::CellState::Running;
+        cell.error.clear();
+        wb::saveSweep(dir, sweep);
+        const auto config = sweep.cellConfig(cell);
+        wb::writeFileAtomic(configFile, config.toJson());
+        if (!quiet)
+            std::fprintf(stderr, "sweep: %zu/%zu %s\n", i + 1, sweep.cells.size(),
+                         sweep.describe(cell).c_str());
+        const auto r = trainInChild(config.data.corpus, runDir, configFile, errFile);
+        cell.peakRssBytes = r.peakRssBytes;
+        if (r.code == 0) {
+            cell.state = wb::CellState::Done;
+        } else if (r.code == 130 || g_interrupted) {
+            g_interrupted = 1;
+            cell.state = wb::CellState::Queued;  // stopped: redone on resume
+        } else {
+            cell.state = wb::CellState::Failed;
+            cell.error = r.firstErrorLine;
+            ++failed;
+            if (!quiet)
+                std::fprintf(stderr, "sweep: %s failed: %s\n", sweep.describe(cell).c_str(),
+                             r.firstErrorLine.c_str());
+        }
+        wb::saveSweep(dir, sweep);
+    }
+    std::error_code ec;
+    fs::remove(configFile, ec);
+    fs::remove(errFile, ec);
+    wb::writeFileAtomic((fs::path(dir) / wb::kSweepResults).string(), wb::sweepResultsCsv(dir, sweep));
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    if (g_interrupted) {
+        std::fprintf(stderr, "sweep: stopped; `lstm-workbench-cli sweep %s` finishes it\n", dir.c_str());
+        return 130;
+    }
+    return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int runSweep(const SweepOptions& o, const wb::ExperimentConfig& base) {
+    wb::Sweep sweep;
+    std::string dir;
+    if (o.out.empty()) {  // resume
+        if (!o.grid.empty()) throw wb::InputError("a sweep folder resumes as planned: leave out --grid");
+        if (!wb::isSweepFolder(o.target))
+            throw wb::InputError(
+                o.target, 0, "not a sweep folder (no sweep.json): give a corpus and --out to start a sweep");
+        dir = o.target;
+        sweep = wb::loadSweep(dir);
+    } else {
+        std::vector<wb::SweepAxis> axes;
+        for (const auto& g : o.grid) axes.push_back(wb::parseSweepAxis(g));
+        auto config = base;
+        config.data.corpus = absoluteCorpus(o.target);
+        sweep = wb::Sweep::plan(config, axes, o.repeats, o.targetLoss);
+        dir = o.out;
+        std::error_code ec;
+        if (fs::exists(dir, ec) && !(fs::is_directory(dir, ec) && fs::is_empty(dir, ec)))
+            throw wb::InputError(dir, 0,
+                                 "the sweep folder already exists and is not empty (resume it with "
+                                 "`lstm-workbench-cli sweep " +
+                                     dir + "`, or choose another)");
+        if (o.plan) return printPlan(sweep, o.json);
+        fs::create_directories(dir);
+        wb::saveSweep(dir, sweep);
+    }
+    if (o.plan) return printPlan(sweep, o.json);
+    const int code = runCells(dir, sweep, o.quiet);
+    int done = 0;
+    for (const auto& c : sweep.cells) done += c.state == wb::CellState::Done;
+    if (o.json) {
+        std::cout << json{{"sweep_dir", dir},
+                          {"runs", sweep.cells.size()},
+                          {"done", done},
+                          {"results", (fs::path(dir) / wb::kSweepResults).string()}}
+                         .dump(2)
+                  << "\n";
+    } else {
+        std::printf("%s: %d of %zu runs done; results in %s\n", dir.c_str(), done, sweep.cells.size(),
+                    (fs::path(dir) / wb::kSweepResults).string().c_str());
+    }
+    return code;
+}

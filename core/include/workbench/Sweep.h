@@ -1,0 +1,73 @@
+// A sweep: one experiment trained over a grid of settings (devices x batch sizes x model sizes …), each cell
+// an ordinary run folder, the whole grid one folder that a killed sweep resumes from:
+//
+//   SWEEP_DIR/sweep.json     the base config, the axes, the cells in order and each cell's state
+//   SWEEP_DIR/runs/NNN-…/    one run folder per cell and repeat (openable in the app like any run)
+//   SWEEP_DIR/results.csv    one row per run and one aggregate row per cell (mean and std over repeats)
+//
+// Axes are config fields by name (workbench/ConfigFields.h: batch_size, hidden, seq_len, lr, device,
+// processes, …). This header is plain data and files; running a cell is the CLI's business (app/cli).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "workbench/Config.h"
+
+namespace wb {
+
+struct SweepAxis {
+    std::string field;                // the config field's key ("batch_size")
+    std::vector<std::string> values;  // as given ("16", "32")
+};
+
+// "batch_size=16,32,64" (also "--grid lr=1e-3,3e-3"); throws InputError naming the axis or the value.
+SweepAxis parseSweepAxis(const std::string& text);
+
+enum class CellState { Queued, Running, Done, Failed };
+std::string toString(CellState s);  // "queued" | "running" | "done" | "failed"
+
+struct SweepCell {
+    int index = 0;                                             // position in the grid (0-based)
+    std::vector<std::pair<std::string, std::string>> setting;  // field key -> value, one per axis
+    int repeat = 0;      // 0 .. repeats-1 (the seed is base seed + repeat)
+    std::string runDir;  // relative to the sweep folder: "runs/003-…"
+    CellState state = CellState::Queued;
+    std::string error;              // why it failed
+    std::int64_t peakRssBytes = 0;  // of the process that trained it
+};
+
+struct Sweep {
+    ExperimentConfig base;
+    std::vector<SweepAxis> axes;
+    int repeats = 1;
+    double targetLoss =
+        0;  // for the time-to-target column; 0 = the highest best loss of the runs (all reach it)
+    std::vector<SweepCell> cells;
+
+    // The grid: every combination of the axes' values (the first axis varies slowest), times the repeats.
+    // Every cell's config is validated first: a bad value throws InputError naming the axis and the value.
+    static Sweep plan(const ExperimentConfig& base, const std::vector<SweepAxis>& axes, int repeats,
+                      double targetLoss);
+    ExperimentConfig cellConfig(const SweepCell& cell) const;
+    std::string describe(const SweepCell& cell) const;  // "batch_size=32 device=cpu:2 (repeat 2)"
+
+    std::string toJson() const;
+    static Sweep fromJson(const std::string& json, const std::string& sourceName);
+};
+
+inline constexpr const char* kSweepFile = "sweep.json";
+inline constexpr const char* kSweepResults = "results.csv";
+bool isSweepFolder(const std::string& dir);  // has sweep.json
+Sweep loadSweep(const std::string& dir);
+void saveSweep(const std::string& dir, const Sweep& sweep);  // atomically
+
+// results.csv from the cells' run folders: a "run" row per finished run and a "cell" row per grid point with
+// the mean and standard deviation over its repeats. Columns: kind, cell, repeat (empty in cell rows), one per
+// axis, status, runs (finished runs behind the row), samples_per_s(_std), us_per_sample(_std),
+// seconds_to_target(_std), best_val_loss(_std), best_val_accuracy(_std), peak_rss_mb, threads, processes,
+// run_dir.
+std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep);
+
+}  // namespace wb

@@ -1,0 +1,192 @@
+// `lstm-workbench-cli sweep` (issue #11) on tiny synthetic corpora: --help, --plan (an estimate, nothing
+// created), a real grid with repeats (one run folder per cell, results.csv with run and cell rows), a sweep
+// killed mid-way and resumed (finished cells untouched, the rest done), and bad axes (exit 2, one line naming
+// the axis, nothing created).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "CliRunner.h"
+#include "support/TestSupport.h"
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using wbtest::shellQuote;
+
+namespace {
+
+const char* kTiny = " --seq-len 16 --embedding 8 --hidden 16 --layers 1 --threads 1 --warmup 1 --quiet";
+
+std::vector<std::vector<std::string>> csvRows(const fs::path& file) {
+    std::vector<std::vector<std::string>> rows;
+    std::istringstream in(wbtest::readText(file));
+    for (std::string line; std::getline(in, line);) {
+        std::vector<std::string> f;
+        std::istringstream fields(line);
+        for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+        if (!line.empty() && line.back() == ',') f.push_back("");
+        rows.push_back(f);
+    }
+    return rows;
+}
+
+int lineCount(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+class Sweep : public ::testing::Test {
+protected:
+    void SetUp() override { wbtest::writeText(m_dir.path() / "pattern.txt", wbtest::patternText(80)); }
+    std::string corpus() const { return shellQuote(m_dir.file("pattern.txt")); }
+    fs::path path(const char* name) const { return m_dir.path() / name; }
+    std::string quoted(const char* name) const { return shellQuote(path(name).string()); }
+    wbtest::TempDir m_dir;
+};
+
+}  // namespace
+
+TEST_F(Sweep, HelpNamesTheGridAndTheResume) {
+    const auto r = wbtest::runCli("sweep --help");
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* word :
+         {"--grid", "FIELD=V1,V2", "--repeats", "--plan", "--target-loss", "sweep folder", "--batch-size"})
+        EXPECT_NE(r.out.find(word), std::string::npos) << word;
+}
+
+TEST_F(Sweep, PlanPrintsTheGridAndAnEstimateAndCreatesNothing) {
+    const auto r = wbtest::runCli(
+        "sweep " + corpus() + " --out " + quoted("sw") +
+        " --grid batch_size=8,16 --grid hidden=8,16,32 --repeats 2 --max-steps 10 --plan --json" + kTiny);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["runs"], 12);
+    EXPECT_GT(j["estimated_seconds"].get<double>(), 0);
+    EXPECT_GT(j["calibration_us_per_sample"].get<double>(), 0);
+    ASSERT_EQ(j["cells"].size(), 12u);
+    // Larger models are estimated to take longer (the estimate scales with FLOPs).
+    EXPECT_LT(j["cells"][0]["estimated_seconds"].get<double>(),
+              j["cells"][4]["estimated_seconds"].get<double>());
+    EXPECT_FALSE(fs::exists(path("sw")));
+}
+
+TEST_F(Sweep, AGridWithRepeatsTrainsEveryCellAndWritesResults) {
+    const auto r =
+        wbtest::runCli("sweep " + corpus() + " --out " + quoted("sw") +
+                       " --grid batch_size=8,16 --grid device=cpu:1,cpu:2 --repeats 2 --max-steps 6"
+                       " --validate-every 3 --json" +
+                       kTiny);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["done"], 8);
+    const auto sweep = nlohmann::json::parse(wbtest::readText(path("sw") / "sweep.json"));
+    ASSERT_EQ(sweep["cells"].size(), 8u);
+    for (const auto& cell : sweep["cells"]) {
+        EXPECT_EQ(cell["state"], "done");
+        EXPECT_GT(cell["peak_rss_bytes"].get<double>(), 1e6);
+        const auto run = path("sw") / cell["run_dir"].get<std::string>();
+        const auto config = nlohmann::json::parse(wbtest::readText(run / "config.json"));
+        EXPECT_EQ(std::to_string(config["train"]["batch_size"].get<int>()), cell["setting"]["batch_size"]);
+        // A run folder keeps "cpu:2" as device cpu with 2 threads.
+        EXPECT_EQ("cpu:" + std::to_string(config["device"]["threads"].get<int>()), cell["setting"]["device"]);
+        EXPECT_EQ(config["train"]["seed"], 42 + cell["repeat"].get<int>());
+    }
+    const auto rows = csvRows(path("sw") / "results.csv");
+    ASSERT_EQ(rows.size(), 1u + 8u + 4u);
+    const auto& header = rows[0];
+    EXPECT_EQ(header[3], "batch_size");
+    EXPECT_EQ(header[4], "device");
+    int runRows = 0, cellRows = 0;
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        ASSERT_EQ(rows[i].size(), header.size()) << i;
+        if (rows[i][0] == "run") ++runRows;
+        if (rows[i][0] == "cell") {
+            ++cellRows;
+            EXPECT_EQ(rows[i][5], "done");
+            EXPECT_EQ(rows[i][6], "2");           // runs behind the mean
+            EXPECT_GT(std::stod(rows[i][7]), 0);  // samples/s mean
+            EXPECT_FALSE(rows[i][8].empty());     // and its standard deviation
+        }
+    }
+    EXPECT_EQ(runRows, 8);
+    EXPECT_EQ(cellRows, 4);
+}
+
+TEST_F(Sweep, AKilledSweepResumesWithoutRedoingFinishedCells) {
+    const std::string command =
+        "exec " + std::string(WORKBENCH_CLI) + " sweep " + corpus() + " --out " + quoted("sw") +
+        " --grid hidden=8,12,16,20 --max-steps 30 --validate-every 10" + kTiny + " 2>/dev/null >/dev/null";
+    const pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    // Kill it (SIGKILL: no chance to tidy up) once the first cell is done and another has started.
+    const auto file = path("sw") / "sweep.json";
+    bool killed = false;
+    for (int i = 0; i < 6000 && !killed; ++i) {
+        std::this_thread::sleep_for(10ms);
+        if (!fs::exists(file)) continue;
+        const auto text = wbtest::readText(file);
+        if (text.find("\"done\"") != std::string::npos && text.find("\"running\"") != std::string::npos) {
+            kill(pid, SIGKILL);
+            killed = true;
+        }
+    }
+    waitpid(pid, nullptr, 0);
+    ASSERT_TRUE(killed) << "the sweep ended before it could be killed";
+    const auto before = nlohmann::json::parse(wbtest::readText(file));
+    std::vector<std::pair<fs::path, std::string>> finished;
+    for (const auto& cell : before["cells"])
+        if (cell["state"] == "done") {
+            const auto run = path("sw") / cell["run_dir"].get<std::string>();
+            finished.emplace_back(run,
+                                  wbtest::readText(run / "metrics.csv") + wbtest::readText(run / "run.json"));
+        }
+    ASSERT_FALSE(finished.empty());
+    ASSERT_LT(finished.size(), 4u);
+
+    const auto r = wbtest::runCli("sweep " + quoted("sw") + " --json --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["done"], 4);
+    for (const auto& [run, content] : finished)
+        EXPECT_EQ(wbtest::readText(run / "metrics.csv") + wbtest::readText(run / "run.json"), content) << run;
+    for (const auto& cell : nlohmann::json::parse(wbtest::readText(file))["cells"]) {
+        EXPECT_EQ(cell["state"], "done");
+        const auto run = path("sw") / cell["run_dir"].get<std::string>();
+        EXPECT_EQ(nlohmann::json::parse(wbtest::readText(run / "run.json"))["status"], "completed") << run;
+    }
+    EXPECT_FALSE(fs::exists(path("sw") / ".cell-config.json"));
+}
+
+TEST_F(Sweep, BadAxesAreOneLineAndExitTwoBeforeAnythingIsCreated) {
+    struct Case {
+        std::string grid, message;
+    } cases[] = {
+        {"--grid nonsense=1,2", "unknown setting 'nonsense' (known: name, task"},
+        {"--grid batch_size", "--grid batch_size: expected FIELD=V1,V2"},
+        {"--grid batch_size=8,,16", "an empty value"},
+        {"--grid batch_size=8,8", "a value is given twice"},
+        {"--grid batch_size=eight", "train.batch_size: expected an integer, found 'eight'"},
+        {"--grid batch_size=0,8",
+         "the cell batch_size=0 is not a valid experiment: batch size must be at least 1"},
+        {"--grid optimizer=adam,adagrad", "train.optimizer: unknown optimizer 'adagrad'"},
+        {"--grid hidden=8 --grid hidden=16", "the axis is given twice"},
+        {"", "a sweep needs at least one --grid"},
+    };
+    for (const auto& c : cases) {
+        const auto r = wbtest::runCli("sweep " + corpus() + " --out " + quoted("sw") + " " + c.grid +
+                                      " --max-steps 2" + kTiny);
+        EXPECT_EQ(r.code, 2) << c.grid << ": " << r.err;
+        EXPECT_EQ(lineCount(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find(c.message), std::string::npos) << c.grid << ": " << r.err;
+        EXPECT_FALSE(fs::exists(path("sw"))) << c.grid;
+    }
+    const auto notASweep = wbtest::runCli("sweep " + corpus());
+    EXPECT_EQ(notASweep.code, 2);
+    EXPECT_NE(notASweep.err.find("not a sweep folder"), std::string::npos) << notASweep.err;
+}
