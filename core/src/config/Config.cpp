@@ -1,8 +1,7 @@
 // ExperimentConfig as JSON (config.json, snake_case keys), its validation with messages a user can act on,
-// the per-task defaults and the docs/performance.md reference presets.
+// the per-task defaults and the docs/performance.md reference presets. The fields themselves (keys, types,
+// ranges, defaults) come from the table in ConfigFields.cpp.
 #include "workbench/Config.h"
-
-#include "workbench/ConfigFields.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "corpus/JsonDocument.h"
+#include "workbench/ConfigFields.h"
 #include "workbench/Errors.h"
 
 namespace wb {
@@ -201,12 +201,6 @@ ExperimentConfig ExperimentConfig::fromJson(const std::string& text, const std::
 
 std::vector<std::string> ExperimentConfig::validate() const {
     std::vector<std::string> p;
-    auto range = [&](std::int64_t v, std::int64_t lo, std::int64_t hi, const std::string& what) {
-        if (v < lo)
-            p.push_back(what + " must be at least " + std::to_string(lo) + " (is " + std::to_string(v) + ")");
-        else if (v > hi)
-            p.push_back(what + " must be at most " + std::to_string(hi) + " (is " + std::to_string(v) + ")");
-    };
     if (data.corpus.empty()) p.push_back("no corpus: choose a corpus file or folder");
     for (const auto& f : configFields())
         if (auto problem = f.rangeProblem(*this); !problem.empty()) p.push_back(std::move(problem));
