@@ -88,7 +88,7 @@ TEST(ModelSummary, TextTable) {
     EXPECT_NE(text.find("FLOPs"), std::string::npos);
     // Every table line has the same width.
     std::size_t width = text.find('\n');
-    EXPECT_EQ(text.find("lstm_1 (LSTM)"), text.find("lstm_1 (LSTM)"));
+    EXPECT_NE(text.find("lstm_1 (LSTM)"), std::string::npos) << text;
     std::size_t pos = 0;
     for (int line = 0; line < 6; ++line) {
         const std::size_t eol = text.find('\n', pos);
