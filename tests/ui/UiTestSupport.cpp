@@ -9,6 +9,7 @@
 #include <QUrl>
 
 #include <memory>
+#include <stdexcept>
 
 #include "training/RunController.h"
 #include "workbench/Corpus.h"
@@ -71,7 +72,11 @@ QString train(wb::Task task) {
     bool done = false;
     QObject::connect(&controller, &wbui::RunController::finished, [&] { done = true; });
     controller.start();
-    waitFor([&] { return done; }, 240000);
+    // Every test that uses this run depends on it: a run that did not finish says so here, not later.
+    if (!waitFor([&] { return done; }, 240000))
+        throw std::runtime_error("the shared test run did not finish within 240 s");
+    if (controller.state() != wbui::RunController::State::Completed)
+        throw std::runtime_error("the shared test run did not complete: " + controller.lastError().toStdString());
     return dir;
 }
 }  // namespace
