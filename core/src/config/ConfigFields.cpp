@@ -153,6 +153,13 @@ std::vector<ConfigField> buildTable() {
         .range(0, 0.5)
         .defaults("0.1", "0.1");
 
+    add({"data", "data_fraction", "--data-fraction", "data fraction",
+         "Share of the training split used (the validation split stays whole): cost against data size"})
+        .initial("1")
+        .number([](C& c) -> double& { return c.data.dataFraction; })
+        .range(0, 1, true)
+        .defaults("1", "1");
+
     add({"model", "embedding", "--embedding", "embedding size", "Embedding dimension"})
         .initial("64")
         .integer([](C& c) -> std::int64_t& { return c.model.embedding; })

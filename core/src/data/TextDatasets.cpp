@@ -1,6 +1,8 @@
 // Encoded corpora, splits and batches (see TextDatasets.h).
 #include "data/TextDatasets.h"
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <random>
 #include <string>
@@ -152,7 +154,11 @@ static PreparedData prepareLanguageModel(const ExperimentConfig& config, const C
     if (valTokens > 0 && valTokens < t + 1) valTokens = 0;  // too short to hold one validation window
     if (total - valTokens < t + 1) valTokens = 0;
     const auto stride = config.data.stride > 0 ? config.data.stride : t;
-    d.train = EncodedSplit::languageModel(all.narrow(0, 0, total - valTokens), t, stride);
+    // data_fraction: the first share of the training stream (at least one window); validation is unchanged.
+    const auto trainTokens = std::max<std::int64_t>(
+        std::min<std::int64_t>(t + 1, total - valTokens),
+        static_cast<std::int64_t>(std::llround(static_cast<double>(total - valTokens) * config.data.dataFraction)));
+    d.train = EncodedSplit::languageModel(all.narrow(0, 0, trainTokens), t, stride);
     // Validation windows never overlap: each token is scored once.
     d.validation = EncodedSplit::languageModel(all.narrow(0, total - valTokens, valTokens), t, t);
     d.corpusTokens = total;
@@ -180,8 +186,17 @@ static PreparedData prepareClassifier(const ExperimentConfig& config, const Corp
         auto order = shuffledOrder(byClass[c].size(), config.train.seed + 7919 * (c + 1));
         const auto nVal =
             static_cast<std::size_t>(static_cast<double>(order.size()) * config.data.valFraction);
-        for (std::size_t k = 0; k < order.size(); ++k)
-            (k < nVal ? valIdx : trainIdx).push_back(byClass[c][order[k]]);
+        // data_fraction keeps a share of each class's training documents (at least one), so the subset stays
+        // stratified; validation is unchanged.
+        const auto nTrain = std::max<std::size_t>(
+            order.size() > nVal ? 1 : 0,
+            static_cast<std::size_t>(std::llround(static_cast<double>(order.size() - nVal) * config.data.dataFraction)));
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            if (k < nVal)
+                valIdx.push_back(byClass[c][order[k]]);
+            else if (k - nVal < nTrain)
+                trainIdx.push_back(byClass[c][order[k]]);
+        }
     }
     // Both splits' [n, T] token tensors, before one is allocated.
     TokenBudget(corpus.source).check(corpus.documents.size() * static_cast<std::size_t>(t), sizeof(std::int64_t));

@@ -72,6 +72,37 @@ TEST(TextDatasets, ClassifierPadsTruncatesAndSplitsEveryClass) {
     EXPECT_THROW(prepareData(config, textCorpus("no labels here")), InputError);
 }
 
+// The sweep's data-size axis (issue #11): a share of the training split, the validation split unchanged.
+TEST(TextDatasets, DataFractionKeepsAShareOfTrainingAndAllOfValidation) {
+    auto config = defaultConfig(Task::LanguageModel);
+    config.data.seqLen = 4;
+    config.data.valFraction = 0.5;
+    config.data.dataFraction = 0.5;
+    const auto d = prepareData(config, textCorpus(std::string(39, 'a')));
+    EXPECT_EQ(d.train.size(), 2);       // the first 10 of 20 training tokens: windows at 0 and 4
+    EXPECT_EQ(d.validation.size(), 4);  // as with all the data
+    config.data.dataFraction = 0.01;    // never less than one window
+    EXPECT_EQ(prepareData(config, textCorpus(std::string(39, 'a'))).train.size(), 1);
+
+    Corpus c;
+    c.source = "mem.tsv";
+    c.format = CorpusFormat::Tsv;
+    c.classes = {"neg", "pos"};
+    for (int i = 0; i < 20; ++i) {
+        c.documents.push_back({"good fine", "pos", "", ""});
+        c.documents.push_back({"bad", "neg", "", ""});
+    }
+    auto cls = defaultConfig(Task::Classifier);
+    cls.data.seqLen = 4;
+    cls.data.minCount = 1;
+    cls.data.valFraction = 0.25;
+    cls.data.dataFraction = 0.2;
+    const auto k = prepareData(cls, c);
+    EXPECT_EQ(k.validation.size(), 10);
+    ASSERT_EQ(k.train.size(), 6);  // 20% of each class's 15 training documents: 3 + 3
+    EXPECT_EQ(k.train.range(0, 6).targets.sum().item<std::int64_t>(), 3);
+}
+
 TEST(TextDatasets, PermutationIsDeterministicAndComplete) {
     const auto a = seededPermutation(100, 7), b = seededPermutation(100, 7), c = seededPermutation(100, 8);
     EXPECT_TRUE(torch::equal(a, b));
