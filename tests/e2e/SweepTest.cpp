@@ -155,7 +155,8 @@ TEST_F(Sweep, AKilledSweepResumesWithoutRedoingFinishedCells) {
     EXPECT_EQ(nlohmann::json::parse(r.out)["done"], 4);
     for (const auto& [run, content] : finished)
         EXPECT_EQ(wbtest::readText(run / "metrics.csv") + wbtest::readText(run / "run.json"), content) << run;
-    for (const auto& cell : nlohmann::json::parse(wbtest::readText(file))["cells"]) {
+    const auto after = nlohmann::json::parse(wbtest::readText(file));  // alive for the whole loop
+    for (const auto& cell : after["cells"]) {
         EXPECT_EQ(cell["state"], "done");
         const auto run = path("sw") / cell["run_dir"].get<std::string>();
         EXPECT_EQ(nlohmann::json::parse(wbtest::readText(run / "run.json"))["status"], "completed") << run;

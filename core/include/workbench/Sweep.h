@@ -67,7 +67,7 @@ void saveSweep(const std::string& dir, const Sweep& sweep);  // atomically
 // the mean and standard deviation over its repeats. Columns: kind, cell, repeat (empty in cell rows), one per
 // axis, status, runs (finished runs behind the row), samples_per_s(_std), us_per_sample(_std),
 // seconds_to_target(_std), best_val_loss(_std), best_val_accuracy(_std), peak_rss_mb, threads, processes,
-// run_dir.
+// run_dir, train_seconds(_std) (run.json's training time), samples (trained).
 std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep);
 
 }  // namespace wb

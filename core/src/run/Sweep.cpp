@@ -236,7 +236,7 @@ std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep) {
     for (const auto& a : sweep.axes) out << "," << a.field;
     out << ",status,runs,samples_per_s,samples_per_s_std,us_per_sample,us_per_sample_std,seconds_to_target,"
            "seconds_to_target_std,best_val_loss,best_val_loss_std,best_val_accuracy,best_val_accuracy_std,"
-           "peak_rss_mb,threads,processes,run_dir\n";
+           "peak_rss_mb,threads,processes,run_dir,train_seconds,train_seconds_std,samples\n";
     // Runs of one comparison share one target: the given one, or the best loss the slowest run reached.
     std::vector<RunRecord> records;
     std::vector<const SweepCell*> finished;
@@ -254,7 +254,7 @@ std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep) {
         }
     const auto rows = compareRuns(records, target);
     struct Stats {
-        std::vector<double> sps, us, target, loss, accuracy, rss;
+        std::vector<double> sps, us, target, loss, accuracy, rss, seconds, samples;
         std::int64_t threads = 0, processes = 1;
         int runs = 0;
     };
@@ -273,7 +273,8 @@ std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep) {
             << number(r.samplesPerSecond) << ",," << number(r.usPerSample) << ",,"
             << (r.secondsToTarget >= 0 ? number(r.secondsToTarget) : "") << ",," << number(r.bestValLoss)
             << ",," << number(r.bestValAccuracy) << ",," << number(rssMb) << "," << info.threads << ","
-            << info.worldSize << "," << c.runDir << "\n";
+            << info.worldSize << "," << c.runDir << "," << number(info.summary.trainSeconds) << ",,"
+            << info.summary.samples << "\n";
         auto& st = byCell[c.index];
         st.sps.push_back(r.samplesPerSecond);
         st.us.push_back(r.usPerSample);
@@ -281,6 +282,8 @@ std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep) {
         st.loss.push_back(r.bestValLoss);
         st.accuracy.push_back(r.bestValAccuracy);
         st.rss.push_back(rssMb);
+        st.seconds.push_back(info.summary.trainSeconds);
+        st.samples.push_back(static_cast<double>(info.summary.samples));
         st.threads = info.threads;
         st.processes = info.worldSize;
         ++st.runs;
@@ -298,7 +301,7 @@ std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep) {
         const std::string status = done == planned ? "done" : failed ? "failed" : "incomplete";
         out << "cell," << c.index << "," << axisValues(c) << "," << status << "," << done;
         if (it == byCell.end()) {
-            out << ",,,,,,,,,,,,,,\n";
+            out << ",,,,,,,,,,,,,,,,,\n";
             continue;
         }
         const auto& st = it->second;
@@ -307,7 +310,7 @@ std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep) {
         };
         out << "," << pair(st.sps) << "," << pair(st.us) << "," << pair(st.target) << "," << pair(st.loss)
             << "," << pair(st.accuracy) << "," << number(mean(st.rss)) << "," << st.threads << ","
-            << st.processes << ",\n";
+            << st.processes << ",," << pair(st.seconds) << "," << number(mean(st.samples)) << "\n";
     }
     return out.str();
 }
