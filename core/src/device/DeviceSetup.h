@@ -15,5 +15,7 @@ int currentCpuThreads();
 void synchronize(const torch::Device& device);
 // Name and total memory of a CUDA device; "CUDA device N" where the build has no CUDA runtime API.
 std::string cudaDeviceName(int index, std::int64_t* memoryBytes);
+// This machine's host name ("" when it cannot be read): run.json's host, each rank's in a distributed run.
+std::string hostName();
 
 }  // namespace wb

@@ -124,4 +124,9 @@ void synchronize(const torch::Device& device) {
     if (device.is_cuda()) torch::cuda::synchronize(device.index());
 }
 
+std::string hostName() {
+    char buf[256] = {0};
+    return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string();
+}
+
 }  // namespace wb

@@ -14,6 +14,7 @@
 
 #include <glog/logging.h>
 
+#include "device/DeviceSetup.h"
 #include "workbench/Errors.h"
 
 extern char** environ;
@@ -26,11 +27,6 @@ using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 
 std::string firstLine(const std::string& s) { return s.substr(0, s.find('\n')); }
-
-std::string hostName() {
-    char buf[256] = {0};
-    return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string("?");
-}
 
 std::string text(const std::vector<uint8_t>& bytes) { return std::string(bytes.begin(), bytes.end()); }
 std::vector<uint8_t> bytes(const std::string& s) { return std::vector<uint8_t>(s.begin(), s.end()); }

@@ -36,11 +36,6 @@ std::string nowIso() {
     return buf;
 }
 
-std::string hostName() {
-    char buf[256] = {0};
-    return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string();
-}
-
 std::int64_t plannedStepsOf(const TrainConfig& tc, std::int64_t stepsPerEpoch) {
     if (tc.maxSteps <= 0) return tc.epochs * stepsPerEpoch;
     return tc.epochs > 0 ? std::min(tc.maxSteps, tc.epochs * stepsPerEpoch) : tc.maxSteps;
