@@ -44,6 +44,7 @@
 #include "playground/PlaygroundPanel.h"
 #include "runs/RunCollection.h"
 #include "runs/RunsPanel.h"
+#include "sweep/SweepPanel.h"
 #include "training/DeviceList.h"
 #include "training/RunProgressPanel.h"
 #include "training/RunScheduler.h"
@@ -185,6 +186,9 @@ void MainWindow::buildLayout() {
     m_playground = new PlaygroundPanel(m_mainTabs);
     m_mainTabs->addTab(m_playground, tr("&Playground"));
 
+    m_sweep = new SweepPanel(m_mainTabs);
+    m_mainTabs->addTab(m_sweep, tr("S&weep"));
+
     m_splitter->addWidget(side);
     m_splitter->addWidget(m_mainTabs);
     m_splitter->setStretchFactor(0, 0);
@@ -209,6 +213,10 @@ void MainWindow::buildMenus() {
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     QAction* openRun = file->addAction(tr("Open Run Fol&der…"), this, &MainWindow::openRunDialog);
     openRun->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    file->addAction(tr("Open S&weep Folder…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a sweep folder"), m_runsRoot + QStringLiteral("/sweeps"));
+        if (!dir.isEmpty()) openPath(dir);
+    });
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     QAction* exportChart = exportMenu->addAction(tr("Overlay &Chart (PNG, SVG, PDF)…"), this, &MainWindow::exportChartDialog);
@@ -246,7 +254,7 @@ void MainWindow::buildMenus() {
     }
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const QStringList tabs = {tr("Training"), tr("Compare"), tr("Playground")};
+    const QStringList tabs = {tr("Training"), tr("Compare"), tr("Playground"), tr("Sweep")};
     for (int i = 0; i < tabs.size(); ++i) {
         QAction* a = view->addAction(tabs[i], this, [this, i] { m_mainTabs->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + i)));
@@ -316,6 +324,24 @@ void MainWindow::connectPanels() {
         }
     });
     connect(m_playground, &PlaygroundPanel::errorOccurred, m_errors, &ErrorPresenter::showError);
+    // A sweep starts from the experiment as set on the Experiment page, on the loaded corpus.
+    m_sweep->setBaseProvider([this](wb::ExperimentConfig* config, QString* why) {
+        if (!m_corpus->hasCorpus()) {
+            *why = tr("Load a corpus first: the sweep trains the Experiment page's model on it");
+            return false;
+        }
+        const QStringList problems = m_experiment->problems();
+        if (!problems.isEmpty()) {
+            *why = tr("Fix the Experiment page first: %1").arg(problems.front());
+            return false;
+        }
+        *config = m_experiment->config();
+        config->data.corpus = toStd(m_corpus->corpusPath());
+        return true;
+    });
+    connect(m_experiment, &ExperimentPanel::configChanged, m_sweep, [this] { m_sweep->replan(); });
+    connect(m_corpus, &CorpusPanel::corpusLoaded, m_sweep, [this] { m_sweep->replan(); });
+    connect(m_sweep, &SweepPanel::openRunRequested, this, [this](const QString& dir) { openPath(dir); });
     connect(m_table, &ComparisonTable::rowsChanged, this, [this] { m_throughput->setRows(m_table->rows(), *m_runs); });
     connect(m_scheduler, &RunScheduler::activityChanged, this, &MainWindow::updateActions);
     connect(m_errors, &ErrorPresenter::errorShown, this,
@@ -327,6 +353,7 @@ void MainWindow::setRunsDirectory(const QString& dir) {
     const QString canonical = QFileInfo(dir).canonicalFilePath();
     m_runsRoot = canonical.isEmpty() ? QFileInfo(dir).absoluteFilePath() : canonical;
     m_runsPanel->setRunsRoot(m_runsRoot);
+    m_sweep->setSweepsRoot(m_runsRoot + QStringLiteral("/sweeps"));
 }
 
 void MainWindow::restoreSettings() {
@@ -407,6 +434,16 @@ void MainWindow::onCorpusLoaded(const QString& path) {
 }
 
 bool MainWindow::openPath(const QString& path) {
+    if (QFileInfo(path).isDir() && wb::isSweepFolder(toStd(path))) {
+        QString why;
+        if (!m_sweep->openSweep(path, &why)) {
+            m_errors->showError(tr("Cannot open the sweep"), why);
+            return false;
+        }
+        m_mainTabs->setCurrentWidget(m_sweep);
+        statusBar()->showMessage(tr("Opened sweep %1").arg(QFileInfo(path).fileName()), 6000);
+        return true;
+    }
     if (QFileInfo(path).isDir() && wb::isRunFolder(toStd(path))) {
         if (!m_runsPanel->openRunFolder(path)) return false;
         m_mainTabs->setCurrentIndex(1);
@@ -437,7 +474,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
     // Several run folders compare together; a corpus is one file or folder (the first one wins).
     bool corpusTaken = false;
     for (const QString& p : paths) {
-        const bool run = QFileInfo(p).isDir() && wb::isRunFolder(toStd(p));
+        const bool run = QFileInfo(p).isDir() && (wb::isRunFolder(toStd(p)) || wb::isSweepFolder(toStd(p)));
         if (!run && corpusTaken) continue;
         corpusTaken = corpusTaken || !run;
         openPath(p);

@@ -32,6 +32,7 @@ class RunCollection;
 class RunProgressPanel;
 class RunScheduler;
 class RunsPanel;
+class SweepPanel;
 class ThroughputChart;
 
 class MainWindow : public QMainWindow {
@@ -44,7 +45,8 @@ public:
     // else a hint saying how to prepare it.
     void startFirstLaunch();
 
-    // A dropped or opened path: a run folder goes to the comparison, anything else is loaded as a corpus.
+    // A dropped or opened path: a run folder goes to the comparison, a sweep folder to the Sweep tab,
+    // anything else is loaded as a corpus.
     bool openPath(const QString& path);
     // Starts the experiment on every ticked device. False (with an error shown) when it cannot start.
     bool startRuns();
@@ -70,6 +72,7 @@ public:
     ComparisonTable* comparisonTable() const { return m_table; }
     ThroughputChart* throughputChart() const { return m_throughput; }
     PlaygroundPanel* playground() const { return m_playground; }
+    SweepPanel* sweepPanel() const { return m_sweep; }
     RunsPanel* runsPanel() const { return m_runsPanel; }
     QTabWidget* mainTabs() const { return m_mainTabs; }
     QTabWidget* sideTabs() const { return m_sideTabs; }
@@ -122,6 +125,7 @@ private:
     ComparisonTable* m_table = nullptr;
     ThroughputChart* m_throughput = nullptr;
     PlaygroundPanel* m_playground = nullptr;
+    SweepPanel* m_sweep = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QLabel* m_statusRuns = nullptr;
 

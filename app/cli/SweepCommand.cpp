@@ -25,14 +25,21 @@
 #include "workbench/RunFolder.h"
 #include "workbench/Sweep.h"
 #include "workbench/Training.h"
+#ifdef WORKBENCH_HAVE_UI
+#include "export/HeadlessCompare.h"
+#endif
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
 
+// SIGINT/SIGTERM stop now (the running cell is redone on resume); SIGUSR1 pauses: the running cell finishes,
+// no other starts (the app's Pause).
 volatile std::sig_atomic_t g_interrupted = 0;
+volatile std::sig_atomic_t g_pauseRequested = 0;
 extern "C" void onSweepInterrupt(int) { g_interrupted = 1; }
+extern "C" void onSweepPause(int) { g_pauseRequested = 1; }
 
 std::string selfExecutable() {
     char buf[4096] = {0};
@@ -178,12 +185,18 @@ int printPlan(const wb::Sweep& sweep, bool jsonOut) {
 int runCells(const std::string& dir, wb::Sweep& sweep, bool quiet) {
     std::signal(SIGINT, onSweepInterrupt);
     std::signal(SIGTERM, onSweepInterrupt);
+    std::signal(SIGUSR1, onSweepPause);
     const auto configFile = (fs::path(dir) / ".cell-config.json").string();
     const auto errFile = (fs::path(dir) / ".cell-stderr").string();
     int failed = 0;
+    bool paused = false;
     for (std::size_t i = 0; i < sweep.cells.size() && !g_interrupted; ++i) {
         auto& cell = sweep.cells[i];
         if (cell.state == wb::CellState::Done) continue;
+        if (g_pauseRequested) {
+            paused = true;
+            break;
+        }
         const auto runDir = (fs::path(dir) / cell.runDir).string();
         std::error_code ec;
         fs::remove_all(runDir, ec);  // what a killed sweep left of this cell is redone from the start
@@ -217,10 +230,16 @@ int runCells(const std::string& dir, wb::Sweep& sweep, bool quiet) {
     fs::remove(configFile, ec);
     fs::remove(errFile, ec);
     wb::writeFileAtomic((fs::path(dir) / wb::kSweepResults).string(), wb::sweepResultsCsv(dir, sweep));
+#ifdef WORKBENCH_HAVE_UI
+    std::string why;
+    if (!wbui::exportSweepPlots(dir, &why)) std::fprintf(stderr, "sweep: the plots were not written: %s\n", why.c_str());
+#endif
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
-    if (g_interrupted) {
-        std::fprintf(stderr, "sweep: stopped; `lstm-workbench-cli sweep %s` finishes it\n", dir.c_str());
+    std::signal(SIGUSR1, SIG_DFL);
+    if (g_interrupted || paused) {
+        std::fprintf(stderr, "sweep: %s; `lstm-workbench-cli sweep %s` finishes it\n",
+                     paused ? "paused" : "stopped", dir.c_str());
         return 130;
     }
     return failed ? 1 : 0;

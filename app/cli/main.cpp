@@ -176,6 +176,10 @@ int main(int argc, char** argv) {
     sweepCmd->add_flag("--json", sweep.json, "Machine-readable output");
     sweepCmd->add_flag("--quiet", sweep.quiet, "No progress output");
     addTrainFlags(sweepCmd, sweepFlags);
+    sweepCmd->footer(
+        "The sweep folder holds sweep.json, one run folder per cell under runs/, results.csv and plots/ "
+        "(throughput against batch size, time against data size, speed-up, loss against time: PNG and CSV). "
+        "Ctrl+C stops at once (the running cell is redone on resume); SIGUSR1 pauses after the running cell.");
 
     CompareOptions cmp;
     auto* cmpCmd = app.add_subcommand("compare", "Compare run folders: table, chart PNG, metrics CSV");

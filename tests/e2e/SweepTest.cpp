@@ -114,6 +114,54 @@ TEST_F(Sweep, AGridWithRepeatsTrainsEveryCellAndWritesResults) {
     }
     EXPECT_EQ(runRows, 8);
     EXPECT_EQ(cellRows, 4);
+#ifdef WORKBENCH_CLI_HAS_UI
+    // The plots this grid can draw, PNG with CSV beside; time against data needs a data_fraction axis.
+    for (const std::string id : {"throughput-vs-batch", "speedup", "pareto"}) {
+        const auto png = path("sw") / "plots" / (id + ".png");
+        ASSERT_TRUE(fs::exists(png)) << png;
+        EXPECT_GT(fs::file_size(png), 5000u) << png;
+        const auto csv = csvRows(path("sw") / "plots" / (id + ".csv"));
+        ASSERT_GE(csv.size(), 2u) << id;
+        EXPECT_EQ(csv[0][0], "series");
+    }
+    EXPECT_EQ(csvRows(path("sw") / "plots" / "throughput-vs-batch.csv").size(), 1u + 4u);  // 2 devices x 2
+    EXPECT_FALSE(fs::exists(path("sw") / "plots" / "time-vs-data.png"));
+#endif
+}
+
+TEST_F(Sweep, SigusrOnePausesAfterTheRunningCellAndResumeFinishes) {
+    const std::string command = "exec " + std::string(WORKBENCH_CLI) + " sweep " + corpus() + " --out " +
+                                quoted("sw") + " --grid hidden=8,12,16 --max-steps 8" + kTiny +
+                                " 2>" + quoted("stderr") + " >/dev/null";
+    const pid_t pid = fork();
+    if (pid == 0) {
+        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    const auto file = path("sw") / "sweep.json";
+    bool signalled = false;
+    for (int i = 0; i < 6000 && !signalled; ++i) {
+        std::this_thread::sleep_for(10ms);
+        if (fs::exists(file) && wbtest::readText(file).find("\"running\"") != std::string::npos) {
+            kill(pid, SIGUSR1);
+            signalled = true;
+        }
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(signalled);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    EXPECT_NE(wbtest::readText(path("stderr")).find("paused"), std::string::npos);
+    // The running cell finished; no other started.
+    const auto paused = nlohmann::json::parse(wbtest::readText(file));
+    std::vector<std::string> states;
+    for (const auto& cell : paused["cells"]) states.push_back(cell["state"]);
+    EXPECT_EQ(states, (std::vector<std::string>{"done", "queued", "queued"}));
+
+    const auto r = wbtest::runCli("sweep " + quoted("sw") + " --json --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["done"], 3);
 }
 
 TEST_F(Sweep, AKilledSweepResumesWithoutRedoingFinishedCells) {

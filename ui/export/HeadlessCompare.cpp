@@ -2,6 +2,10 @@
 #include "export/HeadlessCompare.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QFile>
+
+#include <unistd.h>
 
 #include <memory>
 
@@ -11,9 +15,29 @@
 #include "common/QtConversions.h"
 #include "export/ChartExporter.h"
 #include "runs/RunCollection.h"
+#include "sweep/SweepChart.h"
+#include "workbench/SweepPlots.h"
 #include "workbench/RunFolder.h"
 
 namespace wbui {
+
+namespace {
+// Widgets need a QApplication; the CLI has none and may run without a display.
+std::unique_ptr<QApplication> ensureApplication() {
+    if (QApplication::instance()) return nullptr;
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    // What Qt falls back to anyway, without its warning on every headless export.
+    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+        const QString runtime = QDir::tempPath() + QStringLiteral("/runtime-") + QString::number(getuid());
+        if (QDir().mkpath(runtime) && QFile::setPermissions(runtime, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner))
+            qputenv("XDG_RUNTIME_DIR", runtime.toLocal8Bit());
+    }
+    static int argc = 1;
+    static char name[] = "lstm-workbench-cli";
+    static char* argv[] = {name, nullptr};
+    return std::make_unique<QApplication>(argc, argv);
+}
+}  // namespace
 
 int exportComparison(const std::vector<std::string>& runDirs, const std::string& pngPath,
                      const std::string& csvPath, std::string* error) {
@@ -37,15 +61,7 @@ int exportComparison(const std::vector<std::string>& runDirs, const std::string&
     }
     if (pngPath.empty()) return 0;
 
-    // Widgets need a QApplication; the CLI has none and may run without a display.
-    std::unique_ptr<QApplication> ownApp;
-    if (!QApplication::instance()) {
-        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-        static int argc = 1;
-        static char name[] = "lstm-workbench-cli";
-        static char* argv[] = {name, nullptr};
-        ownApp = std::make_unique<QApplication>(argc, argv);
-    }
+    const auto ownApp = ensureApplication();
     RunCollection runs;
     for (auto& r : records) {
         RunEntry entry;
@@ -62,6 +78,23 @@ int exportComparison(const std::vector<std::string>& runDirs, const std::string&
     QString why;
     if (!ChartExporter::savePlot(chart.plot(), toQt(pngPath), &why)) return fail(1, toStd(why));
     return 0;
+}
+
+bool exportSweepPlots(const std::string& sweepDir, std::string* error) {
+    try {
+        const auto sweep = wb::loadSweep(sweepDir);
+        const auto plots = wb::sweepPlots(sweep, wb::sweepResults(sweepDir, sweep));
+        const auto ownApp = ensureApplication();
+        QString why;
+        if (!exportSweepPlots(plots, sweepSubtitle(sweep), toQt(sweepDir) + QStringLiteral("/plots"), nullptr, &why)) {
+            if (error) *error = toStd(why);
+            return false;
+        }
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = e.what();
+        return false;
+    }
 }
 
 }  // namespace wbui

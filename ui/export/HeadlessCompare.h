@@ -1,5 +1,5 @@
-// Headless comparison for `lstm-workbench-cli compare`: loads run folders, renders the overlay loss chart
-// (the GUI's own chart and exporter) to PNG without a display and writes all series as one CSV.
+// Headless export for the CLI: `compare` loads run folders, renders the overlay loss chart (the GUI's own
+// chart and exporter) to PNG without a display and writes all series as one CSV; `sweep` draws its plots.
 // Deliberately free of Qt types so that the CLI can include it without pulling Qt into its sources.
 #pragma once
 
@@ -13,5 +13,9 @@ namespace wbui {
 // written. Creates an offscreen QApplication when the process has none.
 int exportComparison(const std::vector<std::string>& runDirs, const std::string& pngPath,
                      const std::string& csvPath, std::string* error);
+
+// A sweep's plots (workbench/SweepPlots.h) as PNG and CSV in SWEEP_DIR/plots/, for `lstm-workbench-cli
+// sweep`: the Sweep tab's own charts. Returns false with *error set when a file cannot be written.
+bool exportSweepPlots(const std::string& sweepDir, std::string* error);
 
 }  // namespace wbui

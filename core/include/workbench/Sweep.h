@@ -63,11 +63,46 @@ bool isSweepFolder(const std::string& dir);  // has sweep.json
 Sweep loadSweep(const std::string& dir);
 void saveSweep(const std::string& dir, const Sweep& sweep);  // atomically
 
-// results.csv from the cells' run folders: a "run" row per finished run and a "cell" row per grid point with
-// the mean and standard deviation over its repeats. Columns: kind, cell, repeat (empty in cell rows), one per
-// axis, status, runs (finished runs behind the row), samples_per_s(_std), us_per_sample(_std),
-// seconds_to_target(_std), best_val_loss(_std), best_val_accuracy(_std), peak_rss_mb, threads, processes,
-// run_dir, train_seconds(_std) (run.json's training time), samples (trained).
-std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep);
+// A measurement over a cell's repeats: mean and sample standard deviation (0 for one value); absent when no
+// run of the cell has it (no run reached the target, say).
+struct SweepMeasure {
+    double mean = 0, std = 0;
+    bool present = false;
+};
+
+// One row of results.csv: a finished run ("run" rows; std is 0) or a grid point (a "cell" row: mean and
+// standard deviation over its finished repeats).
+struct SweepResultRow {
+    bool aggregate = false;           // a cell row
+    int cell = 0;                     // the cell's index in the grid
+    int repeat = 0;                   // 1-based in run rows; 0 in cell rows
+    std::vector<std::string> values;  // the axes' values, in the axes' order
+    std::string status;               // run rows: "done"; cell rows: "done", "failed" or "incomplete"
+    int runs = 0;                     // finished runs behind the row
+    SweepMeasure samplesPerSecond, usPerSample, secondsToTarget, bestValLoss, bestValAccuracy, trainSeconds;
+    double peakRssMb = 0;
+    std::int64_t threads = 0, processes = 1;
+    std::string runDir;  // run rows: relative to the sweep folder
+    double samples = 0;  // trained samples (mean over repeats in cell rows)
+};
+
+struct SweepResults {
+    std::vector<std::string> axes;  // the axes' field keys
+    double targetLoss = 0;          // the one the seconds-to-target columns use
+    std::vector<SweepResultRow> runs, cells;
+
+    // results.csv. Columns: kind, cell, repeat (empty in cell rows), one per axis, status, runs,
+    // samples_per_s(_std), us_per_sample(_std), seconds_to_target(_std), best_val_loss(_std),
+    // best_val_accuracy(_std), peak_rss_mb, threads, processes, run_dir, train_seconds(_std) (run.json's
+    // training time), samples (trained).
+    std::string toCsv() const;
+};
+
+// The results of the cells whose state is Done, read from their run folders. Runs of one sweep share one
+// target loss: the sweep's, or when it has none the highest best loss of the runs (the one all reached).
+SweepResults sweepResults(const std::string& dir, const Sweep& sweep);
+inline std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep) {
+    return sweepResults(dir, sweep).toCsv();
+}
 
 }  // namespace wb

@@ -230,14 +230,9 @@ void saveSweep(const std::string& dir, const Sweep& sweep) {
     writeFileAtomic((fs::path(dir) / kSweepFile).string(), sweep.toJson());
 }
 
-std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep) {
-    std::ostringstream out;
-    out << "kind,cell,repeat";
-    for (const auto& a : sweep.axes) out << "," << a.field;
-    out << ",status,runs,samples_per_s,samples_per_s_std,us_per_sample,us_per_sample_std,seconds_to_target,"
-           "seconds_to_target_std,best_val_loss,best_val_loss_std,best_val_accuracy,best_val_accuracy_std,"
-           "peak_rss_mb,threads,processes,run_dir,train_seconds,train_seconds_std,samples\n";
-    // Runs of one comparison share one target: the given one, or the best loss the slowest run reached.
+SweepResults sweepResults(const std::string& dir, const Sweep& sweep) {
+    SweepResults out;
+    for (const auto& a : sweep.axes) out.axes.push_back(a.field);
     std::vector<RunRecord> records;
     std::vector<const SweepCell*> finished;
     for (const auto& c : sweep.cells) {
@@ -252,42 +247,43 @@ std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep) {
                 r.info.summary.bestValLoss > 0 ? r.info.summary.bestValLoss : r.info.summary.finalTrainLoss;
             target = std::max(target, best);
         }
-    const auto rows = compareRuns(records, target);
-    struct Stats {
-        std::vector<double> sps, us, target, loss, accuracy, rss, seconds, samples;
-        std::int64_t threads = 0, processes = 1;
-        int runs = 0;
+    out.targetLoss = target;
+    const auto compared = compareRuns(records, target);
+    auto axisValues = [](const SweepCell& c) {
+        std::vector<std::string> v;
+        for (const auto& kv : c.setting) v.push_back(kv.second);
+        return v;
     };
-    std::map<int, Stats> byCell;
-    auto axisValues = [&](const SweepCell& c) {
-        std::string s;
-        for (const auto& kv : c.setting) s += "," + kv.second;
-        return s;
-    };
+    auto one = [](double v, bool present = true) { return SweepMeasure{v, 0, present}; };
     for (std::size_t i = 0; i < finished.size(); ++i) {
         const auto& c = *finished[i];
-        const auto& r = rows[i];
+        const auto& r = compared[i];
         const auto& info = records[i].info;
-        const double rssMb = static_cast<double>(c.peakRssBytes) / (1024.0 * 1024.0);
-        out << "run," << c.index << "," << c.repeat + 1 << axisValues(c) << ",done,1,"
-            << number(r.samplesPerSecond) << ",," << number(r.usPerSample) << ",,"
-            << (r.secondsToTarget >= 0 ? number(r.secondsToTarget) : "") << ",," << number(r.bestValLoss)
-            << ",," << number(r.bestValAccuracy) << ",," << number(rssMb) << "," << info.threads << ","
-            << info.worldSize << "," << c.runDir << "," << number(info.summary.trainSeconds) << ",,"
-            << info.summary.samples << "\n";
-        auto& st = byCell[c.index];
-        st.sps.push_back(r.samplesPerSecond);
-        st.us.push_back(r.usPerSample);
-        if (r.secondsToTarget >= 0) st.target.push_back(r.secondsToTarget);
-        st.loss.push_back(r.bestValLoss);
-        st.accuracy.push_back(r.bestValAccuracy);
-        st.rss.push_back(rssMb);
-        st.seconds.push_back(info.summary.trainSeconds);
-        st.samples.push_back(static_cast<double>(info.summary.samples));
-        st.threads = info.threads;
-        st.processes = info.worldSize;
-        ++st.runs;
+        SweepResultRow row;
+        row.cell = c.index;
+        row.repeat = c.repeat + 1;
+        row.values = axisValues(c);
+        row.status = "done";
+        row.runs = 1;
+        row.samplesPerSecond = one(r.samplesPerSecond);
+        row.usPerSample = one(r.usPerSample);
+        row.secondsToTarget = one(r.secondsToTarget, r.secondsToTarget >= 0);
+        row.bestValLoss = one(r.bestValLoss);
+        row.bestValAccuracy = one(r.bestValAccuracy);
+        row.trainSeconds = one(info.summary.trainSeconds);
+        row.peakRssMb = static_cast<double>(c.peakRssBytes) / (1024.0 * 1024.0);
+        row.threads = info.threads;
+        row.processes = info.worldSize;
+        row.runDir = c.runDir;
+        row.samples = static_cast<double>(info.summary.samples);
+        out.runs.push_back(row);
     }
+    auto over = [](const std::vector<const SweepResultRow*>& rows, SweepMeasure SweepResultRow::*m) {
+        std::vector<double> v;
+        for (const auto* r : rows)
+            if ((r->*m).present) v.push_back((r->*m).mean);
+        return v.empty() ? SweepMeasure{} : SweepMeasure{mean(v), stddev(v), true};
+    };
     for (const auto& c : sweep.cells) {
         if (c.repeat != 0) continue;
         int planned = 0, failed = 0;
@@ -296,22 +292,68 @@ std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep) {
                 ++planned;
                 failed += other.state == CellState::Failed;
             }
-        const auto it = byCell.find(c.index);
-        const int done = it == byCell.end() ? 0 : it->second.runs;
-        const std::string status = done == planned ? "done" : failed ? "failed" : "incomplete";
-        out << "cell," << c.index << "," << axisValues(c) << "," << status << "," << done;
-        if (it == byCell.end()) {
-            out << ",,,,,,,,,,,,,,,,,\n";
-            continue;
+        std::vector<const SweepResultRow*> rows;
+        for (const auto& r : out.runs)
+            if (r.cell == c.index) rows.push_back(&r);
+        SweepResultRow row;
+        row.aggregate = true;
+        row.cell = c.index;
+        row.values = axisValues(c);
+        row.runs = static_cast<int>(rows.size());
+        row.status = row.runs == planned ? "done" : failed ? "failed" : "incomplete";
+        if (!rows.empty()) {
+            row.samplesPerSecond = over(rows, &SweepResultRow::samplesPerSecond);
+            row.usPerSample = over(rows, &SweepResultRow::usPerSample);
+            row.secondsToTarget = over(rows, &SweepResultRow::secondsToTarget);
+            row.bestValLoss = over(rows, &SweepResultRow::bestValLoss);
+            row.bestValAccuracy = over(rows, &SweepResultRow::bestValAccuracy);
+            row.trainSeconds = over(rows, &SweepResultRow::trainSeconds);
+            double rss = 0, samples = 0;
+            for (const auto* r : rows) {
+                rss += r->peakRssMb;
+                samples += r->samples;
+            }
+            row.peakRssMb = rss / static_cast<double>(rows.size());
+            row.samples = samples / static_cast<double>(rows.size());
+            row.threads = rows.back()->threads;
+            row.processes = rows.back()->processes;
         }
-        const auto& st = it->second;
-        auto pair = [&](const std::vector<double>& v) {
-            return v.empty() ? std::string(",") : number(mean(v)) + "," + number(stddev(v));
-        };
-        out << "," << pair(st.sps) << "," << pair(st.us) << "," << pair(st.target) << "," << pair(st.loss)
-            << "," << pair(st.accuracy) << "," << number(mean(st.rss)) << "," << st.threads << ","
-            << st.processes << ",," << pair(st.seconds) << "," << number(mean(st.samples)) << "\n";
+        out.cells.push_back(row);
     }
+    return out;
+}
+
+std::string SweepResults::toCsv() const {
+    std::ostringstream out;
+    out << "kind,cell,repeat";
+    for (const auto& a : axes) out << "," << a;
+    out << ",status,runs,samples_per_s,samples_per_s_std,us_per_sample,us_per_sample_std,seconds_to_target,"
+           "seconds_to_target_std,best_val_loss,best_val_loss_std,best_val_accuracy,best_val_accuracy_std,"
+           "peak_rss_mb,threads,processes,run_dir,train_seconds,train_seconds_std,samples\n";
+    // A run row leaves the std columns empty; a cell row without finished runs leaves every measure empty.
+    auto measure = [](const SweepMeasure& m, bool aggregate) {
+        if (!m.present) return std::string(",");
+        return number(m.mean) + "," + (aggregate ? number(m.std) : "");
+    };
+    auto row = [&](const SweepResultRow& r) {
+        out << (r.aggregate ? "cell," : "run,") << r.cell << ","
+            << (r.aggregate ? std::string() : std::to_string(r.repeat));
+        for (const auto& v : r.values) out << "," << v;
+        out << "," << r.status << "," << r.runs;
+        if (r.aggregate && r.runs == 0) {
+            out << ",,,,,,,,,,,,,,,,,\n";
+            return;
+        }
+        out << "," << measure(r.samplesPerSecond, r.aggregate) << "," << measure(r.usPerSample, r.aggregate)
+            << "," << measure(r.secondsToTarget, r.aggregate) << "," << measure(r.bestValLoss, r.aggregate)
+            << "," << measure(r.bestValAccuracy, r.aggregate) << "," << number(r.peakRssMb) << ","
+            << r.threads << "," << r.processes << "," << r.runDir << ","
+            << measure(r.trainSeconds, r.aggregate) << ","
+            << (r.aggregate ? number(r.samples) : std::to_string(static_cast<std::int64_t>(r.samples)))
+            << "\n";
+    };
+    for (const auto& r : runs) row(r);
+    for (const auto& r : cells) row(r);
     return out.str();
 }
 
