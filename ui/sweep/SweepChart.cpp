@@ -75,7 +75,12 @@ void SweepChart::setPlot(const wb::SweepPlot& data, const QString& subtitle) {
     x->setLabel(toQt(data.xLabel));
     y->setLabel(toQt(data.yLabel));
 
-    if (!data.unavailable.empty() || data.series.empty()) {
+    const bool drawn = data.unavailable.empty() && !data.series.empty();
+    for (auto* axis : {x, y}) {
+        axis->setVisible(drawn);
+        axis->grid()->setVisible(drawn);
+    }
+    if (!drawn) {
         auto* text = new QCPItemText(m_plot);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
         text->position->setCoords(0.5, 0.5);

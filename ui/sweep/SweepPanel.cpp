@@ -220,6 +220,14 @@ SweepPanel::SweepPanel(QWidget* parent)
         m_plotTabs->addTab(page, names[i]);
     }
     connect(m_baseline, &QComboBox::currentTextChanged, this, [this] { fillPlots(); });
+    const char* titles[] = {"Throughput against batch size", "Training time against dataset size",
+                            "Speed-up against a baseline device", "Best validation loss against training time"};
+    for (std::size_t i = 0; i < m_charts.size(); ++i) {
+        wb::SweepPlot empty;
+        empty.title = titles[i];
+        empty.unavailable = "Start a sweep above, or open a sweep folder (File → Open Sweep Folder, or drop it here)";
+        m_charts[i]->setPlot(empty, QString());
+    }
     split->addWidget(tables);
     split->addWidget(m_plotTabs);
     split->setSizes({250, 520});

@@ -8,7 +8,7 @@
 //   speedup               each device's samples/s over a baseline device's at the same other settings (needs
 //                         a device axis: device, threads, processes or precision)
 //   pareto                best validation loss against training time for every cell, the cells no other
-//                         cell beats on both marked as the front
+//                         cell beats on both marked as the front (a loss lower by under 0.01 % is a tie)
 //
 // A "device" here is what the device axes of a cell say together ("cpu:2 · processes 2"); every other axis
 // but the plot's x axis splits the lines further.
@@ -47,7 +47,6 @@ struct SweepPlot {
     std::string toCsv() const;
 };
 
-inline constexpr const char* kPlotIds[] = {"throughput-vs-batch", "time-vs-data", "speedup", "pareto"};
 
 // Is the axis one of the device's (a config field in the "device" section)?
 bool isDeviceAxis(const std::string& field);
