@@ -221,11 +221,13 @@ SweepPanel::SweepPanel(QWidget* parent)
     }
     connect(m_baseline, &QComboBox::currentTextChanged, this, [this] { fillPlots(); });
     const char* titles[] = {"Throughput against batch size", "Training time against dataset size",
-                            "Speed-up against a baseline device", "Best validation loss against training time"};
+                            "Speed-up against a baseline device",
+                            "Best validation loss against training time"};
     for (std::size_t i = 0; i < m_charts.size(); ++i) {
         wb::SweepPlot empty;
         empty.title = titles[i];
-        empty.unavailable = "Start a sweep above, or open a sweep folder (File → Open Sweep Folder, or drop it here)";
+        empty.unavailable =
+            "Start a sweep above, or open a sweep folder (File → Open Sweep Folder, or drop it here)";
         m_charts[i]->setPlot(empty, QString());
     }
     split->addWidget(tables);
@@ -683,7 +685,8 @@ void SweepPanel::fillResults() {
         tr("runs"),          tr("samples/s"),
         tr("µs/sample"),     tr("s to loss %1").arg(m_resultsData.targetLoss, 0, 'g', 3),
         tr("best val loss"), tr("best val acc"),
-        tr("train s"),       tr("peak RSS, MB")};
+        tr("train s"),       tr("peak RSS, MB"),
+        tr("threads"),       tr("processes")};
     headers << measures;
     m_results->setSortingEnabled(false);
     m_results->clear();
@@ -707,6 +710,8 @@ void SweepPanel::fillResults() {
         m_results->setItem(row, col++, measureItem(r.bestValAccuracy, 3));
         m_results->setItem(row, col++, measureItem(r.trainSeconds, 1));
         m_results->setItem(row, col++, measureItem({r.peakRssMb, 0, r.runs > 0}, 0));
+        m_results->setItem(row, col++, measureItem({double(r.threads), 0, r.runs > 0}, 0));
+        m_results->setItem(row, col++, measureItem({double(r.processes), 0, r.runs > 0}, 0));
         ++row;
     }
     m_results->setSortingEnabled(true);

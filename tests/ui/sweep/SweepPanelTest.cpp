@@ -134,11 +134,12 @@ TEST_F(SweepTab, RunsAGridShowsCellsResultsAndPlotsExportsAndReopens) {
     EXPECT_EQ(QDir(bundle + QStringLiteral("/runs")).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 4);
     EXPECT_FALSE(QFileInfo::exists(bundle + QStringLiteral("/plots/time-vs-data.png")));
 
-    // Reopened in the main window (File → Open Sweep Folder and a drop both go through openPath).
+    // Reopened in the main window by dropping the folder on it (File → Open Sweep Folder goes the same way).
     MainWindow w;
     w.errors()->setDialogsEnabled(false);
     w.setRunsDirectory(dir("runs"));
-    ASSERT_TRUE(w.openPath(sweepDir));
+    wbuitest::dropFiles(&w, {sweepDir});
+    EXPECT_EQ(w.errors()->errorCount(), 0) << w.errors()->lastError().toStdString();
     EXPECT_EQ(w.mainTabs()->currentWidget(), w.sweepPanel());
     EXPECT_EQ(w.sweepPanel()->state(), State::Finished);
     EXPECT_EQ(w.sweepPanel()->resultTable()->rowCount(), 4);
