@@ -72,3 +72,5 @@ mv "$out/benchmarks.md" docs/benchmarks.md
 echo "bench-report: wrote docs/benchmarks.md" >&2
 # The scale-out table (threads against processes) is measured by its own script, into the page just written.
 BUILD_DIR="$BUILD_DIR" ./scripts/bench-scaleout.sh
+# How a CPU step uses two threads (batch split against operation split), also into that page.
+BUILD_DIR="$BUILD_DIR" ./scripts/bench-threads.sh

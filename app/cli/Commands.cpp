@@ -297,15 +297,17 @@ int runBench(const BenchCliOptions& o) {
         b.warmup = o.warmup;
         b.batchSize = o.batchSize;
         b.backend = o.backend;
+        b.threadSplit = o.threadSplit;
         const auto r = wb::runBenchmark(b);
         if (o.json) {
             results.push_back(json::parse(r.toJson()));
             continue;
         }
         std::printf(
-            "%-8s %-6s %2lld thr %s %-5s batch %lld x %lld: %8.1f us/sample  %10.0f tokens/s  %6.1f GFLOP/s "
+            "%-8s %-6s %2lld thr %-5s %s %-5s batch %lld x %lld: %8.1f us/sample  %10.0f tokens/s  %6.1f GFLOP/s "
             "of %6.1f measured peak (%4.1f%%)\n",
-            r.preset.c_str(), r.device.c_str(), static_cast<long long>(r.threads), r.precision.c_str(),
+            r.preset.c_str(), r.device.c_str(), static_cast<long long>(r.threads), r.threadSplit.c_str(),
+            r.precision.c_str(),
             r.backend.c_str(), static_cast<long long>(r.batchSize), static_cast<long long>(r.seqLen),
             r.usPerSample, r.tokensPerSecond, r.gflops, r.peakGflops, r.percentOfPeak);
         if (r.preset == "imdb")

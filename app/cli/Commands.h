@@ -54,6 +54,7 @@ struct BenchCliOptions {
     std::string device = "cpu";
     std::string precision = "fp32";
     std::string backend = "auto";  // LSTM backend: auto, torch or fused
+    std::string threadSplit;       // batch or ops; "" = the config's default
     std::int64_t steps = 20, warmup = 3, batchSize = 0;
     bool json = false;
 };

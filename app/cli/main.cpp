@@ -151,6 +151,9 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--batch-size", bench.batchSize, "Override the preset's batch size");
     benchCmd->add_option("--backend", bench.backend, "LSTM backend: auto, torch or fused")
         ->check(CLI::IsMember({"auto", "torch", "fused"}));
+    benchCmd->add_option("--thread-split", bench.threadSplit,
+                         "With several CPU threads: batch (each thread its share of the batch) or ops")
+        ->check(CLI::IsMember({"batch", "ops"}));
     benchCmd->add_flag("--json", bench.json, "Machine-readable output");
 
     // Ranks 1..N-1 of `train --nproc N` (and of the app's multi-process device): everything comes from rank 0

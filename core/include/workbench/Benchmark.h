@@ -17,11 +17,13 @@ struct BenchOptions {
     std::int64_t warmup = 3;
     std::int64_t batchSize = 0;     // 0 = preset's
     std::string backend = "auto";   // LSTM: "torch" (torch::nn::LSTM), "fused" (CPU fused LSTM) or "auto"
+    std::string threadSplit;        // "batch" or "ops" with several CPU threads; "" = the config's default
 };
 
 struct BenchResult {
     std::string preset, device, deviceName, precision, libtorchVersion, blas;
     std::string backend;         // the LSTM that ran: "torch" or "fused" (auto resolved)
+    std::string threadSplit;     // "batch" or "ops" (what ran: "ops" with one thread)
     std::int64_t threads = 0, batchSize = 0, seqLen = 0, steps = 0;
     double medianStepMs = 0;
     double usPerSample = 0;

@@ -15,16 +15,21 @@ enum class Task { LanguageModel, Classifier };
 enum class Pooling { Last, Mean, Max };
 enum class OptimizerKind { Adam, Sgd, RmsProp };
 enum class Precision { Fp32, Bf16, Fp16 };
-enum class LstmBackend { Auto, Torch, Fused };  // Fused: reserved for the fused CPU LSTM (PERF issue)
+enum class LstmBackend { Auto, Torch, Fused };
+// How a CPU step uses several threads: Batch, each thread trains its share of the batch's rows for the whole
+// step (train/ThreadShards.h); Ops, LibTorch and OpenBLAS split every operation between the threads.
+enum class ThreadSplit { Batch, Ops };  // Fused: reserved for the fused CPU LSTM (PERF issue)
 
 std::string toString(Task v);               // "lm" | "classify"
 std::string toString(Pooling v);            // "last" | "mean" | "max"
 std::string toString(OptimizerKind v);      // "adam" | "sgd" | "rmsprop"
 std::string toString(Precision v);          // "fp32" | "bf16" | "fp16"
+std::string toString(ThreadSplit v);        // "batch" | "ops"
 Task taskFromString(const std::string& s);  // these throw InputError naming the accepted values
 Pooling poolingFromString(const std::string& s);
 OptimizerKind optimizerFromString(const std::string& s);
 Precision precisionFromString(const std::string& s);
+ThreadSplit threadSplitFromString(const std::string& s);
 
 // Values, ranges, names and defaults of every field below live in one table, configFields()
 // (workbench/ConfigFields.h): a new ExperimentConfig takes the table's initial values; the members here are
@@ -74,6 +79,7 @@ struct DeviceConfig {
     // Data-parallel processes (c10d: Gloo on CPUs, NCCL on GPUs), each with `threads` threads and a shard
     // of every global batch; 1 = this process alone. docs/architecture.md, "Scale-out".
     std::int64_t processes{};
+    ThreadSplit threadSplit{};  // with threads >= 2 on a CPU, in one process
 };
 
 struct ExperimentConfig {

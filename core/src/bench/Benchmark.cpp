@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "device/DeviceSetup.h"
+#include "train/ThreadShards.h"
 #include "train/TrainingStep.h"
 #include "workbench/Benchmark.h"
 #include "workbench/Devices.h"
@@ -40,6 +41,7 @@ std::string BenchResult::toJson() const {
                         {"device_name", deviceName},
                         {"threads", threads},
                         {"backend", backend},
+                        {"thread_split", threadSplit},
                         {"precision", precision},
                         {"batch_size", batchSize},
                         {"seq_len", seqLen},
@@ -85,6 +87,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
     config.device.precision = precisionFromString(o.precision);
     if (o.batchSize > 0) config.train.batchSize = o.batchSize;
     config.model.backend = parseBackend(o.backend);
+    if (!o.threadSplit.empty()) config.device.threadSplit = threadSplitFromString(o.threadSplit);
     if (o.steps < 1 || o.warmup < 0) throw InputError("bench needs at least one timed step");
     for (const auto& problem : config.validate())
         if (problem.find("corpus") == std::string::npos) throw InputError(problem);
@@ -117,16 +120,25 @@ BenchResult runBenchmark(const BenchOptions& o) {
     r.deviceName = device.is_cpu() ? "CPU" : cudaDeviceName(device.index(), nullptr);
     r.precision = toString(config.device.precision);
     r.backend = setup.model->backend() == LstmBackend::Fused ? "fused" : "torch";
+    r.threadSplit = device.is_cpu() && currentCpuThreads() >= 2 ? toString(config.device.threadSplit) : "ops";
     r.libtorchVersion = libtorchVersion();
     r.blas = blasLibrary();
     r.threads = device.is_cpu() ? currentCpuThreads() : 0;
     r.batchSize = b;
     r.seqLen = t;
     r.steps = o.steps;
+    std::unique_ptr<ThreadShards> shards;
+    if (device.is_cpu() && r.threads >= 2 && config.device.threadSplit == ThreadSplit::Batch) {
+        shards = std::make_unique<ThreadShards>(static_cast<int>(r.threads));
+        applyBlasThreads(1);
+    }
     for (std::int64_t i = 0; i < o.warmup + o.steps; ++i) {
         synchronize(device);
         const auto t0 = Clock::now();
-        trainStep(setup, batch, config);
+        if (shards)
+            shards->step(setup, batch, config, 1234 + static_cast<std::uint64_t>(i));
+        else
+            trainStep(setup, batch, config);
         synchronize(device);
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         if (i >= o.warmup) r.stepMs.push_back(ms);

@@ -115,6 +115,8 @@ std::string toString(Precision v) {
     return v == Precision::Bf16 ? "bf16" : v == Precision::Fp16 ? "fp16" : "fp32";
 }
 
+std::string toString(ThreadSplit v) { return v == ThreadSplit::Ops ? "ops" : "batch"; }
+
 Task taskFromString(const std::string& s) {
     if (s == "lm") return Task::LanguageModel;
     if (s == "classify") return Task::Classifier;
@@ -137,6 +139,11 @@ Precision precisionFromString(const std::string& s) {
     if (s == "bf16") return Precision::Bf16;
     if (s == "fp16") return Precision::Fp16;
     throw InputError("unknown precision '" + s + "' (expected fp32, bf16 or fp16)");
+}
+ThreadSplit threadSplitFromString(const std::string& s) {
+    if (s == "batch") return ThreadSplit::Batch;
+    if (s == "ops") return ThreadSplit::Ops;
+    throw InputError("unknown thread split '" + s + "' (expected batch or ops)");
 }
 
 std::string ExperimentConfig::toJson() const {
@@ -287,10 +294,10 @@ ExperimentConfig presetConfig(const std::string& name) {
     } else {
         throw InputError("unknown preset '" + name + "' (expected imdb, charrnn or poems)");
     }
-    // CPU threads (LibTorch and OpenBLAS together): the fastest count of the fused LSTM measured per preset
-    // by scripts/bench-report.sh (docs/benchmarks.md, "Thread choice"). charrnn's small products lose more
-    // to synchronisation than a second core gives back; imdb and poems gain from it.
-    const std::int64_t measuredBest = name == "charrnn" ? 1 : 2;
+    // CPU threads: the fastest count measured per preset by scripts/bench-threads.sh (docs/benchmarks.md,
+    // "Two threads"). With the batch split over threads (the default) two threads beat one on every preset
+    // (1.37x to 1.78x); splitting every operation lost on imdb and charrnn.
+    const std::int64_t measuredBest = 2;
     const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
     c.device.threads = std::min(measuredBest, cores);
     return c;

@@ -278,6 +278,14 @@ std::vector<ConfigField> buildTable() {
             {"fp32", "bf16", "fp16"}, [](C& c) -> Precision& { return c.device.precision; },
             precisionFromString, toString)
         .defaults("fp32", "fp32");
+    add({"device", "thread_split", "--thread-split", "thread split",
+         "How a CPU step uses its threads: batch (each thread trains its share of the batch for the whole step) "
+         "or ops (LibTorch and OpenBLAS split every operation)"})
+        .initial("batch")
+        .choice<ThreadSplit>(
+            {"batch", "ops"}, [](C& c) -> ThreadSplit& { return c.device.threadSplit; }, threadSplitFromString,
+            toString)
+        .defaults("batch", "batch");
     add({"device", "processes", "--nproc", "processes",
          "Data-parallel processes on this machine (c10d Gloo), each with its share of every batch"})
         .initial("1")

@@ -120,6 +120,11 @@ void applyCpuThreads(std::int64_t threads) {
 
 int currentCpuThreads() { return torch::get_num_threads(); }
 
+void applyBlasThreads(int threads) {
+    using SetFn = void (*)(int);
+    if (auto fn = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) fn(threads);
+}
+
 void synchronize(const torch::Device& device) {
     if (device.is_cuda()) torch::cuda::synchronize(device.index());
 }

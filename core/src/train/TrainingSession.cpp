@@ -187,6 +187,13 @@ void TrainingSession::buildModel() {
         if (!state.empty()) m_sync->broadcastFromRankZero(state);
     } else {
         m_sync = std::make_unique<LocalGradientSync>();
+        // Several CPU threads in one process: by default each trains its share of every batch
+        // (ThreadShards.h), each with one BLAS thread; validation keeps the intra-op threads.
+        const int threads = m_device.is_cpu() ? currentCpuThreads() : 1;
+        if (threads >= 2 && m_config.device.threadSplit == ThreadSplit::Batch) {
+            m_shards = std::make_unique<ThreadShards>(threads);
+            applyBlasThreads(1);
+        }
     }
     m_trainSplit = m_job.data.train.to(m_device);
     m_validator = std::make_unique<Validator>(*m_setup, m_job.data.validation.to(m_device), m_config, *m_sync,
@@ -200,7 +207,9 @@ void TrainingSession::describeRun() {
     m_job.info.threads = m_device.is_cpu() ? currentCpuThreads() : 0;
     m_writer.writeRunInfo(m_job.info);
     std::string where = m_job.info.device;
-    if (m_device.is_cpu()) where += " with " + std::to_string(m_job.info.threads) + " thread(s)";
+    if (m_device.is_cpu())
+        where += " with " + std::to_string(m_job.info.threads) + " thread(s)" +
+                 (m_shards ? " (each with its share of the batch)" : "");
     if (dataParallel()) where += " in each of " + std::to_string(m_sync->worldSize()) + " processes (gloo)";
     log("training " + std::to_string(m_plannedSteps) + " steps on " + where + ", " +
         std::to_string(m_job.data.train.size()) + " training and " +
@@ -252,14 +261,20 @@ void TrainingSession::trainLoop() {
 void TrainingSession::trainBatch(const torch::Tensor& order) {
     const auto begin = m_state.batchInEpoch * m_tc.batchSize;
     const auto size = std::min(m_tc.batchSize, m_trainSplit.size() - begin);
-    const auto [first, last] = m_sync->shard(size);
-    const auto batch = m_trainSplit.batch(order.narrow(0, begin + first, last - first));
     // Dropout draws from the global generator: seeding it per step makes a resumed run exact, and every
-    // rank draws the global batch's masks (ShardedDropout.h).
-    torch::manual_seed(m_tc.seed + 7919ULL * static_cast<std::uint64_t>(m_state.step + 1));
-    ScopedDropoutShard dropoutShard(dataParallel() ? size : 0, first);
-    m_lossSum += trainStep(*m_setup, batch, m_config, m_sync.get(), m_sync->lossWeight(last - first, size))
-                     .to(torch::kFloat32);
+    // rank (every thread of a batch split) draws the global batch's masks (ShardedDropout.h).
+    const std::uint64_t dropoutSeed = m_tc.seed + 7919ULL * static_cast<std::uint64_t>(m_state.step + 1);
+    torch::manual_seed(dropoutSeed);
+    if (m_shards) {
+        const auto batch = m_trainSplit.batch(order.narrow(0, begin, size));
+        m_lossSum += m_shards->step(*m_setup, batch, m_config, dropoutSeed).to(torch::kFloat32);
+    } else {
+        const auto [first, last] = m_sync->shard(size);
+        const auto batch = m_trainSplit.batch(order.narrow(0, begin + first, last - first));
+        ScopedDropoutShard dropoutShard(dataParallel() ? size : 0, first);
+        m_lossSum += trainStep(*m_setup, batch, m_config, m_sync.get(), m_sync->lossWeight(last - first, size))
+                         .to(torch::kFloat32);
+    }
     ++m_lossCount;
     ++m_state.step;
     ++m_state.batchInEpoch;  // counted before any checkpoint, which must resume after this batch

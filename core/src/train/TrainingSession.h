@@ -13,6 +13,7 @@
 #include "train/JobState.h"
 #include "train/MetricSink.h"
 #include "train/RunFolderWriter.h"
+#include "train/ThreadShards.h"
 #include "train/ThroughputMeter.h"
 #include "train/TrainingStep.h"
 #include "train/Validator.h"
@@ -64,6 +65,7 @@ private:
     DistributedContext* m_context = nullptr;
     std::unique_ptr<TrainingSetup> m_setup;
     std::unique_ptr<GradientSync> m_sync;
+    std::unique_ptr<ThreadShards> m_shards;  // a CPU step split by batch over threads (one process)
     EncodedSplit m_trainSplit;
     std::unique_ptr<Validator> m_validator;
     std::unique_ptr<Checkpointer> m_checkpointer;

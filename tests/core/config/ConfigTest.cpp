@@ -241,9 +241,10 @@ TEST(Config, PresetsMatchPerfMd) {
 }
 
 TEST(Config, PresetsCarryTheirMeasuredThreadCount) {
-    // docs/benchmarks.md, "Thread choice": charrnn is fastest on one thread, imdb and poems on two.
+    // docs/benchmarks.md, "Two threads": with the batch split, every preset is fastest on two threads.
     const std::int64_t two = std::min<std::int64_t>(2, std::max(1u, std::thread::hardware_concurrency()));
-    EXPECT_EQ(wb::presetConfig("charrnn").device.threads, 1);
+    EXPECT_EQ(wb::presetConfig("charrnn").device.threads, two);
+    EXPECT_EQ(wb::presetConfig("charrnn").device.threadSplit, wb::ThreadSplit::Batch);
     EXPECT_EQ(wb::presetConfig("imdb").device.threads, two);
     EXPECT_EQ(wb::presetConfig("poems").device.threads, two);
 }
@@ -258,6 +259,9 @@ TEST(Config, EnumStrings) {
     EXPECT_EQ(wb::toString(wb::Precision::Bf16), "bf16");
     EXPECT_EQ(wb::precisionFromString("fp16"), wb::Precision::Fp16);
     EXPECT_THROW(wb::precisionFromString("FP32"), wb::InputError);
+    EXPECT_EQ(wb::toString(wb::ThreadSplit::Ops), "ops");
+    EXPECT_EQ(wb::threadSplitFromString("batch"), wb::ThreadSplit::Batch);
+    EXPECT_THROW(wb::threadSplitFromString("threads"), wb::InputError);
 }
 
 }  // namespace
