@@ -82,6 +82,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("LSTM Workbench"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/lstm-workbench.svg")));
     setAcceptDrops(true);
+    // Text fields and spin boxes accept drops themselves and would insert "file:///…"; the application-wide
+    // filter sends file drops on any of this window's widgets to the window (eventFilter).
+    qApp->installEventFilter(this);
     m_errors = new ErrorPresenter(this, this);
     m_runs = new RunCollection(this);
     m_scheduler = new RunScheduler(this);
@@ -479,6 +482,28 @@ void MainWindow::dropEvent(QDropEvent* event) {
         corpusTaken = corpusTaken || !run;
         openPath(p);
     }
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    const auto type = event->type();
+    if (type == QEvent::DragEnter || type == QEvent::DragMove || type == QEvent::Drop) {
+        auto* widget = qobject_cast<QWidget*>(watched);
+        // QDragEnterEvent and QDragMoveEvent are QDropEvents too.
+        auto* drop = static_cast<QDropEvent*>(event);
+        bool files = false;
+        if (drop->mimeData() && drop->mimeData()->hasUrls())
+            for (const QUrl& url : drop->mimeData()->urls()) files = files || url.isLocalFile();
+        // Only files, only on this window's children (the window's own drops arrive in dropEvent); a text
+        // drag still goes into the text field under it.
+        if (files && widget && widget != this && widget->window() == this) {
+            if (type == QEvent::Drop)
+                dropEvent(drop);
+            else
+                drop->acceptProposedAction();
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 QString MainWindow::uniqueRunDir(const QString& base) const {

@@ -4,6 +4,9 @@
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QLineEdit>
+#include <QMimeData>
+#include <QSpinBox>
 #include <QTest>
 
 #include <gtest/gtest.h>
@@ -18,6 +21,7 @@
 #include "common/ErrorPresenter.h"
 #include "corpus/CorpusPanel.h"
 #include "experiment/ExperimentPanel.h"
+#include "playground/PlaygroundPanel.h"
 #include "runs/RunCollection.h"
 #include "training/DeviceList.h"
 #include "training/RunScheduler.h"
@@ -40,6 +44,57 @@ TEST(MainWindow, DropLoadsCorpus) {
     EXPECT_EQ(win.w->corpusPanel()->corpusPath(), path);
     EXPECT_EQ(win.w->experimentPanel()->config().data.corpus, path.toStdString());
     EXPECT_EQ(win.w->errors()->errorCount(), 0);
+}
+
+namespace {
+// A drop as a file manager makes it: the files' URLs and, as text, the URL too (what a text field would
+// insert).
+void dropLikeAFileManager(QWidget* target, const QString& path) {
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(path)});
+    mime.setText(QUrl::fromLocalFile(path).toString());
+    const QPoint pos(target->width() / 2, target->height() / 2);
+    QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &enter);
+    QDragMoveEvent move(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &move);
+    QDropEvent drop(QPointF(pos), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(target, &drop);
+}
+}  // namespace
+
+TEST(MainWindow, FilesDroppedOnTextFieldsAndSpinBoxesLoadInsteadOfInsertingTheirUrl) {
+    Window win;
+    // An editable text field of the playground (the seed box) and a spin box of the experiment page.
+    QLineEdit* seed = nullptr;
+    for (auto* e : win.w->playground()->findChildren<QLineEdit*>())
+        if (!seed && e->acceptDrops() && !e->isReadOnly() && !qobject_cast<QAbstractSpinBox*>(e->parentWidget())) seed = e;
+    auto* spin = win.w->experimentPanel()->findChild<QSpinBox*>();
+    ASSERT_TRUE(seed && spin);  // both accept drops: Qt's default, which inserted "file:///…"
+    seed->setText(QStringLiteral("春"));
+    const QString path = win.write("poems.json", wbtest::quatrainJson(30));
+    dropLikeAFileManager(seed, path);
+    EXPECT_TRUE(win.w->corpusPanel()->hasCorpus());
+    EXPECT_EQ(win.w->corpusPanel()->corpusPath(), path);
+    EXPECT_EQ(seed->text(), QStringLiteral("春"));
+    const QString spinText = spin->text();
+    const QString other = win.write("pattern.txt", wbtest::patternText(20));
+    dropLikeAFileManager(spin, other);
+    EXPECT_EQ(win.w->corpusPanel()->corpusPath(), other);
+    EXPECT_EQ(spin->text(), spinText);
+    EXPECT_EQ(win.w->errors()->errorCount(), 0);
+
+    // A text drag still goes into the field under it.
+    seed->clear();
+    QMimeData mime;
+    mime.setText(QStringLiteral("白日"));
+    const QPoint pos(seed->width() / 2, seed->height() / 2);
+    QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(seed, &enter);
+    QDropEvent drop(QPointF(pos), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(seed, &drop);
+    EXPECT_EQ(seed->text(), QStringLiteral("白日"));
+    EXPECT_EQ(win.w->corpusPanel()->corpusPath(), other);
 }
 
 TEST(MainWindow, BadDropShowsErrorAndKeepsPreviousCorpus) {
