@@ -680,7 +680,8 @@ void MainWindow::openRunDialog() {
 bool MainWindow::exportChart(const QString& path) {
     m_overlay->flush();
     QString error;
-    if (!ChartExporter::savePlot(m_overlay->plot(), path, &error)) {
+    if (!ChartExporter::savePlot(m_overlay->plot(), path, &error, ChartExporter::kWidth, ChartExporter::kHeight,
+                                 ChartExporter::caption(tr("LSTM Workbench comparison"), m_runs->records()))) {
         m_errors->showError(tr("Export failed"), error + tr("\n\nPick another folder or file name."));
         return false;
     }
@@ -718,7 +719,9 @@ bool MainWindow::exportBundle(const QString& dir) {
         {XAxisMode::Samples, "overlay-samples.png"}};
     for (const auto& m : modes) {
         m_overlay->setXAxisMode(m.mode);
-        if (!ChartExporter::savePlot(m_overlay->plot(), dir + QLatin1Char('/') + QLatin1String(m.name), &error)) {
+        if (!ChartExporter::savePlot(m_overlay->plot(), dir + QLatin1Char('/') + QLatin1String(m.name), &error,
+                                     ChartExporter::kWidth, ChartExporter::kHeight,
+                                     ChartExporter::caption(tr("LSTM Workbench comparison"), m_runs->records()))) {
             m_overlay->setXAxisMode(shown);
             return fail();
         }

@@ -3,6 +3,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QDate>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -38,7 +39,55 @@ bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
 }
 }  // namespace
 
-bool ChartExporter::savePlot(QCustomPlot* plot, const QString& path, QString* error, int width, int height) {
+QString ChartExporter::caption(const QString& what, const std::vector<wb::RunRecord>& runs) {
+    QStringList corpora, labels;
+    for (const auto& r : runs) {
+        const QString corpus = QFileInfo(toQt(r.config.data.corpus)).fileName();
+        if (!corpus.isEmpty() && !corpora.contains(corpus)) corpora << corpus;
+        labels << toQt(r.label()) + QStringLiteral(" (") + toQt(r.info.id) + QLatin1Char(')');
+    }
+    constexpr int kShown = 4;  // a long list would cover the chart
+    if (labels.size() > kShown) {
+        const auto more = labels.size() - kShown;
+        labels = labels.mid(0, kShown);
+        labels << QObject::tr("and %1 more").arg(more);
+    }
+    QStringList head{what};
+    if (!corpora.isEmpty()) head << corpora.join(QStringLiteral(", "));
+    head << QDate::currentDate().toString(Qt::ISODate);
+    // The runs on lines of at most ~130 characters: one line of long run ids runs off a 1200-pixel image.
+    QStringList lines{head.join(QStringLiteral(" · "))};
+    QString line;
+    for (const auto& label : labels) {
+        if (!line.isEmpty() && line.size() + 2 + label.size() > 130) {
+            lines << line;
+            line.clear();
+        }
+        line += (line.isEmpty() ? QString() : QStringLiteral("; ")) + label;
+    }
+    if (!line.isEmpty()) lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
+
+bool ChartExporter::savePlot(QCustomPlot* plot, const QString& path, QString* error, int width, int height,
+                             const QString& caption) {
+    // The caption is a title row for the export only, taken out again afterwards.
+    QCPTextElement* title = nullptr;
+    if (!caption.isEmpty()) {
+        plot->plotLayout()->insertRow(0);
+        title = new QCPTextElement(plot, caption, QFont(plot->font().family(), 10, QFont::Bold));
+        plot->plotLayout()->addElement(0, 0, title);
+    }
+    struct RemoveTitle {
+        QCustomPlot* plot;
+        QCPTextElement* title;
+        ~RemoveTitle() {
+            if (!title) return;
+            plot->plotLayout()->remove(title);
+            plot->plotLayout()->simplify();
+            plot->replot();
+        }
+    } removeTitle{plot, title};
     const QString suffix = QFileInfo(path).suffix().toLower();
     bool ok = false;
     if (suffix == QLatin1String("png")) {

@@ -20,9 +20,12 @@ public:
     static constexpr int kWidth = 1200;
     static constexpr int kHeight = 700;
 
-    // Suffix .png, .svg or .pdf. Returns false with *error set (one line naming the file).
+    // Suffix .png, .svg or .pdf. Returns false with *error set (one line naming the file). A caption is
+    // drawn above the plot in the file only (the plot on screen is left as it was).
     static bool savePlot(QCustomPlot* plot, const QString& path, QString* error, int width = kWidth,
-                         int height = kHeight);
+                         int height = kHeight, const QString& caption = QString());
+    // "what · corpus · date" and the runs' labels, for the caption of a chart of these runs.
+    static QString caption(const QString& what, const std::vector<wb::RunRecord>& runs);
     static bool saveChartView(QChartView* view, const QString& path, QString* error);
     static bool writeCsv(const std::vector<wb::RunRecord>& runs, const QString& path, QString* error);
     static bool writeComparisonTableCsv(const std::vector<wb::ComparisonRow>& rows, double targetLoss,

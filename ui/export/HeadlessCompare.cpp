@@ -76,7 +76,9 @@ int exportComparison(const std::vector<std::string>& runDirs, const std::string&
     chart.setXAxisMode(XAxisMode::WallSeconds);
     chart.flush();
     QString why;
-    if (!ChartExporter::savePlot(chart.plot(), toQt(pngPath), &why)) return fail(1, toStd(why));
+    if (!ChartExporter::savePlot(chart.plot(), toQt(pngPath), &why, ChartExporter::kWidth, ChartExporter::kHeight,
+                                 ChartExporter::caption(QStringLiteral("Loss against wall-clock time"), runs.records())))
+        return fail(1, toStd(why));
     return 0;
 }
 

@@ -1,10 +1,13 @@
 // Export: the overlay chart as a PNG that decodes (and SVG/PDF files), all series as a CSV whose rows
 // match the run's metrics, a comparison bundle, and the headless compare the CLI uses.
 #include <QFile>
+#include <QDate>
 #include <QFileInfo>
 #include <QImage>
 
 #include <gtest/gtest.h>
+
+#include <qcustomplot.h>
 
 #include <cmath>
 
@@ -50,6 +53,38 @@ TEST(ChartExporter, PngDecodesAndSvgPdfAreWritten) {
     }
     EXPECT_FALSE(ChartExporter::savePlot(chart.plot(), QString::fromStdString(tmp.file("x.bmpx")), &error));
     EXPECT_TRUE(error.contains(QStringLiteral("x.bmpx")));
+}
+
+TEST(ChartExporter, ACaptionNamesTheRunsCorpusAndDateInTheFileOnly) {
+    QObject owner;
+    const QString run = wbuitest::trainedLanguageModelRun();
+    RunCollection* runs = collectionWith(run, &owner);
+    OverlayChart chart(runs);
+    chart.resize(1000, 600);
+    chart.flush();
+    const auto records = runs->records();
+    const QString caption = ChartExporter::caption(QStringLiteral("Comparison"), records);
+    EXPECT_TRUE(caption.startsWith(QStringLiteral("Comparison · pattern.txt · "))) << caption.toStdString();
+    EXPECT_TRUE(caption.contains(QDate::currentDate().toString(Qt::ISODate)));
+    EXPECT_TRUE(caption.contains(QString::fromStdString(records[0].info.id))) << caption.toStdString();
+
+    wbtest::TempDir tmp;
+    const QString plain = QString::fromStdString(tmp.file("plain.png")), titled = QString::fromStdString(tmp.file("titled.png"));
+    const int elements = chart.plot()->plotLayout()->elementCount();
+    QString error;
+    ASSERT_TRUE(ChartExporter::savePlot(chart.plot(), plain, &error));
+    ASSERT_TRUE(ChartExporter::savePlot(chart.plot(), titled, &error, 1000, 600, caption)) << error.toStdString();
+    EXPECT_EQ(chart.plot()->plotLayout()->elementCount(), elements);  // the chart on screen is unchanged
+    // The caption is ink in the top band of the titled image, where the plain one has none or less.
+    auto inkOnTop = [](const QImage& image) {
+        int ink = 0;
+        for (int y = 0; y < 28; ++y)
+            for (int x = 0; x < image.width(); ++x) ink += qGray(image.pixel(x, y)) < 128;
+        return ink;
+    };
+    const QImage a(plain), b(titled);
+    ASSERT_FALSE(a.isNull() || b.isNull());
+    EXPECT_GT(inkOnTop(b), inkOnTop(a) + 100);
 }
 
 TEST(ChartExporter, CsvRowsMatchMetrics) {
