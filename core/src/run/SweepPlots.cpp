@@ -82,7 +82,9 @@ int axisIndex(const SweepResults& results, const std::string& field) {
 // Series in the order their first cell appears in the grid, points sorted by x.
 std::vector<PlotSeries> byName(const std::vector<std::pair<std::string, PlotSeries>>& points) {
     std::vector<PlotSeries> out;
-    for (const auto& [name, p] : points) {
+    for (const auto& point : points) {
+        const std::string& name = point.first;  // not a structured binding: C++17 lambdas cannot capture one
+        const PlotSeries& p = point.second;
         auto it = std::find_if(out.begin(), out.end(), [&](const PlotSeries& s) { return s.name == name; });
         if (it == out.end()) {
             out.push_back(PlotSeries{name, {}, {}, {}, {}});
