@@ -126,6 +126,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_precision = new QComboBox(trainBox);
     m_precision->addItems({QStringLiteral("fp32"), QStringLiteral("bf16"), QStringLiteral("fp16")});
     m_precision->setToolTip(tr("bf16/fp16 autocast where the device supports it"));
+    m_threadSplit = new QComboBox(trainBox);
+    m_threadSplit->setObjectName(QStringLiteral("threadSplit"));
+    m_threadSplit->addItems({tr("each its share of the batch"), tr("split every operation")});
+    m_threadSplit->setToolTip(toQt(wb::configField("thread_split").help) +
+                              tr(" (for CPU devices with 2 or more threads; docs/performance.md)"));
     m_valFraction = numberBox(trainBox, "val_fraction", 2, 0.05, 1.0);
     auto* lrRow = new QHBoxLayout;
     lrRow->addWidget(m_lr, 1);
@@ -147,6 +152,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     train->addRow(tr("Early stopping:"), m_patience);
     train->addRow(tr("Seed:"), m_seed);
     train->addRow(tr("Precision:"), m_precision);
+    train->addRow(tr("CPU threads:"), m_threadSplit);
     train->addRow(tr("Validation fraction:"), m_valFraction);
     layout->addWidget(trainBox);
 
@@ -180,7 +186,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
                           m_validateEvery, m_patience, m_seed})
         connect(box, &QSpinBox::valueChanged, this, changed);
     for (QDoubleSpinBox* box : {m_dropout, m_lr, m_valFraction}) connect(box, &QDoubleSpinBox::valueChanged, this, changed);
-    for (QComboBox* box : {m_tokens, m_pooling, m_optimizer, m_precision})
+    for (QComboBox* box : {m_tokens, m_pooling, m_optimizer, m_precision, m_threadSplit})
         connect(box, &QComboBox::currentIndexChanged, this, changed);
     connect(m_bidirectional, &QCheckBox::toggled, this, changed);
 
@@ -257,6 +263,7 @@ void ExperimentPanel::writeWidgets() {
     m_patience->setValue(int(c.train.earlyStopPatience));
     m_seed->setValue(int(c.train.seed));
     m_precision->setCurrentIndex(int(c.device.precision));
+    m_threadSplit->setCurrentIndex(int(c.device.threadSplit));
     m_valFraction->setValue(c.data.valFraction);
     const bool classifier = c.task == wb::Task::Classifier;
     m_bidirectional->setEnabled(classifier);
@@ -284,6 +291,7 @@ void ExperimentPanel::readWidgets() {
     c.train.earlyStopPatience = m_patience->value();
     c.train.seed = std::uint64_t(m_seed->value());
     c.device.precision = static_cast<wb::Precision>(m_precision->currentIndex());
+    c.device.threadSplit = static_cast<wb::ThreadSplit>(m_threadSplit->currentIndex());
     c.data.valFraction = m_valFraction->value();
 }
 

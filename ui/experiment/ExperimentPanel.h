@@ -77,6 +77,7 @@ private:
     QSpinBox* m_patience = nullptr;
     QSpinBox* m_seed = nullptr;
     QComboBox* m_precision = nullptr;
+    QComboBox* m_threadSplit = nullptr;  // ThreadSplit's order: batch, ops
     QDoubleSpinBox* m_valFraction = nullptr;
     QLabel* m_problemsLabel = nullptr;
     QPushButton* m_lrFinder = nullptr;

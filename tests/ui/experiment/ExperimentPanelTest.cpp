@@ -1,4 +1,5 @@
 // The experiment panel: a live summary that follows the values, presets, and problems explained.
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
 
@@ -33,6 +34,19 @@ TEST(ExperimentPanel, PresetKeepsCorpus) {
     EXPECT_EQ(panel.config().model.embedding, expected.model.embedding);
     EXPECT_EQ(panel.config().model.hidden, expected.model.hidden);
     EXPECT_EQ(panel.config().data.corpus, "/tmp/poems.json");
+}
+
+TEST(ExperimentPanel, TheThreadSplitBoxSetsAndShowsTheConfig) {
+    ExperimentPanel panel;
+    auto* box = panel.findChild<QComboBox*>(QStringLiteral("threadSplit"));
+    ASSERT_NE(box, nullptr);
+    EXPECT_EQ(panel.config().device.threadSplit, wb::ThreadSplit::Batch);  // the table's default
+    box->setCurrentIndex(1);
+    EXPECT_EQ(panel.config().device.threadSplit, wb::ThreadSplit::Ops);
+    wb::ExperimentConfig c = panel.config();
+    c.device.threadSplit = wb::ThreadSplit::Batch;
+    panel.setConfig(c);
+    EXPECT_EQ(box->currentIndex(), 0);
 }
 
 TEST(ExperimentPanel, InvalidCombinationIsExplained) {
