@@ -17,16 +17,5 @@ out="$BUILD_DIR/bench-scaleout"
   --steps "${STEPS:-60}" --poems-steps "${POEMS_STEPS:-15}" >/dev/null
 mkdir -p docs/benchmarks
 cp "$out/scaleout.json" docs/benchmarks/scaleout.json
-/usr/bin/python3 - "$out/scaleout.md" docs/benchmarks.md <<'PY'
-import sys
-section, page = open(sys.argv[1]).read(), sys.argv[2]
-text = open(page).read()
-begin, end = "<!-- scale-out: begin (scripts/bench-scaleout.sh) -->", "<!-- scale-out: end -->"
-block = begin + "\n" + section + end
-if begin in text and end in text:
-    text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
-else:
-    text = text.rstrip("\n") + "\n\n" + block + "\n"
-open(page, "w").write(text)
-PY
+/usr/bin/python3 bench/put_section.py docs/benchmarks.md "$out/scaleout.md" "scale-out" scripts/bench-scaleout.sh
 echo "bench-scaleout: updated docs/benchmarks.md and docs/benchmarks/scaleout.json" >&2

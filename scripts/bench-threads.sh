@@ -17,16 +17,5 @@ out="$BUILD_DIR/bench-threads"
   --steps "${STEPS:-20}" --poems-steps "${POEMS_STEPS:-6}"
 mkdir -p docs/benchmarks
 cp "$out/thread-split.json" docs/benchmarks/thread-split.json
-/usr/bin/python3 - "$out/thread-split.md" docs/benchmarks.md <<'PY'
-import sys
-section, page = open(sys.argv[1]).read(), sys.argv[2]
-text = open(page).read()
-begin, end = "<!-- thread split: begin (scripts/bench-threads.sh) -->", "<!-- thread split: end -->"
-block = begin + "\n" + section + end
-if begin in text and end in text:
-    text = text[:text.index(begin)] + block + text[text.index(end) + len(end):]
-else:
-    text = text.rstrip("\n") + "\n\n" + block + "\n"
-open(page, "w").write(text)
-PY
+/usr/bin/python3 bench/put_section.py docs/benchmarks.md "$out/thread-split.md" "thread split" scripts/bench-threads.sh
 echo "bench-threads: updated docs/benchmarks.md and docs/benchmarks/thread-split.json" >&2
