@@ -44,6 +44,10 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     m_model = new QLabel(tr("No model loaded. Train a run, or pick a saved run and press Load model."), this);
     m_model->setWordWrap(true);
     layout->addWidget(m_model);
+    m_timing = new QLabel(this);
+    m_timing->setObjectName(QStringLiteral("timing"));
+    m_timing->setToolTip(tr("Wall time of the last request on the inference thread, model already loaded"));
+    layout->addWidget(m_timing);
 
     m_pages = new QStackedWidget(this);
     // --- language model page
@@ -209,6 +213,13 @@ void PlaygroundPanel::setBusy(bool busy) {
 
 void PlaygroundPanel::onLoaded(const QString& runDir, bool isLanguageModel, const QStringList& classes,
                                const QString& description) {
+    if (runDir != m_loadedRun) {  // what the previous model wrote is not this one's
+        m_results->clear();
+        m_predicted->clear();
+        m_probabilities->setRowCount(0);
+        m_attributions->clear();
+        m_timing->clear();
+    }
     m_loadedRun = runDir;
     m_isLanguageModel = isLanguageModel;
     m_model->setText(tr("<b>Model:</b> %1").arg(description.toHtmlEscaped()) +
@@ -234,6 +245,7 @@ void PlaygroundPanel::generate() {
     o.acrostic = toStd(m_acrostic->text().trimmed());
     o.samples = m_samples->value();
     setBusy(true);
+    m_clock.start();
     QMetaObject::invokeMethod(
         m_worker, [w = m_worker, o] { w->generate(o); }, Qt::QueuedConnection);
 }
@@ -243,6 +255,7 @@ void PlaygroundPanel::classify() {
     setBusy(true);
     const QString text = m_text->toPlainText();
     const int k = m_classTopK->value();
+    m_clock.start();
     QMetaObject::invokeMethod(
         m_worker, [w = m_worker, text, k] { w->classify(text, k); }, Qt::QueuedConnection);
 }
@@ -251,6 +264,9 @@ void PlaygroundPanel::onGenerated(const QStringList& samples) {
     setBusy(false);
     m_results->clear();
     for (const QString& s : samples) m_results->addItem(s);
+    m_timing->setText(tr("%1 in %2 ms")
+                          .arg(samples.size() == 1 ? tr("1 sample") : tr("%1 samples").arg(samples.size()))
+                          .arg(m_clock.elapsed()));
     Q_EMIT resultsReady();
 }
 
@@ -259,6 +275,7 @@ void PlaygroundPanel::onClassified(const QString& predicted, const QStringList& 
                                    const QVector<double>& scores) {
     setBusy(false);
     m_predicted->setText(tr("Predicted: <b>%1</b>").arg(predicted.toHtmlEscaped()));
+    m_timing->setText(tr("classified in %1 ms").arg(m_clock.elapsed()));
     m_probabilities->setRowCount(labels.size());
     for (int i = 0; i < labels.size(); ++i) {
         m_probabilities->setItem(i, 0, new QTableWidgetItem(labels[i]));
@@ -307,5 +324,6 @@ QStringList PlaygroundPanel::classLabels() const {
 }
 
 QString PlaygroundPanel::attributionHtml() const { return m_attributions->toHtml(); }
+QString PlaygroundPanel::timingText() const { return m_timing->text(); }
 
 }  // namespace wbui

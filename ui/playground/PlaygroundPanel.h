@@ -4,6 +4,7 @@
 // Works on the run just trained or any saved run; the model lives on an InferenceWorker thread.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QStringList>
 #include <QThread>
 #include <QWidget>
@@ -50,6 +51,7 @@ public:
     QStringList results() const;
     QStringList classLabels() const;
     QString attributionHtml() const;
+    QString timingText() const;  // "2 samples in 35 ms" after a generation; "" before any
 
 Q_SIGNALS:
     void modelLoaded(const QString& runDir);
@@ -72,6 +74,8 @@ private:
     QComboBox* m_run = nullptr;
     QPushButton* m_load = nullptr;
     QLabel* m_model = nullptr;
+    QLabel* m_timing = nullptr;  // how long the last generation or classification took
+    QElapsedTimer m_clock;
     QStackedWidget* m_pages = nullptr;
     // language model
     QLineEdit* m_seed = nullptr;

@@ -48,6 +48,30 @@ TEST(PlaygroundPanel, ClassifiesWithSavedClassifier) {
     EXPECT_TRUE(panel.attributionHtml().contains(QStringLiteral("background-color")));
 }
 
+TEST(PlaygroundPanel, SaysHowLongAGenerationTookAndForgetsItWhenAnotherModelLoads) {
+    PlaygroundPanel panel;
+    QSignalSpy errors(&panel, &PlaygroundPanel::errorOccurred);
+    panel.loadRun(wbuitest::trainedLanguageModelRun());
+    ASSERT_TRUE(wbuitest::waitFor([&] { return !panel.loadedRun().isEmpty() || errors.count() > 0; }));
+    EXPECT_TRUE(panel.timingText().isEmpty());
+    panel.setLength(10);
+    panel.setSamples(3);
+    QSignalSpy ready(&panel, &PlaygroundPanel::resultsReady);
+    panel.generate();
+    ASSERT_TRUE(wbuitest::waitFor([&] { return ready.count() > 0 || errors.count() > 0; }));
+    ASSERT_EQ(panel.results().size(), 3);
+    EXPECT_TRUE(panel.timingText().startsWith(QStringLiteral("3 samples in "))) << panel.timingText().toStdString();
+    EXPECT_TRUE(panel.timingText().endsWith(QStringLiteral(" ms")));
+
+    // Another model: the first one's samples and timing are gone, not shown as if the new one wrote them.
+    const QString classifier = wbuitest::trainedClassifierRun();
+    panel.loadRun(classifier);
+    ASSERT_TRUE(wbuitest::waitFor([&] { return panel.loadedRun() == classifier || errors.count() > 0; }));
+    ASSERT_EQ(errors.count(), 0) << errors.value(0).value(1).toString().toStdString();
+    EXPECT_TRUE(panel.results().isEmpty());
+    EXPECT_TRUE(panel.timingText().isEmpty());
+}
+
 TEST(PlaygroundPanel, MissingRunReportsError) {
     PlaygroundPanel panel;
     QSignalSpy errors(&panel, &PlaygroundPanel::errorOccurred);
