@@ -38,7 +38,13 @@ namespace {
 // no other starts (the app's Pause).
 volatile std::sig_atomic_t g_interrupted = 0;
 volatile std::sig_atomic_t g_pauseRequested = 0;
-extern "C" void onSweepInterrupt(int) { g_interrupted = 1; }
+// The running cell's `train`: a stop is passed on to it (the app signals the sweep alone, not its process
+// group as a terminal's Ctrl+C does), so that it checkpoints and ends within a batch instead of finishing.
+volatile pid_t g_cell = 0;
+extern "C" void onSweepInterrupt(int) {
+    g_interrupted = 1;
+    if (g_cell > 0) kill(g_cell, SIGINT);  // async-signal-safe
+}
 extern "C" void onSweepPause(int) { g_pauseRequested = 1; }
 
 std::string selfExecutable() {
@@ -71,11 +77,14 @@ ChildResult trainInChild(const std::string& corpus, const std::string& runDir, c
         execv(exe.c_str(), argv.data());
         _exit(127);
     }
+    g_cell = pid;
+    if (g_interrupted) kill(pid, SIGINT);  // a stop that came between the fork and the line above
     ChildResult r;
     int status = 0;
     rusage usage{};
     while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
     }
+    g_cell = 0;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     r.peakRssBytes = static_cast<std::int64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
     const auto err = wb::readFile(errFile);

@@ -129,6 +129,46 @@ TEST_F(Sweep, AGridWithRepeatsTrainsEveryCellAndWritesResults) {
 #endif
 }
 
+TEST_F(Sweep, SigintToTheSweepAloneStopsTheRunningCellWithinABatch) {
+    // The app stops a sweep by signalling its process alone (a terminal's Ctrl+C reaches the whole group):
+    // the running cell must stop too, not train its 200,000 steps to the end.
+    const std::string command = "exec " + std::string(WORKBENCH_CLI) + " sweep " + corpus() + " --out " +
+                                quoted("sw") + " --grid hidden=8,12 --max-steps 200000" + kTiny +
+                                " 2>/dev/null >/dev/null";
+    const pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0);  // its own group, as under the app: nothing but this kill reaches it
+        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    const auto file = path("sw") / "sweep.json";
+    bool signalled = false;
+    for (int i = 0; i < 6000 && !signalled; ++i) {
+        std::this_thread::sleep_for(10ms);
+        if (fs::exists(file) && wbtest::readText(file).find("\"running\"") != std::string::npos) {
+            std::this_thread::sleep_for(1s);  // the cell is training
+            kill(pid, SIGINT);
+            signalled = true;
+        }
+    }
+    ASSERT_TRUE(signalled);
+    int status = 0;
+    bool ended = false;
+    for (int i = 0; i < 1200 && !ended; ++i) {  // 120 s; the whole cell would take many minutes
+        ended = waitpid(pid, &status, WNOHANG) == pid;
+        if (!ended) std::this_thread::sleep_for(100ms);
+    }
+    if (!ended) {
+        kill(-pid, SIGKILL);
+        waitpid(pid, &status, 0);
+    }
+    ASSERT_TRUE(ended) << "the sweep went on training after SIGINT";
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    const auto stopped = nlohmann::json::parse(wbtest::readText(file));
+    for (const auto& cell : stopped["cells"]) EXPECT_EQ(cell["state"], "queued");  // redone on resume
+}
+
 TEST_F(Sweep, SigusrOnePausesAfterTheRunningCellAndResumeFinishes) {
     const std::string command = "exec " + std::string(WORKBENCH_CLI) + " sweep " + corpus() + " --out " +
                                 quoted("sw") + " --grid hidden=8,12,16 --max-steps 8" + kTiny +
