@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <sstream>
 #include <thread>
 
@@ -46,6 +47,31 @@ protected:
     std::string corpus() const { return shellQuote(m_dir.file("pattern.txt")); }
     fs::path path(const char* name) const { return m_dir.path() / name; }
     std::string quoted(const char* name) const { return shellQuote(path(name).string()); }
+
+    // `lstm-workbench-cli ARGS` in the background (output to /dev/null unless ARGS redirects it); in a process
+    // group of its own when asked, as the app starts it, so that only the test's signals reach it.
+    static pid_t startCli(const std::string& args, bool ownGroup = false) {
+        const std::string command = "exec " + std::string(WORKBENCH_CLI) + " " + args;
+        const pid_t pid = fork();
+        if (pid == 0) {
+            if (ownGroup) setpgid(0, 0);
+            execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        return pid;
+    }
+    // Polls sw/sweep.json every 10 ms for up to a minute until its text satisfies pred.
+    bool waitForSweepFile(const std::function<bool(const std::string&)>& pred) const {
+        const auto file = path("sw") / "sweep.json";
+        for (int i = 0; i < 6000; ++i) {
+            std::this_thread::sleep_for(10ms);
+            if (fs::exists(file) && pred(wbtest::readText(file))) return true;
+        }
+        return false;
+    }
+    static bool has(const std::string& text, const char* state) {
+        return text.find("\"" + std::string(state) + "\"") != std::string::npos;
+    }
     wbtest::TempDir m_dir;
 };
 
@@ -132,26 +158,15 @@ TEST_F(Sweep, AGridWithRepeatsTrainsEveryCellAndWritesResults) {
 TEST_F(Sweep, SigintToTheSweepAloneStopsTheRunningCellWithinABatch) {
     // The app stops a sweep by signalling its process alone (a terminal's Ctrl+C reaches the whole group):
     // the running cell must stop too, not train its 200,000 steps to the end.
-    const std::string command = "exec " + std::string(WORKBENCH_CLI) + " sweep " + corpus() + " --out " +
-                                quoted("sw") + " --grid hidden=8,12 --max-steps 200000" + kTiny +
-                                " 2>/dev/null >/dev/null";
-    const pid_t pid = fork();
-    if (pid == 0) {
-        setpgid(0, 0);  // its own group, as under the app: nothing but this kill reaches it
-        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-        _exit(127);
+    const pid_t pid = startCli("sweep " + corpus() + " --out " + quoted("sw") +
+                                   " --grid hidden=8,12 --max-steps 200000" + kTiny + " 2>/dev/null >/dev/null",
+                               /*ownGroup=*/true);
+    const bool running = waitForSweepFile([](const std::string& t) { return has(t, "running"); });
+    if (running) {
+        std::this_thread::sleep_for(1s);  // the cell is training
+        kill(pid, SIGINT);
     }
-    const auto file = path("sw") / "sweep.json";
-    bool signalled = false;
-    for (int i = 0; i < 6000 && !signalled; ++i) {
-        std::this_thread::sleep_for(10ms);
-        if (fs::exists(file) && wbtest::readText(file).find("\"running\"") != std::string::npos) {
-            std::this_thread::sleep_for(1s);  // the cell is training
-            kill(pid, SIGINT);
-            signalled = true;
-        }
-    }
-    ASSERT_TRUE(signalled);
+    ASSERT_TRUE(running);
     int status = 0;
     bool ended = false;
     for (int i = 0; i < 1200 && !ended; ++i) {  // 120 s; the whole cell would take many minutes
@@ -165,36 +180,23 @@ TEST_F(Sweep, SigintToTheSweepAloneStopsTheRunningCellWithinABatch) {
     ASSERT_TRUE(ended) << "the sweep went on training after SIGINT";
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 130);
-    const auto stopped = nlohmann::json::parse(wbtest::readText(file));
+    const auto stopped = nlohmann::json::parse(wbtest::readText(path("sw") / "sweep.json"));
     for (const auto& cell : stopped["cells"]) EXPECT_EQ(cell["state"], "queued");  // redone on resume
 }
 
 TEST_F(Sweep, SigusrOnePausesAfterTheRunningCellAndResumeFinishes) {
-    const std::string command = "exec " + std::string(WORKBENCH_CLI) + " sweep " + corpus() + " --out " +
-                                quoted("sw") + " --grid hidden=8,12,16 --max-steps 8" + kTiny +
-                                " 2>" + quoted("stderr") + " >/dev/null";
-    const pid_t pid = fork();
-    if (pid == 0) {
-        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-        _exit(127);
-    }
-    const auto file = path("sw") / "sweep.json";
-    bool signalled = false;
-    for (int i = 0; i < 6000 && !signalled; ++i) {
-        std::this_thread::sleep_for(10ms);
-        if (fs::exists(file) && wbtest::readText(file).find("\"running\"") != std::string::npos) {
-            kill(pid, SIGUSR1);
-            signalled = true;
-        }
-    }
+    const pid_t pid = startCli("sweep " + corpus() + " --out " + quoted("sw") + " --grid hidden=8,12,16 --max-steps 8" +
+                               kTiny + " 2>" + quoted("stderr") + " >/dev/null");
+    const bool running = waitForSweepFile([](const std::string& t) { return has(t, "running"); });
+    if (running) kill(pid, SIGUSR1);
     int status = 0;
     waitpid(pid, &status, 0);
-    ASSERT_TRUE(signalled);
+    ASSERT_TRUE(running);
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 130);
     EXPECT_NE(wbtest::readText(path("stderr")).find("paused"), std::string::npos);
     // The running cell finished; no other started.
-    const auto paused = nlohmann::json::parse(wbtest::readText(file));
+    const auto paused = nlohmann::json::parse(wbtest::readText(path("sw") / "sweep.json"));
     std::vector<std::string> states;
     for (const auto& cell : paused["cells"]) states.push_back(cell["state"]);
     EXPECT_EQ(states, (std::vector<std::string>{"done", "queued", "queued"}));
@@ -205,26 +207,14 @@ TEST_F(Sweep, SigusrOnePausesAfterTheRunningCellAndResumeFinishes) {
 }
 
 TEST_F(Sweep, AKilledSweepResumesWithoutRedoingFinishedCells) {
-    const std::string command =
-        "exec " + std::string(WORKBENCH_CLI) + " sweep " + corpus() + " --out " + quoted("sw") +
-        " --grid hidden=8,12,16,20 --max-steps 30 --validate-every 10" + kTiny + " 2>/dev/null >/dev/null";
-    const pid_t pid = fork();
-    if (pid == 0) {
-        execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-        _exit(127);
-    }
+    const pid_t pid = startCli("sweep " + corpus() + " --out " + quoted("sw") +
+                               " --grid hidden=8,12,16,20 --max-steps 30 --validate-every 10" + kTiny +
+                               " 2>/dev/null >/dev/null");
     // Kill it (SIGKILL: no chance to tidy up) once the first cell is done and another has started.
     const auto file = path("sw") / "sweep.json";
-    bool killed = false;
-    for (int i = 0; i < 6000 && !killed; ++i) {
-        std::this_thread::sleep_for(10ms);
-        if (!fs::exists(file)) continue;
-        const auto text = wbtest::readText(file);
-        if (text.find("\"done\"") != std::string::npos && text.find("\"running\"") != std::string::npos) {
-            kill(pid, SIGKILL);
-            killed = true;
-        }
-    }
+    const bool killed =
+        waitForSweepFile([](const std::string& t) { return has(t, "done") && has(t, "running"); });
+    if (killed) kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
     ASSERT_TRUE(killed) << "the sweep ended before it could be killed";
     const auto before = nlohmann::json::parse(wbtest::readText(file));
