@@ -8,29 +8,14 @@
 #include <cstdlib>
 
 #include "corpus/DelimitedText.h"
+#include "run/CsvText.h"
 #include "workbench/Errors.h"
 
 namespace wb {
 namespace {
 
-// A field needs quotes when it holds the delimiter, a quote or a line break (RFC 4180).
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
-std::string number(double v) {
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
+using csv::field;
+std::string number(double v) { return csv::number(v, 9); }  // metrics keep float precision
 
 std::int64_t parseInteger(const std::string& s, const std::string& source, std::int64_t line,
                           const char* col) {
@@ -55,9 +40,9 @@ double parseNumber(const std::string& s, const std::string& source, std::int64_t
 std::string metricsCsvHeader() { return "run_id,step,epoch,samples,wall_s,split,metric,value"; }
 
 std::string toCsvRow(const std::string& runId, const MetricRecord& r) {
-    return csvField(runId) + "," + std::to_string(r.step) + "," + number(r.epoch) + "," +
-           std::to_string(r.samples) + "," + number(r.wallSeconds) + "," + csvField(r.split) + "," +
-           csvField(r.metric) + "," + number(r.value);
+    return field(runId) + "," + std::to_string(r.step) + "," + number(r.epoch) + "," +
+           std::to_string(r.samples) + "," + number(r.wallSeconds) + "," + field(r.split) + "," +
+           field(r.metric) + "," + number(r.value);
 }
 
 std::vector<MetricRecord> parseMetricsCsv(const std::string& text, const std::string& sourceName,

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "corpus/JsonDocument.h"
+#include "run/CsvText.h"
 #include "workbench/ConfigFields.h"
 #include "workbench/Errors.h"
 #include "workbench/RunFolder.h"
@@ -44,11 +45,7 @@ double stddev(const std::vector<double>& v) {  // sample standard deviation; 0 f
     return std::sqrt(s / static_cast<double>(v.size() - 1));
 }
 
-std::string number(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
+std::string number(double v) { return csv::number(v, 6); }
 
 }  // namespace
 

@@ -8,24 +8,15 @@
 #include <map>
 #include <sstream>
 
+#include "run/CsvText.h"
 #include "workbench/ConfigFields.h"
 
 namespace wb {
 
 namespace {
 
-std::string number(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
-
-std::string csvField(const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return q + "\"";
-}
+std::string number(double v) { return csv::number(v, 6); }
+using csv::field;
 
 double toNumber(const std::string& s) {
     try {
@@ -370,9 +361,9 @@ std::string SweepPlot::toCsv() const {
             const auto c = static_cast<std::size_t>(s.x[i]);
             const std::string category = categories.empty() || c >= categories.size() ? "" : categories[c];
             const std::string label = i < s.pointLabels.size() ? s.pointLabels[i] : "";
-            out << csvField(s.name) << "," << number(s.x[i]) << "," << csvField(category) << ","
+            out << field(s.name) << "," << number(s.x[i]) << "," << field(category) << ","
                 << number(s.y[i]) << "," << number(i < s.yStd.size() ? s.yStd[i] : 0) << ","
-                << csvField(label);
+                << field(label);
             if (isPareto)
                 out << ","
                     << (std::find(front.pointLabels.begin(), front.pointLabels.end(), label) !=
