@@ -27,7 +27,10 @@ GRAD_CLIP = 5.0
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--preset", default="imdb", choices=sorted(PRESETS))
-    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=1, help="torch's intra-op threads")
+    ap.add_argument("--blas-threads", default="same",
+                    help="OpenBLAS threads: a number, 'same' (as --threads) or 'default' (OpenBLAS's own "
+                         "choice, one per core: what a user who sets nothing gets)")
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--device", default="cpu", help="cpu or cuda[:N]")
@@ -35,9 +38,17 @@ def main():
     ap.add_argument("--batch-size", type=int, default=0, help="override the preset's batch size")
     args = ap.parse_args()
 
-    # OpenBLAS reads its thread count when it is loaded (with torch); the C++ side sets both, so do we.
-    os.environ["OPENBLAS_NUM_THREADS"] = str(args.threads)
-    os.environ["OMP_NUM_THREADS"] = str(args.threads)
+    # OpenBLAS reads its thread count when it is loaded (with torch). The C++ side sets both; the search for
+    # PyTorch's best setting (scripts/bench-report.sh) also leaves OpenBLAS at its default.
+    # OpenBLAS falls back to OMP_NUM_THREADS when OPENBLAS_NUM_THREADS is unset, so its default means neither
+    # is set (torch.set_num_threads below sets torch's own count either way).
+    if args.blas_threads == "default":
+        os.environ.pop("OPENBLAS_NUM_THREADS", None)
+        os.environ.pop("OMP_NUM_THREADS", None)
+    else:
+        blas = args.threads if args.blas_threads == "same" else int(args.blas_threads)
+        os.environ["OPENBLAS_NUM_THREADS"] = str(blas)
+        os.environ["OMP_NUM_THREADS"] = str(args.threads)
     import torch
     from torch import nn
 
@@ -100,6 +111,7 @@ def main():
     json.dump({"preset": args.preset, "device": str(device), "precision": args.precision,
                "device_name": torch.cuda.get_device_name(device) if cuda else "CPU",
                "threads": torch.get_num_threads(), "torch": torch.__version__,
+               "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "default"),
                "batch_size": b, "seq_len": t, "median_step_ms": step_ms, "us_per_sample": us,
                "tokens_per_s": 1e6 / us * t, "step_ms": [x * 1e3 for x in times]}, sys.stdout)
     sys.stdout.write("\n")

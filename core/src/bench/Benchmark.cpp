@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "device/Autocast.h"
 #include "device/DeviceSetup.h"
 #include "train/ThreadShards.h"
 #include "train/TrainingStep.h"
@@ -118,7 +119,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
     r.preset = o.preset;
     r.device = config.device.device;
     r.deviceName = device.is_cpu() ? "CPU" : cudaDeviceName(device.index(), nullptr);
-    r.precision = toString(config.device.precision);
+    r.precision = effectivePrecision(device, config.device.precision);
     r.backend = setup.model->backend() == LstmBackend::Fused ? "fused" : "torch";
     r.threadSplit = device.is_cpu() && currentCpuThreads() >= 2 ? toString(config.device.threadSplit) : "ops";
     r.libtorchVersion = libtorchVersion();

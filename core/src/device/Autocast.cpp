@@ -2,7 +2,13 @@
 // set_cpu_enabled), 2.4+ takes the device type as an argument and deprecates the old names.
 #include "device/Autocast.h"
 
+#include "model/Bf16Kernels.h"
+
 #include <ATen/autocast_mode.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
 
 namespace wb {
 
@@ -47,8 +53,37 @@ void setDtype(bool cuda, at::ScalarType type) {
 }
 }  // namespace
 
+namespace {
+thread_local bool t_cpuBf16 = false;
+std::atomic<bool> g_forcedFallback{false};
+}  // namespace
+
+bool cpuBf16Active() { return t_cpuBf16; }
+
+bool cpuBf16KernelsUsable() {
+    static const bool offByEnvironment = [] {
+        const char* v = std::getenv("LSTM_WORKBENCH_BF16_KERNELS");
+        return v && (std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0);
+    }();
+    return bf16kernels::available() && !offByEnvironment && !g_forcedFallback.load();
+}
+
+void forceCpuBf16Fallback(bool on) { g_forcedFallback = on; }
+
+std::string effectivePrecision(const torch::Device& device, Precision precision) {
+    if (precision == Precision::Bf16 && device.is_cpu() && !cpuBf16KernelsUsable())
+        return "fp32 (bf16 needs AVX512_BF16)";
+    return toString(precision);
+}
+
 AutocastScope::AutocastScope(const torch::Device& device, Precision precision) {
     if (precision == Precision::Fp32) return;
+    if (precision == Precision::Bf16 && device.is_cpu()) {
+        m_cpuBf16 = true;
+        m_previousCpuBf16 = t_cpuBf16;
+        t_cpuBf16 = cpuBf16KernelsUsable();
+        return;
+    }
     m_active = true;
     m_cuda = device.is_cuda();
     m_previousEnabled = enabled(m_cuda);
@@ -58,6 +93,7 @@ AutocastScope::AutocastScope(const torch::Device& device, Precision precision) {
 }
 
 AutocastScope::~AutocastScope() {
+    if (m_cpuBf16) t_cpuBf16 = m_previousCpuBf16;
     if (!m_active) return;
     setEnabled(m_cuda, m_previousEnabled);
     setDtype(m_cuda, m_previousType);

@@ -1,5 +1,10 @@
 // Mixed precision as a scope: inside it, eligible ops (matrix products, LSTM cells) run in bf16/fp16 on the
 // given device. Autocast state is thread-local in LibTorch, so each worker thread opens its own scope.
+//
+// bf16 on the CPU does not use ATen's autocast: where the CPU has AVX512_BF16 the scope switches on the
+// model's own bf16 kernels (model/Bf16Kernels.h: the LSTM's products and the head's, fp32 sums and fp32
+// master weights); elsewhere, or when forced off, the model computes in fp32 (ATen's CPU bf16 products
+// have no fast kernels in this LibTorch and were slower than fp32).
 #pragma once
 
 #include <torch/torch.h>
@@ -16,10 +21,23 @@ public:
     AutocastScope& operator=(const AutocastScope&) = delete;
 
 private:
+    bool m_cpuBf16 = false;
+    bool m_previousCpuBf16 = false;
     bool m_active = false;
     bool m_cuda = false;
     bool m_previousEnabled = false;
     at::ScalarType m_previousType = at::kBFloat16;
 };
+
+// Inside a CPU bf16 scope on this thread whose products run on the bf16 kernels.
+bool cpuBf16Active();
+// Whether CPU bf16 runs on the bf16 kernels on this machine: the CPU has AVX512_BF16 and neither
+// forceCpuBf16Fallback nor LSTM_WORKBENCH_BF16_KERNELS=off turned them off.
+bool cpuBf16KernelsUsable();
+// Tests and benchmarks: CPU bf16 computes in fp32 (the fallback of CPUs without AVX512_BF16) while on.
+void forceCpuBf16Fallback(bool on);
+// What a run in this precision computes in on this device, as run.json records it: "bf16", or for CPU
+// bf16 without the kernels "fp32 (bf16 needs AVX512_BF16)".
+std::string effectivePrecision(const torch::Device& device, Precision precision);
 
 }  // namespace wb

@@ -8,11 +8,16 @@
 // - packed (H <= 256, more than one sequence): each thread takes a share of the batch for all steps and
 //   runs, per step, one kernel for the gates (bias + x_t W_ih^T + h_{t-1} W_hh^T, both weights packed
 //   once per call) and the gate activations; backward: the gate gradients, dG_t W_hh and dx_t = dG_t W_ih.
-//   No BLAS call and no barrier per step.
+//   No BLAS call and no barrier per step. In a CPU bf16 scope (device/Autocast.h) every product of the
+//   layer runs on the bf16 kernels (model/Bf16Kernels.h), for any H: the weights packed as bf16 panels
+//   are half the bytes, and the weight gradients are one bf16 product.
 // - BLAS (larger H, where BLAS's blocking wins, or one sequence): the input projections of all steps in
 //   one product, then per step one BLAS product and a parallel gate kernel; dX in one product.
 #include "model/FusedLstm.h"
 
+#include "device/Autocast.h"
+#include "model/Bf16Kernels.h"
+#include "model/Bf16Ops.h"
 #include "model/LstmKernels.h"
 #include "model/ShardedDropout.h"
 
@@ -43,7 +48,42 @@ std::int64_t grainRows(std::int64_t h) {
 constexpr std::int64_t kPackedMaxHidden = 256;
 constexpr std::int64_t kRecurrenceGrainRows = 4;
 
-bool packedRecurrence(std::int64_t batch, std::int64_t h) { return batch > 1 && h <= kPackedMaxHidden; }
+bool packedRecurrence(std::int64_t batch, std::int64_t h, bool bf16) {
+    return batch > 1 && (bf16 || h <= kPackedMaxHidden);
+}
+
+// A weight as the right-hand side B [k, n] (a view: W^T for the forward, W for the backward) of the packed
+// per-step products, packed once per layer call: fp32 panels, or bf16 ones in a CPU bf16 scope.
+struct PackedWeight {
+    PackedWeight(const Tensor& b, bool bf16) : k(b.size(0)), n(b.size(1)), bf16(bf16) {
+        if (bf16) {
+            halves = packBf16(b);
+            return;
+        }
+        floats.resize(static_cast<std::size_t>(lstmkernels::packedPanelsSize(k, n)));
+        lstmkernels::packPanels(b.data_ptr<float>(), b.stride(0), b.stride(1), k, n, floats.data());
+    }
+    std::int64_t k, n;
+    bool bf16;
+    std::vector<float> floats;
+    std::vector<std::uint16_t> halves;
+};
+
+// Rows [r0, r1) of C (leading dimension n of the weights) = bias + sum over the terms of A_i B_i, where A_i
+// is row-major with leading dimension lda[i] and B_i is weights[i] (all fp32 or all bf16).
+void packedProduct(const PackedWeight* const* weights, const float* const* a, const std::int64_t* lda,
+                   int count, const float* bias, float* c, std::int64_t ldc, std::int64_t r0, std::int64_t r1) {
+    const std::int64_t n = weights[0]->n;
+    if (weights[0]->bf16) {
+        bf16kernels::Operand ops[2];
+        for (int i = 0; i < count; ++i) ops[i] = {a[i], lda[i], weights[i]->halves.data(), weights[i]->k};
+        bf16kernels::gemmPackedRows(ops, count, bias, c, ldc, r0, r1, n, /*accumulate=*/false);
+    } else {
+        lstmkernels::PackedOperand ops[2];
+        for (int i = 0; i < count; ++i) ops[i] = {a[i], lda[i], weights[i]->floats.data(), weights[i]->k};
+        lstmkernels::gemmPackedRows(ops, count, bias, c, ldc, r0, r1, n, /*accumulate=*/false);
+    }
+}
 
 // The fused LSTM computes in fp32 (its kernels read float data). Under CPU bf16 autocast, ATen's addmm and
 // mm would return bf16 here, so autocast is off inside; the layer's inputs and outputs stay fp32 either way.
@@ -60,7 +100,7 @@ struct LayerActivations {
 };
 
 LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c0, const Tensor& wIh,
-                              const Tensor& wHh, const Tensor& bIh, const Tensor& bHh, bool keep) {
+                              const Tensor& wHh, const Tensor& bIh, const Tensor& bHh, bool keep, bool bf16) {
     torch::NoGradGuard noGrad;
     const NoCpuAutocast fp32;
     const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
@@ -76,27 +116,24 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
     float* outPtr = a.out.data_ptr<float>();
     float* tanhPtr = a.tanhC.data_ptr<float>();
     const std::int64_t stepGates = b * 4 * h, stepState = b * h;
-    if (packedRecurrence(b, h)) {
+    if (packedRecurrence(b, h, bf16)) {
         // Per step and row: gates = (b_ih + b_hh) + x_t W_ih^T + h_{t-1} W_hh^T, one kernel call with both
         // weights packed once; each thread runs every step of its own rows.
         a.gates = torch::empty({t, b, 4 * h}, x.options());
         float* gatesPtr = a.gates.data_ptr<float>();
         const auto xc = x.contiguous(), wIhC = wIh.contiguous(), wHhC = wHh.contiguous();
         const auto bias = (bIh + bHh).contiguous();
-        std::vector<float> packedIh(static_cast<std::size_t>(lstmkernels::packedPanelsSize(in, 4 * h)));
-        std::vector<float> packedHh(static_cast<std::size_t>(lstmkernels::packedPanelsSize(h, 4 * h)));
-        lstmkernels::packPanels(wIhC.data_ptr<float>(), 1, in, in, 4 * h, packedIh.data());
-        lstmkernels::packPanels(wHhC.data_ptr<float>(), 1, h, h, 4 * h, packedHh.data());
+        const PackedWeight packedIh(wIhC.t(), bf16), packedHh(wHhC.t(), bf16);
+        const PackedWeight* weights[2] = {&packedIh, &packedHh};
         const float* xPtr = xc.data_ptr<float>();
         const float* h0Ptr = h0c.data_ptr<float>();
         const float* biasPtr = bias.data_ptr<float>();
         at::parallel_for(0, b, kRecurrenceGrainRows, [&](std::int64_t b0, std::int64_t b1) {
             for (std::int64_t s = 0; s < t; ++s) {
-                const lstmkernels::PackedOperand ops[2] = {
-                    {xPtr + s * b * in, in, packedIh.data(), in},
-                    {s == 0 ? h0Ptr : outPtr + (s - 1) * stepState, h, packedHh.data(), h}};
+                const float* as[2] = {xPtr + s * b * in, s == 0 ? h0Ptr : outPtr + (s - 1) * stepState};
+                const std::int64_t lda[2] = {in, h};
                 float* gp = gatesPtr + s * stepGates;
-                lstmkernels::gemmPackedRows(ops, 2, biasPtr, gp, 4 * h, b0, b1, 4 * h, /*accumulate=*/false);
+                packedProduct(weights, as, lda, 2, biasPtr, gp, 4 * h, b0, b1);
                 lstmkernels::forwardRows(gp, cellsPtr + s * stepState, cellsPtr + (s + 1) * stepState,
                                          outPtr + s * stepState, tanhPtr + (keep ? s * stepState : 0), b0, b1,
                                          h);
@@ -139,8 +176,12 @@ public:
     static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, const Tensor& x,
                                                   const Tensor& h0, const Tensor& c0, const Tensor& wIh,
                                                   const Tensor& wHh, const Tensor& bIh, const Tensor& bHh) {
-        auto a = layerForward(x, h0, c0, wIh, wHh, bIh, bHh, /*keep=*/true);
+        const bool bf16 = cpuBf16Active();
+        auto a = layerForward(x, h0, c0, wIh, wHh, bIh, bHh, /*keep=*/true, bf16);
         ctx->save_for_backward({x, h0, wIh, wHh, a.out, a.cells, a.gates, a.tanhC});
+        // The backward runs where autograd's engine runs it, outside this thread's scope: it keeps the
+        // forward's precision.
+        ctx->saved_data["bf16"] = bf16;
         return {a.out, a.hN, a.cN};
     }
 
@@ -152,6 +193,7 @@ public:
         const Tensor &x = saved[0], &h0 = saved[1], &wIh = saved[2], &wHh = saved[3], &out = saved[4],
                      &cells = saved[5], &gates = saved[6], &tanhC = saved[7];
         const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
+        const bool bf16 = ctx->saved_data["bf16"].toBool();
         // Undefined when only (h_n, c_n) were used: zeros keep the kernel free of branches.
         const Tensor dOut = grads[0].defined() ? grads[0].contiguous() : torch::zeros({t, b, h}, x.options());
         Tensor dhRec = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({b, h}, x.options());
@@ -164,17 +206,15 @@ public:
         float* dGatesPtr = dGates.data_ptr<float>();
         const std::int64_t stepGates = b * 4 * h, stepState = b * h;
         Tensor dx;
-        if (packedRecurrence(b, h)) {
+        if (packedRecurrence(b, h, bf16)) {
             // Per step and row, after the gate gradients: the recurrent gradient dG_t W_hh (for the step
             // before; for t = 0 the gradient of h0) and the input gradient dG_t W_ih, while dG_t is in cache.
             // Both weights packed once; each thread walks back through every step of its own rows.
             dx = torch::empty({t, b, in}, x.options());
             float* dxPtr = dx.data_ptr<float>();
-            const auto wIhC = wIh.contiguous(), wHhC = wHh.contiguous();
-            std::vector<float> packedHh(static_cast<std::size_t>(lstmkernels::packedPanelsSize(4 * h, h)));
-            std::vector<float> packedIh(static_cast<std::size_t>(lstmkernels::packedPanelsSize(4 * h, in)));
-            lstmkernels::packPanels(wHhC.data_ptr<float>(), h, 1, 4 * h, h, packedHh.data());
-            lstmkernels::packPanels(wIhC.data_ptr<float>(), in, 1, 4 * h, in, packedIh.data());
+            const PackedWeight packedHh(wHh.contiguous(), bf16), packedIh(wIh.contiguous(), bf16);
+            const PackedWeight* toH[1] = {&packedHh};
+            const PackedWeight* toX[1] = {&packedIh};
             float* rec = dhRec.data_ptr<float>();
             float* dcPtr = dc.data_ptr<float>();
             at::parallel_for(0, b, kRecurrenceGrainRows, [&](std::int64_t b0, std::int64_t b1) {
@@ -183,11 +223,10 @@ public:
                     lstmkernels::backwardRows(actPtr + s * stepGates, cellsPtr + s * stepState,
                                               tanhPtr + s * stepState, dOutPtr + s * stepState, rec, dcPtr, dg,
                                               b0, b1, h);
-                    const lstmkernels::PackedOperand toH{dg, 4 * h, packedHh.data(), 4 * h};
-                    lstmkernels::gemmPackedRows(&toH, 1, nullptr, rec, h, b0, b1, h, /*accumulate=*/false);
-                    const lstmkernels::PackedOperand toX{dg, 4 * h, packedIh.data(), 4 * h};
-                    lstmkernels::gemmPackedRows(&toX, 1, nullptr, dxPtr + s * b * in, in, b0, b1, in,
-                                                /*accumulate=*/false);
+                    const float* as[1] = {dg};
+                    const std::int64_t lda[1] = {4 * h};
+                    packedProduct(toH, as, lda, 1, nullptr, rec, h, b0, b1);
+                    packedProduct(toX, as, lda, 1, nullptr, dxPtr + s * b * in, in, b0, b1);
                 }
             });
         } else {
@@ -211,7 +250,8 @@ public:
         const auto dFlat = dGates.view({t * b, 4 * h});
         const auto hPrev =
             t > 1 ? torch::cat({h0.reshape({1, b, h}), out.narrow(0, 0, t - 1)}, 0) : h0.reshape({1, b, h});
-        const auto dW = torch::mm(dFlat.t(), torch::cat({x, hPrev}, 2).view({t * b, in + h}));
+        const auto inputs = torch::cat({x, hPrev}, 2).view({t * b, in + h});
+        const auto dW = bf16 ? mmBf16(dFlat.t(), inputs) : torch::mm(dFlat.t(), inputs);
         const auto dWih = dW.narrow(1, 0, in), dWhh = dW.narrow(1, in, h);
         const auto db = dFlat.sum(0);
         return {dx, dhRec, dc, dWih, dWhh, db, db.clone()};
@@ -235,7 +275,8 @@ std::vector<torch::Tensor> fusedLstmLayer(const torch::Tensor& x, const torch::T
          wHh.requires_grad() || bIh.requires_grad() || bHh.requires_grad());
     if (needsGrad) return LstmLayerFunction::apply(xc, h0.contiguous(), c0.contiguous(), wIh, wHh, bIh, bHh);
     // Inference: no autograd node and no tanh(c) history.
-    auto a = layerForward(xc, h0, c0, wIh.contiguous(), wHh.contiguous(), bIh, bHh, /*keep=*/false);
+    auto a = layerForward(xc, h0, c0, wIh.contiguous(), wHh.contiguous(), bIh, bHh, /*keep=*/false,
+                          cpuBf16Active());
     return {a.out, a.hN, a.cN};
 }
 

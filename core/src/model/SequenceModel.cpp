@@ -1,6 +1,8 @@
 // The LSTM language model and classifier (see SequenceModel.h).
 #include "model/SequenceModel.h"
 
+#include "device/Autocast.h"
+#include "model/Bf16Ops.h"
 #include "model/ShardedDropout.h"
 #include "workbench/Allocator.h"
 
@@ -73,7 +75,7 @@ torch::Tensor SequenceModelImpl::logitsOf(const torch::Tensor& hidden) {
 torch::Tensor SequenceModelImpl::classifyEmbedded(const torch::Tensor& embedded,
                                                   const torch::Tensor& lengths) {
     auto outputs = std::get<0>(runLstm(embedded, std::nullopt));
-    return head->forward(shardedDropout(pool(outputs, lengths), m_config.dropout, is_training(), /*batchDim=*/0));
+    return applyHead(shardedDropout(pool(outputs, lengths), m_config.dropout, is_training(), /*batchDim=*/0));
 }
 
 torch::Tensor SequenceModelImpl::applyHead(const torch::Tensor& x) {
@@ -84,6 +86,9 @@ torch::Tensor SequenceModelImpl::applyHead(const torch::Tensor& x) {
         shape.back() = head->weight.size(0);
         return torch::addmv(head->bias, head->weight, x.reshape({-1})).view(shape);
     }
+    // CPU bf16 (device/Autocast.h): for a poems-size model the head is a third of a step's products.
+    if (cpuBf16Active() && x.device().is_cpu() && x.scalar_type() == torch::kFloat32)
+        return linearBf16(x, head->weight, head->bias);
     return head->forward(x);
 }
 

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "device/Autocast.h"
 #include "device/DeviceSetup.h"
 #include "distributed/ReducerSync.h"
 #include "io/TensorIO.h"
@@ -109,7 +110,7 @@ void TrainingSession::openRunFolder() {
     info.status = RunStatus::Running;
     info.device = m_config.device.device;
     info.deviceName = m_device.is_cpu() ? "CPU" : cudaDeviceName(m_device.index(), nullptr);
-    info.precision = toString(m_config.device.precision);
+    info.precision = effectivePrecision(m_device, m_config.device.precision);  // what ran, not only what was asked
     info.libtorchVersion = libtorchVersion();
     info.blas = blasLibrary();
     info.host = hostName();

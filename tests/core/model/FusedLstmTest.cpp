@@ -287,9 +287,10 @@ TEST(FusedLstm, TinyLanguageModelTrainsToTheSameLossesWithEitherBackend) {
     EXPECT_LT(ours.back(), ours.front());  // it learned something
 }
 
-// bf16 on the CPU is a precision the app offers: autocast must not reach the fused layer's own products (it
-// reads their results as float), on the packed path (H <= 256) nor the BLAS one. Found by the GPU script's
-// dry run on the CPU (scripts/gpu-bench.sh), where poems in bf16 stopped with "expected scalar type Float".
+// bf16 on the CPU is a precision the app offers: the layer's inputs and outputs stay fp32 in a bf16 scope,
+// below and above the fp32 packed path's hidden-size limit. Found by the GPU script's dry run on the CPU
+// (scripts/gpu-bench.sh), where poems in bf16 once stopped with "expected scalar type Float" (bf16 products
+// themselves: Bf16TrainingTest.cpp).
 TEST(FusedLstm, TrainsUnderCpuBf16Autocast) {
     for (std::int64_t h : {8, 260}) {
         FusedLstmOptions o;

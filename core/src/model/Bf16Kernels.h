@@ -1,0 +1,54 @@
+// Matrix products in bf16 with fp32 accumulation, for CPUs with AVX512_BF16 (AMD Zen 4, Intel Cooper Lake
+// and Sapphire Rapids). Their vdpbf16ps multiplies 32 bf16 pairs and adds them into 16 fp32 sums per
+// instruction: twice the multiply-adds of an fp32 FMA of the same width. Operands are fp32 in memory (the
+// model's master weights and activations stay fp32) and are rounded to bf16 (nearest even) when packed; every
+// sum is fp32. No torch here; available() says whether this CPU can run them.
+//
+// Layouts. A right-hand side B [k, n] is packed once into panels of 32 columns; within a panel, row pair q
+// holds, column by column, (B[2q, j], B[2q+1, j]) as two bf16 (an odd k is padded with a zero row). A
+// left-hand side is converted per block of rows to bf16 rows with an even length, so that each (A[r, 2q],
+// A[r, 2q+1]) pair is one 32-bit word the kernel broadcasts.
+#pragma once
+
+#include <cstdint>
+
+namespace wb::bf16kernels {
+
+// This CPU has AVX512F, AVX512BW, AVX512VL and AVX512_BF16.
+bool available();
+
+// Number of uint16 elements of B [k, n] packed.
+std::int64_t packedSize(std::int64_t k, std::int64_t n);
+// Panels [p0, p1) of B packed, where B's element (kk, j) is b[kk * strideK + j * strideN]; a caller packs
+// all panels (0, panelCount(n)) or splits them over threads.
+std::int64_t panelCount(std::int64_t n);
+void packPanels(const float* b, std::int64_t strideK, std::int64_t strideN, std::int64_t k, std::int64_t n,
+                std::int64_t p0, std::int64_t p1, std::uint16_t* packed);
+
+// One term of a sum of products: rows of A (fp32, row-major, leading dimension lda, k columns) times a packed
+// B with k rows.
+struct Operand {
+    const float* a;
+    std::int64_t lda;
+    const std::uint16_t* packed;
+    std::int64_t k;
+};
+
+// Rows [r0, r1) of C = bias + sum over the count operands of A_i B_i (bias: n floats or null); with
+// accumulate, C += that instead. C is fp32, row-major, leading dimension ldc. The recurrence's per-step
+// product, where the k of each operand is small (at most a few thousand).
+void gemmPackedRows(const Operand* ops, int count, const float* bias, float* c, std::int64_t ldc,
+                    std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate);
+
+// Rows [m0, m1) of C (+)= A B for a large k: A's element (r, kk) is a[r * rowStride + kk * colStride]
+// (either stride may be 1: a transposed view needs no copy), B packed with k rows. Blocked over k so that a
+// block of B stays in the core's L2 cache while the rows pass over it.
+void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, const std::uint16_t* packed,
+              std::int64_t k, std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1,
+              bool accumulate);
+
+// fp32 to bf16, round to nearest even (what the kernels do to every operand); NaN stays NaN.
+std::uint16_t toBf16(float x);
+float fromBf16(std::uint16_t x);
+
+}  // namespace wb::bf16kernels

@@ -1,0 +1,188 @@
+// The bf16 product kernels (model/Bf16Kernels.h) against references computed in double: bf16 rounding
+// (nearest even, NaN, denormals), the packed layouts of both operand strides, and products whose operands
+// are first rounded to bf16 the same way, where the kernels must agree with the double result to fp32
+// summation error; a shape grid covers every row remainder of the 12-row kernel, odd k, half panels and
+// partial panels, the bias, accumulation and transposed left operands. Skipped on CPUs without AVX512_BF16.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "model/Bf16Kernels.h"
+
+using namespace wb::bf16kernels;
+
+namespace {
+
+float bitsToFloat(std::uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+std::vector<float> randomMatrix(std::int64_t rows, std::int64_t cols, std::uint32_t seed) {
+    std::mt19937 gen(seed);
+    std::normal_distribution<float> normal;
+    std::vector<float> m(static_cast<std::size_t>(rows * cols));
+    for (auto& x : m) x = normal(gen);
+    return m;
+}
+
+float rounded(float x) { return fromBf16(toBf16(x)); }
+
+// C[r, j] = bias[j] + sum_kk round(A[r, kk]) round(B[kk, j]) in double.
+std::vector<double> reference(const std::vector<float>& a, std::int64_t rowStride, std::int64_t colStride,
+                              const std::vector<float>& b, std::int64_t m, std::int64_t k, std::int64_t n,
+                              const float* bias) {
+    std::vector<double> c(static_cast<std::size_t>(m * n));
+    for (std::int64_t r = 0; r < m; ++r)
+        for (std::int64_t j = 0; j < n; ++j) {
+            double sum = bias ? bias[j] : 0.0;
+            for (std::int64_t kk = 0; kk < k; ++kk)
+                sum += static_cast<double>(rounded(a[r * rowStride + kk * colStride])) *
+                       static_cast<double>(rounded(b[kk * n + j]));
+            c[r * n + j] = sum;
+        }
+    return c;
+}
+
+// Largest |C - expected| over sqrt(k) * the largest |A| |B| product: fp32 sums of k products of
+// bf16-exact values differ from the double sums by a few units of 2^-24 times that.
+double worstError(const std::vector<float>& c, std::int64_t ldc, const std::vector<double>& expected,
+                  std::int64_t m, std::int64_t n, std::int64_t offsetRow = 0) {
+    double worst = 0.0;
+    for (std::int64_t r = 0; r < m; ++r)
+        for (std::int64_t j = 0; j < n; ++j)
+            worst = std::max(worst, std::abs(c[(r + offsetRow) * ldc + j] - expected[r * n + j]));
+    return worst;
+}
+
+#define SKIP_WITHOUT_BF16() \
+    if (!available()) GTEST_SKIP() << "this CPU has no AVX512_BF16: the kernels are not used here"
+
+}  // namespace
+
+TEST(Bf16Kernels, RoundsToNearestEvenLikeTheHardware) {
+    EXPECT_EQ(toBf16(1.0f), 0x3F80);
+    EXPECT_EQ(toBf16(-2.0f), 0xC000);
+    // 1 + 2^-8 lies halfway between 1 and 1 + 2^-7: ties go to the even mantissa (1.0).
+    EXPECT_EQ(toBf16(bitsToFloat(0x3F808000u)), 0x3F80);
+    // 1 + 3 * 2^-8 is halfway between 1 + 2^-7 (odd) and 1 + 2^-6: up to the even one.
+    EXPECT_EQ(toBf16(bitsToFloat(0x3F818000u)), 0x3F82);
+    EXPECT_EQ(toBf16(bitsToFloat(0x3F808001u)), 0x3F81);  // just above halfway: up
+    EXPECT_EQ(toBf16(bitsToFloat(0x3F807FFFu)), 0x3F80);  // just below: down
+    EXPECT_EQ(toBf16(std::numeric_limits<float>::infinity()), 0x7F80);
+    EXPECT_EQ(toBf16(bitsToFloat(0x7F7FFFFFu)), 0x7F80);  // the largest float rounds to infinity
+    EXPECT_TRUE(std::isnan(fromBf16(toBf16(std::numeric_limits<float>::quiet_NaN()))));
+    EXPECT_TRUE(std::isnan(fromBf16(toBf16(bitsToFloat(0x7F800001u)))));  // a NaN whose high half is inf
+    EXPECT_EQ(toBf16(bitsToFloat(0x00400000u)), 0x0000);                  // denormals flush to zero
+    EXPECT_EQ(toBf16(bitsToFloat(0x80400000u)), 0x8000);
+    EXPECT_EQ(fromBf16(0x4049), 3.140625f);
+}
+
+TEST(Bf16Kernels, PacksBothStridesIntoPairsOfRowsPerColumn) {
+    SKIP_WITHOUT_BF16();
+    for (std::int64_t k : {1, 2, 7, 64, 133})
+        for (std::int64_t n : {1, 5, 16, 17, 32, 45, 100})
+            for (bool transposed : {false, true}) {
+                SCOPED_TRACE("k=" + std::to_string(k) + " n=" + std::to_string(n) +
+                             (transposed ? " B^T" : " B"));
+                const auto b = randomMatrix(k, n, 3);
+                const std::int64_t strideK = transposed ? 1 : n, strideN = transposed ? k : 1;
+                std::vector<std::uint16_t> packed(static_cast<std::size_t>(packedSize(k, n)), 0xFFFF);
+                packPanels(b.data(), strideK, strideN, k, n, 0, panelCount(n), packed.data());
+                const std::int64_t pairs = (k + 1) / 2;
+                int wrong = 0;
+                for (std::int64_t p = 0; p < panelCount(n); ++p)
+                    for (std::int64_t q = 0; q < pairs; ++q)
+                        for (std::int64_t j = 0; j < 32; ++j)
+                            for (std::int64_t e = 0; e < 2; ++e) {
+                                const std::int64_t col = p * 32 + j, kk = 2 * q + e;
+                                const std::uint16_t want =
+                                    col < n && kk < k ? toBf16(b[kk * strideK + col * strideN]) : 0;
+                                wrong += packed[((p * pairs + q) * 32 + j) * 2 + e] != want;
+                            }
+                EXPECT_EQ(wrong, 0);
+            }
+}
+
+TEST(Bf16Kernels, PackedRowProductsMatchDoubleOverRoundedOperands) {
+    SKIP_WITHOUT_BF16();
+    // Rows 1..25 (every remainder of 12 and balanced blocks), widths with full, half and partial panels.
+    for (std::int64_t m : {1, 4, 11, 12, 13, 25})
+        for (std::int64_t n : {3, 16, 20, 32, 45, 100})
+            for (std::int64_t k : {1, 6, 33}) {
+                SCOPED_TRACE("m=" + std::to_string(m) + " n=" + std::to_string(n) +
+                             " k=" + std::to_string(k));
+                const auto a1 = randomMatrix(m, k, 5), b1 = randomMatrix(k, n, 6);
+                const auto a2 = randomMatrix(m, 7, 7), b2 = randomMatrix(7, n, 8);
+                const auto bias = randomMatrix(1, n, 9);
+                std::vector<std::uint16_t> p1(static_cast<std::size_t>(packedSize(k, n)));
+                std::vector<std::uint16_t> p2(static_cast<std::size_t>(packedSize(7, n)));
+                packPanels(b1.data(), n, 1, k, n, 0, panelCount(n), p1.data());
+                packPanels(b2.data(), n, 1, 7, n, 0, panelCount(n), p2.data());
+                const Operand ops[2] = {{a1.data(), k, p1.data(), k}, {a2.data(), 7, p2.data(), 7}};
+                const auto e1 = reference(a1, k, 1, b1, m, k, n, bias.data());
+                const auto e2 = reference(a2, 7, 1, b2, m, 7, n, nullptr);
+                std::vector<double> expected(e1.size());
+                for (std::size_t i = 0; i < e1.size(); ++i) expected[i] = e1[i] + e2[i];
+                // Rows [1, m) of C only: row 0 and the column beyond n (ldc = n + 1) must stay untouched.
+                const std::int64_t ldc = n + 1;
+                std::vector<float> c(static_cast<std::size_t>(m * ldc), 42.0f);
+                gemmPackedRows(ops, 2, bias.data(), c.data(), ldc, 1, m, n, /*accumulate=*/false);
+                std::vector<double> tail(expected.begin() + n, expected.end());
+                EXPECT_LT(worstError(c, ldc, tail, m - 1, n, 1), 1e-4);
+                for (std::int64_t j = 0; j <= n; ++j) EXPECT_EQ(c[j], 42.0f);
+                for (std::int64_t r = 0; r < m; ++r) EXPECT_EQ(c[r * ldc + n], 42.0f);
+                // Accumulate adds onto what C holds.
+                std::vector<float> acc(static_cast<std::size_t>(m * n), 1.0f);
+                gemmPackedRows(ops, 2, bias.data(), acc.data(), n, 0, m, n, /*accumulate=*/true);
+                for (auto& x : expected) x += 1.0;
+                EXPECT_LT(worstError(acc, n, expected, m, n), 1e-4);
+            }
+}
+
+TEST(Bf16Kernels, LargeProductsMatchDoubleForRowMajorAndTransposedLeftOperands) {
+    SKIP_WITHOUT_BF16();
+    // k spans several 384-deep blocks and ends odd; m is not a multiple of 12; n ends in a half panel.
+    const std::int64_t m = 37, k = 901, n = 77;
+    const auto a = randomMatrix(m, k, 11), b = randomMatrix(k, n, 12);
+    std::vector<float> aT(a.size());
+    for (std::int64_t r = 0; r < m; ++r)
+        for (std::int64_t kk = 0; kk < k; ++kk) aT[kk * m + r] = a[r * k + kk];
+    std::vector<std::uint16_t> packed(static_cast<std::size_t>(packedSize(k, n)));
+    packPanels(b.data(), n, 1, k, n, 0, panelCount(n), packed.data());
+    const auto expected = reference(a, k, 1, b, m, k, n, nullptr);
+    // Tolerance: fp32 sums of 901 products of magnitude ~1: a few 1e-5 at most.
+    for (bool transposed : {false, true}) {
+        SCOPED_TRACE(transposed ? "A^T view" : "A row-major");
+        std::vector<float> c(static_cast<std::size_t>(m * n), -1.0f);
+        // In two row ranges, as two threads would.
+        const float* data = transposed ? aT.data() : a.data();
+        const std::int64_t rowStride = transposed ? 1 : k, colStride = transposed ? m : 1;
+        gemmRows(data, rowStride, colStride, packed.data(), k, n, c.data(), n, 0, 17, false);
+        gemmRows(data, rowStride, colStride, packed.data(), k, n, c.data(), n, 17, m, false);
+        EXPECT_LT(worstError(c, n, expected, m, n), 2e-3);
+        gemmRows(data, rowStride, colStride, packed.data(), k, n, c.data(), n, 0, m, /*accumulate=*/true);
+        std::vector<double> twice(expected);
+        for (auto& x : twice) x *= 2.0;
+        EXPECT_LT(worstError(c, n, twice, m, n), 4e-3);
+    }
+    // Against the unrounded fp32 product the error is bf16's: ~2^-9 relative per operand, averaged over k.
+    double worst = 0.0, scale = 0.0;
+    std::vector<float> c(static_cast<std::size_t>(m * n));
+    gemmRows(a.data(), k, 1, packed.data(), k, n, c.data(), n, 0, m, false);
+    for (std::int64_t r = 0; r < m; ++r)
+        for (std::int64_t j = 0; j < n; ++j) {
+            double exact = 0.0;
+            for (std::int64_t kk = 0; kk < k; ++kk)
+                exact += static_cast<double>(a[r * k + kk]) * b[kk * n + j];
+            worst = std::max(worst, std::abs(c[r * n + j] - exact));
+            scale = std::max(scale, std::abs(exact));
+        }
+    EXPECT_GT(worst, 1e-3);  // bf16 really was used: fp32 would be ~1e-5 here
+    EXPECT_LT(worst, 0.02 * std::sqrt(static_cast<double>(k)));
+}
