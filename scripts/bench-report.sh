@@ -3,7 +3,7 @@
 # CPU LSTM) next to Python PyTorch running the identical model (bench/pytorch_peer.py), per reference preset
 # and thread count, against the FLOP floor of the measured matrix-product rate; plus the app's own numbers
 # (bench/app_numbers.cpp). Numbers come from these runs only.
-# Usage: scripts/bench-report.sh            (env: BUILD_DIR=build-bench, ROUNDS=1, STEPS=20, POEMS_STEPS=8)
+# Usage: scripts/bench-report.sh            (env: BUILD_DIR=build-bench, ROUNDS=3, STEPS=20, POEMS_STEPS=8)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +21,7 @@ if ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
 fi
 
 BUILD_DIR=${BUILD_DIR:-build-bench}
-ROUNDS=${ROUNDS:-1}
+ROUNDS=${ROUNDS:-3}
 STEPS=${STEPS:-20}
 POEMS_STEPS=${POEMS_STEPS:-8}
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWORKBENCH_BENCHMARKS=ON >/dev/null
@@ -40,21 +40,32 @@ else
   mkdir -p "$out"
   uptime >"$out/load_before.txt"
 fi
-# Side by side: for each preset and thread count the three run back to back, round after round. The peer
-# gets the same glibc setting our programs make (wb::tuneAllocatorForTraining, workbench/Allocator.h).
+# Side by side: for each preset and thread count ours (both LSTM backends) and the peer run back to back,
+# round after round, the order alternating between rounds (ABAB). The peer is searched over its thread
+# settings: torch's threads 1 and 2, OpenBLAS's at the same count or at its own default (what a user who
+# sets nothing gets); the report compares against the best. The peer gets the same glibc setting our
+# programs make (wb::tuneAllocatorForTraining, workbench/Allocator.h).
+ours_runs() {
+  for backend in torch fused; do
+    echo "bench-report: round $round $preset x$threads ours/$backend" >&2
+    "$cli" bench --preset "$preset" --device "cpu:$threads" --backend "$backend" --steps "$steps" --json \
+      >"$out/ours-$backend-$preset-$threads-$round.json"
+  done
+}
+peer_runs() {
+  for blas in same default; do
+    echo "bench-report: round $round $preset x$threads pytorch (OpenBLAS threads: $blas)" >&2
+    MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=2147483647 MALLOC_ARENA_MAX=1 /usr/bin/python3 bench/pytorch_peer.py \
+      --preset "$preset" --threads "$threads" --blas-threads "$blas" --steps "$steps" \
+      >"$out/peer-$preset-$threads-$blas-$round.json"
+  done
+}
 for round in $(seq 1 "$ROUNDS"); do
   for preset in imdb charrnn poems; do
     steps=$STEPS
     [ "$preset" = poems ] && steps=$POEMS_STEPS
     for threads in 1 2; do
-      for backend in torch fused; do
-        echo "bench-report: round $round $preset x$threads ours/$backend" >&2
-        "$cli" bench --preset "$preset" --device "cpu:$threads" --backend "$backend" --steps "$steps" --json \
-          >"$out/ours-$backend-$preset-$threads-$round.json"
-      done
-      echo "bench-report: round $round $preset x$threads pytorch" >&2
-      MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=2147483647 MALLOC_ARENA_MAX=1 /usr/bin/python3 bench/pytorch_peer.py --preset "$preset" --threads "$threads" --steps "$steps" \
-        >"$out/peer-$preset-$threads-$round.json"
+      if [ $((round % 2)) = 1 ]; then ours_runs; peer_runs; else peer_runs; ours_runs; fi
     done
   done
 done
@@ -74,3 +85,5 @@ echo "bench-report: wrote docs/benchmarks.md" >&2
 BUILD_DIR="$BUILD_DIR" ./scripts/bench-scaleout.sh
 # How a CPU step uses two threads (batch split against operation split), also into that page.
 BUILD_DIR="$BUILD_DIR" ./scripts/bench-threads.sh
+# fp32 against bf16 on the CPU, with each precision's floor, also into that page.
+BUILD_DIR="$BUILD_DIR" ./scripts/bench-precision.sh

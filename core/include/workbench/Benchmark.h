@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "workbench/Config.h"
+
 namespace wb {
 
 struct BenchOptions {
@@ -31,14 +33,16 @@ struct BenchResult {
     double tokensPerSecond = 0;
     double trainFlopsPerSample = 0;
     double gflops = 0;           // achieved
-    double peakGflops = 0;       // measured matmul rate of the device
+    double peakGflops = 0;       // measured matmul rate of the device, in the precision the step computes in
     double percentOfPeak = 0;
     std::vector<double> stepMs;  // every timed step
     std::string toJson() const;
 };
 
 BenchResult runBenchmark(const BenchOptions& options);
-// Median GFLOP/s of an n x n x n fp32 matrix product on the device.
-double measureMatmulGflops(const std::string& device, std::int64_t threads, std::int64_t n = 1024);
+// Median GFLOP/s of an n x n x n matrix product on the device: fp32, or with bf16 on a CPU with AVX512_BF16
+// the product the CPU bf16 training step uses (bf16 operands packed from fp32, fp32 sums).
+double measureMatmulGflops(const std::string& device, std::int64_t threads, std::int64_t n = 1024,
+                           Precision precision = Precision::Fp32);
 
 }  // namespace wb

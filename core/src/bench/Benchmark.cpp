@@ -9,6 +9,7 @@
 
 #include "device/Autocast.h"
 #include "device/DeviceSetup.h"
+#include "model/Bf16Ops.h"
 #include "train/ThreadShards.h"
 #include "train/TrainingStep.h"
 #include "workbench/Benchmark.h"
@@ -61,10 +62,13 @@ std::string BenchResult::toJson() const {
     return j.dump();
 }
 
-double measureMatmulGflops(const std::string& deviceSpec, std::int64_t threads, std::int64_t n) {
+double measureMatmulGflops(const std::string& deviceSpec, std::int64_t threads, std::int64_t n,
+                           Precision precision) {
     const torch::Device device(deviceSpec);
     if (device.is_cpu()) applyCpuThreads(threads);
     torch::NoGradGuard noGrad;
+    AutocastScope scope(device, device.is_cpu() ? precision : Precision::Fp32);
+    const bool bf16 = cpuBf16Active();
     auto a = torch::randn({n, n}, torch::TensorOptions().device(device));
     auto b = torch::randn({n, n}, torch::TensorOptions().device(device));
     auto c = torch::empty({n, n}, torch::TensorOptions().device(device));
@@ -72,7 +76,10 @@ double measureMatmulGflops(const std::string& deviceSpec, std::int64_t threads, 
     for (int i = 0; i < 12; ++i) {
         synchronize(device);
         const auto t0 = Clock::now();
-        torch::mm_out(c, a, b);
+        if (bf16)
+            c = mmBf16(a, b);
+        else
+            torch::mm_out(c, a, b);
         synchronize(device);
         const double s = std::chrono::duration<double>(Clock::now() - t0).count();
         if (i >= 2) rates.push_back(2.0 * static_cast<double>(n * n * n) / s / 1e9);
@@ -151,7 +158,8 @@ BenchResult runBenchmark(const BenchOptions& o) {
     // The floor (docs/performance.md): 3 x [sum over layers 8 H (E_in + H) + 2 H V] per token for an LM.
     r.trainFlopsPerSample = summarizeModel(config, vocab, classes).trainFlopsPerSample;
     r.gflops = r.trainFlopsPerSample * r.samplesPerSecond / 1e9;
-    r.peakGflops = measureMatmulGflops(config.device.device, threads, device.is_cpu() ? 1024 : 4096);
+    r.peakGflops = measureMatmulGflops(config.device.device, threads, device.is_cpu() ? 1024 : 4096,
+                                       config.device.precision);
     r.percentOfPeak = r.peakGflops > 0 ? 100.0 * r.gflops / r.peakGflops : 0;
     return r;
 }
