@@ -5,15 +5,16 @@
 #include <map>
 #include <string>
 
+#include "device/Autocast.h"
+#include "model/Bf16Kernels.h"
 #include "model/LstmKernels.h"
 
 namespace wb {
 
 namespace {
-std::vector<std::uint16_t> halfCopy(const torch::Tensor& t) {
-    const auto f = t.detach().to(torch::kFloat32).contiguous();
-    std::vector<std::uint16_t> out(static_cast<std::size_t>(f.numel()));
-    lstmkernels::toHalf(f.data_ptr<float>(), out.data(), f.numel());
+std::vector<std::uint16_t> bf16Of(const float* x, std::int64_t n) {
+    std::vector<std::uint16_t> out(static_cast<std::size_t>(n));
+    bf16kernels::toBf16(x, out.data(), n);
     return out;
 }
 std::vector<float> floatCopy(const torch::Tensor& t) {
@@ -22,17 +23,28 @@ std::vector<float> floatCopy(const torch::Tensor& t) {
 }
 }  // namespace
 
-std::unique_ptr<HalfStepper> HalfStepper::create(SequenceModelImpl& model) {
-    if (model.task() != Task::LanguageModel || !lstmkernels::halfKernelsAvailable()) return nullptr;
+std::vector<std::uint16_t> HalfStepper::copy(const torch::Tensor& t) const {
+    const auto f = t.detach().to(torch::kFloat32).contiguous();
+    if (m_bf16) return bf16Of(f.data_ptr<float>(), f.numel());
+    std::vector<std::uint16_t> out(static_cast<std::size_t>(f.numel()));
+    lstmkernels::toHalf(f.data_ptr<float>(), out.data(), f.numel());
+    return out;
+}
+
+std::unique_ptr<HalfStepper> HalfStepper::create(SequenceModelImpl& model, Weights weights) {
+    if (model.task() != Task::LanguageModel) return nullptr;
+    const bool bf16 = weights == Weights::Bf16 || (weights == Weights::Auto && cpuBf16KernelsUsable());
+    if (bf16 ? !bf16kernels::available() : !lstmkernels::halfKernelsAvailable()) return nullptr;
     std::map<std::string, torch::Tensor> p;
     for (const auto& item : model.named_parameters()) p[item.key()] = item.value();
     if (!p.count("embedding.weight") || !p.count("head.weight") || !p.at("head.weight").device().is_cpu())
         return nullptr;
     if (p.count("lstm.weight_ih_l0_reverse")) return nullptr;  // bidirectional
     auto stepper = std::unique_ptr<HalfStepper>(new HalfStepper());
+    stepper->m_bf16 = bf16;
     torch::NoGradGuard noGrad;
     stepper->m_embedding = p.at("embedding.weight").detach().to(torch::kFloat32).contiguous();
-    stepper->m_head = halfCopy(p.at("head.weight"));
+    stepper->m_head = stepper->copy(p.at("head.weight"));
     stepper->m_headBias = floatCopy(p.at("head.bias"));
     stepper->m_vocab = p.at("head.weight").size(0);
     stepper->m_hidden = p.at("head.weight").size(1);
@@ -42,8 +54,8 @@ std::unique_ptr<HalfStepper> HalfStepper::create(SequenceModelImpl& model) {
         Layer layer;
         const auto& wIh = p.at("lstm.weight_ih" + suffix);
         layer.in = wIh.size(1);
-        layer.wIh = halfCopy(wIh);
-        layer.wHh = halfCopy(p.at("lstm.weight_hh" + suffix));
+        layer.wIh = stepper->copy(wIh);
+        layer.wHh = stepper->copy(p.at("lstm.weight_hh" + suffix));
         layer.bias = floatCopy(p.at("lstm.bias_ih" + suffix) + p.at("lstm.bias_hh" + suffix));
         if (wIh.size(0) != 4 * stepper->m_hidden) return nullptr;
         stepper->m_layers.push_back(std::move(layer));
@@ -64,12 +76,21 @@ HalfStepper::State HalfStepper::initialState() const {
     return State{std::vector<float>(n, 0.0f), std::vector<float>(n, 0.0f)};
 }
 
+void HalfStepper::gemvRows(const std::vector<std::uint16_t>& w, const float* x, const std::uint16_t* x16,
+                           float* y, std::int64_t r0, std::int64_t r1, std::int64_t k) const {
+    if (m_bf16)
+        bf16kernels::gemvRows(w.data(), x16, y, r0, r1, k);
+    else
+        lstmkernels::gemvHalfRows(w.data(), x, y, r0, r1, k);
+}
+
 void HalfStepper::gemv(const std::vector<std::uint16_t>& w, const float* x, float* y, std::int64_t rows,
                        std::int64_t k) const {
+    const auto x16 = m_bf16 ? bf16Of(x, k) : std::vector<std::uint16_t>();
     // Rows split across LibTorch's threads; a chunk below ~64 KB of weights is not worth a thread.
     const std::int64_t grain = std::max<std::int64_t>(16, 32768 / std::max<std::int64_t>(k, 1));
     at::parallel_for(0, rows, grain, [&](std::int64_t r0, std::int64_t r1) {
-        lstmkernels::gemvHalfRows(w.data(), x, y, r0, r1, k);
+        gemvRows(w, x, x16.data(), y, r0, r1, k);
     });
 }
 
@@ -91,10 +112,12 @@ void HalfStepper::feed(std::int64_t token, State& state) const {
             std::copy(layer.bias.begin(), layer.bias.end(), gates.begin());
         }
         // Both products in one parallel region: each thread owns a block of gate rows.
+        const auto x16 = m_bf16 && !tabled ? bf16Of(x, layer.in) : std::vector<std::uint16_t>();
+        const auto h16 = m_bf16 ? bf16Of(hl, h) : std::vector<std::uint16_t>();
         const std::int64_t grain = std::max<std::int64_t>(16, 32768 / (layer.in + h));
         at::parallel_for(0, 4 * h, grain, [&](std::int64_t r0, std::int64_t r1) {
-            if (!tabled) lstmkernels::gemvHalfRows(layer.wIh.data(), x, gates.data(), r0, r1, layer.in);
-            lstmkernels::gemvHalfRows(layer.wHh.data(), hl, gates.data(), r0, r1, h);
+            if (!tabled) gemvRows(layer.wIh, x, x16.data(), gates.data(), r0, r1, layer.in);
+            gemvRows(layer.wHh, hl, h16.data(), gates.data(), r0, r1, h);
         });
         lstmkernels::forwardRows(gates.data(), cl, cNext.data(), hNext.data(), tanhC.data(), 0, 1, h);
         std::copy(cNext.begin(), cNext.end(), cl);

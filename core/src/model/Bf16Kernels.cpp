@@ -256,6 +256,45 @@ WB_BF16 void packPanelsAvx512(const float* b, std::int64_t strideK, std::int64_t
     }
 }
 
+WB_BF16 void gemvRowsAvx512(const std::uint16_t* w, const std::uint16_t* x, float* y, std::int64_t r0,
+                            std::int64_t r1, std::int64_t k) {
+    const std::int64_t full = k / 32 * 32;
+    const __mmask32 tail = static_cast<__mmask32>(k - full == 0 ? 0u : (1u << (k - full)) - 1u);
+    const __m512bh xTail = (__m512bh)_mm512_maskz_loadu_epi16(tail, x + full);
+    std::int64_t r = r0;
+    // Four rows at a time: each 32 values of x are loaded once for four rows.
+    for (; r + 4 <= r1; r += 4) {
+        const std::uint16_t* w0 = w + r * k;
+        __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        for (std::int64_t j = 0; j < full; j += 32) {
+            const __m512bh xv = (__m512bh)_mm512_loadu_si512(x + j);
+            a0 = _mm512_dpbf16_ps(a0, (__m512bh)_mm512_loadu_si512(w0 + j), xv);
+            a1 = _mm512_dpbf16_ps(a1, (__m512bh)_mm512_loadu_si512(w0 + k + j), xv);
+            a2 = _mm512_dpbf16_ps(a2, (__m512bh)_mm512_loadu_si512(w0 + 2 * k + j), xv);
+            a3 = _mm512_dpbf16_ps(a3, (__m512bh)_mm512_loadu_si512(w0 + 3 * k + j), xv);
+        }
+        if (tail) {
+            a0 = _mm512_dpbf16_ps(a0, (__m512bh)_mm512_maskz_loadu_epi16(tail, w0 + full), xTail);
+            a1 = _mm512_dpbf16_ps(a1, (__m512bh)_mm512_maskz_loadu_epi16(tail, w0 + k + full), xTail);
+            a2 = _mm512_dpbf16_ps(a2, (__m512bh)_mm512_maskz_loadu_epi16(tail, w0 + 2 * k + full), xTail);
+            a3 = _mm512_dpbf16_ps(a3, (__m512bh)_mm512_maskz_loadu_epi16(tail, w0 + 3 * k + full), xTail);
+        }
+        y[r] += _mm512_reduce_add_ps(a0);
+        y[r + 1] += _mm512_reduce_add_ps(a1);
+        y[r + 2] += _mm512_reduce_add_ps(a2);
+        y[r + 3] += _mm512_reduce_add_ps(a3);
+    }
+    for (; r < r1; ++r) {
+        const std::uint16_t* wr = w + r * k;
+        __m512 a = _mm512_setzero_ps();
+        for (std::int64_t j = 0; j < full; j += 32)
+            a = _mm512_dpbf16_ps(a, (__m512bh)_mm512_loadu_si512(wr + j),
+                                 (__m512bh)_mm512_loadu_si512(x + j));
+        if (tail) a = _mm512_dpbf16_ps(a, (__m512bh)_mm512_maskz_loadu_epi16(tail, wr + full), xTail);
+        y[r] += _mm512_reduce_add_ps(a);
+    }
+}
+
 #endif  // WB_HAVE_BF16_KERNELS
 
 void convertRows(const float* a, std::int64_t rowStride, std::int64_t colStride, int rows, std::int64_t kk0,
@@ -293,6 +332,27 @@ float fromBf16(std::uint16_t x) {
     float f;
     std::memcpy(&f, &u, sizeof f);
     return f;
+}
+
+void gemvRows(const std::uint16_t* w, const std::uint16_t* x, float* y, std::int64_t r0, std::int64_t r1,
+              std::int64_t k) {
+#ifdef WB_HAVE_BF16_KERNELS
+    gemvRowsAvx512(w, x, y, r0, r1, k);
+#else
+    (void)w, (void)x, (void)y, (void)r0, (void)r1, (void)k;
+#endif
+}
+
+void toBf16(const float* src, std::uint16_t* dst, std::int64_t n) {
+#ifdef WB_HAVE_BF16_KERNELS
+    if (available()) {
+        // Whole pairs through the row converter (which pads an odd row), the odd last value by hand.
+        convertRowsAvx512(src, n, 1, 0, n / 2 * 2, reinterpret_cast<std::uint32_t*>(dst), 0);
+        if (n % 2) dst[n - 1] = toBf16(src[n - 1]);
+        return;
+    }
+#endif
+    for (std::int64_t i = 0; i < n; ++i) dst[i] = toBf16(src[i]);
 }
 
 bool available() {

@@ -47,6 +47,14 @@ void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, co
               std::int64_t k, std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1,
               bool accumulate);
 
+// Generation's matrix-vector products: rows [r0, r1) of y += W x, W row-major [rows, k] in bf16 and x
+// already converted to bf16 (k values). Each vdpbf16ps takes 32 weights of a row: the arithmetic a token
+// needs is then small next to reading the weights, where fp16 weights spend most of it converting.
+void gemvRows(const std::uint16_t* w, const std::uint16_t* x, float* y, std::int64_t r0, std::int64_t r1,
+              std::int64_t k);
+// dst[i] = bf16(src[i]) for i < n (nearest even; vectorised where the kernels run).
+void toBf16(const float* src, std::uint16_t* dst, std::int64_t n);
+
 // fp32 to bf16, round to nearest even (what the kernels do to every operand); NaN stays NaN.
 std::uint16_t toBf16(float x);
 float fromBf16(std::uint16_t x);
