@@ -71,6 +71,11 @@ def main():
     w(f"- Load (`uptime`): before `{load_before}`; after `{load_after}`. The machine is shared: other builds\n"
       f"  ran at the same time, so absolute numbers are noisy; the side-by-side ratios are the robust part.\n")
     w(f"- Rounds: {rounds} (each number is the median over rounds of per-run medians)\n")
+    w("- Verdicts, one rule: a target that names a setting (a thread count, a precision) is judged at that setting;\n"
+      "  one that says \"ours best\" takes our fastest measured setting, and one about a cost (the app against the\n"
+      "  CLI, the corpus load) takes the worst thread count measured. Every verdict is computed from this run.\n"
+      "- Raw numbers: every JSON file this page is rendered from is in `docs/benchmarks/report/`\n"
+      "  (`python3 bench/write_report.py docs/benchmarks/report` renders the page's first part again).\n")
     # A partial re-run (scripts/bench-report.sh with ONLY_APP=1) replaces the app numbers and says so here.
     partial = os.path.join(folder, "partial_rerun.txt")
     if os.path.exists(partial):
@@ -173,11 +178,19 @@ def main():
         w(f"| {p} | " + " | ".join(cells) + f" | {peer_best[0]:.0f} ({peer_best[1]}) | {ours_best[0]:.0f} (x{ours_best[1]}) | "
           f"{ratio:.2f}x | {'yes' if ratio <= 0.5 else 'no'} |\n")
 
-    w("\nTwo threads: on a machine whose load average exceeds its core count (see Load above), a 2-thread step\n"
-      "waits at every parallel region (OpenMP and OpenBLAS barriers, hundreds per step) for a thread that is\n"
-      "not running, so 2-thread numbers measured under such load say more about the other tenants than about\n"
-      "the code; the fused LSTM has far fewer such regions per step, hence its smaller loss. Re-run on an idle\n"
-      "machine for the 2-thread figures the targets assume.\n")
+    refblas = {(b, p): load_runs(folder, f"refblas-{b}-{p}-*.json") for b in BACKENDS for p in PRESETS}
+    if any(refblas.values()):
+        w("\n### OpenBLAS against the reference BLAS\n\n")
+        w("Debian's LibTorch calls BLAS through `libblas.so.3`, which the alternatives system points at OpenBLAS when\n"
+          "`libopenblas0-pthread` is installed; the reference BLAS (`libblas3`) is the fallback. Measured here by\n"
+          "running the same bench with `LD_LIBRARY_PATH` set to the reference BLAS's folder (1 thread).\n\n")
+        w("| preset | LSTM | OpenBLAS µs/sample | reference BLAS µs/sample | reference BLAS is slower by |\n| --- | --- | --- | --- | --- |\n")
+        for p in PRESETS:
+            for b in BACKENDS:
+                ref, base = refblas[(b, p)], ours[(b, p, 1)]
+                if ref and base:
+                    r, o = med(ref, "us_per_sample"), med(base, "us_per_sample")
+                    w(f"| {p} | {b} | {o:.0f} | {r:.0f} | {r / o:.1f}x |\n")
 
     w("\n### imdb next to reference 004\n\n")
     w("| | µs/sample |\n| --- | --- |\n")
@@ -202,10 +215,13 @@ def main():
         w("\nThe reference's poem (reference 000) is 56 characters: 8 lines of 7, each couplet ending in \"，\" and\n"
           "\"。\" (form `regulated7`): 56 sampled characters and 8 marks and 3 line breaks fed back, 68 one-token steps\n"
           "of a poems-preset-sized model (emb 512, hidden 512, 2 layers, 4379 characters). Each step reads every\n"
-          "weight once (matrix-vector products: memory-bound), ~26 MB in fp32; the default CPU path\n"
-          "(core/src/infer/HalfStepper.cpp) reads fp16 copies (~13 MB) without LibTorch's per-op dispatch, and\n"
-          "runs the head only where a character is sampled. Targets: the 56-character poem well under 50 ms,\n"
-          "corpus load at most 2 s.\n\n")
+          "weight once (matrix-vector products), ~26 MB in fp32; the default CPU path\n"
+          "(core/src/infer/HalfStepper.cpp) reads 16-bit copies (~13 MB) without LibTorch's per-op dispatch: bf16,\n"
+          "multiplied by vdpbf16ps, where the CPU has AVX512_BF16 (this one: "
+          f"{'yes' if any('bf16' in str(a.get('generation_weights', '')) for a in apps.values()) else 'see generation_weights'}), "
+          "fp16 elsewhere; it runs the head only where a character is\n"
+          "sampled. Targets: the 56-character poem well under 50 ms (round one) and at most 15 ms on one thread\n"
+          "(round two), corpus load at most 2 s.\n\n")
         best_gen = min(a.get("regulated7_generate_ms", 1e9) for a in apps.values())
         worst_load = max(a["tang_poems_load_ms"] for a in apps.values())
         w(f"- Corpus load ≤ 2 s: {'met' if worst_load <= 2000 else 'not met'} ({worst_load:.0f} ms).\n")
