@@ -1,8 +1,10 @@
 // The app's own numbers for docs/benchmarks.md, as medians: loading the full Tang corpus, and generating a
 // 56-character poem (form regulated7: 8 lines of 7 characters, the reference's poem) and a 28-character
-// quatrain (quatrain7) from a poems-preset-sized model, through the default fp16 CPU path and through
-// LibTorch in fp32 (GenerateOptions::fullPrecision). The model is trained for one step on tang-quatrains-7
-// (its speed does not depend on what it learned).
+// quatrain (quatrain7) from a poems-preset-sized model, through the default 16-bit CPU path (bf16 weights
+// on CPUs with AVX512_BF16, fp16 elsewhere: "generation_weights") and through LibTorch in fp32
+// (GenerateOptions::fullPrecision). The model is trained for one step on tang-quatrains-7 (its speed does
+// not depend on what it learned); the training run's thread count does not stay with the process, so
+// generation runs at the threads the environment (OMP_NUM_THREADS, OPENBLAS_NUM_THREADS) gives.
 // Usage: workbench_bench [--repeats N] [--json]
 #include <algorithm>
 #include <chrono>
@@ -71,10 +73,11 @@ int main(int argc, char** argv) {
 
         const auto tmp = std::filesystem::temp_directory_path() / "workbench-bench-app-numbers";
         std::vector<std::pair<std::string, double>> generation;
-        std::string sample;
+        std::string sample, weights;
         {
             const auto dir = makePoemsModel(wb::LstmBackend::Fused, (tmp / "fused").string());
             auto model = wb::TrainedModel::load(dir);
+            weights = model->generationPrecision();
             auto measure = [&](const std::string& key, wb::PoemForm form, bool fullPrecision) {
                 wb::GenerateOptions g;
                 g.form = form;
@@ -93,12 +96,12 @@ int main(int argc, char** argv) {
         if (json) {
             std::printf("{\"tang_poems_documents\": %zu, \"tang_poems_load_ms\": %.1f", documents, loadMs);
             for (const auto& [key, ms] : generation) std::printf(", \"%s\": %.2f", key.c_str(), ms);
-            std::printf(", \"repeats\": %d}\n", repeats);
+            std::printf(", \"generation_weights\": \"%s\", \"repeats\": %d}\n", weights.c_str(), repeats);
         } else {
             std::printf("load tang-poems (%zu poems): median %.1f ms\n", documents, loadMs);
             for (const auto& [key, ms] : generation)
                 std::printf("%s (poems-size model, CPU): median %.2f ms\n", key.c_str(), ms);
-            std::printf("sample (regulated7):\n%s\n", sample.c_str());
+            std::printf("generation weights: %s\nsample (regulated7):\n%s\n", weights.c_str(), sample.c_str());
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "workbench_bench: error: %s\n", e.what());

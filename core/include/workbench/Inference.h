@@ -65,6 +65,9 @@ public:
     // outside the vocabulary, a quatrain from a model that never saw the punctuation).
     std::vector<std::string> generate(const GenerateOptions& options) const;
     Classification classify(const std::string& text, std::int64_t topK = 5, bool explain = false) const;
+    // What generate() computes in by default: "bf16" (bf16 weights, AVX512_BF16), "fp16" (fp16 weights) or
+    // "fp32" (LibTorch, also what GenerateOptions::fullPrecision asks for).
+    std::string generationPrecision() const;
 
 private:
     TrainedModel();

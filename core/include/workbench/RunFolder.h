@@ -26,6 +26,10 @@ struct RunInfo {
     std::vector<std::string> hosts;
     std::string libtorchVersion;
     std::string blas;
+    // OpenBLAS's threads per process as OpenBLAS reports them (1 with the batch split over threads: each
+    // thread calls BLAS single-threaded); -1 for another BLAS, whose threads the run cannot set; 0 when not
+    // recorded (a GPU run, a run from before this field).
+    std::int64_t blasThreads = 0;
     std::string host;
     std::string startedAt, endedAt;  // ISO 8601 UTC
     std::string timingMethod;

@@ -11,8 +11,26 @@ namespace wb {
 // Sets LibTorch's intra-op threads and OpenBLAS's threads to the same count (0 = leave as is).
 void applyCpuThreads(std::int64_t threads);
 int currentCpuThreads();
-// OpenBLAS's threads alone (a batch split over threads wants one BLAS thread in each).
+// OpenBLAS's threads alone (a batch split over threads wants one BLAS thread in each). With another BLAS,
+// which has no such call, a warning on stderr (once).
 void applyBlasThreads(int threads);
+// OpenBLAS's thread count as OpenBLAS reports it; -1 when the BLAS in use is not OpenBLAS.
+int blasThreads();
+
+// One job's CPU threads (applyCpuThreads), and the previous settings back when it ends, so that a job's
+// count does not leak into what the process does next (the app's next job, generation after training).
+class CpuThreadsScope {
+public:
+    explicit CpuThreadsScope(std::int64_t threads);  // threads <= 0: changes nothing
+    ~CpuThreadsScope();
+    CpuThreadsScope(const CpuThreadsScope&) = delete;
+    CpuThreadsScope& operator=(const CpuThreadsScope&) = delete;
+
+private:
+    bool m_active = false;
+    int m_torch = 0;
+    int m_blas = -1;
+};
 // Waits for queued work on the device, so a clock read afterwards measures finished work.
 void synchronize(const torch::Device& device);
 // Name and total memory of a CUDA device; "CUDA device N" where the build has no CUDA runtime API.

@@ -2,6 +2,8 @@
 #include "workbench/Devices.h"
 
 #include <dlfcn.h>
+
+#include <cstdio>
 #include <unistd.h>
 
 #include <fstream>
@@ -30,18 +32,21 @@ std::string libtorchVersion() {
 }
 
 std::string blasLibrary() {
-    // Debian's LibTorch calls BLAS through libblas.so.3, whose alternative decides the implementation.
-    // Whatever the dynamic linker loaded is what we run on; OpenBLAS exports openblas_get_config.
+    // Debian's LibTorch calls BLAS through libblas.so.3, whose alternative decides the implementation, and
+    // LD_LIBRARY_PATH can put another libblas.so.3 first. What runs is the library that provides sgemm_ to
+    // the process; OpenBLAS also exports openblas_get_config, which is only its version when its own sgemm_
+    // is the one in use.
+    Dl_info where{};
+    void* sgemm = dlsym(RTLD_DEFAULT, "sgemm_");
+    const std::string provider = sgemm && dladdr(sgemm, &where) && where.dli_fname ? where.dli_fname : "";
     using ConfigFn = const char* (*)();
-    if (auto fn = reinterpret_cast<ConfigFn>(dlsym(RTLD_DEFAULT, "openblas_get_config"))) {
-        std::string config = fn();
-        return "OpenBLAS (" + config + ")";
-    }
-    std::error_code ec;
-    for (const char* link : {"/etc/alternatives/libblas.so.3-x86_64-linux-gnu",
-                             "/etc/alternatives/libblas.so.3-aarch64-linux-gnu"}) {
-        auto target = std::filesystem::read_symlink(link, ec);
-        if (!ec) return target.string();
+    auto config = reinterpret_cast<ConfigFn>(dlsym(RTLD_DEFAULT, "openblas_get_config"));
+    if (config && (provider.empty() || provider.find("openblas") != std::string::npos))
+        return "OpenBLAS (" + std::string(config()) + ")";
+    if (!provider.empty()) {
+        std::error_code ec;
+        const auto resolved = std::filesystem::canonical(provider, ec);
+        return ec ? provider : resolved.string();
     }
     return "bundled with LibTorch";
 }
@@ -109,20 +114,56 @@ std::string parseDeviceSpec(const std::string& spec, std::int64_t* threads) {
 
 // ---- DeviceSetup.h ----
 
+namespace {
+using SetThreadsFn = void (*)(int);
+using GetThreadsFn = int (*)();
+SetThreadsFn openblasSetThreads() {
+    return reinterpret_cast<SetThreadsFn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
+}
+}  // namespace
+
 void applyCpuThreads(std::int64_t threads) {
     if (threads <= 0) return;
     torch::set_num_threads(static_cast<int>(threads));
     // OpenBLAS keeps its own pool; leaving it at the core count oversubscribes the CPU (docs/performance.md).
-    using SetFn = void (*)(int);
-    if (auto fn = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-        fn(static_cast<int>(threads));
+    applyBlasThreads(static_cast<int>(threads));
 }
 
 int currentCpuThreads() { return torch::get_num_threads(); }
 
 void applyBlasThreads(int threads) {
-    using SetFn = void (*)(int);
-    if (auto fn = reinterpret_cast<SetFn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) fn(threads);
+    if (auto fn = openblasSetThreads()) {
+        fn(threads);
+        return;
+    }
+    // Another BLAS (the reference BLAS is single-threaded; others have their own variables): said once,
+    // and run.json records blas_threads -1.
+    static bool warned = false;
+    if (!warned) {
+        warned = true;
+        std::fprintf(stderr, "warning: the BLAS in use (%s) has no openblas_set_num_threads: its threads are not set\n",
+                     blasLibrary().c_str());
+    }
+}
+
+int blasThreads() {
+    auto fn = reinterpret_cast<GetThreadsFn>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
+    return fn && blasLibrary().rfind("OpenBLAS", 0) == 0 ? fn() : -1;
+}
+
+CpuThreadsScope::CpuThreadsScope(std::int64_t threads) {
+    if (threads <= 0) return;
+    m_active = true;
+    m_torch = torch::get_num_threads();
+    m_blas = blasThreads();
+    applyCpuThreads(threads);
+}
+
+CpuThreadsScope::~CpuThreadsScope() {
+    if (!m_active) return;
+    torch::set_num_threads(m_torch);
+    if (m_blas > 0)
+        if (auto fn = openblasSetThreads()) fn(m_blas);
 }
 
 void synchronize(const torch::Device& device) {

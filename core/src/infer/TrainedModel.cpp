@@ -335,4 +335,9 @@ Classification TrainedModel::classify(const std::string& text, std::int64_t topK
     return result;
 }
 
+std::string TrainedModel::generationPrecision() const {
+    if (!m->halfStepper) return "fp32";
+    return m->halfStepper->bf16() ? "bf16" : "fp16";
+}
+
 }  // namespace wb

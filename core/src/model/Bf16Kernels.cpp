@@ -107,6 +107,17 @@ WB_BF16 WB_ALWAYS_INLINE void kernel(const Term* terms, int count, const float* 
     }
 }
 
+// One panel: the half-width kernel when the panel's second 16 columns are all padding. (A direct call at
+// compile time: always_inline through a function pointer fails at -O1, the sanitizer build's level.)
+template <int R, bool PairMajor>
+WB_BF16 WB_ALWAYS_INLINE void runKernel(const Term* terms, int count, const float* bias32, float* c,
+                                        std::int64_t ldc, std::int64_t columns, bool accumulate) {
+    if (columns > 16)
+        kernel<R, PairMajor, false>(terms, count, bias32, c, ldc, columns, accumulate);
+    else
+        kernel<R, PairMajor, true>(terms, count, bias32, c, ldc, columns, accumulate);
+}
+
 // Every panel of C's rows [row, row + rows) (rows <= kRows), for terms whose panel pointers are at panel 0;
 // panelStride[t] is how far apart term t's panels are.
 template <bool PairMajor>
@@ -121,48 +132,42 @@ WB_BF16 void panelsOfRows(const Term* terms0, const std::int64_t* panelStride, i
         const std::int64_t columns = std::min(kCols, n - p * kCols);
         const float* bias32 = bias ? bias + p * kCols : nullptr;
         float* out = c + p * kCols;
-        const auto run = [&](auto full, auto half) {
-            if (columns > 16)
-                full(terms, count, bias32, out, ldc, columns, accumulate);
-            else
-                half(terms, count, bias32, out, ldc, columns, accumulate);
-        };
         switch (rows) {
             case 12:
-                run(kernel<12, PairMajor, false>, kernel<12, PairMajor, true>);
+                runKernel<12, PairMajor>(terms, count, bias32, out, ldc, columns, accumulate);
                 break;
             case 11:
-                run(kernel<11, PairMajor, false>, kernel<11, PairMajor, true>);
+                runKernel<11, PairMajor>(terms, count, bias32, out, ldc, columns, accumulate);
                 break;
             case 10:
-                run(kernel<10, PairMajor, false>, kernel<10, PairMajor, true>);
+                runKernel<10, PairMajor>(terms, count, bias32, out, ldc, columns, accumulate);
                 break;
             case 9:
-                run(kernel<9, PairMajor, false>, kernel<9, PairMajor, true>);
+                runKernel<9, PairMajor>(terms, count, bias32, out, ldc, columns, accumulate);
                 break;
             case 8:
-                run(kernel<8, PairMajor, false>, kernel<8, PairMajor, true>);
+                runKernel<8, PairMajor>(terms, count, bias32, out, ldc, columns, accumulate);
                 break;
             case 7:
-                run(kernel<7, PairMajor, false>, kernel<7, PairMajor, true>);
+                runKernel<7, PairMajor>(terms, count, bias32, out, ldc, columns, accumulate);
                 break;
             case 6:
-                run(kernel<6, PairMajor, false>, kernel<6, PairMajor, true>);
+                runKernel<6, PairMajor>(terms, count, bias32, out, ldc, columns, accumulate);
                 break;
             case 5:
-                run(kernel<5, PairMajor, false>, kernel<5, PairMajor, true>);
+                runKernel<5, PairMajor>(terms, count, bias32, out, ldc, columns, accumulate);
                 break;
             case 4:
-                run(kernel<4, PairMajor, false>, kernel<4, PairMajor, true>);
+                runKernel<4, PairMajor>(terms, count, bias32, out, ldc, columns, accumulate);
                 break;
             case 3:
-                run(kernel<3, PairMajor, false>, kernel<3, PairMajor, true>);
+                runKernel<3, PairMajor>(terms, count, bias32, out, ldc, columns, accumulate);
                 break;
             case 2:
-                run(kernel<2, PairMajor, false>, kernel<2, PairMajor, true>);
+                runKernel<2, PairMajor>(terms, count, bias32, out, ldc, columns, accumulate);
                 break;
             case 1:
-                run(kernel<1, PairMajor, false>, kernel<1, PairMajor, true>);
+                runKernel<1, PairMajor>(terms, count, bias32, out, ldc, columns, accumulate);
                 break;
             default:
                 break;

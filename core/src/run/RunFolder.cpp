@@ -100,6 +100,7 @@ std::string RunInfo::toJson() const {
               {"precision", precision},
               {"libtorch_version", libtorchVersion},
               {"blas", blas},
+              {"blas_threads", blasThreads},
               {"host", host},
               {"started_at", startedAt},
               {"ended_at", endedAt},
@@ -145,6 +146,7 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
     r.str("precision", info.precision);
     r.str("libtorch_version", info.libtorchVersion);
     r.str("blas", info.blas);
+    r.integer("blas_threads", info.blasThreads);
     r.str("host", info.host);
     r.str("started_at", info.startedAt);
     r.str("ended_at", info.endedAt);

@@ -20,6 +20,7 @@ struct FinderData {
     PreparedData data;
     torch::Device device{torch::kCPU};
     std::int64_t outputs = 0;
+    std::unique_ptr<CpuThreadsScope> threads;  // the finder's threads, the previous ones back when it ends
 };
 
 FinderData prepare(const ExperimentConfig& config, const Corpus& corpus) {
@@ -34,7 +35,7 @@ FinderData prepare(const ExperimentConfig& config, const Corpus& corpus) {
     f.data.train = f.data.train.to(f.device);
     f.outputs = config.task == Task::LanguageModel ? static_cast<std::int64_t>(f.data.vocabulary.size())
                                                    : static_cast<std::int64_t>(f.data.classes.size());
-    if (f.device.is_cpu()) applyCpuThreads(threads);
+    if (f.device.is_cpu()) f.threads = std::make_unique<CpuThreadsScope>(threads);
     return f;
 }
 }  // namespace

@@ -156,7 +156,7 @@ void TrainingSession::joinDataParallelJob() {
 }
 
 void TrainingSession::buildModel() {
-    if (m_device.is_cpu()) applyCpuThreads(m_config.device.threads);
+    if (m_device.is_cpu()) m_threads = std::make_unique<CpuThreadsScope>(m_config.device.threads);
     const auto outputs = m_config.task == Task::LanguageModel
                              ? static_cast<std::int64_t>(m_job.data.vocabulary.size())
                              : static_cast<std::int64_t>(m_job.data.classes.size());
@@ -206,6 +206,7 @@ void TrainingSession::buildModel() {
 
 void TrainingSession::describeRun() {
     m_job.info.threads = m_device.is_cpu() ? currentCpuThreads() : 0;
+    m_job.info.blasThreads = m_device.is_cpu() ? blasThreads() : 0;
     m_writer.writeRunInfo(m_job.info);
     std::string where = m_job.info.device;
     if (m_device.is_cpu())

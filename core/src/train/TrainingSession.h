@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "device/DeviceSetup.h"
 #include "train/Checkpointer.h"
 #include "train/GradientSync.h"
 #include "train/JobState.h"
@@ -63,6 +64,9 @@ private:
     bool m_createdDir = false;
     std::unique_ptr<DistributedContext> m_ownContext;  // rank 0's (a worker's lives in the job)
     DistributedContext* m_context = nullptr;
+    // The job's CPU threads, the process's previous ones back when the session ends (declared before what
+    // trains, so that it is destroyed after it).
+    std::unique_ptr<CpuThreadsScope> m_threads;
     std::unique_ptr<TrainingSetup> m_setup;
     std::unique_ptr<GradientSync> m_sync;
     std::unique_ptr<ThreadShards> m_shards;  // a CPU step split by batch over threads (one process)

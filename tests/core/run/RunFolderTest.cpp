@@ -29,6 +29,7 @@ const char* const kRunJson = R"({
   "precision": "fp32",
   "libtorch_version": "1.13.1",
   "blas": "openblas",
+  "blas_threads": 1,
   "host": "box",
   "started_at": "2024-05-01T12:00:00Z",
   "ended_at": "2024-05-01T12:05:00Z",
@@ -73,12 +74,14 @@ TEST(RunInfo, JsonRoundTripWithSnakeCaseKeys) {
     EXPECT_EQ(info.status, wb::RunStatus::Completed);
     EXPECT_EQ(info.deviceName, "AMD EPYC");
     EXPECT_EQ(info.threads, 2);
+    EXPECT_EQ(info.blasThreads, 1);
     EXPECT_EQ(info.libtorchVersion, "1.13.1");
     EXPECT_EQ(info.summary.steps, 120);
     EXPECT_DOUBLE_EQ(info.summary.samplesPerSecond, 125.9);
     EXPECT_EQ(info.summary.parameters, 280897);
     const auto j = nlohmann::json::parse(info.toJson());
     EXPECT_EQ(j["device_name"], "AMD EPYC");
+    EXPECT_EQ(j["blas_threads"], 1);
     EXPECT_EQ(j["summary"]["best_val_loss"], 1.4);
     EXPECT_EQ(j["summary"]["us_per_sample"], 7942.8);
     const auto back = wb::RunInfo::fromJson(info.toJson(), "run.json");
