@@ -1,24 +1,26 @@
 // ThroughputMeter (see ThroughputMeter.h).
 #include "train/ThroughputMeter.h"
 
+#include <utility>
+
 #include "device/DeviceSetup.h"
 
 namespace wb {
 
-using Clock = std::chrono::steady_clock;
-
-ThroughputMeter::ThroughputMeter(ProgressState& state, std::int64_t warmupSteps, const torch::Device& device)
+ThroughputMeter::ThroughputMeter(ProgressState& state, std::int64_t warmupSteps, const torch::Device& device,
+                                 Now now)
     : m_state(state),
       m_warmupSteps(warmupSteps),
       m_device(device),
-      m_start(Clock::now()),
+      m_now(std::move(now)),
+      m_start(m_now()),
       m_baseWall(state.wallSeconds),
       m_startStep(state.step),
       m_priorSeconds(state.measuredSeconds),
       m_priorSamples(state.measuredSamples) {}
 
 double ThroughputMeter::sinceStart() const {
-    return std::chrono::duration<double>(Clock::now() - m_start).count();
+    return std::chrono::duration<double>(m_now() - m_start).count();
 }
 
 double ThroughputMeter::wall() const { return m_baseWall + sinceStart() - m_paused; }
@@ -52,7 +54,7 @@ double ThroughputMeter::etaSeconds(std::int64_t plannedSteps) const {
 
 ThroughputMeter::Excluded::Excluded(ThroughputMeter& meter, Kind kind) : m_meter(meter), m_kind(kind) {
     synchronize(meter.m_device);  // work queued before the scope belongs to the window
-    m_start = Clock::now();
+    m_start = meter.m_now();
 }
 
 ThroughputMeter::Excluded::~Excluded() {
@@ -61,7 +63,7 @@ ThroughputMeter::Excluded::~Excluded() {
     } catch (...) {
         // Destructors do not throw; the error that matters is already on its way.
     }
-    const double seconds = std::chrono::duration<double>(Clock::now() - m_start).count();
+    const double seconds = std::chrono::duration<double>(m_meter.m_now() - m_start).count();
     if (m_kind == Pause) {
         m_meter.m_paused += seconds;  // off the wall clock, hence off the window too
     } else if (m_meter.m_measuring) {

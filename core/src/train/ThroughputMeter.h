@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 
 #include <torch/torch.h>
 
@@ -14,7 +15,13 @@ namespace wb {
 
 class ThroughputMeter {
 public:
-    ThroughputMeter(ProgressState& state, std::int64_t warmupSteps, const torch::Device& device);
+    using Clock = std::chrono::steady_clock;
+    // The clock is a parameter only so that tests can step time by hand (ThroughputMeterTest); the session
+    // uses the steady clock.
+    using Now = std::function<Clock::time_point()>;
+
+    ThroughputMeter(ProgressState& state, std::int64_t warmupSteps, const torch::Device& device,
+                    Now now = Clock::now);
 
     double wall() const;  // seconds of training in this run so far (earlier sittings included)
     void afterStep();     // after each step: opens the measured window once the warm-up steps are done
@@ -36,7 +43,7 @@ public:
     private:
         ThroughputMeter& m_meter;
         Kind m_kind;
-        std::chrono::steady_clock::time_point m_start;
+        Clock::time_point m_start;
     };
 
 private:
@@ -45,7 +52,8 @@ private:
     ProgressState& m_state;
     std::int64_t m_warmupSteps;
     torch::Device m_device;
-    std::chrono::steady_clock::time_point m_start;
+    Now m_now;
+    Clock::time_point m_start;
     double m_baseWall, m_paused = 0;
     std::int64_t m_startStep;
     bool m_measuring = false;
