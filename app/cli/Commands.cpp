@@ -116,6 +116,7 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary =
 
 int runDevices(bool jsonOut) {
     const auto devices = wb::listDevices();
+    const auto blasCaveat = wb::blasThreadsCaveat();
     if (jsonOut) {
         json list = json::array();
         for (const auto& d : devices)
@@ -126,12 +127,16 @@ int runDevices(bool jsonOut) {
                             {"memory_bytes", d.memoryBytes},
                             {"bf16", d.bf16},
                             {"fp16", d.fp16}});
-        std::cout << json{{"devices", list}, {"libtorch", wb::libtorchVersion()}, {"blas", wb::blasLibrary()}}
+        std::cout << json{{"devices", list},
+                          {"libtorch", wb::libtorchVersion()},
+                          {"blas", wb::blasLibrary()},
+                          {"blas_threads_settable", blasCaveat.empty()}}
                          .dump(2)
                   << "\n";
         return 0;
     }
     std::printf("LibTorch %s, BLAS: %s\n", wb::libtorchVersion().c_str(), wb::blasLibrary().c_str());
+    if (!blasCaveat.empty()) std::printf("warning: %s\n", blasCaveat.c_str());
     for (const auto& d : devices) {
         std::printf("%-8s %s", d.id.c_str(), d.name.c_str());
         if (d.memoryBytes > 0) std::printf(", %.1f GiB", static_cast<double>(d.memoryBytes) / (1 << 30));
@@ -286,6 +291,9 @@ int runClassify(const ClassifyOptions& o) {
 
 int runBench(const BenchCliOptions& o) {
     json results = json::array();
+    // The bench's thread count reaches LibTorch only with another BLAS: said before any number.
+    if (const auto caveat = wb::blasThreadsCaveat(); !caveat.empty())
+        std::fprintf(stderr, "warning: %s\n", caveat.c_str());
     for (const auto& preset : o.presets) {
         wb::BenchOptions b;
         b.preset = preset;

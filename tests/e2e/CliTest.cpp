@@ -50,6 +50,47 @@ TEST(Cli, DevicesListsTheCpu) {
     EXPECT_FALSE(j["blas"].get<std::string>().empty());
 }
 
+// Another BLAS (the reference one, put first as scripts/bench-report.sh does) cannot take a thread count. The
+// run goes on, but `devices`, the run's log and run.json say so; a 1-thread run's record has nothing to
+// correct, and with OpenBLAS nothing is said.
+TEST(Cli, ABlasWhoseThreadsCannotBeSetIsSaidNotHidden) {
+    const auto plain = nlohmann::json::parse(cli("devices --json").out);
+    if (plain["blas"].get<std::string>().rfind("OpenBLAS", 0) == 0)
+        EXPECT_EQ(plain["blas_threads_settable"], true);
+    const std::string refblas = "/usr/lib/x86_64-linux-gnu/blas";
+    if (!fs::exists(refblas + "/libblas.so.3")) GTEST_SKIP() << "the reference BLAS is not in " << refblas;
+    const auto env = "LD_LIBRARY_PATH=" + quote(refblas) + " ";
+
+    auto r = wbtest::runCli("devices --json", env);
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["blas_threads_settable"], false);
+    r = wbtest::runCli("devices", env);
+    EXPECT_NE(r.out.find("thread count cannot be set"), std::string::npos) << r.out;
+
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(40));
+    const std::string tiny =
+        " --seq-len 16 --embedding 16 --hidden 16 --layers 1 --batch-size 16 --max-steps 2";
+    for (int threads : {2, 1}) {
+        SCOPED_TRACE(std::to_string(threads) + " thread(s)");
+        const auto run = dir.file("run" + std::to_string(threads));
+        r = wbtest::runCli("train " + quote(dir.file("pattern.txt")) + " --out " + quote(run) + tiny +
+                               " --threads " + std::to_string(threads),
+                           env);
+        ASSERT_EQ(r.code, 0) << r.err;
+        EXPECT_NE(r.err.find("thread count cannot be set"), std::string::npos) << r.err;
+        const auto info = nlohmann::json::parse(wbtest::readText(fs::path(run) / "run.json"));
+        EXPECT_EQ(info["blas_threads"], -1);
+        if (threads == 1) {
+            EXPECT_TRUE(info["warnings"].empty()) << info["warnings"];
+        } else {
+            ASSERT_EQ(info["warnings"].size(), 1u) << info["warnings"];
+            EXPECT_NE(info["warnings"][0].get<std::string>().find("2 threads were asked for, but"),
+                      std::string::npos);
+        }
+    }
+}
+
 TEST(Cli, InspectShowsStatisticsAndClasses) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "reviews.tsv", wbtest::separableTsv(40));

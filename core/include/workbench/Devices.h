@@ -24,6 +24,9 @@ std::string parseDeviceSpec(const std::string& spec, std::int64_t* threads);
 
 std::string libtorchVersion();  // "1.13.0"
 std::string blasLibrary();      // resolved libblas.so.3 ("openblas-pthread", "reference BLAS", ...)
+// "" when the BLAS's thread count can be set (OpenBLAS provides sgemm_); otherwise one sentence saying that
+// it cannot and what that means for a thread count, for `devices`, a run's log and run.json's warnings.
+std::string blasThreadsCaveat();
 int hardwareThreads();
 
 }  // namespace wb

@@ -34,6 +34,8 @@ struct RunInfo {
     std::string startedAt, endedAt;  // ISO 8601 UTC
     std::string timingMethod;
     std::string error;         // why it failed, when it did
+    // What the run could not do as asked, in a sentence each (a thread count the BLAS cannot take).
+    std::vector<std::string> warnings;
     RunSummary summary;
 
     std::string toJson() const;

@@ -65,7 +65,8 @@ std::string BenchResult::toJson() const {
 double measureMatmulGflops(const std::string& deviceSpec, std::int64_t threads, std::int64_t n,
                            Precision precision) {
     const torch::Device device(deviceSpec);
-    if (device.is_cpu()) applyCpuThreads(threads);
+    // The measurement's threads, and the caller's back afterwards (the app measures in its own process).
+    const CpuThreadsScope threadsScope(device.is_cpu() ? threads : 0);
     torch::NoGradGuard noGrad;
     AutocastScope scope(device, device.is_cpu() ? precision : Precision::Fp32);
     const bool bf16 = cpuBf16Active();
@@ -100,7 +101,8 @@ BenchResult runBenchmark(const BenchOptions& o) {
     for (const auto& problem : config.validate())
         if (problem.find("corpus") == std::string::npos) throw InputError(problem);
     const torch::Device device(config.device.device);
-    if (device.is_cpu()) applyCpuThreads(threads);
+    // Restores LibTorch's and OpenBLAS's counts on return, including the OpenBLAS count of 1 set below.
+    const CpuThreadsScope threadsScope(device.is_cpu() ? threads : 0);
 
     // Vocabulary and classes of the preset's shape (docs/performance.md): imdb 15000 words / 2 classes,
     // charrnn 65 characters, poems 4379 characters.

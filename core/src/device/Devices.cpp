@@ -3,7 +3,6 @@
 
 #include <dlfcn.h>
 
-#include <cstdio>
 #include <unistd.h>
 
 #include <fstream>
@@ -136,14 +135,17 @@ void applyBlasThreads(int threads) {
         fn(threads);
         return;
     }
-    // Another BLAS (the reference BLAS is single-threaded; others have their own variables): said once,
-    // and run.json records blas_threads -1.
-    static bool warned = false;
-    if (!warned) {
-        warned = true;
-        std::fprintf(stderr, "warning: the BLAS in use (%s) has no openblas_set_num_threads: its threads are not set\n",
-                     blasLibrary().c_str());
-    }
+    // Another BLAS (the reference BLAS is single-threaded; others have their own variables): nothing to
+    // set. Whoever asked for the threads says so where its user looks (blasThreadsCaveat): `devices`, the
+    // run's log and run.json; run.json's blas_threads is -1.
+}
+
+std::string blasThreadsCaveat() {
+    if (blasThreads() >= 0) return "";
+    return "the BLAS in use (" + blasLibrary() +
+           ") has no openblas_set_num_threads, so its thread count cannot be set: a thread count applies to "
+           "LibTorch only, and matrix products run on that BLAS's own threads (one with the reference BLAS); "
+           "OpenBLAS is the BLAS this program is tuned for";
 }
 
 int blasThreads() {

@@ -106,6 +106,7 @@ std::string RunInfo::toJson() const {
               {"ended_at", endedAt},
               {"timing_method", timingMethod},
               {"error", error},
+              {"warnings", warnings},
               {"world_size", worldSize},
               {"backend", backend},
               {"hosts", hosts}};
@@ -152,6 +153,13 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
     r.str("ended_at", info.endedAt);
     r.str("timing_method", info.timingMethod);
     r.str("error", info.error);
+    if (const json* wj = r.find("warnings")) {  // absent in runs from before the field
+        if (!wj->is_array()) r.fail("warnings", "an array of strings");
+        for (const auto& w : *wj) {
+            if (!w.is_string()) r.fail("warnings", "an array of strings");
+            info.warnings.push_back(w.get<std::string>());
+        }
+    }
     r.integer("world_size", info.worldSize);
     if (info.worldSize < 1) throw InputError(sourceName, 0, "world_size must be at least 1");
     r.str("backend", info.backend);

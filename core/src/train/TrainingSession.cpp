@@ -115,6 +115,7 @@ void TrainingSession::openRunFolder() {
     info.blas = blasLibrary();
     info.host = hostName();
     info.error.clear();
+    info.warnings.clear();  // a resumed run's are said again by this sitting if they still hold
     info.worldSize = 1;
     info.backend.clear();
     info.hosts.clear();
@@ -207,6 +208,15 @@ void TrainingSession::buildModel() {
 void TrainingSession::describeRun() {
     m_job.info.threads = m_device.is_cpu() ? currentCpuThreads() : 0;
     m_job.info.blasThreads = m_device.is_cpu() ? blasThreads() : 0;
+    // Another BLAS does not stop the run (the reference BLAS works, slowly), but it must not go unsaid: the
+    // log says it on every CPU run, and run.json keeps it where the thread count recorded is more than the
+    // BLAS got (numbers "at N threads" would be LibTorch's N threads around the BLAS's own).
+    if (const auto caveat = m_device.is_cpu() ? blasThreadsCaveat() : std::string(); !caveat.empty()) {
+        log("warning: " + caveat);
+        if (m_job.info.threads > 1)
+            m_job.info.warnings.push_back(std::to_string(m_job.info.threads) +
+                                          " threads were asked for, but " + caveat);
+    }
     m_writer.writeRunInfo(m_job.info);
     std::string where = m_job.info.device;
     if (m_device.is_cpu())

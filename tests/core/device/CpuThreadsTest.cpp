@@ -9,6 +9,8 @@
 #include "device/DeviceSetup.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
+#include "workbench/Benchmark.h"
+#include "workbench/Corpus.h"
 #include "workbench/Devices.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Training.h"
@@ -55,6 +57,47 @@ TEST(CpuThreads, ATrainingRunLeavesTheProcessAsItFoundItAndRecordsBlasThreads) {
     const auto record = loadRunFolder(dir.file("run"));
     EXPECT_EQ(record.info.threads, 1);
     EXPECT_EQ(record.info.blasThreads, openBlas() ? 1 : -1);
+}
+
+// The finders run on the experiment's thread count (seen from their cancel callback, which they call between
+// steps) and put the process's back when they return.
+TEST(CpuThreads, TheFindersLeaveTheProcessAsTheyFoundIt) {
+    const TwoThreads process;
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(40));
+    auto config = wbtest::tinyLanguageModel(dir.file("pattern.txt"));
+    config.device.threads = 1;
+    const auto corpus = loadCorpus(config.data.corpus, config.data.format);
+    int torchDuring = 0, blasDuring = 0;
+    const auto observe = [&] {
+        torchDuring = torch::get_num_threads();
+        blasDuring = blasThreads();
+        return false;
+    };
+
+    const auto lr = findLearningRate(config, corpus, 1e-4, 1e-1, 5, observe);
+    EXPECT_FALSE(lr.rates.empty());
+    EXPECT_EQ(torchDuring, 1);
+    if (openBlas()) EXPECT_EQ(blasDuring, 1);
+    EXPECT_EQ(torch::get_num_threads(), 2) << "after the LR finder";
+    if (openBlas()) EXPECT_EQ(blasThreads(), 2) << "after the LR finder";
+
+    torchDuring = blasDuring = 0;
+    const auto sizes = findBatchSize(config, corpus, 8, 16, observe);
+    EXPECT_FALSE(sizes.sizes.empty());
+    EXPECT_EQ(torchDuring, 1);
+    if (openBlas()) EXPECT_EQ(blasDuring, 1);
+    EXPECT_EQ(torch::get_num_threads(), 2) << "after the batch-size finder";
+    if (openBlas()) EXPECT_EQ(blasThreads(), 2) << "after the batch-size finder";
+}
+
+// The benchmark's peak measurement sets its own thread count (the bench command calls it after a run of the
+// same threads); a small matrix keeps this a test of the threads, not a benchmark.
+TEST(CpuThreads, ThePeakMeasurementLeavesTheProcessAsItFoundIt) {
+    const TwoThreads process;
+    EXPECT_GT(measureMatmulGflops("cpu", 1, 64), 0);
+    EXPECT_EQ(torch::get_num_threads(), 2);
+    if (openBlas()) EXPECT_EQ(blasThreads(), 2);
 }
 
 TEST(CpuThreads, TheBlasNamedIsTheOneThatProvidesSgemm) {

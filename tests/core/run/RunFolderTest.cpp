@@ -94,6 +94,11 @@ TEST(RunInfo, JsonRoundTripWithSnakeCaseKeys) {
     const auto f = wb::RunInfo::fromJson(failed.toJson(), "run.json");
     EXPECT_EQ(f.summary.finalTrainLoss, 0);
     EXPECT_EQ(f.error, "loss became NaN at step 7");
+    // warnings: absent in older runs (read as none), kept in order otherwise.
+    EXPECT_TRUE(info.warnings.empty());
+    failed.warnings = {"2 threads were asked for, but the BLAS in use cannot take them", "second"};
+    EXPECT_EQ(wb::RunInfo::fromJson(failed.toJson(), "run.json").warnings, failed.warnings);
+    EXPECT_THROW(wb::RunInfo::fromJson(R"({"warnings": "one"})", "run.json"), wb::InputError);
 }
 
 TEST(RunInfo, BadJsonNamesTheKey) {
