@@ -238,6 +238,12 @@ std::string repeat(const std::string& s, std::size_t n) {
 
 constexpr const char* kLimit = "WORKBENCH_MEMORY_LIMIT_BYTES";
 
+// A corpus the loader reads and training refuses (BadInputs.h, FailsAt).
+BadInputCase atTraining(BadInputCase k) {
+    k.failsAt = FailsAt::Training;
+    return k;
+}
+
 std::vector<BadInputCase> makeCatalog() {
     std::vector<BadInputCase> c;
     auto add = [&](BadInputCase k) { c.push_back(std::move(k)); };
@@ -371,9 +377,9 @@ std::vector<BadInputCase> makeCatalog() {
          file("notext.tsv", "label\ttext\npos\tgood\nneg\t  \n"), {"notext.tsv", "empty text"}, 3});
     add({"TsvHeaderOnly", Entry::Inspect, "TSV with a header and no rows",
          file("header.tsv", "label\ttext\n"), {"header.tsv", "no rows after the header"}});
-    add({"TextForClassifier", Entry::Train, "plain text given to a classifier",
-         file("plain.txt", patternText(20)), {"plain.txt", "a classifier needs labelled text"}, 0, {},
-         Task::Classifier});
+    add(atTraining({"TextForClassifier", Entry::Train, "plain text given to a classifier",
+                    file("plain.txt", patternText(20)), {"plain.txt", "a classifier needs labelled text"},
+                    0, {}, Task::Classifier}));
 
     // ---------------- folders and special files ----------------
     add({"FolderNoClasses", Entry::Inspect, "a folder with no class sub-folders", folder([](const fs::path&) {}),

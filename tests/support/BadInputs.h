@@ -33,6 +33,12 @@ enum class Entry {
 std::string cliCommand(Entry e);  // "inspect", "train", "train --config", …
 std::string apiCall(Entry e);     // "loadCorpus", "TrainingJob", …
 
+// Where a rejected corpus case (Inspect, Train) is refused: by the corpus loader (loadCorpus, the app's
+// drop), or only when training prepares the data (the loader reads a valid corpus that this experiment
+// cannot train on: one class for a classifier, a budget the tokens exceed). The app's drop test relies on
+// it: a Load case must be refused at the drop, a Training case must load there and fail at Train.
+enum class FailsAt { Load, Training };
+
 // What a case's write() made inside its temporary folder.
 struct BadInput {
     std::string path;          // the corpus, the run folder or (TrainConfig) the config file
@@ -56,6 +62,7 @@ struct BadInputCase {
     std::int64_t documents = -1;
     std::string firstText;
     std::vector<std::string> classes;
+    FailsAt failsAt = FailsAt::Load;  // rejected Inspect/Train cases: the stage that refuses the input
 
     bool accepted() const { return expected.empty(); }
 };
