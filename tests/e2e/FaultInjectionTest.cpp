@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -49,6 +51,21 @@ std::vector<std::string> lossRecords(const fs::path& run) {
     return out;
 }
 
+// The lines of a WORKBENCH_FAILPOINTS_TRACE file: "<site> <path>", one per failpoint reached, in order.
+std::vector<std::string> traceLines(const fs::path& trace) {
+    std::vector<std::string> out;
+    std::istringstream in(fs::exists(trace) ? wbtest::readText(trace) : std::string());
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+// "BeforeRename /tmp/x/run-3/model.safetensors" -> "BeforeRename model.safetensors".
+std::string withoutDir(std::string line, const std::string& dir) {
+    const auto at = line.find(dir + "/");
+    if (at != std::string::npos) line.erase(at, dir.size() + 1);
+    return line;
+}
+
 // No temporaries or half-written files: only what a run folder holds.
 void expectOnlyRunFiles(const fs::path& run, const std::string& context) {
     static const std::set<std::string> allowed = {
@@ -63,48 +80,75 @@ TEST(FaultInjection, KilledAtEveryFailpointOfARunTheLastCheckpointResumesToTheSa
     wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(60));
     const auto corpus = quote(dir.file("pattern.txt"));
 
-    auto reference = cli("train " + corpus + " --out " + quote(dir.file("reference")) + kRun + " --json");
+    // The reference run lists its failpoints in order (WORKBENCH_FAILPOINTS_TRACE): kill@n fires at
+    // sites[n-1], so each n has exactly one allowed outcome.
+    const auto referenceTrace = dir.path() / "reference.trace";
+    auto reference =
+        wbtest::runCli("train " + corpus + " --out " + quote(dir.file("reference")) + kRun + " --json",
+                       "WORKBENCH_FAILPOINTS_TRACE=" + quote(referenceTrace.string()) + " ");
     ASSERT_EQ(reference.code, 0) << reference.err;
     const double expected = finalLoss(reference.out);
     const auto expectedRecords = lossRecords(dir.path() / "reference");
     ASSERT_GT(expectedRecords.size(), 4u);
+    std::vector<std::string> sites;  // "BeforeRename model.safetensors", the run folder's path left out
+    for (const auto& line : traceLines(referenceTrace))
+        sites.push_back(withoutDir(line, dir.file("reference")));
+    // The first checkpoint stands once its second half is renamed into place (RunState.h: recovery
+    // finishes a commit only when both ".next" files are there): from the site after that rename on, a
+    // kill must resume; before it (up to and including that rename), nothing may be resumable yet.
+    const auto pairWritten = std::find(sites.begin(), sites.end(), "BeforeRename optimizer.safetensors.next");
+    ASSERT_NE(pairWritten, sites.end()) << "the run wrote no checkpoint";
+    const int firstResumable = static_cast<int>(pairWritten - sites.begin()) + 2;  // 1-based, the next site
+    // Two checkpoints of 14 failpoints each (metrics, the pair, the commit) and the final files.
+    ASSERT_GE(sites.size(), 2u * 14u);
 
-    int killedRuns = 0, resumed = 0, nothingToResume = 0;
-    for (int n = 1; n < 400; ++n) {
+    int resumed = 0, nothingToResume = 0;
+    const int count = static_cast<int>(sites.size());
+    for (int n = 1; n <= count + 1; ++n) {
         const auto run = dir.path() / ("run-" + std::to_string(n));
-        const auto r = cli("train " + corpus + " --out " + quote(run.string()) + kRun + " --json",
-                           "kill@" + std::to_string(n));
-        if (!r.killed) {  // the run got past its last failpoint: every moment has been tried
-            ASSERT_EQ(r.code, 0) << "kill@" << n << ": " << r.err;
+        const auto trace = dir.path() / ("run-" + std::to_string(n) + ".trace");
+        const auto r = wbtest::runCli("train " + corpus + " --out " + quote(run.string()) + kRun + " --json",
+                                      "WORKBENCH_FAILPOINTS=kill@" + std::to_string(n) +
+                                          " WORKBENCH_FAILPOINTS_TRACE=" + quote(trace.string()) + " ");
+        if (n == count + 1) {  // past the last failpoint: the run is not interrupted
+            ASSERT_FALSE(r.killed) << "a failpoint the reference run did not reach fired";
+            ASSERT_EQ(r.code, 0) << r.err;
             EXPECT_DOUBLE_EQ(finalLoss(r.out), expected);
             break;
         }
-        ++killedRuns;
-        const std::string context = "killed at failpoint " + std::to_string(n);
-        if (!fs::exists(run)) continue;  // killed before the run folder was made: nothing to lose
+        const std::string site = sites[n - 1];
+        const std::string context = "killed at failpoint " + std::to_string(n) + " (" + site + ")";
+        ASSERT_TRUE(r.killed) << context << ": the run was not killed: " << r.err;
+        // The site that fired is the one the reference run listed as n-th.
+        const auto fired = traceLines(trace);
+        ASSERT_EQ(static_cast<int>(fired.size()), n) << context;
+        ASSERT_EQ(withoutDir(fired.back(), run.string()), site) << context;
+
+        ASSERT_TRUE(fs::exists(run)) << context
+                                     << ": the run folder is made before the first file is written";
         const auto again = cli("resume " + quote(run.string()) + " --json");
-        if (again.code == 2 && !fs::exists(run / "model.safetensors") &&
-            !fs::exists(run / "model.safetensors.next")) {
-            // Killed before the first checkpoint: nothing to resume, and a one-line message that names
-            // what is missing (the checkpoint, or config.json / run.json when killed even earlier).
+        if (n < firstResumable) {
+            // Killed before the first checkpoint stood: nothing to resume, and a one-line message that
+            // names what is missing (the checkpoint, or config.json / run.json when killed even earlier).
+            EXPECT_EQ(again.code, 2) << context << ": " << again.err;
             EXPECT_EQ(std::count(again.err.begin(), again.err.end(), '\n'), 1)
                 << context << ": " << again.err;
             EXPECT_NE(again.err.find(run.string()), std::string::npos) << context << ": " << again.err;
             ++nothingToResume;
             continue;
         }
-        ASSERT_EQ(again.code, 0) << context << ": " << again.err;
+        // Killed after a checkpoint stood: losing it is a failure, whatever files are left.
+        ASSERT_EQ(again.code, 0) << context << ": the checkpoint was lost: " << again.err;
         EXPECT_DOUBLE_EQ(finalLoss(again.out), expected) << context;
         EXPECT_EQ(lossRecords(run), expectedRecords) << context;
         expectOnlyRunFiles(run, context);
         ++resumed;
         fs::remove_all(run);
     }
-    // Two checkpoints of ~18 failpoints each, plus the run's set-up: every one of them was a kill point.
-    EXPECT_GT(killedRuns, 36);
-    EXPECT_GT(resumed, 18);
-    std::printf("killed %d times: %d resumed to the same final loss, %d before any checkpoint\n", killedRuns,
-                resumed, nothingToResume);
+    EXPECT_EQ(nothingToResume, firstResumable - 1);
+    EXPECT_EQ(resumed, count - firstResumable + 1);
+    std::printf("%d failpoints: %d before the first checkpoint stood, %d resumed to the same final loss\n",
+                count, nothingToResume, resumed);
 }
 
 TEST(FaultInjection, DiskFullDuringACheckpointStopsTheRunAndKeepsTheLastGoodOne) {

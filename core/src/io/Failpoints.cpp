@@ -1,5 +1,8 @@
 #include "io/Failpoints.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -24,6 +27,18 @@ struct Rule {
 std::mutex mutex;
 bool loaded = false;
 Rule current;
+std::string tracePath;  // WORKBENCH_FAILPOINTS_TRACE, "" when off
+
+// Plain syscalls, not writeFileAtomic: the trace must not reach failpoints itself, and must survive the
+// SIGKILL that may follow at once.
+void trace(Site site, const std::string& path) {
+    if (tracePath.empty()) return;
+    const std::string line = std::string(siteName(site)) + " " + path + "\n";
+    const int fd = ::open(tracePath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return;
+    [[maybe_unused]] const ssize_t n = ::write(fd, line.data(), line.size());
+    ::close(fd);
+}
 
 Rule parse(const std::string& text) {
     Rule r;
@@ -69,13 +84,30 @@ int errnoOf(Action a) {
 
 }  // namespace
 
+const char* siteName(Site site) {
+    switch (site) {
+        case Site::BeforeCreate:
+            return "BeforeCreate";
+        case Site::MidWrite:
+            return "MidWrite";
+        case Site::BeforeSync:
+            return "BeforeSync";
+        case Site::BeforeRename:
+            return "BeforeRename";
+    }
+    return "?";
+}
+
 int reached(Site site, const std::string& path) {
     std::lock_guard<std::mutex> lock(mutex);
     if (!loaded) {
         loaded = true;
         const char* env = std::getenv("WORKBENCH_FAILPOINTS");
         current = parse(env ? env : "");
+        const char* traceEnv = std::getenv("WORKBENCH_FAILPOINTS_TRACE");
+        tracePath = traceEnv ? traceEnv : "";
     }
+    trace(site, path);
     if (current.action == Action::None) return 0;
     if (!current.pathPart.empty() && path.find(current.pathPart) == std::string::npos) return 0;
     if (current.action == Action::Kill) {
@@ -97,6 +129,8 @@ void configure(const std::string& text) {
     std::lock_guard<std::mutex> lock(mutex);
     loaded = true;
     current = std::move(r);
+    const char* traceEnv = std::getenv("WORKBENCH_FAILPOINTS_TRACE");
+    tracePath = traceEnv ? traceEnv : "";
 }
 
 std::string rule() {

@@ -15,6 +15,12 @@
 //   n       1-based; with a path substring only the files whose path contains it are counted
 //
 // e.g. WORKBENCH_FAILPOINTS=kill@12   or   WORKBENCH_FAILPOINTS=enospc@2:model.safetensors
+//
+// WORKBENCH_FAILPOINTS_TRACE=<file> (read with the rule, with or without one) appends one line per site
+// reached, in order, before the rule acts on it: "<site> <path>", e.g. "BeforeRename /run/model.safetensors".
+// Line n of a run's trace is the site that kill@n fires at (without a path substring), and the last line of
+// a killed run's trace is the site that killed it, so a test can tell which moment it interrupted. Each line
+// is one write(2) on a file opened with O_APPEND: it is on disk even when the next instruction is SIGKILL.
 #include <string>
 
 namespace wb::failpoints {
@@ -25,6 +31,8 @@ enum class Site {
     BeforeSync,    // all bytes written, not yet fsync'ed
     BeforeRename,  // the temporary is complete; the rename that publishes it comes next
 };
+
+const char* siteName(Site site);  // "BeforeCreate", "MidWrite", "BeforeSync", "BeforeRename"
 
 // Called at each site with the file being written. Returns 0, or the errno to fail with; kills the
 // process when the rule says so.
