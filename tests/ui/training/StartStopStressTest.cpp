@@ -1,17 +1,13 @@
-// A hundred runs started and stopped in a row in the main window, stopped at different moments (while
-// preparing, training, validating, checkpointing): no crash, every worker ends, every run folder is
-// consistent, and memory does not grow with the number of runs. Prints how long the stops took.
-#include <QElapsedTimer>
-
+// A hundred runs started and stopped in a row in the main window, stopped at different moments (at once,
+// after a step, while validating, while checkpointing): no crash, every worker ends, every run folder is
+// consistent, and memory does not grow with the number of runs.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <map>
 
 #include "TestWindow.h"
 #include "training/RunScheduler.h"
@@ -50,42 +46,44 @@ void expectConsistentRunFolder(const std::string& dir, int i) {
 TEST(StartStopStress, AHundredRunsStartedAndStoppedInARow) {
     wbuitest::TestWindow win;
     win.prepareTinyRun(100000);  // validation, and so a checkpoint, every 4 steps
+    // A corpus of ~50 KB instead of ~5 KB: what a run holds (its prepared windows) is then large enough
+    // that a run leaking it shows in resident memory above the noise (see the bound at the end).
+    const QString corpus = win.write("stress.txt", wbtest::patternText(2000));
+    wbuitest::dropFiles(win.w.get(), {corpus});
+    ASSERT_EQ(win.w->corpusPanel()->corpusPath(), corpus);
+    win.w->experimentPanel()->setConfig(
+        wbuitest::tinyConfig(wb::Task::LanguageModel, corpus.toStdString(), 100000));
     const char* moments[] = {"at once", "after a step", "validating", "checkpointing"};
-    std::map<std::string, int> stoppedWhile;
-    std::vector<double> stopMs;
     double residentAfter10 = 0;
     for (int i = 0; i < 100; ++i) {
         ASSERT_TRUE(win.w->startRuns()) << "run " << i;
         ASSERT_EQ(win.w->scheduler()->controllers().size(), 1) << "finished runs are let go";
         RunController* run = win.w->scheduler()->controllers().value(0);
         const std::string moment = moments[i % 4];
+        // The moment is the state the run reported last, as the GUI sees it (the worker may be a batch
+        // further): waited for, never slept for. The run has 100,000 steps, so it cannot end first; a wait
+        // that gives up after a minute is a hang.
         if (moment == "after a step")
-            waitFor([&] { return run->lastProgress().step >= 1 || run->isDone(); }, 60000);
+            ASSERT_TRUE(waitFor([&] { return run->lastProgress().step >= 1; }, 60000)) << "run " << i;
         else if (moment == "validating" || moment == "checkpointing")
-            waitFor([&] { return run->lastProgress().phase == moment || run->isDone(); }, 60000);
-        const std::string phase = run->lastProgress().phase;
-        ++stoppedWhile[!run->isActive() ? "queued" : phase.empty() ? "preparing" : phase];
-        QElapsedTimer clock;
-        clock.start();
+            ASSERT_TRUE(waitFor([&] { return run->lastProgress().phase == moment; }, 60000))
+                << "run " << i << " never reported " << moment;
+        ASSERT_FALSE(run->isDone()) << "run " << i;
         win.w->stopAll();
         ASSERT_TRUE(waitFor([&] { return run->isDone(); }, 60000)) << "run " << i << " did not stop";
-        stopMs.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
         EXPECT_NE(run->state(), RunController::State::Failed) << "run " << i;
         expectConsistentRunFolder(run->runDir().toStdString(), i);
         if (i == 9) residentAfter10 = residentMiB();
     }
     const double growth = residentMiB() - residentAfter10;
-    std::sort(stopMs.begin(), stopMs.end());
-    std::printf(
-        "100 runs: stop took median %.0f ms, max %.0f ms; resident memory grew %.1f MiB from run 10 to 100\n",
-        stopMs[stopMs.size() / 2], stopMs.back(), growth);
-    for (const auto& [phase, n] : stoppedWhile) std::printf("  stopped while %s: %d\n", phase.c_str(), n);
-    // A leak of a controller, a thread or a corpus per run would show here; the runs list and the log
-    // do grow a little with each run. Under AddressSanitizer freed memory sits in its quarantine (up to
-    // 256 MB) and resident memory says nothing; LeakSanitizer checks for leaks at exit there instead.
+    std::printf("100 runs: resident memory grew %.1f MiB from run 10 to 100\n", growth);
+    // A run that leaked what it holds would show here. Measured from run 10 to 100: 2.1-2.3 MiB as it is (the
+    // runs list, the log and the allocator's own growth, by design), 29.7 MiB with each run's TrainingJob
+    // leaked on purpose (~340 KiB a run: its model, optimizer state and prepared windows). The bound sits
+    // between: 5x the normal growth, under half the leak. Under AddressSanitizer freed memory sits in its
+    // quarantine (up to 256 MB) and resident memory says nothing; LeakSanitizer checks for leaks at exit
+    // there instead. How long a stop takes is not asserted: that is a benchmark's question.
 #if !defined(__SANITIZE_ADDRESS__)
-    EXPECT_LT(growth, 64.0);
+    EXPECT_LT(growth, 12.0);
 #endif
-    // Generous: under a loaded CI machine a stop waits for the batch in flight (milliseconds here).
-    EXPECT_LT(stopMs.back(), 5000.0);
 }
