@@ -1,10 +1,28 @@
-// A real allocation failure: an experiment whose first batch needs far more memory than the machine has
-// (the LSTM's input projection for the whole corpus in one batch: 16 x 62,500 x 16,384 floats = 64 GB).
-// The kernel refuses an allocation that size at once, so nothing is actually consumed. The run must fail
-// with a message that says what to change, keep a consistent run folder, and leave the process able to
-// train again.
+// An allocation failure during training: an experiment whose first batch needs far more memory than the
+// process may use (the LSTM's input projection for every window of the corpus in one batch, ~430 MB). The
+// run must fail with a message that says what to change, keep a consistent run folder, and leave the process
+// able to train again.
+//
+// The test sets the limit itself, so that the failure does not depend on the machine: it sets the memory
+// budget (WORKBENCH_MEMORY_LIMIT_BYTES, io/MemoryBudget.h) to 64 MiB and puts LibTorch's CPU allocator behind
+// one that refuses any allocation above the budget, the way c10's DefaultCPUAllocator fails when malloc
+// returns nothing. Relying on the kernel to refuse a huge allocation does not work: with overcommit and
+// enough memory it is granted and the machine thrashes. RLIMIT_AS is no option either: AddressSanitizer
+// reserves terabytes of shadow memory up front, so under scripts/test-sanitized.sh every later mapping would
+// fail. The allocator wrapper refuses before malloc is called, so both builds see the same failure and
+// nothing large is ever allocated.
 #include <gtest/gtest.h>
 
+#include <c10/core/CPUAllocator.h>
+#include <c10/util/Exception.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "io/MemoryBudget.h"
+#include "support/BadInputs.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
 #include "workbench/Errors.h"
@@ -13,23 +31,66 @@
 
 using namespace wb;
 
+namespace {
+
+// LibTorch's CPU allocator for the lifetime of the object: allocations up to `limit` bytes go to the
+// allocator in place before; a larger one throws what DefaultCPUAllocator throws when memory runs out.
+class LimitedCpuAllocator final : public c10::Allocator {
+public:
+    explicit LimitedCpuAllocator(std::uint64_t limit) : m_limit(limit), m_previous(c10::GetCPUAllocator()) {
+        c10::SetCPUAllocator(this, kPriority);
+    }
+    ~LimitedCpuAllocator() override { c10::SetCPUAllocator(m_previous, kPriority); }
+    LimitedCpuAllocator(const LimitedCpuAllocator&) = delete;
+    LimitedCpuAllocator& operator=(const LimitedCpuAllocator&) = delete;
+
+    c10::DataPtr allocate(std::size_t n) const override {
+        if (n > m_limit) {
+            ++m_refused;
+            TORCH_CHECK_WITH(OutOfMemoryError, false,
+                             "DefaultCPUAllocator: not enough memory: you tried to allocate ", n,
+                             " bytes (the test's limit is ", m_limit, " bytes).");
+        }
+        return m_previous->allocate(n);
+    }
+    c10::DeleterFnPtr raw_deleter() const override { return m_previous->raw_deleter(); }
+    int refused() const { return m_refused; }
+
+private:
+    // Above c10's own registrations (0), so that this one is the CPU allocator while it lives.
+    static constexpr std::uint8_t kPriority = 100;
+    std::uint64_t m_limit;
+    c10::Allocator* m_previous;
+    mutable std::atomic<int> m_refused{0};
+};
+
+}  // namespace
+
 TEST(OutOfMemory, AnImpossibleBatchFailsTheRunWithAdviceAndTheProcessTrainsOn) {
     wbtest::TempDir dir;
-    wbtest::writeText(dir.path() / "big.txt", wbtest::patternText(42000));  // ~1 MB
+    wbtest::writeText(dir.path() / "big.txt", wbtest::patternText(4200));  // ~100 KB: ~6,500 windows of 16
     auto config = wbtest::tinyLanguageModel(dir.file("big.txt"));
     config.model.embedding = 8;
-    config.model.hidden = 4096;
+    config.model.hidden = 256;  // the input projection of one window: 16 x 1,024 floats
     config.data.valFraction = 0;
-    config.train.batchSize = 1 << 20;  // every window of the corpus in one batch
+    config.train.batchSize = 1 << 20;  // every window of the corpus in one batch: ~430 MB for the projection
     config.train.maxSteps = 1;
-    try {
-        TrainingJob(config, dir.file("huge")).run();
-        FAIL() << "a 64 GB batch trained";
-    } catch (const TrainingError& e) {
-        const std::string what = e.what();
-        EXPECT_NE(what.find("out of memory on cpu"), std::string::npos) << what;
-        EXPECT_NE(what.find("lower the batch size"), std::string::npos) << what;
-        EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    {
+        // The corpus and the model fit the budget (the corpus guards read it too); the batch does not.
+        const wbtest::ScopedEnv limit({{"WORKBENCH_MEMORY_LIMIT_BYTES", std::to_string(64u << 20)}});
+        ASSERT_EQ(availableMemoryBytes(), 64u << 20);
+        LimitedCpuAllocator allocator(availableMemoryBytes());
+        try {
+            TrainingJob(config, dir.file("huge")).run();
+            FAIL() << "a batch larger than the memory budget trained";
+        } catch (const TrainingError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("out of memory on cpu"), std::string::npos) << what;
+            EXPECT_NE(what.find("lower the batch size"), std::string::npos) << what;
+            EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+        }
+        // The failure came from the limit, not from something else that happened to throw.
+        EXPECT_GT(allocator.refused(), 0);
     }
     const auto record = loadRunFolder(dir.file("huge"));
     EXPECT_EQ(record.info.status, RunStatus::Failed);
