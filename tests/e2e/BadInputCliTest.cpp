@@ -6,7 +6,6 @@
 #include <sys/wait.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <set>
 
@@ -59,10 +58,9 @@ TEST_P(BadInputCli, ThroughTheCli) {
     std::string env;
     for (const auto& [k, v] : c.env) env += k + "=" + quote(v) + " ";
 
-    const auto t0 = std::chrono::steady_clock::now();
+    // A CLI that blocks (a FIFO read, a symlink loop followed) hangs here until ctest's timeout ends the
+    // test: that is the hang guard. How long a call takes is not asserted.
     const auto r = wbtest::runCli(cliArgs(c, in, scratch.path()), env);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_LT(seconds, 60.0) << c.name;
 
     if (c.accepted()) {
         ASSERT_EQ(r.code, 0) << c.name << ": " << r.err;

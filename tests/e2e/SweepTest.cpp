@@ -158,15 +158,28 @@ TEST_F(Sweep, AGridWithRepeatsTrainsEveryCellAndWritesResults) {
 TEST_F(Sweep, SigintToTheSweepAloneStopsTheRunningCellWithinABatch) {
     // The app stops a sweep by signalling its process alone (a terminal's Ctrl+C reaches the whole group):
     // the running cell must stop too, not train its 200,000 steps to the end.
+    // A checkpoint every 4 steps: the running cell's metrics.csv is the sign that it is training.
     const pid_t pid = startCli("sweep " + corpus() + " --out " + quoted("sw") +
-                                   " --grid hidden=8,12 --max-steps 200000" + kTiny + " 2>/dev/null >/dev/null",
+                                   " --grid hidden=8,12 --max-steps 200000 --validate-every 4" + kTiny +
+                                   " 2>/dev/null >/dev/null",
                                /*ownGroup=*/true);
     const bool running = waitForSweepFile([](const std::string& t) { return has(t, "running"); });
+    bool training = false;
     if (running) {
-        std::this_thread::sleep_for(1s);  // the cell is training
+        // Hang guard: a minute for the cell's child to start and take its first steps.
+        const auto sweep = nlohmann::json::parse(wbtest::readText(path("sw") / "sweep.json"));
+        for (const auto& cell : sweep["cells"])
+            if (cell["state"] == "running") {
+                const auto metrics = path("sw") / cell["run_dir"].get<std::string>() / "metrics.csv";
+                for (int i = 0; i < 6000 && !training; ++i) {
+                    training = fs::exists(metrics);
+                    if (!training) std::this_thread::sleep_for(10ms);
+                }
+            }
         kill(pid, SIGINT);
     }
     ASSERT_TRUE(running);
+    ASSERT_TRUE(training) << "the running cell never wrote its first checkpoint";
     int status = 0;
     bool ended = false;
     for (int i = 0; i < 1200 && !ended; ++i) {  // 120 s; the whole cell would take many minutes

@@ -154,16 +154,30 @@ TEST(MainWindow, PauseHoldsAndStopEndsTheRun) {
     ASSERT_TRUE(waitFor([&] { return run->lastProgress().step > 0; }, 120000));
     win.w->pauseAll(true);
     EXPECT_EQ(run->state(), RunController::State::Paused);
-    QTest::qWait(600);  // let a batch in flight finish
+    // The worker reports "paused" when it blocks, after the batch in flight: from then on it takes no step.
+    ASSERT_TRUE(waitFor([&] { return run->lastProgress().phase == "paused"; }, 60000))
+        << "the run never reported that it paused";
     const auto stepPaused = run->lastProgress().step;
-    QTest::qWait(800);
-    EXPECT_LE(run->lastProgress().step, stepPaused + 1);
+    // Events go on being processed (progress and metrics would arrive): none moves the run on. A worker
+    // that went on training would report within this window (a progress report at least every 200 ms).
+    EXPECT_FALSE(waitFor(
+        [&] { return run->lastProgress().step != stepPaused || run->lastProgress().phase != "paused"; },
+        1000))
+        << "paused at step " << stepPaused << ", now at step " << run->lastProgress().step << " ("
+        << run->lastProgress().phase << ")";
     win.w->pauseAll(false);
     EXPECT_EQ(run->state(), RunController::State::Running);
+    ASSERT_TRUE(waitFor([&] { return run->lastProgress().step > stepPaused; }, 60000))
+        << "the run did not go on";
+    // Paused again and stopped while paused: the run ends at the step it paused at.
+    win.w->pauseAll(true);
+    ASSERT_TRUE(waitFor([&] { return run->lastProgress().phase == "paused"; }, 60000));
+    const auto stepStopped = run->lastProgress().step;
     win.w->stopAll();
     ASSERT_TRUE(waitFor([&] { return run->isDone(); }, 60000));
     EXPECT_EQ(run->state(), RunController::State::Stopped);
-    EXPECT_TRUE(wb::isRunFolder(run->runDir().toStdString()));
+    ASSERT_TRUE(wb::isRunFolder(run->runDir().toStdString()));
+    EXPECT_EQ(wb::loadRunFolder(run->runDir().toStdString()).info.summary.steps, stepStopped);
 }
 
 TEST(MainWindow, ClosingMidRunStopsWorkerAndKeepsRunFolder) {

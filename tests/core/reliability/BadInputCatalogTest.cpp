@@ -3,7 +3,6 @@
 // the inputs a user expects to work (BOM, CRLF, a 100 MB line, …) load and give the documents meant.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <set>
@@ -85,8 +84,9 @@ TEST_P(BadInputCatalog, ThroughTheApi) {
     const auto before = wbtest::snapshotTree(dir.path());
     wbtest::ScopedEnv env(c.env);
 
+    // A call that blocks (a FIFO read, a symlink loop followed) hangs here until ctest's timeout ends the
+    // test: that is the hang guard. How long a call takes is not asserted.
     Outcome o;
-    const auto t0 = std::chrono::steady_clock::now();
     try {
         callApi(c, in, o);
     } catch (const wb::InputError& e) {
@@ -97,8 +97,6 @@ TEST_P(BadInputCatalog, ThroughTheApi) {
     } catch (const std::exception& e) {
         FAIL() << c.name << ": expected an InputError, got another exception: " << e.what();
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    EXPECT_LT(seconds, 60.0) << c.name;
 
     if (c.accepted()) {
         ASSERT_FALSE(o.threw) << c.name << ": expected the input to be accepted, got: " << o.what;

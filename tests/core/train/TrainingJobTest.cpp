@@ -3,9 +3,13 @@
 // good checkpoint.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <filesystem>
+#include <mutex>
 #include <thread>
 
 #include "support/TestSupport.h"
@@ -112,21 +116,55 @@ TEST(TrainingJob, StopFromAnotherThreadAndPauseWork) {
     wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(120));
     auto config = tinyLm(dir.file("pattern.txt"));
     config.train.maxSteps = 1000000;
+    config.train.logEvery = 1;  // a train-loss record after every step: a step taken while paused shows
     TrainingJob job(config, dir.file("run"));
-    std::atomic<std::int64_t> step{0};
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::int64_t step = 0, pausedAt = -1, lastRecordStep = 0;
     TrainingCallbacks cb;
-    cb.onProgress = [&](const TrainingProgress& p) { step = p.step; };
-    std::thread worker([&] { job.run(cb); });
-    while (step < 3) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    job.setPaused(true);
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    const auto pausedAt = step.load();
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    EXPECT_LE(step.load(), pausedAt + 1);  // the progress report may trail by the batch in flight
-    job.setPaused(false);
+    cb.onProgress = [&](const TrainingProgress& p) {
+        std::lock_guard<std::mutex> lock(mutex);
+        step = p.step;
+        // Reported by the worker itself when it blocks (TrainingSession::waitWhilePaused): the observable
+        // paused state.
+        if (p.phase == "paused" && pausedAt < 0) pausedAt = p.step;
+        changed.notify_all();
+    };
+    cb.onMetrics = [&](const std::vector<MetricRecord>& records) {
+        std::lock_guard<std::mutex> lock(mutex);
+        for (const auto& r : records) lastRecordStep = std::max(lastRecordStep, r.step);
+        changed.notify_all();
+    };
+    RunSummary summary;
+    std::thread worker([&] { summary = job.run(cb); });
+    // A failed assertion returns early: the worker must still end before the thread object goes.
+    struct StopAndJoin {
+        TrainingJob& job;
+        std::thread& worker;
+        ~StopAndJoin() {
+            job.requestStop();
+            if (worker.joinable()) worker.join();
+        }
+    } stopAndJoin{job, worker};
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        // Hang guards: each wait fails loudly after a minute instead of blocking the suite.
+        ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(60), [&] { return step >= 3; }));
+        job.setPaused(true);
+        ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(60), [&] { return pausedAt >= 0; }))
+            << "the run never reported that it paused";
+        // Paused: no step is taken and no record arrives, however long we look. A worker that went on
+        // would send a train-loss record per step within this window.
+        EXPECT_FALSE(changed.wait_for(lock, std::chrono::milliseconds(300),
+                                      [&] { return step != pausedAt || lastRecordStep > pausedAt; }))
+            << "paused at step " << pausedAt << ", now at step " << step << " (records up to "
+            << lastRecordStep << ")";
+    }
+    // Stopped while paused: the run ends at the step it paused at, no batch after it.
     job.requestStop();
-    worker.join();
+    worker.join();  // the pause wait wakes on a stop
     EXPECT_EQ(job.status(), RunStatus::Stopped);
+    EXPECT_EQ(summary.steps, pausedAt);
 }
 
 TEST(TrainingJob, BadInputThrowsAndLeavesNoRunFolder) {
