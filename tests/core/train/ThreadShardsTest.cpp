@@ -49,13 +49,15 @@ double maxParameterDifference(const TrainingSetup& a, const TrainingSetup& b) {
 // Trains `steps` steps of batches of `rows` rows on one thread and split over `threads`; returns the largest
 // parameter difference and how far the parameters moved at all.
 std::pair<double, double> compareSteps(const ExperimentConfig& c, std::int64_t vocab, std::int64_t classes,
-                                       int threads, std::int64_t rows, int steps) {
+                                       int threads, std::int64_t rows, int steps,
+                                       std::vector<double> speeds = {}) {
     const std::int64_t outputs = classes ? classes : vocab;
     auto one = makeTrainingSetup(c, vocab, outputs, torch::kCPU);
     auto many = makeTrainingSetup(c, vocab, outputs, torch::kCPU);
     auto before = makeTrainingSetup(c, vocab, outputs, torch::kCPU);
     ThreadShards shards(threads);
     for (int s = 0; s < steps; ++s) {
+        if (!speeds.empty()) shards.setSpeedsForTest(speeds);  // the shares these speeds give, every step
         torch::manual_seed(100 + s);
         const auto batch = randomBatch(c, vocab, rows, classes);
         const std::uint64_t seed = 500 + static_cast<std::uint64_t>(s);
@@ -64,6 +66,7 @@ std::pair<double, double> compareSteps(const ExperimentConfig& c, std::int64_t v
         const double ln = shards.step(many, batch, c, seed).item<double>();
         EXPECT_NEAR(l1, ln, 1e-5 * std::max(1.0, std::abs(l1))) << "step " << s;
     }
+    if (!speeds.empty()) EXPECT_EQ(shards.unevenSteps(), steps);  // the shares were the uneven ones
     return {maxParameterDifference(one, many), maxParameterDifference(one, before)};
 }
 
@@ -88,6 +91,51 @@ TEST(ThreadShards, AClassifierWithUnevenChunksAndAnIdleThreadEqualsTheOneThreadS
     std::tie(difference, moved) = compareSteps(c, 50, 3, 3, 2, 2);
     EXPECT_GT(moved, 1e-3);
     EXPECT_LT(difference, 2e-5);
+}
+
+TEST(ThreadShards, SharesStayEvenUntilAWorkerIsClearlySlower) {
+    ThreadShards shards(2);
+    using Bounds = std::vector<std::int64_t>;
+    EXPECT_EQ(shards.bounds(64), (Bounds{0, 32, 64}));  // nothing measured yet
+    EXPECT_EQ(shards.bounds(1), (Bounds{0, 1}));         // fewer rows than threads: one chunk
+    shards.setSpeedsForTest({1000, 1080});               // an idle machine's step-to-step noise
+    EXPECT_EQ(shards.bounds(64), (Bounds{0, 32, 64}));
+    shards.setSpeedsForTest({500, 1000});  // worker 0 shares its core with another process
+    EXPECT_EQ(shards.bounds(64), (Bounds{0, 21, 64}));
+    EXPECT_EQ(shards.bounds(7), (Bounds{0, 2, 7}));
+    shards.setSpeedsForTest({1, 100000});  // every worker keeps a row, so that its speed stays measured
+    EXPECT_EQ(shards.bounds(64), (Bounds{0, 1, 64}));
+    ThreadShards three(3);
+    three.setSpeedsForTest({1000, 1000, 250});
+    EXPECT_EQ(three.bounds(90), (Bounds{0, 40, 80, 90}));
+}
+
+TEST(ThreadShards, UnevenSharesStillComputeTheOneThreadStep) {
+    auto c = lmConfig();
+    // Worker 0 measured at a third of worker 1's speed: shares of 2 and 6 rows out of 8.
+    auto [difference, moved] = compareSteps(c, 30, 0, 2, 8, 4, {100, 300});
+    EXPECT_GT(moved, 1e-2);
+    EXPECT_LT(difference, 2e-5);
+    auto k = wbtest::tinyClassifier("unused");
+    k.model.bidirectional = true;
+    k.model.dropout = 0.3;
+    k.train.optimizer = OptimizerKind::Sgd;
+    k.train.learningRate = 0.5;
+    std::tie(difference, moved) = compareSteps(k, 50, 3, 2, 9, 3, {300, 100});
+    EXPECT_GT(moved, 1e-2);
+    EXPECT_LT(difference, 2e-5);
+}
+
+TEST(ThreadShards, AStepMeasuresEveryWorkersSpeed) {
+    const auto c = lmConfig();
+    auto setup = makeTrainingSetup(c, 30, 30, torch::kCPU);
+    ThreadShards shards(2);
+    const auto batch = randomBatch(c, 30, 8, 0);
+    shards.step(setup, batch, c, 1);
+    const auto speeds = shards.speeds();
+    ASSERT_EQ(speeds.size(), 2u);
+    EXPECT_GT(speeds[0], 0);
+    EXPECT_GT(speeds[1], 0);
 }
 
 TEST(ThreadShards, AChunksErrorReachesTheCallerAndTheThreadsGoOn) {
