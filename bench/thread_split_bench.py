@@ -92,11 +92,12 @@ def render(rows, meta):
             ceiling = f"{2 * one / statistics.median(pair):.2f}x" if pair else "—"
             lines.append(f"| {preset} | {'busy core' if busy else 'idle'} | {one:.0f} | {med['2 threads, ops']:.0f} | "
                          f"{med['2 threads, batch']:.0f} | {one / med['2 threads, ops']:.2f}x | {one / med['2 threads, batch']:.2f}x | {ceiling} |")
-            best = max(one / med["2 threads, ops"], one / med["2 threads, batch"])
+            speedup = one / med["2 threads, batch"]
             goal = 1.0 if busy else 1.7
-            verdicts.append(f"| 2 threads ≥ {goal}x 1 thread, {preset}, {'busy core' if busy else 'idle'} | {best:.2f}x | "
-                            f"{'yes' if best >= goal else 'no'} |")
-    lines += ["", "Targets (the better split of each row):", "", "| target | measured | met? |", "| --- | --- | --- |"] + verdicts
+            verdicts.append(f"| 2 threads ≥ {goal}x 1 thread, {preset}, {'busy core' if busy else 'idle'} | {speedup:.2f}x | "
+                            f"{'yes' if speedup >= goal else 'no'} |")
+    lines += ["", "Targets (judged on the default split, batch: what a user gets):", "", "| target | measured | met? |",
+              "| --- | --- | --- |"] + verdicts
     return "\n".join(lines) + "\n"
 
 
