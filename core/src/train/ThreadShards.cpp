@@ -132,13 +132,14 @@ std::vector<std::int64_t> ThreadShards::bounds(std::int64_t rows) const {
     double cumulative = 0;
     for (std::int64_t i = 1; i < n; ++i) {
         cumulative += m_speeds[static_cast<std::size_t>(i - 1)];
-        const auto b = static_cast<std::int64_t>(std::llround(static_cast<double>(rows) * cumulative / total));
+        const auto b =
+            static_cast<std::int64_t>(std::llround(static_cast<double>(rows) * cumulative / total));
         uneven[static_cast<std::size_t>(i)] =
             std::clamp(b, uneven[static_cast<std::size_t>(i - 1)] + 1, rows - (n - i));
     }
     uneven[static_cast<std::size_t>(n)] = rows;
     return predictedSeconds(even, m_speeds) > kUnevenGain * predictedSeconds(uneven, m_speeds) ? uneven
-                                                                                                : even;
+                                                                                               : even;
 }
 
 torch::Tensor ThreadShards::step(TrainingSetup& setup, const Batch& batch, const ExperimentConfig& config,
@@ -198,7 +199,8 @@ torch::Tensor ThreadShards::step(TrainingSetup& setup, const Batch& batch, const
     // with N intra-op threads every elementwise pass over the weights meets the other threads at a barrier,
     // and one of them waiting behind another program's time slice stalls the step (measured on imdb: about
     // 1 ms idle, up to 90 ms with one core busy).
-    const auto fastest = static_cast<int>(std::max_element(m_speeds.begin(), m_speeds.end()) - m_speeds.begin());
+    const auto fastest =
+        static_cast<int>(std::max_element(m_speeds.begin(), m_speeds.end()) - m_speeds.begin());
     std::exception_ptr stepError;
     run([&](int worker) {
         if (worker != fastest) return;

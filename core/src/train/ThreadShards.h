@@ -76,7 +76,7 @@ private:
     std::uint64_t m_generation = 0;
     int m_running = 0;
     bool m_quit = false;
-    std::vector<double> m_speeds;  // per worker, rows per second of wall time (moving average); empty: none yet
+    std::vector<double> m_speeds;  // per worker, rows per second (moving average); empty: none yet
     std::int64_t m_unevenSteps = 0;
     const void* m_zeroedFor = nullptr;  // the optimizer whose gradients the last step left zeroed
 };

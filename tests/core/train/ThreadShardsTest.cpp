@@ -97,8 +97,8 @@ TEST(ThreadShards, SharesStayEvenUntilAWorkerIsClearlySlower) {
     ThreadShards shards(2);
     using Bounds = std::vector<std::int64_t>;
     EXPECT_EQ(shards.bounds(64), (Bounds{0, 32, 64}));  // nothing measured yet
-    EXPECT_EQ(shards.bounds(1), (Bounds{0, 1}));         // fewer rows than threads: one chunk
-    shards.setSpeedsForTest({1000, 1080});               // an idle machine's step-to-step noise
+    EXPECT_EQ(shards.bounds(1), (Bounds{0, 1}));        // fewer rows than threads: one chunk
+    shards.setSpeedsForTest({1000, 1080});              // an idle machine's step-to-step noise
     EXPECT_EQ(shards.bounds(64), (Bounds{0, 32, 64}));
     shards.setSpeedsForTest({500, 1000});  // worker 0 shares its core with another process
     EXPECT_EQ(shards.bounds(64), (Bounds{0, 21, 64}));
