@@ -35,19 +35,21 @@ std::string blasLibrary() {
     // LD_LIBRARY_PATH can put another libblas.so.3 first. What runs is the library that provides sgemm_ to
     // the process; OpenBLAS also exports openblas_get_config, which is only its version when its own sgemm_
     // is the one in use.
+    // The provider is named by the path it was loaded from, usually the alternatives' link
+    // (/lib/x86_64-linux-gnu/libblas.so.3): only the resolved path says which implementation it is.
     Dl_info where{};
     void* sgemm = dlsym(RTLD_DEFAULT, "sgemm_");
-    const std::string provider = sgemm && dladdr(sgemm, &where) && where.dli_fname ? where.dli_fname : "";
+    std::string provider = sgemm && dladdr(sgemm, &where) && where.dli_fname ? where.dli_fname : "";
+    if (!provider.empty()) {
+        std::error_code ec;
+        const auto resolved = std::filesystem::canonical(provider, ec);
+        if (!ec) provider = resolved.string();
+    }
     using ConfigFn = const char* (*)();
     auto config = reinterpret_cast<ConfigFn>(dlsym(RTLD_DEFAULT, "openblas_get_config"));
     if (config && (provider.empty() || provider.find("openblas") != std::string::npos))
         return "OpenBLAS (" + std::string(config()) + ")";
-    if (!provider.empty()) {
-        std::error_code ec;
-        const auto resolved = std::filesystem::canonical(provider, ec);
-        return ec ? provider : resolved.string();
-    }
-    return "bundled with LibTorch";
+    return provider.empty() ? "bundled with LibTorch" : provider;
 }
 
 static std::int64_t physicalMemoryBytes() {

@@ -4,6 +4,10 @@
 // BLAS named is the one that provides sgemm_.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
+#include <dlfcn.h>
+
 #include <torch/torch.h>
 
 #include "device/DeviceSetup.h"
@@ -20,12 +24,32 @@ using namespace wb;
 namespace {
 bool openBlas() { return blasLibrary().rfind("OpenBLAS", 0) == 0; }
 
+// Whether OpenBLAS provides sgemm_ here, found without blasLibrary(): the resolved file that holds sgemm_.
+bool sgemmFromOpenBlas() {
+    Dl_info where{};
+    void* sgemm = dlsym(RTLD_DEFAULT, "sgemm_");
+    if (!sgemm || !dladdr(sgemm, &where) || !where.dli_fname) return false;
+    std::error_code ec;
+    const auto path = std::filesystem::canonical(where.dli_fname, ec).string();
+    return !ec && path.find("openblas") != std::string::npos;
+}
+
 // The process at 2 threads (LibTorch and OpenBLAS) for the test, 1 and whatever OpenBLAS had afterwards.
 struct TwoThreads {
     TwoThreads() { applyCpuThreads(2); }
     ~TwoThreads() { applyCpuThreads(1); }
 };
 }  // namespace
+
+// The thread tests below check OpenBLAS's count only where blasLibrary() names OpenBLAS; so blasLibrary()
+// must name it wherever OpenBLAS is the BLAS in use (it once named the alternatives' link instead, every
+// OpenBLAS check was skipped and every CPU run warned that its BLAS threads could not be set).
+TEST(CpuThreads, OpenBlasIsRecognisedWhereItProvidesSgemm) {
+    if (!sgemmFromOpenBlas()) GTEST_SKIP() << "sgemm_ does not come from OpenBLAS here: " << blasLibrary();
+    EXPECT_TRUE(openBlas()) << blasLibrary();
+    EXPECT_GE(blasThreads(), 1);
+    EXPECT_EQ(blasThreadsCaveat(), "");
+}
 
 TEST(CpuThreads, AScopeRestoresLibTorchAndOpenBlasThreads) {
     const TwoThreads process;
