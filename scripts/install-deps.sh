@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake ninja-build pkg-config
-  # core: LibTorch and the BLAS that makes it fast (without OpenBLAS training is several times slower)
+  # core: LibTorch and the BLAS that makes it fast (on the reference BLAS a step is 5-13x slower: docs/benchmarks.md)
   libtorch-dev libopenblas0-pthread
   # scale-out: c10d's ProcessGroupGloo header includes Gloo's (the library comes with libtorch); glog to
   # quiet c10d's own logging
