@@ -34,7 +34,10 @@ void InferenceWorker::generate(const wb::GenerateOptions& options) {
         if (!m_model) throw std::runtime_error("No model is loaded: pick a run with a saved model first.");
         if (m_shuttingDown) return;
         wb::GenerateOptions o = options;
-        o.cancelled = [this] { return m_shuttingDown.load(std::memory_order_relaxed); };
+        // The window's close ends the generation at its next token, and so does the request's own cancel.
+        o.cancelled = [this, own = options.cancelled] {
+            return m_shuttingDown.load(std::memory_order_relaxed) || (own && own());
+        };
         Q_EMIT generated(toQt(m_model->generate(o)));
     } catch (const std::exception& e) {
         Q_EMIT failed(describeError(e));

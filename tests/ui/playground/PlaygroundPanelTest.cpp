@@ -5,7 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <QThread>
+
+#include <atomic>
+
 #include "UiTestSupport.h"
+#include "playground/InferenceWorker.h"
 #include "playground/PlaygroundPanel.h"
 #include "workbench/Training.h"
 
@@ -107,4 +112,38 @@ TEST(PlaygroundPanel, ClosingDuringALongGenerationEndsAtOnce) {
     EXPECT_EQ(ready.count(), 0);
     EXPECT_EQ(errors.count(), 0);
     QCoreApplication::processEvents();  // a result queued by the worker would be delivered to a dead panel
+}
+
+// What closing the window relies on (the test above cannot see it: the panel is gone): a worker shut down
+// during a generation ends it at the next token. The request's own cancel callback, polled before every
+// token on the worker's thread, shuts the worker down the first time it is polled, so the shut-down
+// arrives mid-generation for sure; a worker that ignored it would finish all five samples.
+TEST(InferenceWorker, AShutDownEndsTheGenerationInProgressAtItsNextToken) {
+    const QString run = wbuitest::trainedLanguageModelRun();
+    QThread thread;
+    auto* worker = new InferenceWorker;
+    worker->moveToThread(&thread);
+    thread.start();
+    QSignalSpy loaded(worker, &InferenceWorker::loaded);
+    QSignalSpy generated(worker, &InferenceWorker::generated);
+    QSignalSpy failed(worker, &InferenceWorker::failed);
+    QMetaObject::invokeMethod(worker, [&] { worker->load(run); }, Qt::BlockingQueuedConnection);
+    ASSERT_EQ(loaded.count(), 1);
+    wb::GenerateOptions o;
+    o.length = 2000;
+    o.samples = 5;
+    o.temperature = 0;
+    std::atomic<int> polls{0};
+    o.cancelled = [&] {
+        if (polls++ == 0) worker->shutDown();
+        return false;
+    };
+    QMetaObject::invokeMethod(worker, [&] { worker->generate(o); }, Qt::BlockingQueuedConnection);
+    EXPECT_EQ(failed.count(), 0);
+    ASSERT_EQ(generated.count(), 1);
+    EXPECT_TRUE(generated.at(0).at(0).toStringList().isEmpty()) << "samples finished after the shut-down";
+    EXPECT_EQ(polls.load(), 1);  // the next token saw the shut-down
+    thread.quit();
+    thread.wait();
+    delete worker;
 }
