@@ -418,12 +418,19 @@ void MainWindow::onCorpusLoaded(const QString& path) {
     const auto& stats = m_corpus->stats();
     // A labelled corpus is for a classifier, plain text for a language model: switch task to match.
     const wb::Task task = m_experiment->config().task;
+    // The user's own settings stay; only those still at the old task's defaults follow (and are named).
+    const auto said = [](const QStringList& changes) {
+        return changes.isEmpty() ? QString()
+                                 : QObject::tr(" (%1; your other settings kept)").arg(changes.join(QStringLiteral(", ")));
+    };
     if (corpus->labelled() && task == wb::Task::LanguageModel) {
-        m_experiment->applyPreset(QStringLiteral("default-classify"));
-        statusBar()->showMessage(tr("Labelled corpus: switched the experiment to a classifier"), 6000);
+        const QStringList changes = m_experiment->switchTask(wb::Task::Classifier);
+        statusBar()->showMessage(tr("Labelled corpus: switched the experiment to a classifier") + said(changes),
+                                 12000);
     } else if (!corpus->labelled() && task == wb::Task::Classifier) {
-        m_experiment->applyPreset(QStringLiteral("default-lm"));
-        statusBar()->showMessage(tr("Unlabelled text: switched the experiment to a language model"), 6000);
+        const QStringList changes = m_experiment->switchTask(wb::Task::LanguageModel);
+        statusBar()->showMessage(tr("Unlabelled text: switched the experiment to a language model") + said(changes),
+                                 12000);
     } else {
         statusBar()->showMessage(tr("Loaded %1: %2 documents, %3 characters")
                                      .arg(m_corpus->displayName())

@@ -171,11 +171,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     connect(m_batchFinder, &QPushButton::clicked, this, &ExperimentPanel::batchSizeFinderRequested);
     connect(m_task, &QComboBox::activated, this, [this](int i) {
         const wb::Task task = i == 0 ? wb::Task::LanguageModel : wb::Task::Classifier;
-        if (task == m_config.task) return;
-        wb::ExperimentConfig fresh = wb::defaultConfig(task);
-        fresh.data.corpus = m_config.data.corpus;
-        fresh.data.format = m_config.data.format;
-        setConfig(fresh);
+        switchTask(task);
     });
     const auto changed = [this] {
         if (m_updating) return;
@@ -217,6 +213,30 @@ void ExperimentPanel::applyPreset(const QString& name) {
         fresh.data.format = m_config.data.format;
     }
     setConfig(fresh);
+}
+
+QStringList ExperimentPanel::switchTask(wb::Task task) {
+    QStringList changes;
+    if (task == m_config.task) return changes;
+    const wb::ExperimentConfig oldDefaults = wb::defaultConfig(m_config.task);
+    const wb::ExperimentConfig newDefaults = wb::defaultConfig(task);
+    wb::ExperimentConfig next = m_config;
+    next.task = task;
+    // Per field of the config table: one the user left at the old task's default follows the task; anything
+    // the user set stays, and so does the loaded corpus (its path and format are data, not settings).
+    for (const auto& field : wb::configFields()) {
+        if (field.key == "task" || field.path() == "data.corpus" || field.path() == "data.format") continue;
+        const std::string now = field.get(m_config);
+        if (now != field.get(oldDefaults)) continue;
+        const std::string wanted = field.get(newDefaults);
+        if (wanted == now) continue;
+        field.set(next, wanted);
+        changes << QStringLiteral("%1: %2 → %3")
+                       .arg(QString::fromStdString(field.label), QString::fromStdString(now),
+                            QString::fromStdString(wanted));
+    }
+    setConfig(next);
+    return changes;
 }
 
 void ExperimentPanel::setLearningRate(double rate) {

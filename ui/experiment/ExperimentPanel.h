@@ -31,6 +31,10 @@ public:
     // Shows a config in the widgets (presets, a saved run's config.json).
     void setConfig(const wb::ExperimentConfig& config);
     void applyPreset(const QString& name);
+    // Switches the experiment to another task and keeps what the user set: a field still at the old task's
+    // default takes the new task's default, a field the user changed keeps its value. Returns what changed,
+    // one "label: old → new" per field (empty when the task was already this one).
+    QStringList switchTask(wb::Task task);
     void setLearningRate(double rate);
     void setBatchSize(std::int64_t size);
 

@@ -36,6 +36,49 @@ TEST(ExperimentPanel, PresetKeepsCorpus) {
     EXPECT_EQ(panel.config().data.corpus, "/tmp/poems.json");
 }
 
+// Loading a labelled corpus (or picking the other task) switches the task without throwing away what the
+// user set: before, every setting went back to the task's defaults (max steps to "no limit").
+TEST(ExperimentPanel, SwitchingTheTaskKeepsTheUsersSettingsAndSaysWhatChanged) {
+    ExperimentPanel panel;
+    panel.setCorpus(QStringLiteral("/tmp/reviews.tsv"), wb::CorpusFormat::Tsv, 60, 900, 2);
+    wb::ExperimentConfig c = panel.config();
+    ASSERT_EQ(c.task, wb::Task::LanguageModel);
+    c.train.maxSteps = 500;
+    c.model.hidden = 77;
+    panel.setConfig(c);
+    const QStringList changes = panel.switchTask(wb::Task::Classifier);
+    const auto lm = wb::defaultConfig(wb::Task::LanguageModel);
+    const auto classifier = wb::defaultConfig(wb::Task::Classifier);
+    const auto after = panel.config();
+    EXPECT_EQ(after.task, wb::Task::Classifier);
+    EXPECT_EQ(after.train.maxSteps, 500);  // the user's
+    EXPECT_EQ(after.model.hidden, 77);
+    EXPECT_EQ(after.data.corpus, "/tmp/reviews.tsv");
+    EXPECT_EQ(after.data.format, wb::CorpusFormat::Tsv);
+    // Fields left at the language model's defaults follow the task, and each is named.
+    int differing = 0;
+    for (const auto& field : wb::configFields()) {
+        if (field.key == "task" || field.get(lm) == field.get(classifier)) continue;
+        if (field.key == "max_steps" || field.key == "hidden") continue;
+        if (field.path() == "data.corpus" || field.path() == "data.format") {
+            EXPECT_EQ(field.get(after), field.get(c)) << field.key;  // the loaded corpus stays
+            continue;
+        }
+        ++differing;
+        EXPECT_EQ(field.get(after), field.get(classifier)) << field.key;
+        EXPECT_TRUE(std::any_of(changes.begin(), changes.end(), [&](const QString& line) {
+            return line.startsWith(QString::fromStdString(field.label) + QStringLiteral(": "));
+        })) << field.label;
+    }
+    EXPECT_GT(differing, 0);  // the two tasks' defaults do differ somewhere
+    EXPECT_EQ(changes.size(), differing);
+    EXPECT_TRUE(panel.switchTask(wb::Task::Classifier).isEmpty());  // already a classifier
+    // And back: an untouched field returns to the language model's default, the user's stay.
+    panel.switchTask(wb::Task::LanguageModel);
+    EXPECT_EQ(panel.config().data.tokens, lm.data.tokens);
+    EXPECT_EQ(panel.config().train.maxSteps, 500);
+}
+
 TEST(ExperimentPanel, TheThreadSplitBoxSetsAndShowsTheConfig) {
     ExperimentPanel panel;
     auto* box = panel.findChild<QComboBox*>(QStringLiteral("threadSplit"));
