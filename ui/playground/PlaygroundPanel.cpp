@@ -244,10 +244,37 @@ void PlaygroundPanel::generate() {
     o.form = forms[std::clamp(m_form->currentIndex(), 0, 4)];
     o.acrostic = toStd(m_acrostic->text().trimmed());
     o.samples = m_samples->value();
+    // What the engine would refuse in its own words ("give either a seed text or an acrostic"), said here
+    // in the words of this panel's boxes, with what to do.
+    if (const QString advice = formAdvice(o); !advice.isEmpty()) {
+        Q_EMIT errorOccurred(tr("Generate"), advice);
+        return;
+    }
     setBusy(true);
     m_clock.start();
     QMetaObject::invokeMethod(
         m_worker, [w = m_worker, o] { w->generate(o); }, Qt::QueuedConnection);
+}
+
+QString PlaygroundPanel::formAdvice(const wb::GenerateOptions& o) const {
+    if (o.form == wb::PoemForm::Free) return {};
+    const bool five = o.form == wb::PoemForm::Quatrain5 || o.form == wb::PoemForm::Regulated5;
+    const bool quatrain = o.form == wb::PoemForm::Quatrain5 || o.form == wb::PoemForm::Quatrain7;
+    const int lineChars = five ? 5 : 7, lines = quatrain ? 4 : 8;
+    const auto count = [](const std::string& s) { return QString::fromStdString(s).toUcs4().size(); };
+    if (!o.seedText.empty() && !o.acrostic.empty())
+        return tr(
+            "A poem starts either from the seed or from the acrostic, not both: clear the Seed box or "
+            "the Acrostic box.");
+    if (count(o.acrostic) > lines)
+        return tr("The acrostic gives the first character of each line, and this form has %1 lines: type at "
+                  "most %1 characters in the Acrostic box.")
+            .arg(lines);
+    if (count(o.seedText) > lineChars)
+        return tr("The seed must fit in the first line, which has %1 characters in this form: shorten the "
+                  "Seed box to %1 characters, or pick the free form.")
+            .arg(lineChars);
+    return {};
 }
 
 void PlaygroundPanel::classify() {
@@ -307,6 +334,8 @@ void PlaygroundPanel::onClassified(const QString& predicted, const QStringList& 
 void PlaygroundPanel::setSeedText(const QString& text) { m_seed->setText(text); }
 void PlaygroundPanel::setClassifierText(const QString& text) { m_text->setPlainText(text); }
 void PlaygroundPanel::setForm(int index) { m_form->setCurrentIndex(index); }
+
+void PlaygroundPanel::setAcrostic(const QString& text) { m_acrostic->setText(text); }
 void PlaygroundPanel::setTemperature(double t) { m_temperature->setValue(t); }
 void PlaygroundPanel::setSamples(int n) { m_samples->setValue(n); }
 void PlaygroundPanel::setLength(int n) { m_length->setValue(n); }

@@ -9,6 +9,10 @@
 #include <QThread>
 #include <QWidget>
 
+namespace wb {
+struct GenerateOptions;
+}
+
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -44,6 +48,7 @@ public:
     void setSeedText(const QString& text);
     void setClassifierText(const QString& text);
     void setForm(int index);  // 0 free, 1 quatrain5, 2 quatrain7, 3 regulated5, 4 regulated7
+    void setAcrostic(const QString& text);
     void setSamples(int n);
     void setLength(int n);
     void setTemperature(double t);  // 0 = greedy
@@ -59,10 +64,14 @@ Q_SIGNALS:
     void errorOccurred(const QString& title, const QString& message);
 
 private:
-    void onLoaded(const QString& runDir, bool isLanguageModel, const QStringList& classes, const QString& description);
+    // "" when the poem options are consistent, else what the user should change in the panel.
+    QString formAdvice(const wb::GenerateOptions& options) const;
+    void onLoaded(const QString& runDir, bool isLanguageModel, const QStringList& classes,
+                  const QString& description);
     void onGenerated(const QStringList& samples);
-    void onClassified(const QString& predicted, const QStringList& labels, const QVector<double>& probabilities,
-                      const QStringList& tokens, const QVector<double>& scores);
+    void onClassified(const QString& predicted, const QStringList& labels,
+                      const QVector<double>& probabilities, const QStringList& tokens,
+                      const QVector<double>& scores);
     void setBusy(bool busy);
 
     QThread m_thread;

@@ -64,7 +64,8 @@ TEST(PlaygroundPanel, SaysHowLongAGenerationTookAndForgetsItWhenAnotherModelLoad
     panel.generate();
     ASSERT_TRUE(wbuitest::waitFor([&] { return ready.count() > 0 || errors.count() > 0; }));
     ASSERT_EQ(panel.results().size(), 3);
-    EXPECT_TRUE(panel.timingText().startsWith(QStringLiteral("3 samples in "))) << panel.timingText().toStdString();
+    EXPECT_TRUE(panel.timingText().startsWith(QStringLiteral("3 samples in ")))
+        << panel.timingText().toStdString();
     EXPECT_TRUE(panel.timingText().endsWith(QStringLiteral(" ms")));
 
     // Another model: the first one's samples and timing are gone, not shown as if the new one wrote them.
@@ -82,6 +83,35 @@ TEST(PlaygroundPanel, MissingRunReportsError) {
     panel.loadRun(QStringLiteral("/nonexistent/run"));
     ASSERT_TRUE(wbuitest::waitFor([&] { return errors.count() > 0; }));
     EXPECT_TRUE(panel.loadedRun().isEmpty());
+}
+
+// A poem's options that contradict each other are said in the panel's words, with what to change, before
+// anything reaches the engine (whose own message names no box: "give either a seed text or an acrostic").
+TEST(PlaygroundPanel, ContradictoryPoemOptionsSayWhichBoxToChange) {
+    const QString run = wbuitest::trainedLanguageModelRun();
+    PlaygroundPanel panel;
+    QSignalSpy errors(&panel, &PlaygroundPanel::errorOccurred);
+    panel.loadRun(run);
+    ASSERT_TRUE(wbuitest::waitFor([&] { return !panel.loadedRun().isEmpty() || errors.count() > 0; }));
+    ASSERT_EQ(errors.count(), 0);
+    QSignalSpy ready(&panel, &PlaygroundPanel::resultsReady);
+    const auto adviceFor = [&](int form, const QString& seed, const QString& acrostic) {
+        panel.setForm(form);
+        panel.setSeedText(seed);
+        panel.setAcrostic(acrostic);
+        errors.clear();
+        panel.generate();
+        return errors.count() == 1 ? errors.at(0).at(1).toString() : QStringLiteral("(no message)");
+    };
+    const QString both = adviceFor(2, QStringLiteral("春"), QStringLiteral("春江"));
+    EXPECT_TRUE(both.contains(QStringLiteral("Seed box")) && both.contains(QStringLiteral("Acrostic box")))
+        << both.toStdString();
+    const QString acrostic = adviceFor(1, QString(), QStringLiteral("春江花月夜"));
+    EXPECT_TRUE(acrostic.contains(QStringLiteral("at most 4 characters in the Acrostic box")))
+        << acrostic.toStdString();
+    const QString seed = adviceFor(3, QStringLiteral("春江花月夜春"), QString());
+    EXPECT_TRUE(seed.contains(QStringLiteral("to 5 characters"))) << seed.toStdString();
+    EXPECT_EQ(ready.count(), 0);  // none of them was sent to the model
 }
 
 TEST(PlaygroundPanel, ClosingDuringALongGenerationEndsAtOnce) {
@@ -127,7 +157,8 @@ TEST(InferenceWorker, AShutDownEndsTheGenerationInProgressAtItsNextToken) {
     QSignalSpy loaded(worker, &InferenceWorker::loaded);
     QSignalSpy generated(worker, &InferenceWorker::generated);
     QSignalSpy failed(worker, &InferenceWorker::failed);
-    QMetaObject::invokeMethod(worker, [&] { worker->load(run); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        worker, [&] { worker->load(run); }, Qt::BlockingQueuedConnection);
     ASSERT_EQ(loaded.count(), 1);
     wb::GenerateOptions o;
     o.length = 2000;
@@ -138,7 +169,8 @@ TEST(InferenceWorker, AShutDownEndsTheGenerationInProgressAtItsNextToken) {
         if (polls++ == 0) worker->shutDown();
         return false;
     };
-    QMetaObject::invokeMethod(worker, [&] { worker->generate(o); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        worker, [&] { worker->generate(o); }, Qt::BlockingQueuedConnection);
     EXPECT_EQ(failed.count(), 0);
     ASSERT_EQ(generated.count(), 1);
     EXPECT_TRUE(generated.at(0).at(0).toStringList().isEmpty()) << "samples finished after the shut-down";
