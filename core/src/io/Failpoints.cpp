@@ -29,6 +29,11 @@ bool loaded = false;
 Rule current;
 std::string tracePath;  // WORKBENCH_FAILPOINTS_TRACE, "" when off
 
+std::string tracePathFromEnvironment() {
+    const char* env = std::getenv("WORKBENCH_FAILPOINTS_TRACE");
+    return env ? env : "";
+}
+
 // Plain syscalls, not writeFileAtomic: the trace must not reach failpoints itself, and must survive the
 // SIGKILL that may follow at once.
 void trace(Site site, const std::string& path) {
@@ -104,8 +109,7 @@ int reached(Site site, const std::string& path) {
         loaded = true;
         const char* env = std::getenv("WORKBENCH_FAILPOINTS");
         current = parse(env ? env : "");
-        const char* traceEnv = std::getenv("WORKBENCH_FAILPOINTS_TRACE");
-        tracePath = traceEnv ? traceEnv : "";
+        tracePath = tracePathFromEnvironment();
     }
     trace(site, path);
     if (current.action == Action::None) return 0;
@@ -129,8 +133,7 @@ void configure(const std::string& text) {
     std::lock_guard<std::mutex> lock(mutex);
     loaded = true;
     current = std::move(r);
-    const char* traceEnv = std::getenv("WORKBENCH_FAILPOINTS_TRACE");
-    tracePath = traceEnv ? traceEnv : "";
+    tracePath = tracePathFromEnvironment();
 }
 
 std::string rule() {

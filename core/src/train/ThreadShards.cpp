@@ -116,10 +116,16 @@ double predictedSeconds(const std::vector<std::int64_t>& bounds, const std::vect
 }
 }  // namespace
 
-std::vector<std::int64_t> ThreadShards::bounds(std::int64_t rows) const {
+std::vector<std::int64_t> ThreadShards::evenBounds(std::int64_t rows) const {
     const std::int64_t n = chunks(rows);
     std::vector<std::int64_t> even(static_cast<std::size_t>(n + 1));
     for (std::int64_t i = 0; i <= n; ++i) even[static_cast<std::size_t>(i)] = rows * i / n;
+    return even;
+}
+
+std::vector<std::int64_t> ThreadShards::bounds(std::int64_t rows) const {
+    const auto even = evenBounds(rows);
+    const std::int64_t n = chunks(rows);
     if (n < 2 || static_cast<std::int64_t>(m_speeds.size()) < n) return even;
     double total = 0;
     for (std::int64_t i = 0; i < n; ++i) {
@@ -186,19 +192,16 @@ torch::Tensor ThreadShards::step(TrainingSetup& setup, const Batch& batch, const
         const double speed = static_cast<double>(bounds[i + 1] - bounds[i]) / seconds[i];
         m_speeds[i] = m_speeds[i] > 0 ? (1 - kSpeedWeight) * m_speeds[i] + kSpeedWeight * speed : speed;
     }
-    for (int i = 1; i < n; ++i)
-        if (bounds[static_cast<std::size_t>(i)] != rows * i / n) {
-            ++m_unevenSteps;
-            break;
-        }
+    if (bounds != evenBounds(rows)) ++m_unevenSteps;
     torch::Tensor total;
     for (const auto& l : losses)
         if (l.defined()) total = total.defined() ? total + l : l;
     // The clip, the optimizer step and zeroing the gradients for the next step, on the worker whose core gave
     // the most this step (any worker on an idle machine), with its one intra-op thread: on the calling thread
     // with N intra-op threads every elementwise pass over the weights meets the other threads at a barrier,
-    // and one of them waiting behind another program's time slice stalls the step (measured on imdb: about
-    // 1 ms idle, up to 90 ms with one core busy).
+    // and one of them waiting behind another program's time slice stalls the step (measured on imdb with one
+    // core busy: about 1 ms in most steps, up to 90 ms in others; moving it here also took the idle 2-thread
+    // step from about 44 to 40 ms).
     const auto fastest =
         static_cast<int>(std::max_element(m_speeds.begin(), m_speeds.end()) - m_speeds.begin());
     std::exception_ptr stepError;

@@ -51,6 +51,7 @@ public:
     // process), shares in proportion to each worker's measured rows per second, so that the step is not
     // as slow as its slowest share. See ShareBalancer.
     std::vector<std::int64_t> bounds(std::int64_t rows) const;
+    std::vector<std::int64_t> evenBounds(std::int64_t rows) const;  // rows * i / chunks
 
     // One step on the batch; dropoutSeed seeds each chunk's dropout generator. Returns the batch's mean loss
     // (detached).
