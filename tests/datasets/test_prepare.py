@@ -562,6 +562,35 @@ class CommandLineTest(Fixture):
         self.assertEqual(code, prepare.EXIT_FAILED)
         self.assertIn("not prepared", err)
 
+    def test_list_json_and_progress(self):
+        code, out, _ = self.run_main("--list", "--json", "--dest", str(self.dest))
+        self.assertEqual(code, 0)
+        listing = json.loads(out)
+        self.assertEqual(listing["cache"], str(self.dest))
+        self.assertEqual([c["name"] for c in listing["corpora"]], list(prepare.CORPORA))
+        self.assertFalse(any(c["prepared"] for c in listing["corpora"]))
+        poetry_tgz(self.source)
+        code, out, err = self.run_main("tang-quatrains-7", "--progress", "--dest", str(self.dest),
+                                       "--offline-source", str(self.source), "--chinese", "traditional")
+        self.assertEqual(code, 0, err)
+        events = [json.loads(line) for line in out.splitlines()]  # every stdout line is one JSON object
+        stages = [e["stage"] for e in events if "stage" in e]
+        self.assertEqual(stages[0], "preparing tang-quatrains-7")
+        reading = [e for e in events if e.get("stage", "").startswith("reading chinese-poetry-")]
+        self.assertTrue(reading)
+        self.assertTrue(all(0 <= e["done"] <= e["total"] for e in reading))
+        self.assertEqual(events[-1], {"prepared": "tang-quatrains-7", "path": str(self.dest / "tang-quatrains-7")})
+        code, out, _ = self.run_main("--list", "--json", "--dest", str(self.dest))
+        entry = json.loads(out)["corpora"][0]
+        self.assertEqual((entry["name"], entry["prepared"], entry["documents"]), ("tang-quatrains-7", True, 2))
+
+    def test_messages_name_the_command_that_ran_the_script(self):
+        with mock.patch.object(prepare, "PROG", "lstm-workbench-cli prepare"):
+            code, _, err = self.run_main("tang-quatrains-7", "--dest", str(self.dest), "--offline-source",
+                                         str(self.source))
+        self.assertEqual(code, prepare.EXIT_FAILED)
+        self.assertTrue(err.startswith("lstm-workbench-cli prepare: error: "), err)
+
     def test_failure_is_exit_1_and_one_line(self):
         code, _, err = self.run_main("tang-quatrains-7", "--dest", str(self.dest), "--offline-source",
                                      str(self.source))

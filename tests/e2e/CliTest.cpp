@@ -50,6 +50,27 @@ TEST(Cli, DevicesListsTheCpu) {
     EXPECT_FALSE(j["blas"].get<std::string>().empty());
 }
 
+// `prepare` runs the corpus preparer (from a build: the source tree's) with the arguments given, under the
+// CLI's name, and its exit codes come through: 0, and 2 for a corpus it does not know.
+TEST(Cli, PrepareRunsThePreparer) {
+    wbtest::TempDir cache;
+    auto r = cli("prepare --list --json --dest " + quote(cache.str()));
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["cache"], cache.str());
+    EXPECT_EQ(j["corpora"][0]["name"], "tang-quatrains-7");
+    EXPECT_FALSE(j["corpora"][0]["prepared"].get<bool>());
+    r = cli("prepare nonesuch --dest " + quote(cache.str()));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("lstm-workbench-cli prepare: error: unknown corpus 'nonesuch'"), std::string::npos) << r.err;
+    EXPECT_EQ(wbtest::listTree(cache.path()), std::vector<std::string>{});
+    r = cli("prepare --chinese klingon tang-poems");
+    EXPECT_EQ(r.code, 2);
+    r = wbtest::runCli("prepare --list", "LSTM_WORKBENCH_PREPARER=" + quote(cache.file("missing.py")) + " ");
+    EXPECT_NE(r.code, 0);
+    EXPECT_NE(r.err.find("missing.py"), std::string::npos) << r.err;
+}
+
 // Another BLAS (the reference one, put first as scripts/bench-report.sh does) cannot take a thread count. The
 // run goes on, but `devices`, the run's log and run.json say so; a 1-thread run's record has nothing to
 // correct, and with OpenBLAS nothing is said.

@@ -14,6 +14,7 @@
 
 #include "common/QtConversions.h"
 #include "corpus/ClassBalanceChart.h"
+#include "workbench/Preparer.h"
 
 namespace wbui {
 
@@ -58,7 +59,8 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
     auto* catalogLayout = new QVBoxLayout(catalogBox);
     auto* catalogRow = new QHBoxLayout;
     m_catalog = new QComboBox(catalogBox);
-    m_catalog->setToolTip(tr("Corpora built by datasets/prepare.py, found in %1").arg(toQt(wb::corporaCacheDir())));
+    m_catalog->setToolTip(tr("Corpora built by the corpus preparer (%1), found in %2")
+                              .arg(toQt(wb::prepareCommand("NAME")), toQt(wb::corporaCacheDir())));
     m_loadPrepared = new QPushButton(tr("Load"), catalogBox);
     connect(m_loadPrepared, &QPushButton::clicked, this, [this] {
         if (m_catalog->currentIndex() >= 0) loadPrepared(m_catalog->currentData().toString());
@@ -116,8 +118,8 @@ void CorpusPanel::refreshCatalog() {
     m_loadPrepared->setEnabled(any);
     if (!any) {
         m_catalog->addItem(tr("none prepared yet"));
-        m_manifest->setText(tr("Prepare one with <code>python3 datasets/prepare.py NAME</code> "
-                               "(e.g. tang-quatrains-7)."));
+        m_manifest->setText(tr("Prepare one with <code>%1</code> (e.g. tang-quatrains-7).")
+                                .arg(toQt(wb::prepareCommand("NAME")).toHtmlEscaped()));
     }
 }
 
@@ -162,8 +164,8 @@ bool CorpusPanel::loadPrepared(const QString& name) {
         return false;
     }
     if (!entry) {
-        const QString msg = tr("The corpus \"%1\" is not prepared. Prepare it with: python3 datasets/prepare.py %1")
-                                .arg(name);
+        const QString msg = tr("The corpus \"%1\" is not prepared. Prepare it with: %2")
+                                .arg(name, toQt(wb::prepareCommand(toStd(name))));
         m_message->setText(msg);
         Q_EMIT loadFailed(tr("Prepared corpus"), msg);
         return false;

@@ -15,6 +15,7 @@
 
 #include "corpus/JsonDocument.h"
 #include "workbench/Errors.h"
+#include "workbench/Preparer.h"
 
 namespace fs = std::filesystem;
 
@@ -153,13 +154,12 @@ std::string resolveCorpusPath(const std::string& pathOrName) {
                 throw InputError(
                     entry->dataPath, 0,
                     "prepared corpus '" + pathOrName +
-                        "' is missing its data — prepare it again with: python3 datasets/prepare.py "
-                        "--force " +
-                        pathOrName);
+                        "' is missing its data — prepare it again with: " +
+                        prepareCommand("--force " + pathOrName));
             return entry->dataPath;
         }
         throw InputError("no corpus file or prepared corpus named '" + pathOrName +
-                         "' — prepare it with: python3 datasets/prepare.py " + pathOrName);
+                         "' — prepare it with: " + prepareCommand(pathOrName));
     }
     throw InputError(pathOrName, 0, "no such corpus file or folder");
 }
