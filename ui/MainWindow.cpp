@@ -407,10 +407,16 @@ void MainWindow::startFirstLaunch() {
         m_corpus->loadPrepared(QString::fromLatin1(kDefaultCorpus));
         return;
     }
-    const QString hint = tr("The default corpus %1 is not prepared yet. Prepare it with: "
-                            "%2 — or drop any text file on the window.")
-                             .arg(QString::fromLatin1(kDefaultCorpus),
-                                  toQt(wb::prepareCommand(kDefaultCorpus)));
+    const QString name = QString::fromLatin1(kDefaultCorpus);
+    m_corpus->selectReadyCorpus(name);
+    const QString hint =
+        m_corpus->canPrepare()
+            ? tr("The default corpus %1 is not prepared yet: press Prepare under Ready corpora (it downloads the "
+                 "chinese-poetry package, about 85 MB, once) — or drop any text file on the window.")
+                  .arg(name)
+            : tr("The default corpus %1 is not prepared yet. Prepare it with: %2 — or drop any text file on the "
+                 "window.")
+                  .arg(name, toQt(wb::prepareCommand(kDefaultCorpus)));
     m_corpus->setHint(hint);
     statusBar()->showMessage(hint, 15000);
 }

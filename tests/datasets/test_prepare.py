@@ -584,6 +584,13 @@ class CommandLineTest(Fixture):
         entry = json.loads(out)["corpora"][0]
         self.assertEqual((entry["name"], entry["prepared"], entry["documents"]), ("tang-quatrains-7", True, 2))
 
+    def test_offline_source_from_the_environment(self):
+        poetry_tgz(self.source)
+        with mock.patch.dict(os.environ, {"LSTM_WORKBENCH_OFFLINE_SOURCE": str(self.source)}):
+            code, _, err = self.run_main("tang-quatrains-7", "--dest", str(self.dest), "--chinese", "traditional")
+        self.assertEqual(code, 0, err)
+        self.assertTrue(prepare.is_prepared(self.dest, "tang-quatrains-7"))
+
     def test_messages_name_the_command_that_ran_the_script(self):
         with mock.patch.object(prepare, "PROG", "lstm-workbench-cli prepare"):
             code, _, err = self.run_main("tang-quatrains-7", "--dest", str(self.dest), "--offline-source",

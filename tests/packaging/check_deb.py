@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "datasets"))
-import test_prepare  # noqa: E402  (the fixture package writers of the preparer's tests)
+sys.path.insert(0, str(ROOT / "tests" / "support"))
+import fixture_packages  # noqa: E402
 
 
 def fail(message):
@@ -43,18 +43,6 @@ def run(argv, timeout=300, env=None, cwd=None, expect=0):
     if expect is not None and done.returncode != expect:
         fail(f"exit {done.returncode}, expected {expect}\nstdout: {done.stdout[-2000:]}\nstderr: {done.stderr[-2000:]}")
     return done
-
-
-def fixture_quatrains(count=48):
-    """Seven-character quatrains over a small character set, distinct from each other: enough documents for
-    a training and a validation split."""
-    chars = "山水風月花雲春秋江天人日夜高明清長"
-    poems = []
-    for i in range(count):
-        line = lambda k: "".join(chars[(i * 7 + k * 3 + j * (i % 5 + 1)) % len(chars)] for j in range(7))
-        poems.append({"author": "佚名", "title": f"題{i}", "id": str(i),
-                      "paragraphs": [f"{line(0)}，{line(1)}。", f"{line(2)}，{line(3)}。"]})
-    return poems
 
 
 def build_package(build_dir):
@@ -136,12 +124,12 @@ def use_the_package(usr, tmp):
 
     source = tmp / "packages"
     source.mkdir()
-    test_prepare.poetry_tgz(source, poems=fixture_quatrains())
+    fixture_packages.write_fixture_packages(source)
     done = run([cli, "prepare", "tang-quatrains-7", "--offline-source", source, "--chinese", "traditional"],
                env=env)
     manifest = json.loads((cache / "tang-quatrains-7" / "manifest.json").read_text(encoding="utf-8"))
-    if manifest["documents"] != 48:
-        fail(f"prepared {manifest['documents']} quatrains, expected 48")
+    if manifest["documents"] != fixture_packages.QUATRAINS:
+        fail(f"prepared {manifest['documents']} quatrains, expected {fixture_packages.QUATRAINS}")
     done = run([cli, "prepare", "--verify", "tang-quatrains-7"], env=env)
     done = run([cli, "prepare", "nonesuch"], env=env, expect=2)
     if not done.stderr.startswith("usage: lstm-workbench-cli prepare"):

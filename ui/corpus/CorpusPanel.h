@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "corpus/CorpusPreparer.h"
 #include "workbench/Corpus.h"
 #include "workbench/CorpusCatalog.h"
 
@@ -16,6 +17,7 @@ class QComboBox;
 class QFormLayout;
 class QLabel;
 class QPlainTextEdit;
+class QProgressBar;
 class QPushButton;
 class QTableWidget;
 class QGroupBox;
@@ -34,7 +36,16 @@ public:
     bool loadPath(const QString& path);
     // Loads a prepared corpus by catalog name.
     bool loadPrepared(const QString& name);
+    // Rebuilds the Ready corpora box: the prepared corpora, then those the preparer can fetch.
     void refreshCatalog();
+    // Runs the preparer for a corpus (the Prepare button); loads it when done.
+    void prepareCorpus(const QString& name);
+    // Puts the Ready corpora box on a corpus, also one the preparer has not listed yet.
+    void selectReadyCorpus(const QString& name);
+    bool canPrepare() const { return m_preparer->available(); }
+    CorpusPreparer* preparer() const { return m_preparer; }
+    QString catalogButtonText() const;
+    QString prepareStage() const { return m_prepareStage; }
     // A line under the header, for "prepare it with: …" hints.
     void setHint(const QString& text);
 
@@ -54,6 +65,8 @@ Q_SIGNALS:
     void corpusLoaded(const QString& path);
     void loadFailed(const QString& title, const QString& message);
     void openRequested();
+    void prepared(const QString& name);
+    void prepareFailed(const QString& name, const QString& message);
 
 private:
     bool load(const QString& path, wb::CorpusFormat format, const QString& displayName,
@@ -61,6 +74,9 @@ private:
     void showCorpus();
     void showManifest(const std::optional<wb::CatalogEntry>& entry);
     wb::CorpusFormat overrideFormat() const;
+    void updateCatalogButton();
+    void showPrepareProgress(const QString& stage, qint64 done, qint64 total);
+    void onPrepared(const QString& name, CorpusPreparer::Outcome outcome, const QString& message);
 
     std::shared_ptr<const wb::Corpus> m_corpus;
     wb::CorpusStats m_stats;
@@ -73,6 +89,13 @@ private:
     QComboBox* m_catalog = nullptr;
     QPushButton* m_loadPrepared = nullptr;
     QLabel* m_manifest = nullptr;
+    CorpusPreparer* m_preparer = nullptr;
+    QList<ReadyCorpus> m_ready;  // what the preparer listed (empty until it answers)
+    QString m_wantedSelection;   // selected once listed
+    QWidget* m_prepareRow = nullptr;
+    QProgressBar* m_prepareProgress = nullptr;
+    QPushButton* m_cancelPrepare = nullptr;
+    QString m_prepareStage;
     QLabel* m_statsLabel = nullptr;
     QGroupBox* m_balanceBox = nullptr;
     ClassBalanceChart* m_balance = nullptr;
