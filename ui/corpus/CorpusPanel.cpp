@@ -94,6 +94,10 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
     prepareLayout->addWidget(m_cancelPrepare);
     m_prepareRow->hide();
     catalogLayout->addWidget(m_prepareRow);
+    // The stage in words too: a busy bar (a download of unknown length) shows no text in most styles.
+    m_prepareStageLabel = new QLabel(catalogBox);
+    m_prepareStageLabel->hide();
+    catalogLayout->addWidget(m_prepareStageLabel);
 
     m_preparer = new CorpusPreparer(this);
     connect(m_cancelPrepare, &QPushButton::clicked, m_preparer, &CorpusPreparer::cancel);
@@ -158,9 +162,10 @@ void CorpusPanel::refreshCatalog() {
     }
     for (const auto& r : m_ready) {
         if (m_catalog->findData(r.name) >= 0) continue;
-        m_catalog->addItem(tr("%1 — not prepared (%2)").arg(r.name, r.source), r.name);
+        m_catalog->addItem(tr("%1 — not prepared").arg(r.name), r.name);
         m_catalog->setItemData(m_catalog->count() - 1, false, kPreparedRole);
-        m_catalog->setItemData(m_catalog->count() - 1, r.description, Qt::ToolTipRole);
+        m_catalog->setItemData(m_catalog->count() - 1, tr("%1\nfrom %2").arg(r.description, r.source),
+                               Qt::ToolTipRole);
     }
     const bool any = m_catalog->count() > 0;
     if (!any) m_catalog->addItem(tr("none prepared yet"));
@@ -200,6 +205,8 @@ void CorpusPanel::prepareCorpus(const QString& name) {
     m_prepareProgress->setRange(0, 0);
     m_prepareProgress->setFormat(tr("starting"));
     m_prepareRow->show();
+    m_prepareStageLabel->setText(tr("starting …"));
+    m_prepareStageLabel->show();
     m_message->setText(tr("Preparing %1 …").arg(name));
     m_preparer->prepare(name);
     updateCatalogButton();
@@ -216,11 +223,13 @@ void CorpusPanel::showPrepareProgress(const QString& stage, qint64 done, qint64 
         m_prepareProgress->setFormat(stage);
     }
     m_prepareProgress->setToolTip(stage);
+    m_prepareStageLabel->setText(stage + QStringLiteral(" …"));
     m_prepareStage = stage;
 }
 
 void CorpusPanel::onPrepared(const QString& name, CorpusPreparer::Outcome outcome, const QString& message) {
     m_prepareRow->hide();
+    m_prepareStageLabel->hide();
     m_ready.clear();  // the preparer's list is stale now; refreshCatalog() asks again
     if (outcome == CorpusPreparer::Outcome::Prepared) {
         m_wantedSelection = name;

@@ -95,6 +95,7 @@ private:
     QWidget* m_prepareRow = nullptr;
     QProgressBar* m_prepareProgress = nullptr;
     QPushButton* m_cancelPrepare = nullptr;
+    QLabel* m_prepareStageLabel = nullptr;
     QString m_prepareStage;
     QLabel* m_statsLabel = nullptr;
     QGroupBox* m_balanceBox = nullptr;
