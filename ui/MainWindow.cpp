@@ -368,7 +368,7 @@ void MainWindow::restoreSettings() {
     m_recent = s.value(QStringLiteral("recentCorpora")).toStringList();
     m_devices->setCheckedLabels(s.value(QStringLiteral("devices/checked")).toStringList());
     m_devices->setSequentialCpu(s.value(QStringLiteral("devices/sequentialCpu"), true).toBool());
-    m_table->setTargetLoss(s.value(QStringLiteral("compare/targetLoss"), m_table->targetLoss()).toDouble());
+    m_table->setTargetLoss(s.value(QStringLiteral("compare/fixedTargetLoss"), m_table->targetLoss()).toDouble());
     m_runsPanel->setOpenedFolders(s.value(QStringLiteral("runs/opened")).toStringList());
     const QByteArray config = s.value(QStringLiteral("experiment/config")).toByteArray();
     if (!config.isEmpty()) {
@@ -389,7 +389,7 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("recentCorpora"), m_recent);
     s.setValue(QStringLiteral("devices/checked"), m_devices->checkedLabels());
     s.setValue(QStringLiteral("devices/sequentialCpu"), m_devices->sequentialCpu());
-    s.setValue(QStringLiteral("compare/targetLoss"), m_table->targetLoss());
+    s.setValue(QStringLiteral("compare/fixedTargetLoss"), m_table->targetLoss());
     s.setValue(QStringLiteral("runs/opened"), m_runsPanel->openedFolders());
     s.setValue(QStringLiteral("experiment/config"), QByteArray::fromStdString(m_experiment->config().toJson()));
     s.setValue(QStringLiteral("lastCorpus"), m_corpus->corpusPath());
@@ -574,12 +574,10 @@ bool MainWindow::startRuns() {
         c.device.threads = choice.threads;
         c.device.processes = choice.processes;
         const QString dir = uniqueRunDir(stamp + QLatin1Char('-') + deviceTag(choice));
-        const QString label = choice.label + QStringLiteral(" · ") + toQt(wb::toString(c.device.precision));
         c.name = toStd(QFileInfo(dir).fileName());
 
         RunEntry entry;
         entry.key = dir;
-        entry.label = label;
         entry.live = true;
         entry.record.dir = toStd(dir);
         entry.record.config = c;
@@ -590,7 +588,11 @@ bool MainWindow::startRuns() {
         entry.record.info.threads = choice.threads;
         entry.record.info.worldSize = choice.processes;
         entry.record.info.precision = wb::toString(c.device.precision);
+        // The trainer writes its own start time; this one names the run until then (the same minute).
+        entry.record.info.startedAt =
+            toStd(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ")));
         const int index = m_runs->add(std::move(entry));
+        const QString label = m_runs->at(index).label;
 
         auto* controller = new RunController(c, dir, label, corpus);
         connect(controller, &RunController::metricsReceived, m_runs,
@@ -758,7 +760,7 @@ bool MainWindow::exportBundle(const QString& dir) {
     if (m_throughput->barCount() > 0 && !ChartExporter::saveChartView(m_throughput, dir + QStringLiteral("/throughput.png"), &error))
         return fail();
     if (!ChartExporter::writeCsv(m_runs->records(), dir + QStringLiteral("/metrics.csv"), &error)) return fail();
-    if (!ChartExporter::writeComparisonTableCsv(m_table->rows(), m_table->targetLoss(), dir + QStringLiteral("/comparison.csv"), &error))
+    if (!ChartExporter::writeComparisonTableCsv(m_table->rows(), dir + QStringLiteral("/comparison.csv"), &error))
         return fail();
     QSaveFile env(dir + QStringLiteral("/environment.json"));
     if (!env.open(QIODevice::WriteOnly) || env.write(ChartExporter::environmentJson()) < 0 || !env.commit()) {

@@ -329,7 +329,14 @@ int runBench(const BenchCliOptions& o) {
 int runCompare(const CompareOptions& o) {
     std::vector<wb::RunRecord> runs;
     for (const auto& dir : o.runDirs) runs.push_back(wb::loadRunFolder(dir));
-    const auto rows = wb::compareRuns(runs, o.targetLoss);
+    wb::CompareOptions options;
+    options.targetLoss = o.targetLoss;
+    if (!o.baseline.empty()) {
+        const auto it = std::find(o.runDirs.begin(), o.runDirs.end(), o.baseline);
+        if (it == o.runDirs.end()) throw wb::InputError("--baseline " + o.baseline + " is not one of the RUN_DIRs given");
+        options.baseline = int(it - o.runDirs.begin());
+    }
+    const auto rows = wb::compareRuns(runs, options);
     if (!o.csv.empty()) wb::writeFileAtomic(o.csv, wb::comparisonCsv(runs));
     if (!o.png.empty()) {
 #ifdef WORKBENCH_HAVE_UI
@@ -347,24 +354,49 @@ int runCompare(const CompareOptions& o) {
         json list = json::array();
         for (const auto& r : rows)
             list.push_back({{"run_id", r.runId},
+                            {"name", r.name},
                             {"label", r.label},
                             {"device", r.device},
+                            {"group", r.group},
+                            {"group_label", r.groupLabel},
+                            {"baseline", r.baseline},
                             {"samples_per_second", r.samplesPerSecond},
                             {"us_per_sample", r.usPerSample},
+                            {"target", r.target},
                             {"seconds_to_target", r.secondsToTarget},
                             {"best_val_loss", r.bestValLoss},
                             {"best_val_accuracy", r.bestValAccuracy},
-                            {"speedup", r.speedup}});
+                            {"speedup", r.speedup},
+                            {"note", r.note}});
         std::cout << json{{"runs", list}}.dump(2) << "\n";
         return 0;
     }
-    std::printf("%-28s %-28s %12s %12s %10s %10s %8s\n", "run", "device", "samples/s", "us/sample",
-                "best val", "to target", "speed-up");
-    for (const auto& r : rows) {
-        char target[32] = "-";
-        if (r.secondsToTarget >= 0) std::snprintf(target, sizeof target, "%.1f s", r.secondsToTarget);
-        std::printf("%-28s %-28s %12.1f %12.1f %10.4f %10s %7.2fx\n", r.runId.c_str(), r.label.c_str(),
-                    r.samplesPerSecond, r.usPerSample, r.bestValLoss, target, r.speedup);
+    // One block per group of comparable runs: speed-ups and targets never cross groups.
+    const int groups = rows.empty() ? 0 : 1 + std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+                                                  return a.group < b.group;
+                                              })->group;
+    for (int g = 0; g < groups; ++g) {
+        bool first = true;
+        for (const auto& r : rows) {
+            if (r.group != g) continue;
+            if (first) {
+                std::printf("%s%s\n", g > 0 ? "\n" : "", r.groupLabel.c_str());
+                std::printf("  %-44s %-26s %11s %11s %10s %10s %9s\n", "run", "device", "samples/s", "us/sample",
+                            "best val", "to target", "speed-up");
+                first = false;
+            }
+            char target[32] = "-";
+            if (r.secondsToTarget >= 0) std::snprintf(target, sizeof target, "%.1f s", r.secondsToTarget);
+            std::printf("  %-44s %-26s %11.1f %11.1f %10.4f %10s %8.2fx%s\n", r.name.c_str(), r.label.c_str(),
+                        r.samplesPerSecond, r.usPerSample, r.bestValLoss, target, r.speedup,
+                        r.baseline ? " (baseline)" : "");
+            if (!r.note.empty()) std::printf("    note: %s\n", r.note.c_str());
+        }
+        for (const auto& r : rows)
+            if (r.group == g && !r.target.empty()) {
+                std::printf("  target: %s\n", r.target.c_str());
+                break;
+            }
     }
     return 0;
 }

@@ -72,6 +72,7 @@ struct CompareOptions {
     std::vector<std::string> runDirs;
     std::string png, csv;
     double targetLoss = 0;
+    std::string baseline;  // one of runDirs
     bool json = false;
 };
 

@@ -213,7 +213,12 @@ int main(int argc, char** argv) {
     cmpCmd->add_option("RUN_DIR", cmp.runDirs, "Run folders")->required();
     cmpCmd->add_option("--png", cmp.png, "Write the overlay loss chart here");
     cmpCmd->add_option("--csv", cmp.csv, "Write all metrics (long format) here");
-    cmpCmd->add_option("--target-loss", cmp.targetLoss, "Loss for the time-to-target column");
+    cmpCmd->add_option("--target-loss", cmp.targetLoss,
+                       "One loss for the time-to-target column (default: per group of comparable runs, the level "
+                       "the slowest-learning run reached: val loss for a language model, val accuracy for a "
+                       "classifier)");
+    cmpCmd->add_option("--baseline", cmp.baseline,
+                       "Speed-ups relative to this run (a RUN_DIR given; default: the slowest run of each group)");
     cmpCmd->add_flag("--json", cmp.json, "Machine-readable output");
 
     try {

@@ -236,7 +236,9 @@ TEST(MainWindow, TheMultiProcessEntryTrainsOverGlooAndItsRunSaysSo) {
     EXPECT_EQ(record.info.backend, "gloo");
     EXPECT_EQ(record.config.device.processes, 2);
     EXPECT_EQ(record.info.summary.steps, 8);
-    EXPECT_NE(win.w->runs()->at(0).label.indexOf(QStringLiteral("2 processes (Gloo)")), -1)
+    const QString device = RunCollection::deviceLabelFor(win.w->runs()->at(0).record);
+    EXPECT_NE(device.indexOf(QStringLiteral("2 processes (Gloo)")), -1) << device.toStdString();
+    EXPECT_NE(win.w->runs()->at(0).label.indexOf(QStringLiteral("2 processes (gloo)")), -1)  // in its name too
         << win.w->runs()->at(0).label.toStdString();
     win.w->chartGrid()->flush();
     EXPECT_GT(win.w->chartGrid()->panel(win.w->runs()->at(0).key)->pointCount(), 0);

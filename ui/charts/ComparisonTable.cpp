@@ -1,12 +1,16 @@
 // The comparison table.
 #include "charts/ComparisonTable.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include "charts/ReplotThrottle.h"
 #include "common/QtConversions.h"
@@ -23,6 +27,8 @@ QTableWidgetItem* numberItem(double value, int decimals, const QString& suffix =
 }
 }  // namespace
 
+enum Column { kRun, kDevice, kGroup, kSpeed, kUs, kTarget, kToTarget, kBestLoss, kBestAcc, kSpeedup, kColumns };
+
 ComparisonTable::ComparisonTable(RunCollection* runs, QWidget* parent) : QWidget(parent), m_runs(runs) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -31,17 +37,27 @@ ComparisonTable::ComparisonTable(RunCollection* runs, QWidget* parent) : QWidget
     m_target->setRange(0.0, 100.0);
     m_target->setDecimals(3);
     m_target->setSingleStep(0.1);
-    m_target->setValue(2.0);
-    m_target->setToolTip(tr("Time to target: wall-clock seconds until the validation loss (train loss when never "
-                            "validated) first reaches this value"));
+    m_target->setSpecialValueText(tr("per group"));
+    m_target->setValue(0.0);
+    m_target->setToolTip(tr("Time to target: wall-clock seconds until a run first reaches the target.\n"
+                            "Per group (the default): for language models the val loss the slowest-learning run "
+                            "of the group reached, for classifiers the val accuracy every run of the group "
+                            "reached.\nA loss here: that val loss (train loss when never validated) for every "
+                            "run."));
+    m_baseline = new QComboBox(this);
+    m_baseline->setToolTip(tr("The run whose samples/s the speed-ups of its group are relative to"));
+    m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     bar->addWidget(new QLabel(tr("Target loss:"), this));
     bar->addWidget(m_target);
+    bar->addSpacing(12);
+    bar->addWidget(new QLabel(tr("Speed-up against:"), this));
+    bar->addWidget(m_baseline);
     bar->addStretch(1);
     layout->addLayout(bar);
 
-    m_table = new QTableWidget(0, 8, this);
-    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Device"), tr("samples/s"), tr("µs/sample"),
-                                        tr("time to target"), tr("best val loss"), tr("best val acc"),
+    m_table = new QTableWidget(0, kColumns, this);
+    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Device"), tr("Group"), tr("samples/s"), tr("µs/sample"),
+                                        tr("target"), tr("time to target"), tr("best val loss"), tr("best val acc"),
                                         tr("speed-up")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
@@ -50,48 +66,109 @@ ComparisonTable::ComparisonTable(RunCollection* runs, QWidget* parent) : QWidget
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(true);
     layout->addWidget(m_table, 1);
+    m_groups = new QLabel(this);
+    m_groups->setWordWrap(true);
+    m_groups->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_groups);
 
     m_throttle = new ReplotThrottle(this, 250);  // numbers, not curves: 4 Hz reads better
     connect(m_throttle, &ReplotThrottle::due, this, &ComparisonTable::refresh);
     connect(m_target, &QDoubleSpinBox::valueChanged, this, &ComparisonTable::refresh);
+    connect(m_baseline, &QComboBox::activated, this, &ComparisonTable::refresh);
     for (auto signal : {&RunCollection::runAdded, &RunCollection::runRemoved, &RunCollection::metricsAppended,
                         &RunCollection::runUpdated})
         connect(m_runs, signal, m_throttle, &ReplotThrottle::request);
     connect(m_runs, &RunCollection::cleared, this, &ComparisonTable::refresh);
+    refillBaselines();
 }
 
 double ComparisonTable::targetLoss() const { return m_target->value(); }
 void ComparisonTable::setTargetLoss(double loss) { m_target->setValue(loss); }
 
+void ComparisonTable::setBaseline(int index) {
+    refillBaselines();
+    const int i = m_baseline->findData(index >= 0 && index < m_runs->size() ? m_runs->at(index).key : QString());
+    m_baseline->setCurrentIndex(std::max(i, 0));
+    refresh();
+}
+
+QString ComparisonTable::groupsText() const { return m_groups->text(); }
+
+void ComparisonTable::refillBaselines() {
+    const QString chosen = m_baseline->currentData().toString();
+    const QSignalBlocker quiet(m_baseline);
+    m_baseline->clear();
+    m_baseline->addItem(tr("the slowest run of each group"), QString());
+    for (int i = 0; i < m_runs->size(); ++i) m_baseline->addItem(m_runs->at(i).label, m_runs->at(i).key);
+    m_baseline->setCurrentIndex(std::max(0, m_baseline->findData(chosen)));
+}
+
 void ComparisonTable::refresh() {
+    refillBaselines();
+    wb::CompareOptions options;
+    options.targetLoss = targetLoss();
+    options.baseline = m_runs->indexOf(m_baseline->currentData().toString());
     try {
-        m_rows = wb::compareRuns(m_runs->records(), targetLoss());
+        m_rows = wb::compareRuns(m_runs->records(), options);
     } catch (const std::exception&) {
         m_rows.clear();
     }
-    // One row per run, in the collection's order: name them as the chart panels and the legend do
-    // ("CPU · 2 threads · fp32", the host for a run from another machine), not the core's plain label.
+    // One row per run, in the collection's order: name them as the chart panels and the legend do (the
+    // host too, for a run from another machine).
     for (int i = 0; i < int(m_rows.size()) && i < m_runs->size(); ++i)
         if (!m_runs->at(i).label.isEmpty()) m_rows[std::size_t(i)].label = toStd(m_runs->at(i).label);
     m_table->setSortingEnabled(false);
     m_table->setRowCount(int(m_rows.size()));
+    int groups = 0;
+    for (const auto& r : m_rows) groups = std::max(groups, r.group + 1);
     for (int i = 0; i < int(m_rows.size()); ++i) {
         const auto& r = m_rows[std::size_t(i)];
         auto* run = new QTableWidgetItem(toQt(r.label.empty() ? r.runId : r.label));
         if (i < m_runs->size()) run->setForeground(m_runs->at(i).color);
         run->setToolTip(toQt(r.runId));
-        m_table->setItem(i, 0, run);
-        m_table->setItem(i, 1, new QTableWidgetItem(toQt(r.device)));
-        m_table->setItem(i, 2, numberItem(r.samplesPerSecond, 1));
-        m_table->setItem(i, 3, numberItem(r.usPerSample, 1));
+        m_table->setItem(i, kRun, run);
+        m_table->setItem(i, kDevice, new QTableWidgetItem(i < m_runs->size()
+                                                              ? RunCollection::deviceLabelFor(m_runs->at(i).record)
+                                                              : toQt(r.device)));
+        auto* group = new QTableWidgetItem(QString::number(r.group + 1));
+        group->setToolTip(toQt(r.groupLabel));
+        group->setTextAlignment(Qt::AlignCenter);
+        m_table->setItem(i, kGroup, group);
+        auto* speed = numberItem(r.samplesPerSecond, 1);
+        if (!r.note.empty()) {
+            speed->setText(speed->text() + QStringLiteral(" ⚠"));
+            speed->setToolTip(toQt(r.note));
+        }
+        m_table->setItem(i, kSpeed, speed);
+        m_table->setItem(i, kUs, numberItem(r.usPerSample, 1));
+        m_table->setItem(i, kTarget, new QTableWidgetItem(r.target.empty() ? QStringLiteral("–") : toQt(r.target)));
         auto* target = new QTableWidgetItem(r.secondsToTarget >= 0 ? humanDuration(r.secondsToTarget) : tr("not reached"));
         target->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_table->setItem(i, 4, target);
-        m_table->setItem(i, 5, numberItem(r.bestValLoss, 4));
-        m_table->setItem(i, 6, r.bestValAccuracy > 0 ? numberItem(r.bestValAccuracy * 100.0, 1, QStringLiteral(" %"))
-                                                      : numberItem(0, 0));
-        m_table->setItem(i, 7, numberItem(r.speedup, 2, QStringLiteral("×")));
+        m_table->setItem(i, kToTarget, target);
+        m_table->setItem(i, kBestLoss, numberItem(r.bestValLoss, 4));
+        m_table->setItem(i, kBestAcc, r.bestValAccuracy > 0 ? numberItem(r.bestValAccuracy * 100.0, 1, QStringLiteral(" %"))
+                                                             : numberItem(0, 0));
+        auto* speedup = numberItem(r.speedup, 2, QStringLiteral("×"));
+        if (r.baseline) speedup->setText(speedup->text() + tr(" (baseline)"));
+        m_table->setItem(i, kSpeedup, speedup);
     }
+    m_table->setColumnHidden(kGroup, groups < 2);
+    QStringList lines;
+    if (groups > 1) {
+        lines << tr("<b>These runs form %1 groups that cannot be compared with each other</b> (another task, "
+                    "corpus or model): speed-ups and targets are computed within each group.")
+                     .arg(groups);
+        for (int g = 0; g < groups; ++g)
+            for (const auto& r : m_rows)
+                if (r.group == g) {
+                    lines << tr("Group %1: %2").arg(g + 1).arg(toQt(r.groupLabel).toHtmlEscaped());
+                    break;
+                }
+    }
+    for (const auto& r : m_rows)
+        if (!r.note.empty()) lines << tr("⚠ %1: %2").arg(toQt(r.label).toHtmlEscaped(), toQt(r.note).toHtmlEscaped());
+    m_groups->setText(lines.join(QStringLiteral("<br>")));
+    m_groups->setVisible(!lines.isEmpty());
     Q_EMIT rowsChanged();
 }
 

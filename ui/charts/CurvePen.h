@@ -7,11 +7,20 @@
 #include <QColor>
 #include <QPen>
 
+#include <qcustomplot.h>
+
 namespace wbui {
 
 inline QPen curvePen(const QColor& color, double width, int points, Qt::PenStyle style = Qt::SolidLine) {
     constexpr int kDense = 1500;  // about the number of pixel columns a chart spans
     return QPen(color, points > kDense ? 1.0 : width, style);
+}
+
+// A curve of one point draws no line at all, and one of a few points hides where its values are: sparse
+// curves mark each point; dense ones would only be cluttered by markers.
+inline QCPScatterStyle curveMarkers(int points) {
+    constexpr int kSparse = 40;
+    return points <= kSparse ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5) : QCPScatterStyle(QCPScatterStyle::ssNone);
 }
 
 }  // namespace wbui

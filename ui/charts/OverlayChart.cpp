@@ -216,6 +216,7 @@ void OverlayChart::syncRun(const QString& key, bool rebuild) {
     s.consumed = records.size();
     if (!xs.isEmpty()) s.graph->addData(xs, ys, m_mode != XAxisMode::WallSeconds);
     s.graph->setPen(curvePen(entry.color, 1.8, s.graph->dataCount()));
+    s.graph->setScatterStyle(curveMarkers(s.graph->dataCount()));
 }
 
 void OverlayChart::applyAxes() {

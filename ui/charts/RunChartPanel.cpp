@@ -77,6 +77,7 @@ void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
     // Records arrive in step order: alreadySorted saves QCustomPlot a sort per batch.
     if (!tx.isEmpty()) m_trainLoss->addData(tx, ty, true);
     m_trainLoss->setPen(curvePen(entry.color.lighter(130), 1.2, m_trainLoss->dataCount()));
+    m_trainLoss->setScatterStyle(curveMarkers(m_trainLoss->dataCount()));
     if (!vx.isEmpty()) m_valLoss->addData(vx, vy, true);
     if (!ax.isEmpty()) {
         m_valAccuracy->addData(ax, ay, true);

@@ -44,7 +44,7 @@ QString ChartExporter::caption(const QString& what, const std::vector<wb::RunRec
     for (const auto& r : runs) {
         const QString corpus = QFileInfo(toQt(r.config.data.corpus)).fileName();
         if (!corpus.isEmpty() && !corpora.contains(corpus)) corpora << corpus;
-        labels << toQt(r.label()) + QStringLiteral(" (") + toQt(r.info.id) + QLatin1Char(')');
+        labels << toQt(r.name());
     }
     constexpr int kShown = 4;  // a long list would cover the chart
     if (labels.size() > kShown) {
@@ -170,21 +170,22 @@ bool ChartExporter::writeCsv(const std::vector<wb::RunRecord>& runs, const QStri
     }
 }
 
-bool ChartExporter::writeComparisonTableCsv(const std::vector<wb::ComparisonRow>& rows, double targetLoss,
+bool ChartExporter::writeComparisonTableCsv(const std::vector<wb::ComparisonRow>& rows,
                                             const QString& path, QString* error) {
-    QByteArray csv = "run_id,label,device,samples_per_s,us_per_sample,seconds_to_target,target_loss,"
-                     "best_val_loss,best_val_accuracy,speedup\n";
+    QByteArray csv = "run_id,name,device,group,group_label,samples_per_s,us_per_sample,target,seconds_to_target,"
+                     "best_val_loss,best_val_accuracy,speedup,baseline,note\n";
     const auto quote = [](const std::string& s) {
         QByteArray q = QByteArray::fromStdString(s);
         q.replace('"', "\"\"");
         return '"' + q + '"';
     };
     for (const auto& r : rows) {
-        csv += quote(r.runId) + ',' + quote(r.label) + ',' + quote(r.device) + ',' +
-               QByteArray::number(r.samplesPerSecond, 'g', 8) + ',' + QByteArray::number(r.usPerSample, 'g', 8) + ',' +
-               QByteArray::number(r.secondsToTarget, 'g', 8) + ',' + QByteArray::number(targetLoss, 'g', 8) + ',' +
-               QByteArray::number(r.bestValLoss, 'g', 8) + ',' + QByteArray::number(r.bestValAccuracy, 'g', 8) + ',' +
-               QByteArray::number(r.speedup, 'g', 6) + '\n';
+        csv += quote(r.runId) + ',' + quote(r.label) + ',' + quote(r.device) + ',' + QByteArray::number(r.group + 1) +
+               ',' + quote(r.groupLabel) + ',' + QByteArray::number(r.samplesPerSecond, 'g', 8) + ',' +
+               QByteArray::number(r.usPerSample, 'g', 8) + ',' + quote(r.target) + ',' +
+               QByteArray::number(r.secondsToTarget, 'g', 8) + ',' + QByteArray::number(r.bestValLoss, 'g', 8) + ',' +
+               QByteArray::number(r.bestValAccuracy, 'g', 8) + ',' + QByteArray::number(r.speedup, 'g', 6) + ',' +
+               (r.baseline ? "true" : "false") + ',' + quote(r.note) + '\n';
     }
     return writeBytes(path, csv, error);
 }

@@ -16,14 +16,20 @@ int RunCollection::indexOf(const QString& key) const {
 }
 
 QString RunCollection::labelFor(const wb::RunRecord& record) {
+    QString label = toQt(record.name());
+    // Runs made on another machine (the CLI on a GPU server) say where they ran.
+    if (!record.info.host.empty() && toQt(record.info.host) != QSysInfo::machineHostName())
+        label += QStringLiteral(" · ") + toQt(record.info.host);
+    return label;
+}
+
+QString RunCollection::deviceLabelFor(const wb::RunRecord& record) {
     QString label = deviceLabel(record.info.device.empty() ? record.config.device.device : record.info.device,
                                 record.info.threads ? record.info.threads : record.config.device.threads,
                                 record.info.deviceName, record.info.worldSize);
     const std::string precision =
         record.info.precision.empty() ? wb::toString(record.config.device.precision) : record.info.precision;
     label += QStringLiteral(" · ") + toQt(precision);
-    // Runs made on another machine (the CLI on a GPU server) say where they ran.
-    if (!record.info.host.empty() && toQt(record.info.host) != QSysInfo::machineHostName()) label += QStringLiteral(" · ") + toQt(record.info.host);
     return label;
 }
 
@@ -63,6 +69,7 @@ void RunCollection::updateInfo(const QString& key, const wb::RunInfo& info) {
     const int i = indexOf(key);
     if (i < 0) return;
     m_entries[i]->record.info = info;
+    m_entries[i]->label = labelFor(m_entries[i]->record);
     Q_EMIT runUpdated(key);
 }
 
@@ -73,6 +80,7 @@ void RunCollection::reloadFromDisk(const QString& key) {
         wb::RunRecord fresh = wb::loadRunFolder(toStd(key));
         auto& entry = *m_entries[i];
         entry.record = std::move(fresh);
+        entry.label = labelFor(entry.record);
         entry.live = false;
         Q_EMIT runUpdated(key);
     } catch (const std::exception&) {
@@ -80,6 +88,14 @@ void RunCollection::reloadFromDisk(const QString& key) {
         m_entries[i]->live = false;
         Q_EMIT runUpdated(key);
     }
+}
+
+void RunCollection::setAnnotations(const QString& key, const wb::RunAnnotations& annotations) {
+    const int i = indexOf(key);
+    if (i < 0) return;
+    m_entries[i]->record.annotations = annotations;
+    m_entries[i]->label = labelFor(m_entries[i]->record);
+    Q_EMIT runUpdated(key);
 }
 
 std::vector<wb::RunRecord> RunCollection::records() const {

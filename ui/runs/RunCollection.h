@@ -16,7 +16,7 @@ namespace wbui {
 
 struct RunEntry {
     QString key;             // the run folder's absolute path: unique and stable
-    QString label;           // legend text: "CPU · 2 threads · fp32"
+    QString label;           // legend text: the run's name (RunRecord::name), and the host of a foreign run
     QColor color;
     bool live = false;       // trained in this session (metrics still arriving)
     wb::RunRecord record;    // config, info and every metric record so far
@@ -41,10 +41,15 @@ public:
     void updateInfo(const QString& key, const wb::RunInfo& info);
     // Re-reads a finished run's folder (final run.json, complete metrics).
     void reloadFromDisk(const QString& key);
+    // A new name, notes or tags (already written to the folder): every view renames the run.
+    void setAnnotations(const QString& key, const wb::RunAnnotations& annotations);
 
     std::vector<wb::RunRecord> records() const;
 
+    // What legends, tables and lists call a run: its name, and where it ran when that was another machine.
     static QString labelFor(const wb::RunRecord& record);
+    // The device alone: "CPU · 2 threads · fp32".
+    static QString deviceLabelFor(const wb::RunRecord& record);
 
 Q_SIGNALS:
     void runAdded(const QString& key);

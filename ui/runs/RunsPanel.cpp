@@ -6,6 +6,9 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeySequence>
+#include <QAbstractButton>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QUrl>
@@ -13,12 +16,14 @@
 
 #include "common/QtConversions.h"
 #include "runs/RunCollection.h"
+#include "runs/RunNotesDialog.h"
+#include "runs/SettingsDiffDialog.h"
 #include "workbench/RunFolder.h"
 
 namespace wbui {
 
 namespace {
-enum Column { kRun, kStatus, kDevice, kTask, kSteps, kSpeed, kColumns };
+enum Column { kRun, kStatus, kDevice, kTask, kSteps, kSpeed, kTags, kNotes, kColumns };
 constexpr int kDirRole = Qt::UserRole + 1;
 constexpr int kModelRole = Qt::UserRole + 2;
 QString canonical(const QString& dir) {
@@ -31,7 +36,8 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     auto* layout = new QVBoxLayout(this);
     m_tree = new QTreeWidget(this);
     m_tree->setColumnCount(kColumns);
-    m_tree->setHeaderLabels({tr("Run"), tr("Status"), tr("Device"), tr("Task"), tr("Steps"), tr("samples/s")});
+    m_tree->setHeaderLabels({tr("Run"), tr("Status"), tr("Device"), tr("Task"), tr("Steps"), tr("samples/s"),
+                             tr("Tags"), tr("Notes")});
     m_tree->setRootIsDecorated(false);
     m_tree->setSortingEnabled(true);
     m_tree->sortByColumn(kRun, Qt::DescendingOrder);
@@ -49,8 +55,18 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     auto* useConfig = new QPushButton(tr("Use config"), this);
     useConfig->setToolTip(tr("Load the selected run's experiment settings"));
     auto* show = new QPushButton(tr("Show folder"), this);
+    auto* edit = new QPushButton(tr("Name && notes…"), this);
+    edit->setToolTip(tr("Rename the selected run, and give it notes and tags (F2)"));
+    edit->setShortcut(QKeySequence(Qt::Key_F2));
+    auto* remove = new QPushButton(tr("Delete…"), this);
+    remove->setToolTip(tr("Delete the selected run's folder (asks first)"));
+    auto* settings = new QPushButton(tr("Compare settings…"), this);
+    settings->setToolTip(tr("The settings of the ticked runs side by side, differences highlighted"));
     buttons->addWidget(open);
     buttons->addWidget(refreshButton);
+    buttons->addWidget(edit);
+    buttons->addWidget(remove);
+    buttons->addWidget(settings);
     buttons->addStretch(1);
     buttons->addWidget(useConfig);
     buttons->addWidget(playground);
@@ -58,6 +74,11 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     layout->addLayout(buttons);
 
     connect(open, &QPushButton::clicked, this, &RunsPanel::openFolderRequested);
+    connect(edit, &QPushButton::clicked, this, &RunsPanel::editSelected);
+    connect(remove, &QPushButton::clicked, this, [this] {
+        if (!selectedRun().isEmpty()) deleteRun(selectedRun());
+    });
+    connect(settings, &QPushButton::clicked, this, &RunsPanel::showSettingsDiff);
     connect(refreshButton, &QPushButton::clicked, this, &RunsPanel::refresh);
     connect(playground, &QPushButton::clicked, this, [this] {
         if (!selectedRun().isEmpty()) Q_EMIT playgroundRequested(selectedRun());
@@ -166,9 +187,15 @@ void RunsPanel::addOrUpdate(const QString& dir) {
     item->setText(kRun, QFileInfo(dir).fileName());
     item->setToolTip(kRun, dir);
     if (readable) {
+        item->setText(kRun, RunCollection::labelFor(record));
+        item->setToolTip(kRun, QStringLiteral("%1\n%2").arg(dir, toQt(record.annotations.notes)).trimmed());
+        item->setText(kTags, toQt(record.annotations.tags).join(QStringLiteral(", ")));
+        const QString notes = toQt(record.annotations.notes);
+        item->setText(kNotes, notes.section(QLatin1Char('\n'), 0, 0));
+        item->setToolTip(kNotes, notes);
         item->setText(kStatus, toQt(wb::toString(record.info.status)));
         item->setToolTip(kStatus, toQt(record.info.error));
-        item->setText(kDevice, RunCollection::labelFor(record));
+        item->setText(kDevice, RunCollection::deviceLabelFor(record));
         item->setText(kTask, toQt(wb::toString(record.config.task)));
         item->setText(kSteps, QString::number(record.info.summary.steps));
         item->setText(kSpeed, record.info.summary.samplesPerSecond > 0
@@ -223,6 +250,77 @@ bool RunsPanel::openRunFolder(const QString& path) {
     m_runs->add(std::move(entry));
     addOrUpdate(dir);
     return true;
+}
+
+void RunsPanel::selectRun(const QString& dir) {
+    if (auto* item = itemFor(dir)) m_tree->setCurrentItem(item);
+}
+
+QString RunsPanel::runName(const QString& dir) const {
+    auto* item = itemFor(dir);
+    return item ? item->text(kRun) : QString();
+}
+
+bool RunsPanel::annotate(const QString& dir, const wb::RunAnnotations& annotations) {
+    try {
+        wb::writeRunAnnotations(toStd(dir), annotations);
+    } catch (const std::exception& e) {
+        Q_EMIT loadFailed(tr("Could not save the run's name and notes"), toQt(e.what()));
+        return false;
+    }
+    m_runs->setAnnotations(dir, annotations);  // renames it in the charts and tables when it is compared
+    addOrUpdate(dir);
+    return true;
+}
+
+void RunsPanel::editSelected() {
+    const QString dir = selectedRun();
+    if (dir.isEmpty()) return;
+    wb::RunRecord record;
+    try {
+        record = wb::loadRunFolder(toStd(dir));
+    } catch (const std::exception& e) {
+        Q_EMIT loadFailed(tr("Could not open the run"), toQt(e.what()));
+        return;
+    }
+    RunNotesDialog dialog(record, this);
+    if (dialog.exec() == QDialog::Accepted) annotate(dir, dialog.annotations());
+}
+
+bool RunsPanel::deleteRun(const QString& dir) {
+    const int index = m_runs->indexOf(dir);
+    if (index >= 0 && m_runs->at(index).live) {
+        Q_EMIT loadFailed(tr("The run is still training"), tr("Stop %1 before deleting it.").arg(runName(dir)));
+        return false;
+    }
+    if (m_confirm) {
+        QMessageBox ask(QMessageBox::Warning, tr("Delete run"),
+                        tr("Delete the run \"%1\" and its folder?\n\n%2\n\nIts checkpoint, metrics and settings "
+                           "are removed from the disk; this cannot be undone.")
+                            .arg(runName(dir), dir),
+                        QMessageBox::Cancel, this);
+        QAbstractButton* confirm = ask.addButton(tr("Delete"), QMessageBox::DestructiveRole);
+        ask.setDefaultButton(QMessageBox::Cancel);
+        ask.exec();
+        if (ask.clickedButton() != confirm) return false;
+    }
+    try {
+        wb::removeRunFolder(toStd(dir));
+    } catch (const std::exception& e) {
+        Q_EMIT loadFailed(tr("Could not delete the run"), toQt(e.what()));
+        return false;
+    }
+    m_runs->remove(dir);
+    m_opened.removeAll(dir);
+    delete itemFor(dir);
+    Q_EMIT listChanged();
+    return true;
+}
+
+void RunsPanel::showSettingsDiff() {
+    auto* dialog = new SettingsDiffDialog(m_runs->records(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 }  // namespace wbui

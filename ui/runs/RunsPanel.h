@@ -6,6 +6,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include "workbench/RunFolder.h"
+
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -31,11 +33,26 @@ public:
     QString selectedRun() const;
     // Run folders with a checkpoint, newest first: what the playground can load.
     QStringList runsWithModel() const;
+    void selectRun(const QString& dir);
+    QString runName(const QString& dir) const;  // what the Run column shows
+
+    // Writes a run's name, notes and tags to its folder; every view renames it. False (and loadFailed) when
+    // the folder cannot be written.
+    bool annotate(const QString& dir, const wb::RunAnnotations& annotations);
+    // Opens the name/notes/tags dialog for the selected run.
+    void editSelected();
+    // Deletes a run folder after asking (unless confirmations are off, for tests); a run still training is
+    // refused. False when nothing was deleted.
+    bool deleteRun(const QString& dir);
+    void setConfirmations(bool on) { m_confirm = on; }
+    // The settings of the runs in the comparison side by side (SettingsDiffDialog).
+    void showSettingsDiff();
 
 Q_SIGNALS:
     void loadFailed(const QString& title, const QString& message);
     void openFolderRequested();
     void playgroundRequested(const QString& dir);
+    void resumeRequested(const QString& dir);
     void configRequested(const QString& dir);
     void listChanged();
 
@@ -49,6 +66,7 @@ private:
     QString m_root;
     QStringList m_opened;
     bool m_updating = false;
+    bool m_confirm = true;
 };
 
 }  // namespace wbui

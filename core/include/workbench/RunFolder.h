@@ -31,6 +31,10 @@ struct RunInfo {
     // recorded (a GPU run, a run from before this field).
     std::int64_t blasThreads = 0;
     std::string host;
+    // The host's 1-minute load average and online CPUs when the run started (-1, 0: not recorded): a run
+    // slower than it should be on a busy machine says so in the comparison.
+    double loadAverage = -1;
+    std::int64_t hostCpus = 0;
     std::string startedAt, endedAt;  // ISO 8601 UTC
     std::string timingMethod;
     std::string error;         // why it failed, when it did
@@ -42,14 +46,39 @@ struct RunInfo {
     static RunInfo fromJson(const std::string& json, const std::string& sourceName);
 };
 
+// What the user says about a run: its name, notes and tags (annotations.json). Only the user's actions write
+// it (the app's Rename and Notes, `train --name`), never the training, so renaming a live run cannot race
+// the trainer's writes of run.json.
+struct RunAnnotations {
+    std::string name;  // "" = the default name (RunRecord::defaultName)
+    std::string notes;
+    std::vector<std::string> tags;
+
+    bool empty() const { return name.empty() && notes.empty() && tags.empty(); }
+    std::string toJson() const;
+    static RunAnnotations fromJson(const std::string& json, const std::string& sourceName);
+};
+
 struct RunRecord {
     std::string dir;
     ExperimentConfig config;
     RunInfo info;
+    RunAnnotations annotations;
     std::vector<MetricRecord> metrics;
     bool hasCheckpoint = false;
-    // "cpu · 2 threads · fp32" style label for legends and tables.
+    // "cpu · 2 threads · fp32" style label of the device.
     std::string label() const;
+    // The corpus as a short name: a prepared corpus's name, else the file or folder name without extension.
+    std::string corpusName() const;
+    // "tang-quatrains-7 LM · cpu · 2 threads · fp32 · 11-24 14:05" (the start in local time): tells two runs
+    // of one experiment on one device apart.
+    std::string defaultName() const;
+    // The user's name when set, else the default: what every legend, table and list shows.
+    std::string name() const;
+    // Runs whose curves and speeds can be compared: the same task, corpus and model. Two runs with equal keys
+    // differ only in device, precision, batch, schedule or length.
+    std::string comparabilityKey() const;
+    std::string comparabilityLabel() const;  // "tang-quatrains-7 · LM · 2×256, emb 64"
 };
 
 namespace runfiles {
@@ -62,6 +91,12 @@ inline constexpr const char* kOptimizer = "optimizer.safetensors";
 }  // namespace runfiles
 
 bool isRunFolder(const std::string& dir);  // has config.json and run.json
+// annotations.json of a run folder: {} when there is none; InputError naming the file when it is malformed.
+RunAnnotations readRunAnnotations(const std::string& dir);
+void writeRunAnnotations(const std::string& dir, const RunAnnotations& annotations);
+// Deletes a run folder and everything in it. Refuses (InputError) a path that is not a run folder, so that a
+// wrong path can never delete anything else.
+void removeRunFolder(const std::string& dir);
 // Reads config, run info and metrics. Throws InputError naming the file for anything missing or malformed.
 RunRecord loadRunFolder(const std::string& dir);
 
@@ -73,12 +108,29 @@ std::string readFile(const std::string& path);  // throws InputError when missin
 // One row per run for the comparison table.
 struct ComparisonRow {
     std::string runId, label, device;
+    std::string name;             // RunRecord::name()
     double samplesPerSecond = 0, usPerSample = 0;
-    double secondsToTarget = -1;  // wall seconds until val loss (train loss when never validated) <= target
+    double secondsToTarget = -1;  // wall seconds until the row's target was first reached; -1: not reached
+    std::string target;           // "val loss ≤ 5.210", "val accuracy ≥ 85.0 %"
     double bestValLoss = 0, bestValAccuracy = 0;
-    double speedup = 1;           // samples/s relative to the slowest run
+    double speedup = 1;           // samples/s relative to the baseline of its group; 0 when not measured
+    int group = 0;                // runs with one comparabilityKey share a group (numbered from 0 in order)
+    std::string groupLabel;       // RunRecord::comparabilityLabel()
+    bool baseline = false;        // the run the group's speed-ups are relative to
+    std::string note;             // why a number may surprise (a busy machine at the run's start)
 };
-std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, double targetLoss);
+
+struct CompareOptions {
+    // > 0: one target loss for every run (val loss, train loss when never validated). 0: a target per group
+    // and task: a language model by the val loss the slowest-learning run of its group reached (its best),
+    // a classifier by the val accuracy every run of its group reached.
+    double targetLoss = 0;
+    int baseline = -1;  // index of the run speed-ups are relative to, in its group; -1: each group's slowest
+};
+std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, const CompareOptions& options);
+inline std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, double targetLoss) {
+    return compareRuns(runs, CompareOptions{targetLoss, -1});
+}
 std::string comparisonCsv(const std::vector<RunRecord>& runs);  // all metrics, long format, every run
 
 }  // namespace wb

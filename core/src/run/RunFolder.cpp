@@ -102,6 +102,8 @@ std::string RunInfo::toJson() const {
               {"blas", blas},
               {"blas_threads", blasThreads},
               {"host", host},
+              {"load_average", finite(loadAverage)},
+              {"host_cpus", hostCpus},
               {"started_at", startedAt},
               {"ended_at", endedAt},
               {"timing_method", timingMethod},
@@ -149,6 +151,8 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
     r.str("blas", info.blas);
     r.integer("blas_threads", info.blasThreads);
     r.str("host", info.host);
+    r.number("load_average", info.loadAverage);
+    r.integer("host_cpus", info.hostCpus);
     r.str("started_at", info.startedAt);
     r.str("ended_at", info.endedAt);
     r.str("timing_method", info.timingMethod);
@@ -244,6 +248,7 @@ RunRecord loadRunFolder(const std::string& dir) {
                 "run_id '" + metricsId + "' does not match the id '" + rec.info.id + "' in run.json");
     }
     rec.hasCheckpoint = fs::is_regular_file(fs::path(dir) / runfiles::kModel, ec);
+    rec.annotations = readRunAnnotations(dir);
     return rec;
 }
 
@@ -320,44 +325,6 @@ std::string readFile(const std::string& path) {
     std::fclose(f);
     if (bad) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(err));
     return out;
-}
-
-std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, double targetLoss) {
-    std::vector<ComparisonRow> rows;
-    double slowest = 0;
-    for (const auto& run : runs) {
-        ComparisonRow row;
-        row.runId = run.info.id;
-        row.label = run.label();
-        row.device = run.info.device.empty() ? run.config.device.device : run.info.device;
-        const RunSummary& s = run.info.summary;
-        row.samplesPerSecond = s.samplesPerSecond;
-        row.usPerSample =
-            s.usPerSample > 0 ? s.usPerSample : (s.samplesPerSecond > 0 ? 1e6 / s.samplesPerSecond : 0);
-        auto series = seriesOf(run.metrics, "val", "loss");
-        if (series.empty()) series = seriesOf(run.metrics, "train", "loss");
-        for (const auto& r : series)
-            if (r.value <= targetLoss) {
-                row.secondsToTarget = r.wallSeconds;
-                break;
-            }
-        row.bestValLoss = s.bestValLoss;
-        row.bestValAccuracy = s.bestValAccuracy;
-        // Runs written before the summary was final (stopped, failed) may still have curves.
-        if (row.bestValLoss == 0)
-            for (const auto& r : seriesOf(run.metrics, "val", "loss"))
-                if (std::isfinite(r.value) && (row.bestValLoss == 0 || r.value < row.bestValLoss))
-                    row.bestValLoss = r.value;
-        if (row.bestValAccuracy == 0)
-            for (const auto& r : seriesOf(run.metrics, "val", "accuracy"))
-                if (std::isfinite(r.value)) row.bestValAccuracy = std::max(row.bestValAccuracy, r.value);
-        if (row.samplesPerSecond > 0 && (slowest == 0 || row.samplesPerSecond < slowest))
-            slowest = row.samplesPerSecond;
-        rows.push_back(std::move(row));
-    }
-    for (auto& row : rows)
-        row.speedup = (slowest > 0 && row.samplesPerSecond > 0) ? row.samplesPerSecond / slowest : 0;
-    return rows;
 }
 
 std::string comparisonCsv(const std::vector<RunRecord>& runs) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <sstream>
@@ -114,6 +115,9 @@ void TrainingSession::openRunFolder() {
     info.libtorchVersion = libtorchVersion();
     info.blas = blasLibrary();
     info.host = hostName();
+    // What else the machine was doing as this sitting started: explains a 2-thread run slower than 1 thread.
+    if (double load[1]; ::getloadavg(load, 1) == 1) info.loadAverage = load[0];
+    info.hostCpus = ::sysconf(_SC_NPROCESSORS_ONLN);
     info.error.clear();
     info.warnings.clear();  // a resumed run's are said again by this sitting if they still hold
     info.worldSize = 1;

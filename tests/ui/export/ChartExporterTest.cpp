@@ -66,7 +66,7 @@ TEST(ChartExporter, ACaptionNamesTheRunsCorpusAndDateInTheFileOnly) {
     const QString caption = ChartExporter::caption(QStringLiteral("Comparison"), records);
     EXPECT_TRUE(caption.startsWith(QStringLiteral("Comparison · pattern.txt · "))) << caption.toStdString();
     EXPECT_TRUE(caption.contains(QDate::currentDate().toString(Qt::ISODate)));
-    EXPECT_TRUE(caption.contains(QString::fromStdString(records[0].info.id))) << caption.toStdString();
+    EXPECT_TRUE(caption.contains(QString::fromStdString(records[0].name()))) << caption.toStdString();
 
     wbtest::TempDir tmp;
     const QString plain = QString::fromStdString(tmp.file("plain.png")), titled = QString::fromStdString(tmp.file("titled.png"));

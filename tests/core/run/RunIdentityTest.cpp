@@ -1,0 +1,181 @@
+// Tests for which run is which and what may be compared: names, notes and tags in annotations.json, the
+// default name, deleting a run folder (and nothing else), and the comparison's groups, per-task targets,
+// baseline and busy-machine note.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "support/TestSupport.h"
+#include "workbench/Errors.h"
+#include "workbench/RunFolder.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using wbtest::TempDir;
+using wbtest::writeText;
+
+// A run folder as a run leaves it (config.json and run.json), id = the folder's name.
+std::string writeRun(const TempDir& tmp, const std::string& id, wb::Task task = wb::Task::LanguageModel) {
+    const fs::path dir = tmp.path() / id;
+    wb::ExperimentConfig config = wb::defaultConfig(task);
+    config.data.corpus = "/data/corpora/tang-quatrains-7/tang-quatrains-7.json";
+    wb::RunInfo info;
+    info.id = id;
+    info.device = "cpu";
+    info.threads = 2;
+    info.precision = "fp32";
+    info.startedAt = "2026-11-24T13:05:12Z";
+    writeText(dir / "config.json", config.toJson());
+    writeText(dir / "run.json", info.toJson());
+    return dir.string();
+}
+
+TEST(RunAnnotations, WrittenReadAndLoadedWithTheRun) {
+    TempDir tmp;
+    const std::string dir = writeRun(tmp, "run-a");
+    EXPECT_TRUE(wb::readRunAnnotations(dir).empty());
+    wb::RunAnnotations a;
+    a.name = "baseline on one core";
+    a.notes = "first try\nlr too high?";
+    a.tags = {"baseline", "fp32"};
+    wb::writeRunAnnotations(dir, a);
+    const auto back = wb::readRunAnnotations(dir);
+    EXPECT_EQ(back.name, a.name);
+    EXPECT_EQ(back.notes, a.notes);
+    EXPECT_EQ(back.tags, a.tags);
+    const auto record = wb::loadRunFolder(dir);
+    EXPECT_EQ(record.name(), "baseline on one core");
+    EXPECT_EQ(record.annotations.tags, a.tags);
+    EXPECT_EQ(wbtest::listTree(dir).size(), 3u);  // config, run, annotations: no temporary file left
+}
+
+TEST(RunAnnotations, MalformedFileIsNamedAndNotAFolderIsRefused) {
+    TempDir tmp;
+    const std::string dir = writeRun(tmp, "run-b");
+    writeText(fs::path(dir) / "annotations.json", R"({"name": 3})");
+    try {
+        wb::loadRunFolder(dir);
+        FAIL() << "a malformed annotations.json was accepted";
+    } catch (const wb::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("annotations.json"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("name: expected a string"), std::string::npos) << e.what();
+    }
+    fs::create_directories(tmp.path() / "plain");
+    EXPECT_THROW(wb::writeRunAnnotations((tmp.path() / "plain").string(), {}), wb::InputError);
+    EXPECT_FALSE(fs::exists(tmp.path() / "plain" / "annotations.json"));
+}
+
+TEST(RunFolderRemoval, DeletesARunFolderAndRefusesAnythingElse) {
+    TempDir tmp;
+    const std::string dir = writeRun(tmp, "run-c");
+    writeText(tmp.path() / "notes" / "keep.txt", "mine");
+    EXPECT_THROW(wb::removeRunFolder((tmp.path() / "notes").string()), wb::InputError);
+    EXPECT_TRUE(fs::exists(tmp.path() / "notes" / "keep.txt"));
+    fs::create_symlink(dir, tmp.path() / "link");
+    EXPECT_THROW(wb::removeRunFolder((tmp.path() / "link").string()), wb::InputError);
+    EXPECT_TRUE(fs::exists(fs::path(dir) / "config.json"));
+    wb::removeRunFolder(dir);
+    EXPECT_FALSE(fs::exists(dir));
+}
+
+TEST(RunNames, TheDefaultTellsRunsOfOneExperimentOnOneDeviceApart) {
+    TempDir tmp;
+    auto first = wb::loadRunFolder(writeRun(tmp, "r1"));
+    auto second = first;
+    second.info.startedAt = "2026-11-24T15:40:00Z";
+    EXPECT_EQ(first.corpusName(), "tang-quatrains-7");
+    EXPECT_NE(first.name().find("tang-quatrains-7 LM · cpu · 2 threads · fp32 · 11-24 "), std::string::npos)
+        << first.name();
+    EXPECT_NE(first.name(), second.name());
+    first.config.task = wb::Task::Classifier;
+    EXPECT_NE(first.defaultName().find("tang-quatrains-7 classifier"), std::string::npos);
+    first.annotations.name = "mine";
+    EXPECT_EQ(first.name(), "mine");
+}
+
+wb::RunRecord run(const std::string& id, wb::Task task, double samplesPerSecond,
+                  std::vector<std::pair<double, double>> val, const std::string& metric = "loss") {
+    wb::RunRecord r;
+    r.config = wb::defaultConfig(task);
+    r.config.data.corpus = task == wb::Task::Classifier ? "spam.tsv" : "poems.json";
+    r.info.id = id;
+    r.info.device = "cpu";
+    r.info.threads = 1;
+    r.info.summary.samplesPerSecond = samplesPerSecond;
+    std::int64_t step = 0;
+    for (auto [wall, value] : val) r.metrics.push_back({++step, 0, step * 10, wall, "val", metric, value});
+    if (metric == "loss") {
+        r.info.summary.bestValLoss = val.empty() ? 0 : val.back().second;
+    } else {
+        for (auto [wall, value] : val) r.info.summary.bestValAccuracy = std::max(r.info.summary.bestValAccuracy, value);
+    }
+    return r;
+}
+
+TEST(CompareRuns, AClassifierIsNeverComparedWithALanguageModel) {
+    const std::vector<wb::RunRecord> runs = {
+        run("lm-slow", wb::Task::LanguageModel, 100, {{10, 3.0}, {20, 2.5}, {30, 2.2}}),
+        run("cls", wb::Task::Classifier, 1189, {{5, 0.70}, {9, 0.90}}, "accuracy"),
+        run("lm-fast", wb::Task::LanguageModel, 180, {{6, 2.9}, {12, 2.4}, {18, 2.0}}),
+        run("cls-2", wb::Task::Classifier, 500, {{3, 0.80}, {8, 0.85}}, "accuracy"),
+    };
+    const auto rows = wb::compareRuns(runs, wb::CompareOptions{});
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_EQ(rows[0].group, 0);
+    EXPECT_EQ(rows[2].group, 0);
+    EXPECT_EQ(rows[1].group, 1);
+    EXPECT_EQ(rows[3].group, 1);
+    // Speed-ups against each group's slowest run, not the classifier against the language model.
+    EXPECT_DOUBLE_EQ(rows[0].speedup, 1.0);
+    EXPECT_TRUE(rows[0].baseline);
+    EXPECT_DOUBLE_EQ(rows[2].speedup, 1.8);
+    EXPECT_DOUBLE_EQ(rows[3].speedup, 1.0);
+    EXPECT_DOUBLE_EQ(rows[1].speedup, 1189.0 / 500.0);
+    // Language models: the val loss the slower learner reached (2.2), timed for both.
+    EXPECT_EQ(rows[0].target, "val loss ≤ 2.200");
+    EXPECT_DOUBLE_EQ(rows[0].secondsToTarget, 30);
+    EXPECT_DOUBLE_EQ(rows[2].secondsToTarget, 18);
+    // Classifiers: the accuracy both reached (85 %).
+    EXPECT_EQ(rows[1].target, "val accuracy ≥ 85.0 %");
+    EXPECT_DOUBLE_EQ(rows[1].secondsToTarget, 9);
+    EXPECT_DOUBLE_EQ(rows[3].secondsToTarget, 8);
+    EXPECT_NE(rows[1].groupLabel.find("spam · classifier"), std::string::npos) << rows[1].groupLabel;
+}
+
+TEST(CompareRuns, AChosenBaselineAndOneTargetLossForAll) {
+    const std::vector<wb::RunRecord> runs = {
+        run("a", wb::Task::LanguageModel, 100, {{10, 3.0}, {20, 2.5}}),
+        run("b", wb::Task::LanguageModel, 200, {{5, 2.8}, {10, 2.4}}),
+    };
+    wb::CompareOptions options;
+    options.baseline = 1;
+    options.targetLoss = 2.6;
+    const auto rows = wb::compareRuns(runs, options);
+    EXPECT_DOUBLE_EQ(rows[0].speedup, 0.5);
+    EXPECT_TRUE(rows[1].baseline);
+    EXPECT_FALSE(rows[0].baseline);
+    EXPECT_EQ(rows[0].target, "val loss ≤ 2.600");
+    EXPECT_DOUBLE_EQ(rows[0].secondsToTarget, 20);
+    EXPECT_DOUBLE_EQ(rows[1].secondsToTarget, 10);
+}
+
+TEST(CompareRuns, AMoreThreadedRunSlowerOnABusyMachineSaysWhy) {
+    std::vector<wb::RunRecord> runs = {
+        run("one", wb::Task::LanguageModel, 150, {{10, 3.0}}),
+        run("two", wb::Task::LanguageModel, 120, {{10, 3.0}}),
+    };
+    runs[1].info.threads = 2;
+    runs[1].info.hostCpus = 2;
+    runs[1].info.loadAverage = 1.6;
+    auto rows = wb::compareRuns(runs, wb::CompareOptions{});
+    EXPECT_TRUE(rows[0].note.empty());
+    EXPECT_NE(rows[1].note.find("busy"), std::string::npos) << rows[1].note;
+    EXPECT_NE(rows[1].note.find("load 1.6 on 2 CPUs"), std::string::npos) << rows[1].note;
+    runs[1].info.loadAverage = 0.1;  // idle: slower for another reason, which the load does not explain
+    rows = wb::compareRuns(runs, wb::CompareOptions{});
+    EXPECT_TRUE(rows[1].note.empty()) << rows[1].note;
+}
+
+}  // namespace
