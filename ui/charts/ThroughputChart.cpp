@@ -38,6 +38,7 @@ void ThroughputChart::setRows(const std::vector<wb::ComparisonRow>& rows, const 
             colors.push_back(int(i) < runs.size() ? runs.at(int(i)).color : runColor(int(i)));
         }
     m_bars = int(measured.size());
+    m_categories.clear();
     c->setTitle(measured.empty() ? tr("Training throughput: bars appear as runs finish")
                                  : tr("Training throughput (samples/s, warm-up excluded)"));
     if (measured.empty()) return;
@@ -61,6 +62,7 @@ void ThroughputChart::addBars(const std::vector<wb::ComparisonRow>& rows, const 
         series->append(set);
         maxValue = std::max(maxValue, r.samplesPerSecond);
     }
+    m_categories = categories;
     series->setLabelsVisible(true);
     series->setLabelsFormat(QStringLiteral("@value"));
     series->setLabelsPrecision(4);

@@ -1,6 +1,8 @@
 // Throughput per run as horizontal bars (Qt Charts): samples per second, each bar in its run's colour.
 #pragma once
 
+#include <QStringList>
+
 #include <QChartView>
 #include <QColor>
 
@@ -19,10 +21,12 @@ public:
     // rows in RunCollection order (ComparisonTable::rows()); colours from runs.
     void setRows(const std::vector<wb::ComparisonRow>& rows, const RunCollection& runs);
     int barCount() const { return m_bars; }
+    QStringList categories() const { return m_categories; }  // "1. NAME" per bar
 
 private:
     void addBars(const std::vector<wb::ComparisonRow>& rows, const std::vector<QColor>& colors);
     int m_bars = 0;
+    QStringList m_categories;
 };
 
 }  // namespace wbui

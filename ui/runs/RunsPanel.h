@@ -52,7 +52,6 @@ Q_SIGNALS:
     void loadFailed(const QString& title, const QString& message);
     void openFolderRequested();
     void playgroundRequested(const QString& dir);
-    void resumeRequested(const QString& dir);
     void configRequested(const QString& dir);
     void listChanged();
 
