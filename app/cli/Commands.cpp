@@ -20,6 +20,7 @@
 #include "workbench/Errors.h"
 #include "workbench/ModelSummary.h"
 #include "workbench/RunFolder.h"
+#include "workbench/Utf8.h"
 #include "workbench/Training.h"
 
 #ifdef WORKBENCH_HAVE_UI
@@ -375,20 +376,24 @@ int runCompare(const CompareOptions& o) {
     const int groups = rows.empty() ? 0 : 1 + std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
                                                   return a.group < b.group;
                                               })->group;
+    int nameWidth = 8;
+    for (const auto& r : rows) nameWidth = std::max(nameWidth, int(wb::countCodePoints(r.name)));
     for (int g = 0; g < groups; ++g) {
         bool first = true;
         for (const auto& r : rows) {
             if (r.group != g) continue;
             if (first) {
                 std::printf("%s%s\n", g > 0 ? "\n" : "", r.groupLabel.c_str());
-                std::printf("  %-44s %-26s %11s %11s %10s %10s %9s\n", "run", "device", "samples/s", "us/sample",
-                            "best val", "to target", "speed-up");
+                std::printf("  %-*s  %-26s %11s %11s %10s %10s %9s\n", nameWidth, "run", "device", "samples/s",
+                            "us/sample", "best val", "to target", "speed-up");
                 first = false;
             }
             char target[32] = "-";
             if (r.secondsToTarget >= 0) std::snprintf(target, sizeof target, "%.1f s", r.secondsToTarget);
-            std::printf("  %-44s %-26s %11.1f %11.1f %10.4f %10s %8.2fx%s\n", r.name.c_str(), r.label.c_str(),
-                        r.samplesPerSecond, r.usPerSample, r.bestValLoss, target, r.speedup,
+            // printf pads by bytes; "·" is two, so pad the name by its characters.
+            const int pad = nameWidth - int(wb::countCodePoints(r.name));
+            std::printf("  %s%*s  %-26s %11.1f %11.1f %10.4f %10s %8.2fx%s\n", r.name.c_str(), pad, "",
+                        r.label.c_str(), r.samplesPerSecond, r.usPerSample, r.bestValLoss, target, r.speedup,
                         r.baseline ? " (baseline)" : "");
             if (!r.note.empty()) std::printf("    note: %s\n", r.note.c_str());
         }

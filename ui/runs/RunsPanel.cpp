@@ -23,7 +23,8 @@
 namespace wbui {
 
 namespace {
-enum Column { kRun, kStatus, kDevice, kTask, kSteps, kSpeed, kTags, kNotes, kColumns };
+// Tags and notes next to the name: what tells runs apart comes first in a narrow side panel.
+enum Column { kRun, kTags, kNotes, kStatus, kDevice, kTask, kSteps, kSpeed, kColumns };
 constexpr int kDirRole = Qt::UserRole + 1;
 constexpr int kModelRole = Qt::UserRole + 2;
 QString canonical(const QString& dir) {
@@ -36,12 +37,16 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     auto* layout = new QVBoxLayout(this);
     m_tree = new QTreeWidget(this);
     m_tree->setColumnCount(kColumns);
-    m_tree->setHeaderLabels({tr("Run"), tr("Status"), tr("Device"), tr("Task"), tr("Steps"), tr("samples/s"),
-                             tr("Tags"), tr("Notes")});
+    m_tree->setHeaderLabels({tr("Run"), tr("Tags"), tr("Notes"), tr("Status"), tr("Device"), tr("Task"), tr("Steps"),
+                             tr("samples/s")});
     m_tree->setRootIsDecorated(false);
     m_tree->setSortingEnabled(true);
     m_tree->sortByColumn(kRun, Qt::DescendingOrder);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Default names are long; the full name is in the tooltip and the column can be widened.
+    m_tree->header()->setSectionResizeMode(kRun, QHeaderView::Interactive);
+    m_tree->header()->resizeSection(kRun, 220);
+    m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->setToolTip(tr("Tick a run to compare it; double-click to try it in the playground"));
     layout->addWidget(m_tree, 1);
 
@@ -62,16 +67,20 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     remove->setToolTip(tr("Delete the selected run's folder (asks first)"));
     auto* settings = new QPushButton(tr("Compare settings…"), this);
     settings->setToolTip(tr("The settings of the ticked runs side by side, differences highlighted"));
+    // Two rows: the side panel stays narrow enough for the charts beside it.
     buttons->addWidget(open);
     buttons->addWidget(refreshButton);
-    buttons->addWidget(edit);
-    buttons->addWidget(remove);
-    buttons->addWidget(settings);
+    buttons->addWidget(show);
     buttons->addStretch(1);
     buttons->addWidget(useConfig);
     buttons->addWidget(playground);
-    buttons->addWidget(show);
     layout->addLayout(buttons);
+    auto* runButtons = new QHBoxLayout;
+    runButtons->addWidget(edit);
+    runButtons->addWidget(remove);
+    runButtons->addStretch(1);
+    runButtons->addWidget(settings);
+    layout->addLayout(runButtons);
 
     connect(open, &QPushButton::clicked, this, &RunsPanel::openFolderRequested);
     connect(edit, &QPushButton::clicked, this, &RunsPanel::editSelected);
@@ -188,7 +197,9 @@ void RunsPanel::addOrUpdate(const QString& dir) {
     item->setToolTip(kRun, dir);
     if (readable) {
         item->setText(kRun, RunCollection::labelFor(record));
-        item->setToolTip(kRun, QStringLiteral("%1\n%2").arg(dir, toQt(record.annotations.notes)).trimmed());
+        item->setToolTip(kRun, QStringLiteral("%1\n%2\n%3")
+                                   .arg(RunCollection::labelFor(record), dir, toQt(record.annotations.notes))
+                                   .trimmed());
         item->setText(kTags, toQt(record.annotations.tags).join(QStringLiteral(", ")));
         const QString notes = toQt(record.annotations.notes);
         item->setText(kNotes, notes.section(QLatin1Char('\n'), 0, 0));

@@ -195,8 +195,14 @@ std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, const
         double level = 0;
         if (options.targetLoss <= 0) {
             for (std::size_t i : members) {
-                const double best = classifier ? rows[i].bestValAccuracy : rows[i].bestValLoss;
-                if (best > 0 && std::isfinite(best))
+                // The best of the curve the time is read from (metrics.csv rounds what run.json keeps exact),
+                // so that every run surely reaches the level on its own curve.
+                const auto series = seriesOf(runs[i].metrics, "val", classifier ? "accuracy" : "loss");
+                double best = 0;
+                for (const auto& r : series)
+                    if (std::isfinite(r.value) && r.value > 0)
+                        best = best == 0 ? r.value : (classifier ? std::max(best, r.value) : std::min(best, r.value));
+                if (best > 0)
                     level = level == 0 ? best : (classifier ? std::min(level, best) : std::max(level, best));
             }
         }
