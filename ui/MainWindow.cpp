@@ -41,6 +41,7 @@
 #include "experiment/ExperimentPanel.h"
 #include "experiment/LrFinderDialog.h"
 #include "export/ChartExporter.h"
+#include "help/UserGuide.h"
 #include "playground/PlaygroundPanel.h"
 #include "runs/RunCollection.h"
 #include "runs/RunsPanel.h"
@@ -271,6 +272,12 @@ void MainWindow::buildMenus() {
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User guide"), this, [this] {
+        auto* dialog = new UserGuideDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    guide->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About LSTM Workbench"), this, [this] {
         QMessageBox::about(this, tr("About LSTM Workbench"),
                            tr("<b>LSTM Workbench %1</b><br>Train small LSTM text models with LibTorch and compare, "
