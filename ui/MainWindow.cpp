@@ -271,6 +271,9 @@ void MainWindow::buildMenus() {
         a->setShortcut(QKeySequence(Qt::ALT | (Qt::Key_1 + i)));
     }
 
+    view->addSeparator();
+    view->addAction(tr("Clear finished runs from the charts"), this, &MainWindow::clearFinishedRuns);
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* guide = help->addAction(tr("&User guide"), this, [this] {
         auto* dialog = new UserGuideDialog(this);
@@ -559,16 +562,13 @@ bool MainWindow::startRuns() {
         m_errors->showError(tr("Runs folder"), tr("Cannot create the runs folder %1. Check its permissions.").arg(m_runsRoot));
         return false;
     }
-    // A new comparison: this session's finished runs leave the charts (they stay in the Runs list; tick
-    // them to bring them back). Run folders the user opened stay: they are there to be compared with.
+    // Earlier runs keep their charts: the new runs are compared with them (View → Clear finished runs, or
+    // unticking them in the Runs list, takes them off). Only the progress rows are for the runs in flight.
     m_progress->clear();
     for (RunController* c : m_scheduler->controllers()) {
-        if (c->isDone()) {
-            m_runs->remove(c->runDir());
-        } else {
-            const int i = m_runs->indexOf(c->runDir());
-            m_progress->addRun(c, i >= 0 ? m_runs->at(i).color : QColor(Qt::gray));
-        }
+        if (c->isDone()) continue;
+        const int i = m_runs->indexOf(c->runDir());
+        m_progress->addRun(c, i >= 0 ? m_runs->at(i).color : QColor(Qt::gray));
     }
     m_scheduler->removeFinished();
 
@@ -623,6 +623,16 @@ bool MainWindow::startRuns() {
     m_mainTabs->setCurrentIndex(0);
     statusBar()->showMessage(tr("Training on %n device(s)", nullptr, int(choices.size())), 5000);
     return true;
+}
+
+void MainWindow::clearFinishedRuns() {
+    QStringList finished;
+    for (int i = 0; i < m_runs->size(); ++i)
+        if (!m_runs->at(i).live) finished << m_runs->at(i).key;
+    for (const QString& key : finished) m_runs->remove(key);  // they stay in the Runs list, unticked
+    statusBar()->showMessage(tr("%n finished run(s) left the charts; tick them in the Runs list to bring them back",
+                                nullptr, int(finished.size())),
+                             8000);
 }
 
 void MainWindow::onRunFinished(RunController* controller) {

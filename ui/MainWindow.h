@@ -50,6 +50,8 @@ public:
     bool openPath(const QString& path);
     // Starts the experiment on every ticked device. False (with an error shown) when it cannot start.
     bool startRuns();
+    // Takes the runs that are not training off the charts and tables (they stay in the Runs list).
+    void clearFinishedRuns();
     void pauseAll(bool paused);
     void stopAll();
 

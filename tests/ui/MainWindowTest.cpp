@@ -23,6 +23,7 @@
 #include "experiment/ExperimentPanel.h"
 #include "playground/PlaygroundPanel.h"
 #include "runs/RunCollection.h"
+#include "runs/RunsPanel.h"
 #include "training/DeviceList.h"
 #include "training/RunScheduler.h"
 #include "workbench/Devices.h"
@@ -148,6 +149,28 @@ TEST(MainWindow, ShortRunPlotsPointsAndFillsComparisonTable) {
     ASSERT_EQ(win.w->comparisonTable()->rows().size(), 1u);
     EXPECT_GT(win.w->comparisonTable()->rows()[0].samplesPerSecond, 0.0);
     EXPECT_DOUBLE_EQ(win.w->comparisonTable()->rows()[0].speedup, 1.0);
+}
+
+// Running again compares the new run with the earlier one instead of wiping its charts; View → Clear
+// finished runs takes finished runs off the charts, and they stay in the Runs list.
+TEST(MainWindow, RunningAgainKeepsTheEarlierRunsCharts) {
+    Window win;
+    win.prepareTinyRun(4);
+    ASSERT_TRUE(win.w->startRuns());
+    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
+    const QString first = win.w->runs()->at(0).key;
+    ASSERT_TRUE(win.w->startRuns());
+    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
+    ASSERT_EQ(win.w->runs()->size(), 2);
+    EXPECT_TRUE(win.w->runs()->contains(first));
+    win.w->chartGrid()->flush();
+    EXPECT_EQ(win.w->chartGrid()->panelCount(), 2);
+    EXPECT_NE(win.w->runs()->at(0).label, win.w->runs()->at(1).label);  // two runs on one device, told apart
+    win.w->clearFinishedRuns();
+    EXPECT_EQ(win.w->runs()->size(), 0);
+    win.w->chartGrid()->flush();
+    EXPECT_EQ(win.w->chartGrid()->panelCount(), 0);
+    EXPECT_EQ(win.w->runsPanel()->runCount(), 2);
 }
 
 TEST(MainWindow, PauseHoldsAndStopEndsTheRun) {

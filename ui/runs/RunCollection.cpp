@@ -38,8 +38,8 @@ int RunCollection::add(RunEntry entry) {
     if (existing >= 0) return existing;
     if (!entry.color.isValid()) entry.color = runColor(m_colorsUsed);
     ++m_colorsUsed;
-    if (entry.label.isEmpty()) entry.label = labelFor(entry.record);
     m_entries.push_back(std::make_shared<RunEntry>(std::move(entry)));
+    relabel(m_entries.size() - 1);
     Q_EMIT runAdded(m_entries.back()->key);
     return m_entries.size() - 1;
 }
@@ -69,7 +69,7 @@ void RunCollection::updateInfo(const QString& key, const wb::RunInfo& info) {
     const int i = indexOf(key);
     if (i < 0) return;
     m_entries[i]->record.info = info;
-    m_entries[i]->label = labelFor(m_entries[i]->record);
+    relabel(i);
     Q_EMIT runUpdated(key);
 }
 
@@ -80,8 +80,8 @@ void RunCollection::reloadFromDisk(const QString& key) {
         wb::RunRecord fresh = wb::loadRunFolder(toStd(key));
         auto& entry = *m_entries[i];
         entry.record = std::move(fresh);
-        entry.label = labelFor(entry.record);
         entry.live = false;
+        relabel(i);
         Q_EMIT runUpdated(key);
     } catch (const std::exception&) {
         // A run that failed before writing its folder keeps what we streamed.
@@ -94,8 +94,20 @@ void RunCollection::setAnnotations(const QString& key, const wb::RunAnnotations&
     const int i = indexOf(key);
     if (i < 0) return;
     m_entries[i]->record.annotations = annotations;
-    m_entries[i]->label = labelFor(m_entries[i]->record);
+    relabel(i);
     Q_EMIT runUpdated(key);
+}
+
+void RunCollection::relabel(int index) {
+    RunEntry& entry = *m_entries[index];
+    entry.label = labelFor(entry.record);
+    // Two runs of one experiment on one device started in the same minute share a default name (and a user
+    // may give two runs one name): the folder's id, unique, tells them apart.
+    for (int j = 0; j < m_entries.size(); ++j)
+        if (j != index && labelFor(m_entries[j]->record) == entry.label) {
+            entry.label += QStringLiteral(" · ") + toQt(entry.record.info.id);
+            break;
+        }
 }
 
 std::vector<wb::RunRecord> RunCollection::records() const {

@@ -59,6 +59,8 @@ Q_SIGNALS:
     void cleared();
 
 private:
+    void relabel(int index);
+
     QVector<std::shared_ptr<RunEntry>> m_entries;
     int m_colorsUsed = 0;
 };
