@@ -1,5 +1,6 @@
 // The run folder shared by GUI and CLI (docs/architecture.md): config.json, run.json, metrics.csv,
-// vocab.json, model.safetensors, optimizer.safetensors. Reading a run needs no tensors, so the GUI lists runs cheaply.
+// vocab.json, model.safetensors, optimizer.safetensors, evaluation.json (classifiers). Reading a run needs
+// no tensors, so the GUI lists runs cheaply.
 #pragma once
 
 #include <cstdint>
@@ -88,6 +89,7 @@ inline constexpr const char* kMetrics = "metrics.csv";
 inline constexpr const char* kVocab = "vocab.json";
 inline constexpr const char* kModel = "model.safetensors";
 inline constexpr const char* kOptimizer = "optimizer.safetensors";
+inline constexpr const char* kEvaluation = "evaluation.json";  // classifiers (workbench/Evaluation.h)
 }  // namespace runfiles
 
 bool isRunFolder(const std::string& dir);  // has config.json and run.json

@@ -27,6 +27,10 @@ void RunFolderWriter::writeMetrics(const std::vector<MetricRecord>& records) con
     writeFileAtomic((m_dir / runfiles::kMetrics).string(), csv);
 }
 
+void RunFolderWriter::writeEvaluation(const ClassifierEvaluation& evaluation) const {
+    if (m_enabled) writeFileAtomic((m_dir / runfiles::kEvaluation).string(), evaluation.toJson());
+}
+
 void RunFolderWriter::writeCheckpoint(const NamedTensors& model,
                                       const std::map<std::string, std::string>& modelMetadata,
                                       const NamedTensors& optimizer,

@@ -1,5 +1,6 @@
 // Everything a training run writes into its folder, each file atomically: config.json and vocab.json at the
-// start, run.json and metrics.csv as it goes, the checkpoint pair. In a data-parallel run only rank 0 has
+// start, run.json and metrics.csv as it goes, a classifier's evaluation.json at each validation, the
+// checkpoint pair. In a data-parallel run only rank 0 has
 // an enabled writer; the other ranks' writers do nothing.
 #pragma once
 
@@ -10,6 +11,7 @@
 
 #include "io/TensorIO.h"
 #include "workbench/Config.h"
+#include "workbench/Evaluation.h"
 #include "workbench/Metrics.h"
 #include "workbench/RunFolder.h"
 
@@ -26,6 +28,7 @@ public:
     void writeVocabulary(const std::string& vocabularyJson) const;
     void writeRunInfo(const RunInfo& info) const;
     void writeMetrics(const std::vector<MetricRecord>& records) const;
+    void writeEvaluation(const ClassifierEvaluation& evaluation) const;
     // Writes the model and optimizer files as ".next" and commits them as one checkpoint (RunState.h); a
     // failure removes the half-written pair and leaves the committed one untouched.
     void writeCheckpoint(const NamedTensors& model, const std::map<std::string, std::string>& modelMetadata,

@@ -20,6 +20,7 @@
 #include "model/ShardedDropout.h"
 #include "workbench/Devices.h"
 #include "workbench/Errors.h"
+#include "workbench/Evaluation.h"
 #include "workbench/ModelSummary.h"
 
 namespace fs = std::filesystem;
@@ -202,8 +203,9 @@ void TrainingSession::buildModel() {
         }
     }
     m_trainSplit = m_job.data.train.to(m_device);
-    m_validator = std::make_unique<Validator>(*m_setup, m_job.data.validation.to(m_device), m_config, *m_sync,
-                                              m_job.stopRequested);
+    const auto classes = m_config.task == Task::Classifier ? outputs : 0;
+    m_validator = std::make_unique<Validator>(*m_setup, m_job.data.validation.to(m_device), classes, m_config,
+                                              *m_sync, m_job.stopRequested);
     m_checkpointer = std::make_unique<Checkpointer>(m_writer, *m_setup, m_config, m_state, m_sink, m_job.info,
                                                     m_tokensPerSample, m_stepsPerEpoch);
     m_lossSum = torch::zeros({}, torch::TensorOptions(torch::kFloat32).device(m_device));
@@ -368,6 +370,7 @@ bool TrainingSession::validateAndCheckpoint() {
         emit("val", "accuracy", v.accuracy, wall);
         if (m_config.task == Task::LanguageModel)
             emit("val", "perplexity", std::exp(std::min(v.loss, 50.0)), wall);
+        if (m_config.task == Task::Classifier) recordEvaluation(v, wall);
         m_sink.flush();
         m_state.finalValLoss = v.loss;
         m_state.finalValAccuracy = v.accuracy;
@@ -383,6 +386,14 @@ bool TrainingSession::validateAndCheckpoint() {
     }
     saveCheckpoint();
     return stopEarly;
+}
+
+// The class-by-class view of this validation, in evaluation.json (its majority baseline is a property of the
+// split, not of training progress, so it is no metric).
+void TrainingSession::recordEvaluation(const Validation& v, double wall) {
+    const auto evaluation = evaluateConfusion(m_job.data.classes, v.confusion, m_state.step);
+    emit("val", "macro_f1", evaluation.macroF1, wall);
+    m_writer.writeEvaluation(evaluation);
 }
 
 void TrainingSession::saveCheckpoint() {

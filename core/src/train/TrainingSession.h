@@ -40,6 +40,7 @@ private:
     void waitWhilePaused();
     void recordTrainLoss();
     bool validateAndCheckpoint();  // true when early stopping fires
+    void recordEvaluation(const Validation& v, double wall);
     void saveCheckpoint();
     RunSummary finish();
     [[noreturn]] void fail(const std::exception& e);

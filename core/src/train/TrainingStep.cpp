@@ -16,7 +16,8 @@ LossOutput computeLoss(SequenceModel& model, const Batch& batch) {
         out.count = targets.numel();
     } else {
         out.loss = torch::nn::functional::cross_entropy(logits.to(torch::kFloat32), batch.targets);
-        out.correct = (logits.argmax(1) == batch.targets).sum();
+        out.predicted = logits.argmax(1);
+        out.correct = (out.predicted == batch.targets).sum();
         out.count = batch.targets.numel();
     }
     return out;

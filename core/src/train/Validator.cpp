@@ -7,6 +7,18 @@
 
 namespace wb {
 
+namespace {
+
+std::vector<std::vector<std::int64_t>> confusionRows(const torch::Tensor& flat, std::int64_t classes) {
+    const auto counts = flat.to(torch::kInt64).contiguous();
+    const auto* data = counts.data_ptr<std::int64_t>();
+    std::vector<std::vector<std::int64_t>> rows;
+    for (std::int64_t t = 0; t < classes; ++t) rows.emplace_back(data + t * classes, data + (t + 1) * classes);
+    return rows;
+}
+
+}  // namespace
+
 Validation Validator::run() {
     Validation v;
     if (empty()) return v;
@@ -15,6 +27,8 @@ Validation Validator::run() {
     torch::NoGradGuard noGrad;
     auto lossTotal = torch::zeros({}, torch::TensorOptions(torch::kFloat64).device(device));
     auto correct = torch::zeros({}, torch::TensorOptions(torch::kInt64).device(device));
+    // Row-major: index true * classes + predicted.
+    auto confusion = torch::zeros({m_classes * m_classes}, torch::TensorOptions(torch::kInt64).device(device));
     std::int64_t count = 0;
     const auto evalBatch = std::max<std::int64_t>(m_config.train.batchSize, 64);
     const auto [first, last] = m_sync.shard(m_split.size());
@@ -32,16 +46,21 @@ Validation Validator::run() {
         lossTotal += out.loss.to(torch::kFloat64) * static_cast<double>(out.count);
         correct += out.correct;
         count += out.count;
+        if (m_classes > 0)
+            confusion += torch::bincount(batch.targets * m_classes + out.predicted, {}, m_classes * m_classes);
     }
     m_setup.model->train();
     if (aborted) return v;
-    auto sums = torch::stack({lossTotal.cpu(), correct.cpu().to(torch::kFloat64),
-                              torch::tensor(static_cast<double>(count), torch::kFloat64)});
+    // One all-reduce for everything; counts stay exact in float64 below 2^53.
+    auto sums = torch::cat({torch::stack({lossTotal.cpu(), correct.cpu().to(torch::kFloat64),
+                                          torch::tensor(static_cast<double>(count), torch::kFloat64)}),
+                            confusion.cpu().to(torch::kFloat64)});
     m_sync.sum(sums);
     const auto totals = sums.accessor<double, 1>();
     if (totals[2] <= 0) return v;
     v.loss = totals[0] / totals[2];
     v.accuracy = totals[1] / totals[2];
+    v.confusion = confusionRows(sums.narrow(0, 3, m_classes * m_classes), m_classes);
     v.done = true;
     return v;
 }
