@@ -18,6 +18,7 @@
 #include "workbench/CorpusCatalog.h"
 #include "workbench/Devices.h"
 #include "workbench/Errors.h"
+#include "workbench/Evaluation.h"
 #include "workbench/ModelSummary.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Utf8.h"
@@ -67,6 +68,19 @@ std::string humanCount(double v) {
     return buf;
 }
 
+// The class-by-class evaluation of a classifier's last validation, with the baseline its accuracy is read
+// against: an accuracy near the majority share means the model learned little beyond the class sizes.
+void printEvaluation(const wb::ClassifierEvaluation& e) {
+    std::printf("validation at step %lld, %lld samples: accuracy %.1f %% vs majority baseline %.1f %% "
+                "(always '%s'); macro F1 %.3f\n",
+                static_cast<long long>(e.step), static_cast<long long>(e.total()), 100 * e.accuracy,
+                100 * e.majorityAccuracy, e.majorityClass.c_str(), e.macroF1);
+    std::printf("  %-20s %9s %9s %9s %9s\n", "class", "precision", "recall", "F1", "support");
+    for (std::size_t c = 0; c < e.classes.size(); ++c)
+        std::printf("  %-20s %9.3f %9.3f %9.3f %9lld\n", e.classes[c].c_str(), e.precision[c], e.recall[c],
+                    e.f1[c], static_cast<long long>(e.support[c]));
+}
+
 // SIGINT/SIGTERM during training: ask the job to stop after the current batch (it saves a checkpoint).
 wb::TrainingJob* g_activeJob = nullptr;
 extern "C" void onInterrupt(int) {
@@ -95,10 +109,14 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary =
     printer.finish();
     const bool stopped = job.status() == wb::RunStatus::Stopped;
     if (!printSummary) return stopped ? 130 : 0;
+    // Read back from the run folder: what the app shows for this run, whoever trained it.
+    const auto evaluation = job.config().task == wb::Task::Classifier ? wb::loadEvaluation(job.runDir())
+                                                                       : std::nullopt;
     if (jsonOut) {
         json out = {{"run_dir", job.runDir()},
                     {"status", wb::toString(job.status())},
                     {"summary", summaryJson(summary)}};
+        if (evaluation) out["evaluation"] = json::parse(evaluation->toJson());
         std::cout << out.dump(2) << "\n";
     } else {
         std::printf("%s: %s after %lld steps, %.1f s; %.0f samples/s (%.1f us/sample); train loss %.4f",
@@ -109,6 +127,7 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary =
         if (job.config().task == wb::Task::Classifier)
             std::printf("; best val accuracy %.3f", summary.bestValAccuracy);
         std::printf("\n");
+        if (evaluation) printEvaluation(*evaluation);
     }
     return stopped ? 130 : 0;
 }

@@ -136,6 +136,7 @@ TEST(Cli, TrainGenerateResumeCompare) {
     auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["status"], "completed");
     EXPECT_LT(j["summary"]["final_train_loss"].get<double>(), 0.6);
+    EXPECT_FALSE(j.contains("evaluation"));  // a language model has no classes to evaluate
 
     r = cli("generate " + quote(dir.file("run")) + " --seed-text abc --length 5 --temperature 0 --json");
     ASSERT_EQ(r.code, 0) << r.err;
@@ -163,6 +164,39 @@ TEST(Cli, TrainAndClassifyWithExplanation) {
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["predicted"], "pos");
     EXPECT_EQ(j["attributions"].size(), 5u);
+}
+
+TEST(Cli, TrainingAClassifierEndsWithItsEvaluationAgainstTheMajorityBaseline) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "reviews.tsv", wbtest::separableTsv(300));
+    auto r = cli("train " + quote(dir.file("reviews.tsv")) + " --out " + quote(dir.file("run")) +
+                 kTinyClassifier + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);  // still one document
+    ASSERT_TRUE(j.contains("evaluation")) << r.out;
+    const auto& e = j["evaluation"];
+    EXPECT_EQ(e, nlohmann::json::parse(wbtest::readText(dir.path() / "run" / "evaluation.json")));
+    std::int64_t total = 0, trace = 0;
+    for (std::size_t t = 0; t < 2; ++t)
+        for (std::size_t p = 0; p < 2; ++p) {
+            total += e["matrix"][t][p].get<std::int64_t>();
+            if (t == p) trace += e["matrix"][t][p].get<std::int64_t>();
+        }
+    EXPECT_EQ(e["samples"], total);
+    EXPECT_DOUBLE_EQ(e["accuracy"].get<double>(), static_cast<double>(trace) / total);
+    EXPECT_NEAR(e["accuracy"].get<double>(), j["summary"]["final_val_accuracy"].get<double>(), 1e-9);
+    // Balanced classes, validated in equal shares: the baseline is a tie, which goes to the first class.
+    EXPECT_EQ(e["majority_baseline"]["class"], "neg");
+    EXPECT_DOUBLE_EQ(e["majority_baseline"]["accuracy"].get<double>(), 0.5);
+    EXPECT_EQ(e["classes"][1]["name"], "pos");
+
+    r = cli("train " + quote(dir.file("reviews.tsv")) + " --out " + quote(dir.file("run2")) + kTinyClassifier +
+            " --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("% vs majority baseline 50.0 % (always 'neg'); macro F1 "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("class                precision    recall        F1   support"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("\n  pos "), std::string::npos) << r.out;
 }
 
 TEST(Cli, BadInputExitsTwoWithOneLineNamingTheFileAndLeavesNothing) {

@@ -180,6 +180,12 @@ TEST_F(Distributed, ThreeProcessesWithUnevenShardsTrainTheLossSequenceOfOneClass
     ASSERT_EQ(three.code, 0) << three.err;
     expectSameLosses(run("one"), run("three"));
     EXPECT_EQ(runJson(run("three"))["world_size"], 3);
+    // Each rank counts its share of the validation split; the sums are the whole split's matrix.
+    const auto evaluation = [&](const char* name) {
+        return nlohmann::json::parse(wbtest::readText(run(name) / "evaluation.json"));
+    };
+    EXPECT_EQ(evaluation("three")["samples"], evaluation("one")["samples"]);
+    EXPECT_EQ(evaluation("three")["matrix"], evaluation("one")["matrix"]);
 }
 
 TEST_F(Distributed, ProcessesStartedByHandWithTheTorchrunVariablesFormOneJob) {
