@@ -27,6 +27,7 @@
 
 #include "common/QtConversions.h"
 #include "playground/InferenceWorker.h"
+#include "runs/EvaluationView.h"
 
 namespace wbui {
 
@@ -112,35 +113,43 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     lm->addWidget(resultsBox, 1);
     m_pages->addWidget(lmPage);
 
-    // --- classifier page
+    // --- classifier page: trying texts on the left, how the model does on its validation split on the right
     auto* clsPage = new QWidget(m_pages);
-    auto* cls = new QVBoxLayout(clsPage);
-    m_text = new QPlainTextEdit(clsPage);
+    auto* clsColumns = new QHBoxLayout(clsPage);
+    auto* tryBox = new QGroupBox(tr("Classify"), clsPage);
+    auto* cls = new QVBoxLayout(tryBox);
+    m_text = new QPlainTextEdit(tryBox);
     m_text->setPlaceholderText(tr("Type or paste a text to classify"));
     m_text->setMaximumHeight(120);
     auto* clsRow = new QHBoxLayout;
-    m_classTopK = new QSpinBox(clsPage);
+    m_classTopK = new QSpinBox(tryBox);
     m_classTopK->setRange(1, 1000);
     m_classTopK->setValue(5);
-    m_classify = new QPushButton(tr("Classify"), clsPage);
-    clsRow->addWidget(new QLabel(tr("Top-k:"), clsPage));
+    m_classify = new QPushButton(tr("Classify"), tryBox);
+    clsRow->addWidget(new QLabel(tr("Top-k:"), tryBox));
     clsRow->addWidget(m_classTopK);
     clsRow->addStretch(1);
     clsRow->addWidget(m_classify);
-    m_predicted = new QLabel(clsPage);
-    m_probabilities = new QTableWidget(0, 2, clsPage);
+    m_predicted = new QLabel(tryBox);
+    m_probabilities = new QTableWidget(0, 2, tryBox);
     m_probabilities->setHorizontalHeaderLabels({tr("Class"), tr("Probability")});
     m_probabilities->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     m_probabilities->verticalHeader()->hide();
     m_probabilities->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_attributions = new QTextBrowser(clsPage);
+    m_attributions = new QTextBrowser(tryBox);
     m_attributions->setToolTip(tr("Green tokens pushed toward the predicted class, red ones away from it"));
     cls->addWidget(m_text);
     cls->addLayout(clsRow);
     cls->addWidget(m_predicted);
     cls->addWidget(m_probabilities, 1);
-    cls->addWidget(new QLabel(tr("Tokens that drove the decision:"), clsPage));
+    cls->addWidget(new QLabel(tr("Tokens that drove the decision:"), tryBox));
     cls->addWidget(m_attributions, 1);
+    auto* evaluationBox = new QGroupBox(tr("On the validation split"), clsPage);
+    auto* evaluationLayout = new QVBoxLayout(evaluationBox);
+    m_evaluation = new EvaluationView(evaluationBox);
+    evaluationLayout->addWidget(m_evaluation);
+    clsColumns->addWidget(tryBox, 1);
+    clsColumns->addWidget(evaluationBox, 1);
     m_pages->addWidget(clsPage);
     layout->addWidget(m_pages, 1);
 
@@ -227,6 +236,7 @@ void PlaygroundPanel::onLoaded(const QString& runDir, bool isLanguageModel, cons
                           ? QString()
                           : tr(" · classes: %1").arg(classes.join(QStringLiteral(", ")).toHtmlEscaped())));
     m_pages->setCurrentIndex(isLanguageModel ? 0 : 1);
+    m_evaluation->showRun(runDir);
     setBusy(false);
     Q_EMIT modelLoaded(runDir);
 }

@@ -1,6 +1,7 @@
 // The playground: try a trained run. Language models: seed text, temperature, top-k/top-p, length, form
 // (free, 5- or 7-character quatrain, acrostic) and number of samples; results listed and copyable.
-// Classifiers: a text box, class probabilities as bars, and the tokens that pushed the decision highlighted.
+// Classifiers: a text box, class probabilities as bars, and the tokens that pushed the decision highlighted;
+// beside them the run's evaluation on its validation split (confusion matrix, per-class scores, baseline).
 // Works on the run just trained or any saved run; the model lives on an InferenceWorker thread.
 #pragma once
 
@@ -27,6 +28,7 @@ class QTextBrowser;
 
 namespace wbui {
 
+class EvaluationView;
 class InferenceWorker;
 
 class PlaygroundPanel : public QWidget {
@@ -57,6 +59,7 @@ public:
     QStringList classLabels() const;
     QString attributionHtml() const;
     QString timingText() const;  // "2 samples in 35 ms" after a generation; "" before any
+    const EvaluationView* evaluationView() const { return m_evaluation; }
 
 Q_SIGNALS:
     void modelLoaded(const QString& runDir);
@@ -104,6 +107,7 @@ private:
     QLabel* m_predicted = nullptr;
     QTableWidget* m_probabilities = nullptr;
     QTextBrowser* m_attributions = nullptr;
+    EvaluationView* m_evaluation = nullptr;
 };
 
 }  // namespace wbui
