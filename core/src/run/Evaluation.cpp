@@ -138,7 +138,7 @@ std::string ClassifierEvaluation::toJson() const {
                     {"accuracy", accuracy},
                     {"macro_f1", macroF1},
                     {"majority_baseline", {{"class", majorityClass}, {"accuracy", majorityAccuracy}}},
-                    {"undefined_ratios", "0 (a class never predicted has precision 0)"},
+                    {"undefined_ratios", "0: the precision of a class never predicted, the recall of a class absent"},
                     {"classes", perClass},
                     {"matrix_rows", "true class"},
                     {"matrix_columns", "predicted class"},
