@@ -190,10 +190,11 @@ TEST(Cli, TrainingAClassifierEndsWithItsEvaluationAgainstTheMajorityBaseline) {
     EXPECT_DOUBLE_EQ(e["majority_baseline"]["accuracy"].get<double>(), 0.5);
     EXPECT_EQ(e["classes"][1]["name"], "pos");
 
-    r = cli("train " + quote(dir.file("reviews.tsv")) + " --out " + quote(dir.file("run2")) + kTinyClassifier +
-            " --quiet");
+    r = cli("train " + quote(dir.file("reviews.tsv")) + " --out " + quote(dir.file("run2")) +
+            kTinyClassifier + " --quiet");
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_NE(r.out.find("% vs majority baseline 50.0 % (always 'neg'); macro F1 "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("% vs majority baseline 50.0 % (always 'neg'); macro F1 "), std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("class                precision    recall        F1   support"), std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("\n  pos "), std::string::npos) << r.out;

@@ -50,8 +50,9 @@ ConfusionMatrixView::ConfusionMatrixView(QWidget* parent) : QWidget(parent) {
     QFont cellFont = m_grid->font();
     cellFont.setPointSizeF(cellFont.pointSizeF() * 1.15);
     m_grid->setFont(cellFont);
-    m_grid->setToolTip(tr("Validation samples of each true class (row) by the class the model predicted "
-                          "(column), with the share of the row; off the diagonal are its mistakes"));
+    m_grid->setToolTip(
+        tr("Validation samples of each true class (row) by the class the model predicted "
+           "(column), with the share of the row; off the diagonal are its mistakes"));
     layout->addWidget(predicted, 0, 1);
     layout->addWidget(actual, 1, 0);
     layout->addWidget(m_grid, 1, 1);

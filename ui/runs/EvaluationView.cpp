@@ -73,7 +73,8 @@ EvaluationView::EvaluationView(QWidget* parent) : QWidget(parent) {
     m_matrix = new ConfusionMatrixView(m_details);
     m_classTable = new QTableWidget(0, kColumns, m_details);
     m_classTable->setObjectName(QStringLiteral("classMetrics"));
-    m_classTable->setHorizontalHeaderLabels({tr("Class"), tr("Precision"), tr("Recall"), tr("F1"), tr("Support")});
+    m_classTable->setHorizontalHeaderLabels(
+        {tr("Class"), tr("Precision"), tr("Recall"), tr("F1"), tr("Support")});
     m_classTable->horizontalHeaderItem(kPrecision)
         ->setToolTip(tr("Of the samples predicted as this class, the share that are; 0 when the model never "
                         "predicts it"));
@@ -95,11 +96,13 @@ EvaluationView::EvaluationView(QWidget* parent) : QWidget(parent) {
 void EvaluationView::showRun(const QString& runDir) {
     try {
         if (wb::loadRunFolder(toStd(runDir)).config.task == wb::Task::LanguageModel)
-            return showMessage(tr("A language model has no classes to confuse: the confusion matrix and the "
-                                  "per-class scores are for classifiers."));
+            return showMessage(
+                tr("A language model has no classes to confuse: the confusion matrix and the "
+                   "per-class scores are for classifiers."));
         if (const auto evaluation = wb::loadEvaluation(toStd(runDir))) return showEvaluation(*evaluation);
-        showMessage(tr("This run has no evaluation.json: it was trained before LSTM Workbench saved one, or "
-                       "stopped before its first validation. Resuming it for another epoch writes one."));
+        showMessage(
+            tr("This run has no evaluation.json: it was trained before LSTM Workbench saved one, or "
+               "stopped before its first validation. Resuming it for another epoch writes one."));
     } catch (const std::exception& e) {
         showMessage(tr("The evaluation cannot be shown: %1").arg(toQt(e.what())));
     }
@@ -115,9 +118,10 @@ void EvaluationView::showEvaluation(const wb::ClassifierEvaluation& e) {
                           .arg(mostMistakes(e), ratio(e.macroF1))
                           .arg(e.total())
                           .arg(e.step));
-    m_summary->setToolTip(tr("The majority baseline always answers the validation split's most frequent "
-                             "class: an accuracy near it means the model learned little beyond the class "
-                             "sizes"));
+    m_summary->setToolTip(
+        tr("The majority baseline always answers the validation split's most frequent "
+           "class: an accuracy near it means the model learned little beyond the class "
+           "sizes"));
     m_matrix->setEvaluation(e);
     fillClassTable(e);
     m_details->show();

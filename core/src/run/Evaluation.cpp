@@ -35,7 +35,8 @@ void checkShape(const std::vector<std::string>& classes, const std::vector<std::
                              "matrix row " + std::to_string(t) + ": expected " + std::to_string(n) +
                                  " counts (one per class), found " + std::to_string(matrix[t].size()));
         for (const auto count : matrix[t])
-            if (count < 0) throw InputError(source, 0, "matrix row " + std::to_string(t) + ": a negative count");
+            if (count < 0)
+                throw InputError(source, 0, "matrix row " + std::to_string(t) + ": a negative count");
     }
 }
 
@@ -132,24 +133,26 @@ std::string ClassifierEvaluation::toJson() const {
                             {"recall", recall[c]},
                             {"f1", f1[c]},
                             {"support", support[c]}});
-    const json j = {{"split", "validation"},
-                    {"step", step},
-                    {"samples", total()},
-                    {"accuracy", accuracy},
-                    {"macro_f1", macroF1},
-                    {"majority_baseline", {{"class", majorityClass}, {"accuracy", majorityAccuracy}}},
-                    {"undefined_ratios", "0: the precision of a class never predicted, the recall of a class absent"},
-                    {"classes", perClass},
-                    {"matrix_rows", "true class"},
-                    {"matrix_columns", "predicted class"},
-                    {"matrix", matrix}};
+    const json j = {
+        {"split", "validation"},
+        {"step", step},
+        {"samples", total()},
+        {"accuracy", accuracy},
+        {"macro_f1", macroF1},
+        {"majority_baseline", {{"class", majorityClass}, {"accuracy", majorityAccuracy}}},
+        {"undefined_ratios", "0: the precision of a class never predicted, the recall of a class absent"},
+        {"classes", perClass},
+        {"matrix_rows", "true class"},
+        {"matrix_columns", "predicted class"},
+        {"matrix", matrix}};
     return j.dump(2) + "\n";
 }
 
 ClassifierEvaluation ClassifierEvaluation::fromJson(const std::string& text, const std::string& sourceName) {
     const json j = detail::parseJsonDocument(text, sourceName);
     if (!j.is_object())
-        throw InputError(sourceName, 0, "expected a JSON object (evaluation), found " + detail::jsonTypeName(j));
+        throw InputError(sourceName, 0,
+                         "expected a JSON object (evaluation), found " + detail::jsonTypeName(j));
     const json& step = member(j, "step", sourceName);
     if (!step.is_number_integer()) throw InputError(sourceName, 0, "step: expected an integer");
     auto classes = classNames(member(j, "classes", sourceName), sourceName);

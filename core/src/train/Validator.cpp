@@ -13,7 +13,8 @@ std::vector<std::vector<std::int64_t>> confusionRows(const torch::Tensor& flat, 
     const auto counts = flat.to(torch::kInt64).contiguous();
     const auto* data = counts.data_ptr<std::int64_t>();
     std::vector<std::vector<std::int64_t>> rows;
-    for (std::int64_t t = 0; t < classes; ++t) rows.emplace_back(data + t * classes, data + (t + 1) * classes);
+    for (std::int64_t t = 0; t < classes; ++t)
+        rows.emplace_back(data + t * classes, data + (t + 1) * classes);
     return rows;
 }
 
@@ -28,7 +29,8 @@ Validation Validator::run() {
     auto lossTotal = torch::zeros({}, torch::TensorOptions(torch::kFloat64).device(device));
     auto correct = torch::zeros({}, torch::TensorOptions(torch::kInt64).device(device));
     // Row-major: index true * classes + predicted.
-    auto confusion = torch::zeros({m_classes * m_classes}, torch::TensorOptions(torch::kInt64).device(device));
+    auto confusion =
+        torch::zeros({m_classes * m_classes}, torch::TensorOptions(torch::kInt64).device(device));
     std::int64_t count = 0;
     const auto evalBatch = std::max<std::int64_t>(m_config.train.batchSize, 64);
     const auto [first, last] = m_sync.shard(m_split.size());
@@ -47,7 +49,8 @@ Validation Validator::run() {
         correct += out.correct;
         count += out.count;
         if (m_classes > 0)
-            confusion += torch::bincount(batch.targets * m_classes + out.predicted, {}, m_classes * m_classes);
+            confusion +=
+                torch::bincount(batch.targets * m_classes + out.predicted, {}, m_classes * m_classes);
     }
     m_setup.model->train();
     if (aborted) return v;

@@ -90,9 +90,9 @@ TEST(Evaluation, MalformedFilesNameTheFileAndTheField) {
     };
     EXPECT_NE(bad("[]").find("expected a JSON object"), std::string::npos);
     EXPECT_NE(bad(R"({"classes": [{"name": "a"}], "matrix": [[1]]})").find("step"), std::string::npos);
-    EXPECT_NE(bad(R"({"step": 1, "classes": [{"name": "a"}, {"name": "b"}], "matrix": [[1, 2]]})")
-                  .find("matrix"),
-              std::string::npos);
+    EXPECT_NE(
+        bad(R"({"step": 1, "classes": [{"name": "a"}, {"name": "b"}], "matrix": [[1, 2]]})").find("matrix"),
+        std::string::npos);
     EXPECT_NE(bad(R"({"step": 1, "classes": ["a"], "matrix": [[1]]})").find("classes"), std::string::npos);
     EXPECT_NE(bad(R"({"step": 1, "classes": [{"name": "a"}], "matrix": [[1.5]]})").find("integer"),
               std::string::npos);
@@ -101,7 +101,8 @@ TEST(Evaluation, MalformedFilesNameTheFileAndTheField) {
 TEST(Evaluation, LoadEvaluationIsEmptyForARunWithoutOne) {
     wbtest::TempDir dir;
     EXPECT_FALSE(loadEvaluation(dir.str()).has_value());
-    writeFileAtomic(dir.file(runfiles::kEvaluation), evaluateConfusion({"a", "b"}, {{1, 0}, {0, 1}}, 3).toJson());
+    writeFileAtomic(dir.file(runfiles::kEvaluation),
+                    evaluateConfusion({"a", "b"}, {{1, 0}, {0, 1}}, 3).toJson());
     const auto loaded = loadEvaluation(dir.str());
     ASSERT_TRUE(loaded.has_value());
     EXPECT_DOUBLE_EQ(loaded->accuracy, 1.0);

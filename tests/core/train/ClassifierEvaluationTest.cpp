@@ -29,7 +29,8 @@ std::string imbalancedTsv(std::size_t rows) {
         const auto& [label, words] = classes[r % 6 < 4 ? 0 : r % 6 - 3];
         std::string text;
         for (std::size_t w = 0; w < 6; ++w)
-            text += (w ? " " : "") + (w % 2 ? filler[(r + w) % filler.size()] : words[(r * 7 + w) % words.size()]);
+            text += (w ? " " : "") +
+                    (w % 2 ? filler[(r + w) % filler.size()] : words[(r * 7 + w) % words.size()]);
         out += label + "\t" + text + "\n";
     }
     return out;

@@ -34,19 +34,21 @@ TEST(EvaluationView, ShowsTheMatrixTheClassScoresAndTheBaseline) {
     EXPECT_TRUE(view.summaryText().startsWith(
         QStringLiteral("accuracy 84.3 % vs majority baseline 63.9 % (always 'ham')")))
         << view.summaryText().toStdString();
-    EXPECT_EQ(view.detailText(), QStringLiteral("most mistakes: 10 'spam' taken for 'ham' (33.3 % of 'spam') · "
-                                                "macro F1 0.820 · 83 validation samples at step 12"));
+    EXPECT_EQ(view.detailText(),
+              QStringLiteral("most mistakes: 10 'spam' taken for 'ham' (33.3 % of 'spam') · "
+                             "macro F1 0.820 · 83 validation samples at step 12"));
 
     const QTableWidget* grid = view.matrix();
     ASSERT_EQ(grid->rowCount(), 2);
     ASSERT_EQ(grid->columnCount(), 2);
-    EXPECT_EQ(grid->verticalHeaderItem(1)->text(), QStringLiteral("spam"));    // rows: true class
-    EXPECT_EQ(grid->horizontalHeaderItem(0)->text(), QStringLiteral("ham"));   // columns: predicted
+    EXPECT_EQ(grid->verticalHeaderItem(1)->text(), QStringLiteral("spam"));   // rows: true class
+    EXPECT_EQ(grid->horizontalHeaderItem(0)->text(), QStringLiteral("ham"));  // columns: predicted
     EXPECT_EQ(cellCount(grid, 0, 1), 3);
     EXPECT_EQ(cellCount(grid, 1, 0), 10);
     EXPECT_EQ(grid->item(1, 0)->text(), QStringLiteral("10\n33.3 %"));  // the share of its row
     // Shaded by the row's share: 10 of 30 spam missed is darker than 3 of 53 ham flagged.
-    EXPECT_GT(grid->item(1, 0)->background().color().alphaF(), grid->item(0, 1)->background().color().alphaF());
+    EXPECT_GT(grid->item(1, 0)->background().color().alphaF(),
+              grid->item(0, 1)->background().color().alphaF());
 
     const QTableWidget* classes = view.classTable();
     ASSERT_EQ(classes->rowCount(), 2);
@@ -100,10 +102,12 @@ TEST(EvaluationView, ARunWithoutEvaluationOrALanguageModelIsSaidInWords) {
     EvaluationView view;
     view.showRun(QString::fromStdString(older.string()));
     EXPECT_FALSE(view.hasEvaluation());
-    EXPECT_TRUE(view.summaryText().contains(QStringLiteral("no evaluation.json"))) << view.summaryText().toStdString();
+    EXPECT_TRUE(view.summaryText().contains(QStringLiteral("no evaluation.json")))
+        << view.summaryText().toStdString();
     EXPECT_FALSE(view.matrix()->isVisibleTo(&view));
 
     view.showRun(wbuitest::trainedLanguageModelRun());
     EXPECT_FALSE(view.hasEvaluation());
-    EXPECT_TRUE(view.summaryText().contains(QStringLiteral("language model"))) << view.summaryText().toStdString();
+    EXPECT_TRUE(view.summaryText().contains(QStringLiteral("language model")))
+        << view.summaryText().toStdString();
 }
