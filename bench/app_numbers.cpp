@@ -101,7 +101,8 @@ int main(int argc, char** argv) {
             std::printf("load tang-poems (%zu poems): median %.1f ms\n", documents, loadMs);
             for (const auto& [key, ms] : generation)
                 std::printf("%s (poems-size model, CPU): median %.2f ms\n", key.c_str(), ms);
-            std::printf("generation weights: %s\nsample (regulated7):\n%s\n", weights.c_str(), sample.c_str());
+            std::printf("generation weights: %s\nsample (regulated7):\n%s\n", weights.c_str(),
+                        sample.c_str());
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "workbench_bench: error: %s\n", e.what());

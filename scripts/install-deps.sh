@@ -17,6 +17,8 @@ packages=(
   libgtest-dev libgmock-dev
   # fuzzing (scripts/fuzz.sh): clang and its libFuzzer/sanitizer runtimes for -fsanitize=fuzzer
   clang libclang-rt-14-dev
+  # the formatting check (scripts/check-format.sh)
+  clang-format
   # ui: Qt 6 Widgets, Charts, SVG export, QCustomPlot; the offscreen/xcb platform plugins
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqcustomplot-dev qt6-qpa-plugins libgl-dev
   # Qt6Charts's CMake package needs Qt6OpenGL's, which only this package ships

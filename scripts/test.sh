@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds everything and runs every test (core, CLI end to end, GUI offscreen, datasets, packaging, the fuzzers'
-# seeds and regressions); then the same suite built with ASan + UBSan (scripts/test-sanitized.sh,
+# Builds everything, checks the formatting, and runs every test (core, CLI end to end, GUI offscreen,
+# datasets, packaging, the fuzzers' seeds and regressions); then the same suite built with ASan + UBSan (scripts/test-sanitized.sh,
 # build-asan/); then each libFuzzer target for 15 seconds (scripts/fuzz.sh, clang, build-fuzz/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh "$@"
+# The sources as .clang-format says, before the long part (scripts/check-format.sh).
+./scripts/check-format.sh
 cd "${WORKBENCH_BUILD_DIR:-build}"
 ctest --output-on-failure -j"$(nproc)" --timeout 900
 cd - >/dev/null

@@ -72,7 +72,8 @@ QWidget* scrolled(QWidget* inner, QWidget* parent) {
 }
 
 QString deviceTag(const DeviceChoice& c) {
-    if (c.device == "cpu" && c.processes > 1) return QStringLiteral("cpu%1px%2t").arg(c.processes).arg(c.threads);
+    if (c.device == "cpu" && c.processes > 1)
+        return QStringLiteral("cpu%1px%2t").arg(c.processes).arg(c.threads);
     if (c.device == "cpu") return QStringLiteral("cpu%1t").arg(c.threads);
     QString tag = toQt(c.device);
     tag.remove(QLatin1Char(':'));
@@ -97,8 +98,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     QString root = qEnvironmentVariable("LSTM_WORKBENCH_RUNS");
     if (root.isEmpty())
-        root = QSettings().value(QStringLiteral("runsDirectory"),
-                                 QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"))
+        root = QSettings()
+                   .value(QStringLiteral("runsDirectory"),
+                          QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                              QStringLiteral("/runs"))
                    .toString();
     setRunsDirectory(root);
     m_devices->refresh();
@@ -153,7 +156,8 @@ void MainWindow::buildLayout() {
         pause->setChecked(m_scheduler->allPaused());
         pause->setEnabled(m_scheduler->anyPending());
     });
-    connect(m_scheduler, &RunScheduler::activityChanged, stop, [this, stop] { stop->setEnabled(m_scheduler->anyPending()); });
+    connect(m_scheduler, &RunScheduler::activityChanged, stop,
+            [this, stop] { stop->setEnabled(m_scheduler->anyPending()); });
     pause->setEnabled(false);
     stop->setEnabled(false);
 
@@ -211,7 +215,8 @@ void MainWindow::buildMenus() {
     open->setShortcut(QKeySequence::Open);
     open->setStatusTip(tr("Open a corpus file (text, poems JSON, TSV, CSV)"));
     QAction* openFolder = file->addAction(tr("Open Corpus &Folder…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a folder with one sub-folder per class"));
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, tr("Open a folder with one sub-folder per class"));
         if (!dir.isEmpty()) openPath(dir);
     });
     openFolder->setStatusTip(tr("Open a folder-per-class corpus (aclImdb style)"));
@@ -219,12 +224,14 @@ void MainWindow::buildMenus() {
     QAction* openRun = file->addAction(tr("Open Run Fol&der…"), this, &MainWindow::openRunDialog);
     openRun->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     file->addAction(tr("Open S&weep Folder…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a sweep folder"), m_runsRoot + QStringLiteral("/sweeps"));
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a sweep folder"),
+                                                              m_runsRoot + QStringLiteral("/sweeps"));
         if (!dir.isEmpty()) openPath(dir);
     });
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
-    QAction* exportChart = exportMenu->addAction(tr("Overlay &Chart (PNG, SVG, PDF)…"), this, &MainWindow::exportChartDialog);
+    QAction* exportChart =
+        exportMenu->addAction(tr("Overlay &Chart (PNG, SVG, PDF)…"), this, &MainWindow::exportChartDialog);
     exportChart->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     QAction* exportCsv = exportMenu->addAction(tr("All Series as &CSV…"), this, &MainWindow::exportCsvDialog);
     exportCsv->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
@@ -234,8 +241,8 @@ void MainWindow::buildMenus() {
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* experiment = menuBar()->addMenu(tr("E&xperiment"));
-    m_runAction = experiment->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run on Ticked Devices"), this,
-                                        [this] { startRuns(); });
+    m_runAction = experiment->addAction(style()->standardIcon(QStyle::SP_MediaPlay),
+                                        tr("&Run on Ticked Devices"), this, [this] { startRuns(); });
     m_runAction->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
     m_pauseAction = experiment->addAction(style()->standardIcon(QStyle::SP_MediaPause), tr("&Pause All"));
     m_pauseAction->setCheckable(true);
@@ -248,10 +255,13 @@ void MainWindow::buildMenus() {
     experiment->addAction(tr("Find &Learning Rate…"), this, &MainWindow::runLrFinder);
     experiment->addAction(tr("Find &Batch Size…"), this, &MainWindow::runBatchSizeFinder);
     QMenu* presets = experiment->addMenu(tr("Pre&sets"));
-    presets->addAction(tr("Default language model"), this, [this] { m_experiment->applyPreset(QStringLiteral("default-lm")); });
-    presets->addAction(tr("Default classifier"), this, [this] { m_experiment->applyPreset(QStringLiteral("default-classify")); });
+    presets->addAction(tr("Default language model"), this,
+                       [this] { m_experiment->applyPreset(QStringLiteral("default-lm")); });
+    presets->addAction(tr("Default classifier"), this,
+                       [this] { m_experiment->applyPreset(QStringLiteral("default-classify")); });
     for (const auto& name : wb::presetNames()) {
-        QAction* a = presets->addAction(toQt(name), this, [this, n = toQt(name)] { m_experiment->applyPreset(n); });
+        QAction* a =
+            presets->addAction(toQt(name), this, [this, n = toQt(name)] { m_experiment->applyPreset(n); });
         if (name == "poems") {
             a->setText(tr("poems — reference 000 model size"));
             a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
@@ -282,11 +292,12 @@ void MainWindow::buildMenus() {
     });
     guide->setShortcut(QKeySequence::HelpContents);
     help->addAction(tr("&About LSTM Workbench"), this, [this] {
-        QMessageBox::about(this, tr("About LSTM Workbench"),
-                           tr("<b>LSTM Workbench %1</b><br>Train small LSTM text models with LibTorch and compare, "
-                              "side by side and honestly timed, how they train on different devices.<br><br>"
-                              "Runs are saved in %2")
-                               .arg(QStringLiteral(WORKBENCH_VERSION), m_runsRoot.toHtmlEscaped()));
+        QMessageBox::about(
+            this, tr("About LSTM Workbench"),
+            tr("<b>LSTM Workbench %1</b><br>Train small LSTM text models with LibTorch and compare, "
+               "side by side and honestly timed, how they train on different devices.<br><br>"
+               "Runs are saved in %2")
+                .arg(QStringLiteral(WORKBENCH_VERSION), m_runsRoot.toHtmlEscaped()));
     });
 
     QToolBar* toolbar = addToolBar(tr("Main"));
@@ -332,7 +343,8 @@ void MainWindow::connectPanels() {
             }
             m_experiment->setConfig(config);
             m_sideTabs->setCurrentIndex(1);
-            statusBar()->showMessage(tr("Experiment settings taken from %1").arg(QFileInfo(dir).fileName()), 5000);
+            statusBar()->showMessage(tr("Experiment settings taken from %1").arg(QFileInfo(dir).fileName()),
+                                     5000);
         } catch (const std::exception& e) {
             m_errors->showError(tr("Could not read the run"), toQt(e.what()));
         }
@@ -356,7 +368,8 @@ void MainWindow::connectPanels() {
     connect(m_experiment, &ExperimentPanel::configChanged, m_sweep, [this] { m_sweep->replan(); });
     connect(m_corpus, &CorpusPanel::corpusLoaded, m_sweep, [this] { m_sweep->replan(); });
     connect(m_sweep, &SweepPanel::openRunRequested, this, [this](const QString& dir) { openPath(dir); });
-    connect(m_table, &ComparisonTable::rowsChanged, this, [this] { m_throughput->setRows(m_table->rows(), *m_runs); });
+    connect(m_table, &ComparisonTable::rowsChanged, this,
+            [this] { m_throughput->setRows(m_table->rows(), *m_runs); });
     connect(m_scheduler, &RunScheduler::activityChanged, this, &MainWindow::updateActions);
     connect(m_errors, &ErrorPresenter::errorShown, this,
             [this](const QString& title, const QString&) { statusBar()->showMessage(title, 8000); });
@@ -378,7 +391,8 @@ void MainWindow::restoreSettings() {
     m_recent = s.value(QStringLiteral("recentCorpora")).toStringList();
     m_devices->setCheckedLabels(s.value(QStringLiteral("devices/checked")).toStringList());
     m_devices->setSequentialCpu(s.value(QStringLiteral("devices/sequentialCpu"), true).toBool());
-    m_table->setTargetLoss(s.value(QStringLiteral("compare/fixedTargetLoss"), m_table->targetLoss()).toDouble());
+    m_table->setTargetLoss(
+        s.value(QStringLiteral("compare/fixedTargetLoss"), m_table->targetLoss()).toDouble());
     m_runsPanel->setOpenedFolders(s.value(QStringLiteral("runs/opened")).toStringList());
     const QByteArray config = s.value(QStringLiteral("experiment/config")).toByteArray();
     if (!config.isEmpty()) {
@@ -401,7 +415,8 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("devices/sequentialCpu"), m_devices->sequentialCpu());
     s.setValue(QStringLiteral("compare/fixedTargetLoss"), m_table->targetLoss());
     s.setValue(QStringLiteral("runs/opened"), m_runsPanel->openedFolders());
-    s.setValue(QStringLiteral("experiment/config"), QByteArray::fromStdString(m_experiment->config().toJson()));
+    s.setValue(QStringLiteral("experiment/config"),
+               QByteArray::fromStdString(m_experiment->config().toJson()));
     s.setValue(QStringLiteral("lastCorpus"), m_corpus->corpusPath());
 }
 
@@ -421,10 +436,12 @@ void MainWindow::startFirstLaunch() {
     m_corpus->selectReadyCorpus(name);
     const QString hint =
         m_corpus->canPrepare()
-            ? tr("The default corpus %1 is not prepared yet: press Prepare under Ready corpora (it downloads the "
+            ? tr("The default corpus %1 is not prepared yet: press Prepare under Ready corpora (it downloads "
+                 "the "
                  "chinese-poetry package, about 85 MB, once) — or drop any text file on the window.")
                   .arg(name)
-            : tr("The default corpus %1 is not prepared yet. Prepare it with: %2 — or drop any text file on the "
+            : tr("The default corpus %1 is not prepared yet. Prepare it with: %2 — or drop any text file on "
+                 "the "
                  "window.")
                   .arg(name, toQt(wb::prepareCommand(kDefaultCorpus)));
     m_corpus->setHint(hint);
@@ -438,17 +455,18 @@ void MainWindow::onCorpusLoaded(const QString& path) {
     const wb::Task task = m_experiment->config().task;
     // The user's own settings stay; only those still at the old task's defaults follow (and are named).
     const auto said = [](const QStringList& changes) {
-        return changes.isEmpty() ? QString()
-                                 : QObject::tr(" (%1; your other settings kept)").arg(changes.join(QStringLiteral(", ")));
+        return changes.isEmpty()
+                   ? QString()
+                   : QObject::tr(" (%1; your other settings kept)").arg(changes.join(QStringLiteral(", ")));
     };
     if (corpus->labelled() && task == wb::Task::LanguageModel) {
         const QStringList changes = m_experiment->switchTask(wb::Task::Classifier);
-        statusBar()->showMessage(tr("Labelled corpus: switched the experiment to a classifier") + said(changes),
-                                 12000);
+        statusBar()->showMessage(
+            tr("Labelled corpus: switched the experiment to a classifier") + said(changes), 12000);
     } else if (!corpus->labelled() && task == wb::Task::Classifier) {
         const QStringList changes = m_experiment->switchTask(wb::Task::LanguageModel);
-        statusBar()->showMessage(tr("Unlabelled text: switched the experiment to a language model") + said(changes),
-                                 12000);
+        statusBar()->showMessage(
+            tr("Unlabelled text: switched the experiment to a language model") + said(changes), 12000);
     } else {
         statusBar()->showMessage(tr("Loaded %1: %2 documents, %3 characters")
                                      .arg(m_corpus->displayName())
@@ -540,8 +558,9 @@ QString MainWindow::uniqueRunDir(const QString& base) const {
 
 bool MainWindow::startRuns() {
     if (!m_corpus->hasCorpus()) {
-        m_errors->showError(tr("No corpus"), tr("Load a corpus first: drop a file or folder on the window, use "
-                                                "File → Open, or load a prepared corpus on the Corpus page."));
+        m_errors->showError(tr("No corpus"),
+                            tr("Load a corpus first: drop a file or folder on the window, use "
+                               "File → Open, or load a prepared corpus on the Corpus page."));
         return false;
     }
     wb::ExperimentConfig config = m_experiment->config();
@@ -549,17 +568,20 @@ bool MainWindow::startRuns() {
     const QStringList problems = m_experiment->problems();
     if (!problems.isEmpty()) {
         m_errors->showError(tr("The experiment cannot run"),
-                            tr("Fix these settings on the Experiment page:\n• %1").arg(problems.join(QStringLiteral("\n• "))));
+                            tr("Fix these settings on the Experiment page:\n• %1")
+                                .arg(problems.join(QStringLiteral("\n• "))));
         m_sideTabs->setCurrentIndex(1);
         return false;
     }
     const auto choices = m_devices->checkedChoices();
     if (choices.empty()) {
-        m_errors->showError(tr("No device"), tr("Tick at least one device in the Devices list, then press Run."));
+        m_errors->showError(tr("No device"),
+                            tr("Tick at least one device in the Devices list, then press Run."));
         return false;
     }
     if (!QDir().mkpath(m_runsRoot)) {
-        m_errors->showError(tr("Runs folder"), tr("Cannot create the runs folder %1. Check its permissions.").arg(m_runsRoot));
+        m_errors->showError(tr("Runs folder"),
+                            tr("Cannot create the runs folder %1. Check its permissions.").arg(m_runsRoot));
         return false;
     }
     // Earlier runs keep their charts: the new runs are compared with them (View → Clear finished runs, or
@@ -603,19 +625,23 @@ bool MainWindow::startRuns() {
 
         auto* controller = new RunController(c, dir, label, corpus);
         connect(controller, &RunController::metricsReceived, m_runs,
-                [this, dir](const std::vector<wb::MetricRecord>& records) { m_runs->appendMetrics(dir, records); });
+                [this, dir](const std::vector<wb::MetricRecord>& records) {
+                    m_runs->appendMetrics(dir, records);
+                });
         connect(controller, &RunController::logLine, this,
                 [this, label](const QString& line) { appendLog(label + QStringLiteral(": ") + line); });
         connect(controller, &RunController::errorOccurred, this, [this, label](const QString& message) {
             appendLog(label + QStringLiteral(": ") + message);
             if (!m_closing)
-                m_errors->showError(tr("The run on %1 failed").arg(label),
-                                    tr("%1\n\nWhat the run learned until then is in its run folder; change the "
-                                       "settings (a smaller batch or model for out-of-memory, a lower learning rate "
-                                       "for NaN loss) and run again.")
-                                        .arg(message));
+                m_errors->showError(
+                    tr("The run on %1 failed").arg(label),
+                    tr("%1\n\nWhat the run learned until then is in its run folder; change the "
+                       "settings (a smaller batch or model for out-of-memory, a lower learning rate "
+                       "for NaN loss) and run again.")
+                        .arg(message));
         });
-        connect(controller, &RunController::finished, this, [this, controller] { onRunFinished(controller); });
+        connect(controller, &RunController::finished, this,
+                [this, controller] { onRunFinished(controller); });
         m_progress->addRun(controller, m_runs->at(index).color);
         m_scheduler->submit(controller);
         appendLog(tr("%1: run folder %2").arg(label, dir));
@@ -630,9 +656,10 @@ void MainWindow::clearFinishedRuns() {
     for (int i = 0; i < m_runs->size(); ++i)
         if (!m_runs->at(i).live) finished << m_runs->at(i).key;
     for (const QString& key : finished) m_runs->remove(key);  // they stay in the Runs list, unticked
-    statusBar()->showMessage(tr("%n finished run(s) left the charts; tick them in the Runs list to bring them back",
-                                nullptr, int(finished.size())),
-                             8000);
+    statusBar()->showMessage(
+        tr("%n finished run(s) left the charts; tick them in the Runs list to bring them back", nullptr,
+           int(finished.size())),
+        8000);
 }
 
 void MainWindow::onRunFinished(RunController* controller) {
@@ -657,7 +684,8 @@ void MainWindow::pauseAll(bool paused) {
 
 void MainWindow::stopAll() {
     m_scheduler->stopAll();
-    statusBar()->showMessage(tr("Stopping: each run ends after its current batch and saves its run folder"), 5000);
+    statusBar()->showMessage(tr("Stopping: each run ends after its current batch and saves its run folder"),
+                             5000);
 }
 
 void MainWindow::updateActions() {
@@ -695,13 +723,15 @@ void MainWindow::addRecent(const QString& path) {
 void MainWindow::updateRecentMenu() {
     if (!m_recentMenu) return;
     m_recentMenu->clear();
-    for (const QString& p : std::as_const(m_recent)) m_recentMenu->addAction(p, this, [this, p] { openPath(p); });
+    for (const QString& p : std::as_const(m_recent))
+        m_recentMenu->addAction(p, this, [this, p] { openPath(p); });
     m_recentMenu->setEnabled(!m_recent.isEmpty());
 }
 
 void MainWindow::openCorpusDialog() {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open a corpus"), m_recent.isEmpty() ? QDir::homePath() : QFileInfo(m_recent.first()).absolutePath(),
+        this, tr("Open a corpus"),
+        m_recent.isEmpty() ? QDir::homePath() : QFileInfo(m_recent.first()).absolutePath(),
         tr("Corpora (*.txt *.json *.tsv *.csv);;All files (*)"));
     if (!path.isEmpty()) openPath(path);
 }
@@ -714,8 +744,9 @@ void MainWindow::openRunDialog() {
 bool MainWindow::exportChart(const QString& path) {
     m_overlay->flush();
     QString error;
-    if (!ChartExporter::savePlot(m_overlay->plot(), path, &error, ChartExporter::kWidth, ChartExporter::kHeight,
-                                 ChartExporter::caption(tr("LSTM Workbench comparison"), m_runs->records()))) {
+    if (!ChartExporter::savePlot(
+            m_overlay->plot(), path, &error, ChartExporter::kWidth, ChartExporter::kHeight,
+            ChartExporter::caption(tr("LSTM Workbench comparison"), m_runs->records()))) {
         m_errors->showError(tr("Export failed"), error + tr("\n\nPick another folder or file name."));
         return false;
     }
@@ -748,14 +779,18 @@ bool MainWindow::exportBundle(const QString& dir) {
     m_table->refresh();
     // The overlay in every x-axis mode a reader may ask about, then each run's own chart.
     const XAxisMode shown = m_overlay->xAxisMode();
-    const struct { XAxisMode mode; const char* name; } modes[] = {
-        {XAxisMode::Step, "overlay-step.png"}, {XAxisMode::WallSeconds, "overlay-wall-seconds.png"},
-        {XAxisMode::Samples, "overlay-samples.png"}};
+    const struct {
+        XAxisMode mode;
+        const char* name;
+    } modes[] = {{XAxisMode::Step, "overlay-step.png"},
+                 {XAxisMode::WallSeconds, "overlay-wall-seconds.png"},
+                 {XAxisMode::Samples, "overlay-samples.png"}};
     for (const auto& m : modes) {
         m_overlay->setXAxisMode(m.mode);
-        if (!ChartExporter::savePlot(m_overlay->plot(), dir + QLatin1Char('/') + QLatin1String(m.name), &error,
-                                     ChartExporter::kWidth, ChartExporter::kHeight,
-                                     ChartExporter::caption(tr("LSTM Workbench comparison"), m_runs->records()))) {
+        if (!ChartExporter::savePlot(
+                m_overlay->plot(), dir + QLatin1Char('/') + QLatin1String(m.name), &error,
+                ChartExporter::kWidth, ChartExporter::kHeight,
+                ChartExporter::caption(tr("LSTM Workbench comparison"), m_runs->records()))) {
             m_overlay->setXAxisMode(shown);
             return fail();
         }
@@ -765,19 +800,23 @@ bool MainWindow::exportBundle(const QString& dir) {
         const RunEntry& e = m_runs->at(i);
         const QString id = QFileInfo(e.key).fileName();
         if (RunChartPanel* panel = m_grid->panel(e.key))
-            if (!ChartExporter::savePlot(panel->plot(), dir + QStringLiteral("/run-%1.png").arg(id), &error, 900, 560))
+            if (!ChartExporter::savePlot(panel->plot(), dir + QStringLiteral("/run-%1.png").arg(id), &error,
+                                         900, 560))
                 return fail();
         QSaveFile config(dir + QStringLiteral("/configs/%1.json").arg(id));
-        if (!config.open(QIODevice::WriteOnly) || config.write(QByteArray::fromStdString(e.record.config.toJson())) < 0 ||
-            !config.commit()) {
+        if (!config.open(QIODevice::WriteOnly) ||
+            config.write(QByteArray::fromStdString(e.record.config.toJson())) < 0 || !config.commit()) {
             error = tr("%1: cannot write").arg(config.fileName());
             return fail();
         }
     }
-    if (m_throughput->barCount() > 0 && !ChartExporter::saveChartView(m_throughput, dir + QStringLiteral("/throughput.png"), &error))
+    if (m_throughput->barCount() > 0 &&
+        !ChartExporter::saveChartView(m_throughput, dir + QStringLiteral("/throughput.png"), &error))
         return fail();
-    if (!ChartExporter::writeCsv(m_runs->records(), dir + QStringLiteral("/metrics.csv"), &error)) return fail();
-    if (!ChartExporter::writeComparisonTableCsv(m_table->rows(), dir + QStringLiteral("/comparison.csv"), &error))
+    if (!ChartExporter::writeCsv(m_runs->records(), dir + QStringLiteral("/metrics.csv"), &error))
+        return fail();
+    if (!ChartExporter::writeComparisonTableCsv(m_table->rows(), dir + QStringLiteral("/comparison.csv"),
+                                                &error))
         return fail();
     QSaveFile env(dir + QStringLiteral("/environment.json"));
     if (!env.open(QIODevice::WriteOnly) || env.write(ChartExporter::environmentJson()) < 0 || !env.commit()) {
@@ -790,26 +829,29 @@ bool MainWindow::exportBundle(const QString& dir) {
 
 void MainWindow::exportChartDialog() {
     QString selected;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the overlay chart"), m_runsRoot + QStringLiteral("/comparison.png"),
-                                                      tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"), &selected);
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the overlay chart"), m_runsRoot + QStringLiteral("/comparison.png"),
+        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"), &selected);
     if (path.isEmpty()) return;
     QString file = path;
     if (QFileInfo(file).suffix().isEmpty())
-        file += selected.contains(QLatin1String("svg")) ? QStringLiteral(".svg")
-                : selected.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf") : QStringLiteral(".png");
+        file += selected.contains(QLatin1String("svg"))   ? QStringLiteral(".svg")
+                : selected.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
+                                                          : QStringLiteral(".png");
     exportChart(file);
 }
 
 void MainWindow::exportCsvDialog() {
-    QString path = QFileDialog::getSaveFileName(this, tr("Export all series"), m_runsRoot + QStringLiteral("/metrics.csv"),
-                                                tr("CSV (*.csv)"));
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export all series"), m_runsRoot + QStringLiteral("/metrics.csv"), tr("CSV (*.csv)"));
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
     exportCsv(path);
 }
 
 void MainWindow::exportBundleDialog() {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the comparison bundle"), m_runsRoot);
+    const QString dir =
+        QFileDialog::getExistingDirectory(this, tr("Folder for the comparison bundle"), m_runsRoot);
     if (dir.isEmpty()) return;
     exportBundle(dir + QStringLiteral("/comparison-") +
                  QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
@@ -840,7 +882,8 @@ void MainWindow::runLrFinder() {
         m_experiment->setLearningRate(rate);
         statusBar()->showMessage(tr("Learning rate set to %1").arg(rate, 0, 'g', 3), 5000);
     });
-    connect(dialog, &LrFinderDialog::failed, this, [this](const QString& m) { m_errors->showError(tr("LR finder"), m); });
+    connect(dialog, &LrFinderDialog::failed, this,
+            [this](const QString& m) { m_errors->showError(tr("LR finder"), m); });
     dialog->open();
     dialog->start();
 }
@@ -854,7 +897,8 @@ void MainWindow::runBatchSizeFinder() {
         m_experiment->setBatchSize(size);
         statusBar()->showMessage(tr("Batch size set to %1").arg(size), 5000);
     });
-    connect(dialog, &BatchSizeFinderDialog::failed, this, [this](const QString& m) { m_errors->showError(tr("Batch-size finder"), m); });
+    connect(dialog, &BatchSizeFinderDialog::failed, this,
+            [this](const QString& m) { m_errors->showError(tr("Batch-size finder"), m); });
     dialog->open();
     dialog->start();
 }

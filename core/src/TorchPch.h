@@ -1,7 +1,6 @@
 // Precompiled header for workbench_core: LibTorch's headers take ~20 s to parse per translation unit.
 #pragma once
 #include <torch/torch.h>
-#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -9,5 +8,6 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>

@@ -62,7 +62,8 @@ TEST(Cli, PrepareRunsThePreparer) {
     EXPECT_FALSE(j["corpora"][0]["prepared"].get<bool>());
     r = cli("prepare nonesuch --dest " + quote(cache.str()));
     EXPECT_EQ(r.code, 2);
-    EXPECT_NE(r.err.find("lstm-workbench-cli prepare: error: unknown corpus 'nonesuch'"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("lstm-workbench-cli prepare: error: unknown corpus 'nonesuch'"), std::string::npos)
+        << r.err;
     EXPECT_EQ(wbtest::listTree(cache.path()), std::vector<std::string>{});
     r = cli("prepare --chinese klingon tang-poems");
     EXPECT_EQ(r.code, 2);
@@ -78,7 +79,8 @@ TEST(Cli, ABlasWhoseThreadsCannotBeSetIsSaidNotHidden) {
     const auto plain = nlohmann::json::parse(cli("devices --json").out);
     // With the BLAS install-deps.sh installs, OpenBLAS is named and its threads can be set.
     if (fs::exists("/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3") &&
-        fs::canonical("/usr/lib/x86_64-linux-gnu/libblas.so.3").string().find("openblas") != std::string::npos) {
+        fs::canonical("/usr/lib/x86_64-linux-gnu/libblas.so.3").string().find("openblas") !=
+            std::string::npos) {
         EXPECT_EQ(plain["blas"].get<std::string>().rfind("OpenBLAS", 0), 0u) << plain["blas"];
         EXPECT_EQ(plain["blas_threads_settable"], true);
     }

@@ -48,8 +48,8 @@ protected:
     fs::path path(const char* name) const { return m_dir.path() / name; }
     std::string quoted(const char* name) const { return shellQuote(path(name).string()); }
 
-    // `lstm-workbench-cli ARGS` in the background (output to /dev/null unless ARGS redirects it); in a process
-    // group of its own when asked, as the app starts it, so that only the test's signals reach it.
+    // `lstm-workbench-cli ARGS` in the background (output to /dev/null unless ARGS redirects it); in a
+    // process group of its own when asked, as the app starts it, so that only the test's signals reach it.
     static pid_t startCli(const std::string& args, bool ownGroup = false) {
         const std::string command = "exec " + std::string(WORKBENCH_CLI) + " " + args;
         const pid_t pid = fork();
@@ -198,8 +198,9 @@ TEST_F(Sweep, SigintToTheSweepAloneStopsTheRunningCellWithinABatch) {
 }
 
 TEST_F(Sweep, SigusrOnePausesAfterTheRunningCellAndResumeFinishes) {
-    const pid_t pid = startCli("sweep " + corpus() + " --out " + quoted("sw") + " --grid hidden=8,12,16 --max-steps 8" +
-                               kTiny + " 2>" + quoted("stderr") + " >/dev/null");
+    const pid_t pid =
+        startCli("sweep " + corpus() + " --out " + quoted("sw") + " --grid hidden=8,12,16 --max-steps 8" +
+                 kTiny + " 2>" + quoted("stderr") + " >/dev/null");
     const bool running = waitForSweepFile([](const std::string& t) { return has(t, "running"); });
     if (running) kill(pid, SIGUSR1);
     int status = 0;

@@ -113,8 +113,8 @@ void copyTinyRun(wb::Task task, const fs::path& dest) {
 std::map<std::string, std::string> snapshotTree(const fs::path& root) {
     std::map<std::string, std::string> out;
     std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::recursive_directory_iterator(root, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
         // lexically: fs::relative would follow the symbolic links (and throw on a loop).
         const auto rel = it->path().lexically_relative(root).string();
         const auto st = it->symlink_status(ec);
@@ -251,77 +251,144 @@ std::vector<BadInputCase> makeCatalog() {
 
     // ---------------- corpus files: bytes ----------------
     add({"EmptyFile", Entry::Inspect, "empty file", file("empty.txt", ""), {"empty.txt", "file is empty"}});
-    add({"EmptyFileTrain", Entry::Train, "empty file", file("empty.txt", ""), {"empty.txt", "file is empty"}});
-    add({"WhitespaceOnly", Entry::Train, "only spaces and blank lines", file("blank.txt", "  \n\t\n \n"),
+    add({"EmptyFileTrain",
+         Entry::Train,
+         "empty file",
+         file("empty.txt", ""),
+         {"empty.txt", "file is empty"}});
+    add({"WhitespaceOnly",
+         Entry::Train,
+         "only spaces and blank lines",
+         file("blank.txt", "  \n\t\n \n"),
          {"blank.txt", "only whitespace"}});
-    add({"BinaryGarbage", Entry::Inspect, "binary garbage (a PNG header)",
+    add({"BinaryGarbage",
+         Entry::Inspect,
+         "binary garbage (a PNG header)",
          file("picture.txt", std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x01\0", 20)),
-         {"picture.txt", "binary data", "NUL byte"}, 3});
-    add({"NulByte", Entry::Train, "a NUL byte on line 3 of a text file",
-         file("nul.txt", std::string("first line\nsecond\nthi\0rd\n", 25)), {"nul.txt", "NUL byte at offset 21"},
+         {"picture.txt", "binary data", "NUL byte"},
          3});
-    add({"Utf16", Entry::Inspect, "UTF-16 text (BOM FF FE)", file("utf16.txt", std::string("\xFF\xFEh\0i\0", 6)),
-         {"utf16.txt", "binary data"}, 1});
-    add({"InvalidUtf8", Entry::Inspect, "a Latin-1 byte (invalid UTF-8) on line 2",
-         file("latin1.txt", "ok\ncaf\xE9 au lait\n"), {"latin1.txt", "invalid UTF-8 (byte 0xE9 at offset 6)"}, 2});
-    add({"InvalidUtf8Train", Entry::Train, "a stray continuation byte on line 4",
-         file("stray.txt", "a\nb\nc\nd\x80\n"), {"stray.txt", "stray continuation byte"}, 4});
-    add({"TruncatedUtf8", Entry::Inspect, "a UTF-8 sequence cut by the end of the file",
-         file("cut.txt", "春風\n\xE6\x98"), {"cut.txt", "truncated sequence"}, 2});
-    add({"OverlongTwoByte", Entry::Inspect, "overlong encoding C0 AF of '/'", file("overlong.txt", "a\xC0\xAF"),
-         {"overlong.txt", "overlong encoding"}, 1});
-    add({"OverlongThreeByte", Entry::Train, "overlong encoding E0 80 AF", file("overlong3.txt", "x\ny\xE0\x80\xAF"),
-         {"overlong3.txt", "overlong encoding"}, 2});
-    add({"Surrogate", Entry::Inspect, "an encoded UTF-16 surrogate (ED A0 80)",
-         file("surrogate.txt", "ab\xED\xA0\x80"), {"surrogate.txt", "surrogate code point"}, 1});
-    add({"AboveUnicode", Entry::Inspect, "a code point above U+10FFFF (F4 90 80 80)",
-         file("big.txt", "\n\n\xF4\x90\x80\x80"), {"big.txt", "above U+10FFFF"}, 3});
-    add({"InvalidUtf8InFolderFile", Entry::Inspect, "invalid UTF-8 in one file of a class folder",
+    add({"NulByte",
+         Entry::Train,
+         "a NUL byte on line 3 of a text file",
+         file("nul.txt", std::string("first line\nsecond\nthi\0rd\n", 25)),
+         {"nul.txt", "NUL byte at offset 21"},
+         3});
+    add({"Utf16",
+         Entry::Inspect,
+         "UTF-16 text (BOM FF FE)",
+         file("utf16.txt", std::string("\xFF\xFEh\0i\0", 6)),
+         {"utf16.txt", "binary data"},
+         1});
+    add({"InvalidUtf8",
+         Entry::Inspect,
+         "a Latin-1 byte (invalid UTF-8) on line 2",
+         file("latin1.txt", "ok\ncaf\xE9 au lait\n"),
+         {"latin1.txt", "invalid UTF-8 (byte 0xE9 at offset 6)"},
+         2});
+    add({"InvalidUtf8Train",
+         Entry::Train,
+         "a stray continuation byte on line 4",
+         file("stray.txt", "a\nb\nc\nd\x80\n"),
+         {"stray.txt", "stray continuation byte"},
+         4});
+    add({"TruncatedUtf8",
+         Entry::Inspect,
+         "a UTF-8 sequence cut by the end of the file",
+         file("cut.txt", "春風\n\xE6\x98"),
+         {"cut.txt", "truncated sequence"},
+         2});
+    add({"OverlongTwoByte",
+         Entry::Inspect,
+         "overlong encoding C0 AF of '/'",
+         file("overlong.txt", "a\xC0\xAF"),
+         {"overlong.txt", "overlong encoding"},
+         1});
+    add({"OverlongThreeByte",
+         Entry::Train,
+         "overlong encoding E0 80 AF",
+         file("overlong3.txt", "x\ny\xE0\x80\xAF"),
+         {"overlong3.txt", "overlong encoding"},
+         2});
+    add({"Surrogate",
+         Entry::Inspect,
+         "an encoded UTF-16 surrogate (ED A0 80)",
+         file("surrogate.txt", "ab\xED\xA0\x80"),
+         {"surrogate.txt", "surrogate code point"},
+         1});
+    add({"AboveUnicode",
+         Entry::Inspect,
+         "a code point above U+10FFFF (F4 90 80 80)",
+         file("big.txt", "\n\n\xF4\x90\x80\x80"),
+         {"big.txt", "above U+10FFFF"},
+         3});
+    add({"InvalidUtf8InFolderFile",
+         Entry::Inspect,
+         "invalid UTF-8 in one file of a class folder",
          folder([](const fs::path& d) {
              writeText(d / "pos/a.txt", "good");
              writeText(d / "neg/b.txt", "line\nbad \xFF\n");
          }),
-         {"b.txt", "invalid UTF-8"}, 2});
+         {"b.txt", "invalid UTF-8"},
+         2});
 
     // ---------------- line endings and BOM: accepted ----------------
     {
-        BadInputCase k{"Utf8Bom", Entry::Inspect, "text with a UTF-8 BOM: accepted, BOM stripped",
-                       file("bom.txt", "\xEF\xBB\xBFhello world\n\nsecond paragraph\n"), {}};
+        BadInputCase k{"Utf8Bom",
+                       Entry::Inspect,
+                       "text with a UTF-8 BOM: accepted, BOM stripped",
+                       file("bom.txt", "\xEF\xBB\xBFhello world\n\nsecond paragraph\n"),
+                       {}};
         k.documents = 2, k.firstText = "hello world";
         add(k);
     }
     {
-        BadInputCase k{"Utf8BomTsv", Entry::Inspect, "TSV with a UTF-8 BOM before its header: accepted",
-                       file("bom.tsv", "\xEF\xBB\xBFlabel\ttext\npos\tgood film\nneg\tbad film\n"), {}};
+        BadInputCase k{"Utf8BomTsv",
+                       Entry::Inspect,
+                       "TSV with a UTF-8 BOM before its header: accepted",
+                       file("bom.tsv", "\xEF\xBB\xBFlabel\ttext\npos\tgood film\nneg\tbad film\n"),
+                       {}};
         k.documents = 2, k.firstText = "good film", k.classes = {"neg", "pos"};
         add(k);
     }
     {
-        BadInputCase k{"Utf8BomPoems", Entry::Inspect, "poems JSON with a UTF-8 BOM: accepted",
-                       file("bom.json", "\xEF\xBB\xBF[{\"title\":\"t\",\"paragraphs\":[\"春風。\"]}]"), {}};
+        BadInputCase k{"Utf8BomPoems",
+                       Entry::Inspect,
+                       "poems JSON with a UTF-8 BOM: accepted",
+                       file("bom.json", "\xEF\xBB\xBF[{\"title\":\"t\",\"paragraphs\":[\"春風。\"]}]"),
+                       {}};
         k.documents = 1, k.firstText = "春風。";
         add(k);
     }
     {
-        BadInputCase k{"CrlfText", Entry::Inspect, "CRLF line endings: accepted, no '\\r' left in the text",
-                       file("crlf.txt", "one\r\ntwo\r\n\r\nthree\r\n"), {}};
+        BadInputCase k{"CrlfText",
+                       Entry::Inspect,
+                       "CRLF line endings: accepted, no '\\r' left in the text",
+                       file("crlf.txt", "one\r\ntwo\r\n\r\nthree\r\n"),
+                       {}};
         k.documents = 2, k.firstText = "one\ntwo";
         add(k);
     }
     {
-        BadInputCase k{"LoneCrText", Entry::Inspect, "old-Mac lone CR line endings: accepted",
-                       file("cr.txt", "one\rtwo\r\rthree\r"), {}};
+        BadInputCase k{"LoneCrText",
+                       Entry::Inspect,
+                       "old-Mac lone CR line endings: accepted",
+                       file("cr.txt", "one\rtwo\r\rthree\r"),
+                       {}};
         k.documents = 2, k.firstText = "one\ntwo";
         add(k);
     }
     {
-        BadInputCase k{"CrlfTsv", Entry::Inspect, "TSV with CRLF rows: accepted, labels without '\\r'",
-                       file("crlf.tsv", "label\ttext\r\npos\tgood\r\nneg\tbad\r\n"), {}};
+        BadInputCase k{"CrlfTsv",
+                       Entry::Inspect,
+                       "TSV with CRLF rows: accepted, labels without '\\r'",
+                       file("crlf.tsv", "label\ttext\r\npos\tgood\r\nneg\tbad\r\n"),
+                       {}};
         k.documents = 2, k.firstText = "good", k.classes = {"neg", "pos"};
         add(k);
     }
     {
-        BadInputCase k{"HundredMegabyteLine", Entry::Inspect,
+        BadInputCase k{"HundredMegabyteLine",
+                       Entry::Inspect,
                        "a 100 MB file that is one single line: accepted in bounded time and memory",
                        [](const fs::path& dir) {
                            std::ofstream out(dir / "line.txt", std::ios::binary);
@@ -336,79 +403,163 @@ std::vector<BadInputCase> makeCatalog() {
     }
 
     // ---------------- poems JSON ----------------
-    add({"JsonTruncated", Entry::Inspect, "JSON cut off in the middle of an object",
+    add({"JsonTruncated",
+         Entry::Inspect,
+         "JSON cut off in the middle of an object",
          file("cut.json", "[{\"title\": \"x\", \"paragraphs\": [\"春風\"]},\n{\"title\": "),
-         {"cut.json", "invalid JSON"}, 2});
-    add({"JsonTruncatedTrain", Entry::Train, "JSON cut off after the first poem",
-         file("cut.json", "[\n{\"paragraphs\": [\"春風\"]},\n"), {"cut.json", "invalid JSON"}, 3});
-    add({"JsonObjectNotArray", Entry::Inspect, "JSON of the wrong shape: an object, not an array of poems",
-         file("shape.json", "{\"paragraphs\": [\"a\"]}"), {"shape.json", "expected a JSON array of poems"}});
-    add({"JsonParagraphsNotStrings", Entry::Inspect, "paragraphs holding numbers",
-         file("numbers.json", "[{\"paragraphs\": [1, 2]}]"), {"numbers.json", "\"paragraphs\" array of strings"}});
-    add({"JsonNoParagraphs", Entry::Train, "a poem without paragraphs",
+         {"cut.json", "invalid JSON"},
+         2});
+    add({"JsonTruncatedTrain",
+         Entry::Train,
+         "JSON cut off after the first poem",
+         file("cut.json", "[\n{\"paragraphs\": [\"春風\"]},\n"),
+         {"cut.json", "invalid JSON"},
+         3});
+    add({"JsonObjectNotArray",
+         Entry::Inspect,
+         "JSON of the wrong shape: an object, not an array of poems",
+         file("shape.json", "{\"paragraphs\": [\"a\"]}"),
+         {"shape.json", "expected a JSON array of poems"}});
+    add({"JsonParagraphsNotStrings",
+         Entry::Inspect,
+         "paragraphs holding numbers",
+         file("numbers.json", "[{\"paragraphs\": [1, 2]}]"),
+         {"numbers.json", "\"paragraphs\" array of strings"}});
+    add({"JsonNoParagraphs",
+         Entry::Train,
+         "a poem without paragraphs",
          file("nopara.json", "[{\"paragraphs\": [\"a\"]}, {\"title\": \"x\"}]"),
          {"nopara.json", "element 1", "paragraphs"}});
-    add({"JsonTitleNotString", Entry::Inspect, "a title that is a number",
-         file("title.json", "[{\"title\": 5, \"paragraphs\": [\"a\"]}]"), {"title.json", "title: expected a string"}});
-    add({"JsonEmptyArray", Entry::Inspect, "an empty array", file("none.json", "[]"), {"none.json", "no poems"}});
-    add({"JsonDeepNesting", Entry::Inspect, "100000 nested '[' (must not overflow the stack)",
-         file("deep.json", std::string(100000, '[')), {"deep.json", "expected an object"}});
-    add({"JsonDeepNestingSkipped", Entry::Train, "100000 nested arrays inside an ignored key",
+    add({"JsonTitleNotString",
+         Entry::Inspect,
+         "a title that is a number",
+         file("title.json", "[{\"title\": 5, \"paragraphs\": [\"a\"]}]"),
+         {"title.json", "title: expected a string"}});
+    add({"JsonEmptyArray",
+         Entry::Inspect,
+         "an empty array",
+         file("none.json", "[]"),
+         {"none.json", "no poems"}});
+    add({"JsonDeepNesting",
+         Entry::Inspect,
+         "100000 nested '[' (must not overflow the stack)",
+         file("deep.json", std::string(100000, '[')),
+         {"deep.json", "expected an object"}});
+    add({"JsonDeepNestingSkipped",
+         Entry::Train,
+         "100000 nested arrays inside an ignored key",
          file("deep2.json", "[{\"paragraphs\": [\"a\"], \"notes\": " + std::string(100000, '[') +
                                 std::string(100000, ']') + "}, 7]"),
          {"deep2.json", "element 1", "found an integer"}});
 
     // ---------------- TSV / CSV ----------------
-    add({"CsvUnbalancedQuote", Entry::Inspect, "CSV with a quote that never closes",
+    add({"CsvUnbalancedQuote",
+         Entry::Inspect,
+         "CSV with a quote that never closes",
          file("quote.csv", "label,text\npos,\"good film\nneg,bad film\n"),
-         {"quote.csv", "unterminated quoted field"}, 2});
-    add({"CsvTextAfterQuote", Entry::Train, "CSV with text after a closing quote",
-         file("after.csv", "label,text\npos,\"good\" film\nneg,bad\n"), {"after.csv", "after a closing quote"}, 2});
-    add({"TsvMissingColumn", Entry::Inspect, "TSV row without its text column",
-         file("missing.tsv", "label\ttext\npos\tgood\nneg\n"), {"missing.tsv", "expected 2 columns", "found 1"}, 3});
-    add({"CsvExtraColumn", Entry::Train, "CSV row with a third column",
-         file("extra.csv", "pos,good\nneg,bad,worse\n"), {"extra.csv", "expected 2 columns", "found 3"}, 2,
-         {}, Task::Classifier});
-    add({"TsvSingleClass", Entry::Train, "labelled TSV with a single class",
-         file("one.tsv", "pos\tgood\npos\tfine\n"), {"one.tsv", "only one class ('pos')"}, 0, {}, Task::Classifier});
-    add({"TsvEmptyLabel", Entry::Inspect, "TSV row with an empty label",
-         file("nolabel.tsv", "label\ttext\npos\tgood\n\tbad\n"), {"nolabel.tsv", "empty label"}, 3});
-    add({"TsvEmptyText", Entry::Inspect, "TSV row with an empty text",
-         file("notext.tsv", "label\ttext\npos\tgood\nneg\t  \n"), {"notext.tsv", "empty text"}, 3});
-    add({"TsvHeaderOnly", Entry::Inspect, "TSV with a header and no rows",
-         file("header.tsv", "label\ttext\n"), {"header.tsv", "no rows after the header"}});
-    add(atTraining({"TextForClassifier", Entry::Train, "plain text given to a classifier",
-                    file("plain.txt", patternText(20)), {"plain.txt", "a classifier needs labelled text"},
-                    0, {}, Task::Classifier}));
+         {"quote.csv", "unterminated quoted field"},
+         2});
+    add({"CsvTextAfterQuote",
+         Entry::Train,
+         "CSV with text after a closing quote",
+         file("after.csv", "label,text\npos,\"good\" film\nneg,bad\n"),
+         {"after.csv", "after a closing quote"},
+         2});
+    add({"TsvMissingColumn",
+         Entry::Inspect,
+         "TSV row without its text column",
+         file("missing.tsv", "label\ttext\npos\tgood\nneg\n"),
+         {"missing.tsv", "expected 2 columns", "found 1"},
+         3});
+    add({"CsvExtraColumn",
+         Entry::Train,
+         "CSV row with a third column",
+         file("extra.csv", "pos,good\nneg,bad,worse\n"),
+         {"extra.csv", "expected 2 columns", "found 3"},
+         2,
+         {},
+         Task::Classifier});
+    add({"TsvSingleClass",
+         Entry::Train,
+         "labelled TSV with a single class",
+         file("one.tsv", "pos\tgood\npos\tfine\n"),
+         {"one.tsv", "only one class ('pos')"},
+         0,
+         {},
+         Task::Classifier});
+    add({"TsvEmptyLabel",
+         Entry::Inspect,
+         "TSV row with an empty label",
+         file("nolabel.tsv", "label\ttext\npos\tgood\n\tbad\n"),
+         {"nolabel.tsv", "empty label"},
+         3});
+    add({"TsvEmptyText",
+         Entry::Inspect,
+         "TSV row with an empty text",
+         file("notext.tsv", "label\ttext\npos\tgood\nneg\t  \n"),
+         {"notext.tsv", "empty text"},
+         3});
+    add({"TsvHeaderOnly",
+         Entry::Inspect,
+         "TSV with a header and no rows",
+         file("header.tsv", "label\ttext\n"),
+         {"header.tsv", "no rows after the header"}});
+    add(atTraining({"TextForClassifier",
+                    Entry::Train,
+                    "plain text given to a classifier",
+                    file("plain.txt", patternText(20)),
+                    {"plain.txt", "a classifier needs labelled text"},
+                    0,
+                    {},
+                    Task::Classifier}));
 
     // ---------------- folders and special files ----------------
-    add({"FolderNoClasses", Entry::Inspect, "a folder with no class sub-folders", folder([](const fs::path&) {}),
+    add({"FolderNoClasses",
+         Entry::Inspect,
+         "a folder with no class sub-folders",
+         folder([](const fs::path&) {}),
          {"corpus", "no class sub-folders"}});
-    add({"FolderSingleClass", Entry::Train, "a folder with one class",
-         folder([](const fs::path& d) { writeText(d / "pos/a.txt", "good"); }), {"corpus", "only one class ('pos')"},
-         0, {}, Task::Classifier});
-    add({"FolderEmptyClass", Entry::Inspect, "a class folder without files",
+    add({"FolderSingleClass",
+         Entry::Train,
+         "a folder with one class",
+         folder([](const fs::path& d) { writeText(d / "pos/a.txt", "good"); }),
+         {"corpus", "only one class ('pos')"},
+         0,
+         {},
+         Task::Classifier});
+    add({"FolderEmptyClass",
+         Entry::Inspect,
+         "a class folder without files",
          folder([](const fs::path& d) {
              writeText(d / "pos/a.txt", "good");
              fs::create_directories(d / "neg");
          }),
          {"corpus", "class folder 'neg' has no files"}});
-    add({"FolderDanglingSymlink", Entry::Inspect, "a dangling symbolic link among a class's files",
+    add({"FolderDanglingSymlink",
+         Entry::Inspect,
+         "a dangling symbolic link among a class's files",
          folder([](const fs::path& d) {
              writeText(d / "pos/a.txt", "good");
              writeText(d / "neg/b.txt", "bad");
              fs::create_symlink(d / "nowhere.txt", d / "neg/c.txt");
          }),
          {"c.txt", "dangling symbolic link"}});
-    add({"FolderSymlinkLoopFile", Entry::Train, "two symbolic links pointing at each other in a class folder",
+    add({"FolderSymlinkLoopFile",
+         Entry::Train,
+         "two symbolic links pointing at each other in a class folder",
          folder([](const fs::path& d) {
              writeText(d / "pos/a.txt", "good");
              writeText(d / "neg/b.txt", "bad");
              fs::create_symlink("y.txt", d / "neg/x.txt");
              fs::create_symlink("x.txt", d / "neg/y.txt");
          }),
-         {"x.txt", "symbolic link"}, 0, {}, Task::Classifier});
-    add({"FolderFifo", Entry::Inspect, "a FIFO among a class's files (must not block)",
+         {"x.txt", "symbolic link"},
+         0,
+         {},
+         Task::Classifier});
+    add({"FolderFifo",
+         Entry::Inspect,
+         "a FIFO among a class's files (must not block)",
          folder([](const fs::path& d) {
              writeText(d / "pos/a.txt", "good");
              writeText(d / "neg/b.txt", "bad");
@@ -416,7 +567,8 @@ std::vector<BadInputCase> makeCatalog() {
          }),
          {"pipe.txt", "not a regular file"}});
     {
-        BadInputCase k{"FolderSymlinkLoopDirs", Entry::Inspect,
+        BadInputCase k{"FolderSymlinkLoopDirs",
+                       Entry::Inspect,
                        "folder symlink loops (a class linking to its parent): accepted, never followed",
                        folder([](const fs::path& d) {
                            writeText(d / "pos/a.txt", "good");
@@ -428,170 +580,288 @@ std::vector<BadInputCase> makeCatalog() {
         k.documents = 2, k.firstText = "bad", k.classes = {"neg", "pos"};
         add(k);
     }
-    add({"CorpusIsFifo", Entry::Inspect, "the corpus path is a FIFO (must not block)",
+    add({"CorpusIsFifo",
+         Entry::Inspect,
+         "the corpus path is a FIFO (must not block)",
          [](const fs::path& dir) {
              ::mkfifo((dir / "fifo.txt").c_str(), 0644);
              return corpusInput(dir, dir / "fifo.txt");
          },
          {"fifo.txt", "not a regular file"}});
-    add({"CorpusDanglingSymlink", Entry::Train, "the corpus path is a dangling symbolic link",
+    add({"CorpusDanglingSymlink",
+         Entry::Train,
+         "the corpus path is a dangling symbolic link",
          [](const fs::path& dir) {
              fs::create_symlink(dir / "gone.txt", dir / "link.txt");
              return corpusInput(dir, dir / "link.txt");
          },
          {"link.txt", "dangling symbolic link"}});
-    add({"CorpusSymlinkLoop", Entry::Inspect, "the corpus path is a symbolic link to itself",
+    add({"CorpusSymlinkLoop",
+         Entry::Inspect,
+         "the corpus path is a symbolic link to itself",
          [](const fs::path& dir) {
              fs::create_symlink("loop.txt", dir / "loop.txt");
              return corpusInput(dir, dir / "loop.txt");
          },
          {"loop.txt", "symbolic link"}});
-    add({"CorpusMissing", Entry::Train, "the corpus path does not exist",
+    add({"CorpusMissing",
+         Entry::Train,
+         "the corpus path does not exist",
          [](const fs::path& dir) { return corpusInput(dir, dir / "missing.txt"); },
          {"missing.txt", "no such"}});
 
     // ---------------- memory guard ----------------
-    add({"MemoryLimitText", Entry::Inspect, "a text corpus larger than the memory available to load it",
-         file("large.txt", patternText(4000)), {"large.txt", "needs about", "to load", "available"}, 0,
+    add({"MemoryLimitText",
+         Entry::Inspect,
+         "a text corpus larger than the memory available to load it",
+         file("large.txt", patternText(4000)),
+         {"large.txt", "needs about", "to load", "available"},
+         0,
          {{kLimit, "100000"}}});
-    add({"MemoryLimitPoems", Entry::Train, "a poems corpus larger than the memory available to load it",
-         file("large.json", quatrainJson(500)), {"large.json", "needs about", "available"}, 0, {{kLimit, "200000"}}});
-    add({"MemoryLimitFolder", Entry::Inspect, "a class folder whose files together exceed the memory limit",
+    add({"MemoryLimitPoems",
+         Entry::Train,
+         "a poems corpus larger than the memory available to load it",
+         file("large.json", quatrainJson(500)),
+         {"large.json", "needs about", "available"},
+         0,
+         {{kLimit, "200000"}}});
+    add({"MemoryLimitFolder",
+         Entry::Inspect,
+         "a class folder whose files together exceed the memory limit",
          folder([](const fs::path& d) {
              for (int i = 0; i < 20; ++i) {
                  writeText(d / "pos" / (std::to_string(i) + ".txt"), repeat("good film ", 500));
                  writeText(d / "neg" / (std::to_string(i) + ".txt"), repeat("bad film ", 500));
              }
          }),
-         {"corpus", "needs about", "available"}, 0, {{kLimit, "50000"}}});
+         {"corpus", "needs about", "available"},
+         0,
+         {{kLimit, "50000"}}});
 
     // ---------------- experiment config files ----------------
-    add({"ConfigZeroLayers", Entry::TrainConfig, "config with zero layers",
-         config([](json& j) { j["model"]["layers"] = 0; }), {"experiment.json", "number of layers must be at least 1"}});
-    add({"ConfigNegativeLearningRate", Entry::TrainConfig, "config with a negative learning rate",
+    add({"ConfigZeroLayers",
+         Entry::TrainConfig,
+         "config with zero layers",
+         config([](json& j) { j["model"]["layers"] = 0; }),
+         {"experiment.json", "number of layers must be at least 1"}});
+    add({"ConfigNegativeLearningRate",
+         Entry::TrainConfig,
+         "config with a negative learning rate",
          config([](json& j) { j["train"]["learning_rate"] = -0.01; }),
          {"experiment.json", "learning rate must be a positive number"}});
-    add({"ConfigZeroBatchSize", Entry::TrainConfig, "config with batch size 0",
-         config([](json& j) { j["train"]["batch_size"] = 0; }), {"experiment.json", "batch size must be at least 1"}});
-    add({"ConfigDropoutOne", Entry::TrainConfig, "config with dropout 1.0",
-         config([](json& j) { j["model"]["dropout"] = 1.0; }), {"experiment.json", "dropout must be in [0, 1)"}});
-    add({"ConfigSeqLenLongerThanCorpus", Entry::TrainConfig, "sequence length longer than the whole corpus",
+    add({"ConfigZeroBatchSize",
+         Entry::TrainConfig,
+         "config with batch size 0",
+         config([](json& j) { j["train"]["batch_size"] = 0; }),
+         {"experiment.json", "batch size must be at least 1"}});
+    add({"ConfigDropoutOne",
+         Entry::TrainConfig,
+         "config with dropout 1.0",
+         config([](json& j) { j["model"]["dropout"] = 1.0; }),
+         {"experiment.json", "dropout must be in [0, 1)"}});
+    add({"ConfigSeqLenLongerThanCorpus",
+         Entry::TrainConfig,
+         "sequence length longer than the whole corpus",
          config([](json& j) { j["data"]["seq_len"] = 5000; }, "abcabc\n"),
          {"pattern.txt", "fewer than one window of sequence length 5000"}});
-    add({"ConfigUnknownTask", Entry::TrainConfig, "config with an unknown task string",
-         config([](json& j) { j["task"] = "translate"; }), {"experiment.json", "task: unknown task 'translate'"}});
-    add({"ConfigUnknownPrecision", Entry::TrainConfig, "config with an unknown precision string",
+    add({"ConfigUnknownTask",
+         Entry::TrainConfig,
+         "config with an unknown task string",
+         config([](json& j) { j["task"] = "translate"; }),
+         {"experiment.json", "task: unknown task 'translate'"}});
+    add({"ConfigUnknownPrecision",
+         Entry::TrainConfig,
+         "config with an unknown precision string",
          config([](json& j) { j["device"]["precision"] = "fp8"; }),
          {"experiment.json", "device.precision: unknown precision 'fp8'"}});
-    add({"ConfigWrongType", Entry::TrainConfig, "config with a string where a number belongs",
-         config([](json& j) { j["model"]["hidden"] = "big"; }), {"experiment.json", "model.hidden: expected an integer"}});
-    add({"ConfigSectionNotObject", Entry::TrainConfig, "config whose train section is an array",
-         config([](json& j) { j["train"] = json::array(); }), {"experiment.json", "train: expected an object"}});
-    add({"ConfigTruncated", Entry::TrainConfig, "config JSON cut off on line 3",
-         configBytes("{\n  \"task\": \"lm\",\n  \"model\": {\"hidden\": "), {"experiment.json", "invalid JSON"}, 3});
-    add({"ConfigDeepNesting", Entry::TrainConfig, "config of 100000 nested arrays (must not overflow the stack)",
-         configBytes(std::string(100000, '[') + std::string(100000, ']')), {"experiment.json", "nested deeper than"}, 1});
+    add({"ConfigWrongType",
+         Entry::TrainConfig,
+         "config with a string where a number belongs",
+         config([](json& j) { j["model"]["hidden"] = "big"; }),
+         {"experiment.json", "model.hidden: expected an integer"}});
+    add({"ConfigSectionNotObject",
+         Entry::TrainConfig,
+         "config whose train section is an array",
+         config([](json& j) { j["train"] = json::array(); }),
+         {"experiment.json", "train: expected an object"}});
+    add({"ConfigTruncated",
+         Entry::TrainConfig,
+         "config JSON cut off on line 3",
+         configBytes("{\n  \"task\": \"lm\",\n  \"model\": {\"hidden\": "),
+         {"experiment.json", "invalid JSON"},
+         3});
+    add({"ConfigDeepNesting",
+         Entry::TrainConfig,
+         "config of 100000 nested arrays (must not overflow the stack)",
+         configBytes(std::string(100000, '[') + std::string(100000, ']')),
+         {"experiment.json", "nested deeper than"},
+         1});
 
     // ---------------- run folders ----------------
-    add({"RunMissingConfig", Entry::Generate, "run folder without config.json",
+    add({"RunMissingConfig",
+         Entry::Generate,
+         "run folder without config.json",
          run(Task::LanguageModel, [](const fs::path& r) { fs::remove(r / "config.json"); }),
          {"config.json", "no such file"}});
-    add({"RunMissingRunJson", Entry::Compare, "run folder without run.json",
-         run(Task::LanguageModel, [](const fs::path& r) { fs::remove(r / "run.json"); }), {"run.json", "no such file"}});
-    add({"RunMissingRunJsonResume", Entry::Resume, "resuming a run folder without run.json",
-         run(Task::LanguageModel, [](const fs::path& r) { fs::remove(r / "run.json"); }), {"run.json", "no such file"}});
-    add({"RunConfigIsFolder", Entry::Generate, "config.json is a folder",
+    add({"RunMissingRunJson",
+         Entry::Compare,
+         "run folder without run.json",
+         run(Task::LanguageModel, [](const fs::path& r) { fs::remove(r / "run.json"); }),
+         {"run.json", "no such file"}});
+    add({"RunMissingRunJsonResume",
+         Entry::Resume,
+         "resuming a run folder without run.json",
+         run(Task::LanguageModel, [](const fs::path& r) { fs::remove(r / "run.json"); }),
+         {"run.json", "no such file"}});
+    add({"RunConfigIsFolder",
+         Entry::Generate,
+         "config.json is a folder",
          run(Task::LanguageModel,
              [](const fs::path& r) {
                  fs::remove(r / "config.json");
                  fs::create_directory(r / "config.json");
              }),
          {"config.json", "not a regular file"}});
-    add({"RunVocabSizeMismatch", Entry::Generate, "vocab.json one token shorter than the checkpoint",
+    add({"RunVocabSizeMismatch",
+         Entry::Generate,
+         "vocab.json one token shorter than the checkpoint",
          run(Task::LanguageModel,
-             [](const fs::path& r) { editJson(r / "vocab.json", [](json& j) { j["tokens"].erase(j["tokens"].size() - 1); }); }),
+             [](const fs::path& r) {
+                 editJson(r / "vocab.json", [](json& j) { j["tokens"].erase(j["tokens"].size() - 1); });
+             }),
          {"model.safetensors", "embedding.weight", "expected shape"}});
-    add({"RunConfigDisagreesWithWeights", Entry::Generate, "config.json with another hidden size than the weights",
+    add({"RunConfigDisagreesWithWeights",
+         Entry::Generate,
+         "config.json with another hidden size than the weights",
          run(Task::LanguageModel,
-             [](const fs::path& r) { editJson(r / "config.json", [](json& j) { j["model"]["hidden"] = 48; }); }),
+             [](const fs::path& r) {
+                 editJson(r / "config.json", [](json& j) { j["model"]["hidden"] = 48; });
+             }),
          {"model.safetensors", "expected shape"}});
-    add({"RunConfigDisagreesResume", Entry::Resume, "resuming with a config.json that disagrees with the weights",
+    add({"RunConfigDisagreesResume",
+         Entry::Resume,
+         "resuming with a config.json that disagrees with the weights",
          run(Task::LanguageModel,
-             [](const fs::path& r) { editJson(r / "config.json", [](json& j) { j["model"]["embedding"] = 24; }); }),
+             [](const fs::path& r) {
+                 editJson(r / "config.json", [](json& j) { j["model"]["embedding"] = 24; });
+             }),
          {"model.safetensors", "expected shape"}});
-    add({"RunConfigInvalidValues", Entry::Generate, "config.json with zero layers in a run folder",
+    add({"RunConfigInvalidValues",
+         Entry::Generate,
+         "config.json with zero layers in a run folder",
          run(Task::LanguageModel,
-             [](const fs::path& r) { editJson(r / "config.json", [](json& j) { j["model"]["layers"] = 0; }); }),
+             [](const fs::path& r) {
+                 editJson(r / "config.json", [](json& j) { j["model"]["layers"] = 0; });
+             }),
          {"config.json", "number of layers must be at least 1"}});
-    add({"RunConfigInvalidResume", Entry::Resume, "resuming a run whose config.json has a negative learning rate",
+    add({"RunConfigInvalidResume",
+         Entry::Resume,
+         "resuming a run whose config.json has a negative learning rate",
          run(Task::LanguageModel,
              [](const fs::path& r) {
                  editJson(r / "config.json", [](json& j) { j["train"]["learning_rate"] = -1; });
              }),
          {"config.json", "learning rate must be a positive number"}});
-    add({"RunConfigUnknownTaskResume", Entry::Resume, "resuming a run whose config.json names an unknown task",
-         run(Task::LanguageModel,
-             [](const fs::path& r) { editJson(r / "config.json", [](json& j) { j["task"] = "summarise"; }); }),
-         {"config.json", "unknown task 'summarise'"}});
-    add({"RunMetricsGarbage", Entry::Compare, "metrics.csv with a non-numeric step",
+    add({"RunConfigUnknownTaskResume",
+         Entry::Resume,
+         "resuming a run whose config.json names an unknown task",
          run(Task::LanguageModel,
              [](const fs::path& r) {
-                 writeText(r / "metrics.csv",
-                           "run_id,step,epoch,samples,wall_s,split,metric,value\nlm,two,0,0,0,train,loss,1\n");
+                 editJson(r / "config.json", [](json& j) { j["task"] = "summarise"; });
              }),
-         {"metrics.csv", "step: expected an integer, found 'two'"}, 2});
-    add({"RunMetricsGarbageResume", Entry::Resume, "resuming a run whose metrics.csv is binary garbage",
+         {"config.json", "unknown task 'summarise'"}});
+    add({"RunMetricsGarbage",
+         Entry::Compare,
+         "metrics.csv with a non-numeric step",
          run(Task::LanguageModel,
-             [](const fs::path& r) { writeText(r / "metrics.csv", std::string("\x01\x02\xFF\x00garbage", 11)); }),
-         {"metrics.csv", "expected the header"}, 1});
-    add({"RunMetricsMissingColumn", Entry::Compare, "metrics.csv row with 7 columns",
+             [](const fs::path& r) {
+                 writeText(
+                     r / "metrics.csv",
+                     "run_id,step,epoch,samples,wall_s,split,metric,value\nlm,two,0,0,0,train,loss,1\n");
+             }),
+         {"metrics.csv", "step: expected an integer, found 'two'"},
+         2});
+    add({"RunMetricsGarbageResume",
+         Entry::Resume,
+         "resuming a run whose metrics.csv is binary garbage",
+         run(Task::LanguageModel,
+             [](const fs::path& r) {
+                 writeText(r / "metrics.csv", std::string("\x01\x02\xFF\x00garbage", 11));
+             }),
+         {"metrics.csv", "expected the header"},
+         1});
+    add({"RunMetricsMissingColumn",
+         Entry::Compare,
+         "metrics.csv row with 7 columns",
          run(Task::LanguageModel,
              [](const fs::path& r) {
                  const auto text = readText(r / "metrics.csv");
                  writeText(r / "metrics.csv", text + "lm,5,1,40,0.5,train,loss\n");
              }),
          {"metrics.csv", "expected 8 columns"}});
-    add({"RunJsonWrongType", Entry::Compare, "run.json whose status is a number",
-         run(Task::LanguageModel, [](const fs::path& r) { editJson(r / "run.json", [](json& j) { j["status"] = 3; }); }),
+    add({"RunJsonWrongType",
+         Entry::Compare,
+         "run.json whose status is a number",
+         run(Task::LanguageModel,
+             [](const fs::path& r) { editJson(r / "run.json", [](json& j) { j["status"] = 3; }); }),
          {"run.json", "status: expected a string"}});
-    add({"RunJsonTruncated", Entry::Resume, "run.json cut off",
+    add({"RunJsonTruncated",
+         Entry::Resume,
+         "run.json cut off",
          run(Task::LanguageModel,
              [](const fs::path& r) {
                  const auto text = readText(r / "run.json");
                  writeText(r / "run.json", text.substr(0, text.size() / 2));
              }),
          {"run.json", "invalid JSON"}});
-    add({"RunTruncatedModel", Entry::Generate, "model.safetensors cut to half its size",
+    add({"RunTruncatedModel",
+         Entry::Generate,
+         "model.safetensors cut to half its size",
          run(Task::LanguageModel,
              [](const fs::path& r) {
                  const auto bytes = readText(r / "model.safetensors");
                  writeText(r / "model.safetensors", bytes.substr(0, bytes.size() / 2));
              }),
          {"model.safetensors", "not a valid safetensors file"}});
-    add({"RunTruncatedModelClassify", Entry::Classify, "a classifier's model.safetensors cut to 5 bytes",
+    add({"RunTruncatedModelClassify",
+         Entry::Classify,
+         "a classifier's model.safetensors cut to 5 bytes",
          run(Task::Classifier,
              [](const fs::path& r) {
                  const auto bytes = readText(r / "model.safetensors");
                  writeText(r / "model.safetensors", bytes.substr(0, 5));
              }),
          {"model.safetensors", "shorter than its 8-byte header length"}});
-    add({"RunTruncatedOptimizer", Entry::Resume, "optimizer.safetensors cut to half its size",
+    add({"RunTruncatedOptimizer",
+         Entry::Resume,
+         "optimizer.safetensors cut to half its size",
          run(Task::LanguageModel,
              [](const fs::path& r) {
                  const auto bytes = readText(r / "optimizer.safetensors");
                  writeText(r / "optimizer.safetensors", bytes.substr(0, bytes.size() / 2));
              }),
          {"optimizer.safetensors", "not a valid safetensors file"}});
-    add({"RunMissingModel", Entry::Classify, "a classifier run without model.safetensors",
+    add({"RunMissingModel",
+         Entry::Classify,
+         "a classifier run without model.safetensors",
          run(Task::Classifier, [](const fs::path& r) { fs::remove(r / "model.safetensors"); }),
          {"model.safetensors", "no saved weights"}});
-    add({"RunVocabNotJson", Entry::Classify, "vocab.json that is not JSON (error on line 2)",
-         run(Task::Classifier, [](const fs::path& r) { writeText(r / "vocab.json", "{\n  \"level\": word\n}\n"); }),
-         {"vocab.json", "invalid JSON"}, 2});
-    add({"RunVocabNoClasses", Entry::Classify, "a classifier's vocab.json without classes",
-         run(Task::Classifier, [](const fs::path& r) { editJson(r / "vocab.json", [](json& j) { j.erase("classes"); }); }),
+    add({"RunVocabNotJson",
+         Entry::Classify,
+         "vocab.json that is not JSON (error on line 2)",
+         run(Task::Classifier,
+             [](const fs::path& r) { writeText(r / "vocab.json", "{\n  \"level\": word\n}\n"); }),
+         {"vocab.json", "invalid JSON"},
+         2});
+    add({"RunVocabNoClasses",
+         Entry::Classify,
+         "a classifier's vocab.json without classes",
+         run(Task::Classifier,
+             [](const fs::path& r) { editJson(r / "vocab.json", [](json& j) { j.erase("classes"); }); }),
          {"vocab.json", "at least two classes"}});
-    add({"RunIsAFile", Entry::Compare, "a file given where a run folder is expected",
+    add({"RunIsAFile",
+         Entry::Compare,
+         "a file given where a run folder is expected",
          [](const fs::path& dir) {
              writeText(dir / "run.txt", "not a run");
              BadInput in;
@@ -599,7 +869,9 @@ std::vector<BadInputCase> makeCatalog() {
              return in;
          },
          {"run.txt", "not a run folder"}});
-    add({"ClassifyFileIsFolder", Entry::Classify, "classify --file given a folder",
+    add({"ClassifyFileIsFolder",
+         Entry::Classify,
+         "classify --file given a folder",
          [](const fs::path& dir) {
              copyTinyRun(Task::Classifier, dir / "run");
              fs::create_directory(dir / "texts");

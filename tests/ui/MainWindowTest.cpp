@@ -69,7 +69,9 @@ TEST(MainWindow, FilesDroppedOnTextFieldsAndSpinBoxesLoadInsteadOfInsertingTheir
     // An editable text field of the playground (the seed box) and a spin box of the experiment page.
     QLineEdit* seed = nullptr;
     for (auto* e : win.w->playground()->findChildren<QLineEdit*>())
-        if (!seed && e->acceptDrops() && !e->isReadOnly() && !qobject_cast<QAbstractSpinBox*>(e->parentWidget())) seed = e;
+        if (!seed && e->acceptDrops() && !e->isReadOnly() &&
+            !qobject_cast<QAbstractSpinBox*>(e->parentWidget()))
+            seed = e;
     auto* spin = win.w->experimentPanel()->findChild<QSpinBox*>();
     ASSERT_TRUE(seed && spin);  // both accept drops: Qt's default, which inserted "file:///…"
     seed->setText(QStringLiteral("春"));
@@ -106,8 +108,10 @@ TEST(MainWindow, BadDropShowsErrorAndKeepsPreviousCorpus) {
     const QString bad = win.write("bad.txt", std::string("fine first line\nsecond \xff\xfe line\n"));
     dropFiles(win.w.get(), {bad});
     EXPECT_EQ(win.w->errors()->errorCount(), 1);
-    EXPECT_TRUE(win.w->errors()->lastError().contains(QStringLiteral("bad.txt"))) << win.w->errors()->lastError().toStdString();
-    EXPECT_TRUE(win.w->errors()->lastError().contains(QStringLiteral("good.txt")));  // "the previous corpus … is still loaded"
+    EXPECT_TRUE(win.w->errors()->lastError().contains(QStringLiteral("bad.txt")))
+        << win.w->errors()->lastError().toStdString();
+    EXPECT_TRUE(win.w->errors()->lastError().contains(
+        QStringLiteral("good.txt")));  // "the previous corpus … is still loaded"
     EXPECT_EQ(win.w->corpusPanel()->corpusPath(), good);
     EXPECT_EQ(win.w->experimentPanel()->config().data.corpus, good.toStdString());
 }
@@ -117,10 +121,11 @@ TEST(MainWindow, FirstLaunchWithoutPreparedCorpusShowsHint) {
     win.w->startFirstLaunch();
     EXPECT_FALSE(win.w->corpusPanel()->hasCorpus());
     // The app can prepare it itself: the hint points at the Prepare button, and the box is on the corpus.
-    EXPECT_TRUE(win.w->corpusPanel()->messageText().contains(QStringLiteral("press Prepare under Ready corpora")))
+    EXPECT_TRUE(
+        win.w->corpusPanel()->messageText().contains(QStringLiteral("press Prepare under Ready corpora")))
         << win.w->corpusPanel()->messageText().toStdString();
-    EXPECT_TRUE(wbuitest::waitFor([&] { return win.w->corpusPanel()->catalogButtonText() == QStringLiteral("Prepare"); },
-                                  30000));
+    EXPECT_TRUE(wbuitest::waitFor(
+        [&] { return win.w->corpusPanel()->catalogButtonText() == QStringLiteral("Prepare"); }, 30000));
     EXPECT_EQ(win.w->corpusPanel()->catalogSelection(), QStringLiteral("tang-quatrains-7"));
     EXPECT_EQ(win.w->experimentPanel()->config().task, wb::Task::LanguageModel);
 }
@@ -261,7 +266,8 @@ TEST(MainWindow, TheMultiProcessEntryTrainsOverGlooAndItsRunSaysSo) {
     EXPECT_EQ(record.info.summary.steps, 8);
     const QString device = RunCollection::deviceLabelFor(win.w->runs()->at(0).record);
     EXPECT_NE(device.indexOf(QStringLiteral("2 processes (Gloo)")), -1) << device.toStdString();
-    EXPECT_NE(win.w->runs()->at(0).label.indexOf(QStringLiteral("2 processes (gloo)")), -1)  // in its name too
+    EXPECT_NE(win.w->runs()->at(0).label.indexOf(QStringLiteral("2 processes (gloo)")),
+              -1)  // in its name too
         << win.w->runs()->at(0).label.toStdString();
     win.w->chartGrid()->flush();
     EXPECT_GT(win.w->chartGrid()->panel(win.w->runs()->at(0).key)->pointCount(), 0);

@@ -11,7 +11,8 @@ int main(int argc, char** argv) {
     wb::tuneAllocatorForTraining();  // as the app does, before any thread starts
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     // No prepared corpora leak in from the machine's cache: first launch behaves the same everywhere.
-    if (qEnvironmentVariableIsEmpty("LSTM_WORKBENCH_DATA")) qputenv("LSTM_WORKBENCH_DATA", "/nonexistent-lstm-workbench-data");
+    if (qEnvironmentVariableIsEmpty("LSTM_WORKBENCH_DATA"))
+        qputenv("LSTM_WORKBENCH_DATA", "/nonexistent-lstm-workbench-data");
     ::testing::InitGoogleTest(&argc, argv);
     QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);

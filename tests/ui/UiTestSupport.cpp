@@ -64,9 +64,12 @@ const wbtest::TempDir& sharedTempDir() {
 namespace {
 QString train(wb::Task task) {
     const auto& tmp = sharedTempDir();
-    const std::string corpusPath = task == wb::Task::LanguageModel ? tmp.file("pattern.txt") : tmp.file("labels.tsv");
-    wbtest::writeText(corpusPath, task == wb::Task::LanguageModel ? wbtest::patternText(200) : wbtest::separableTsv(160));
-    const QString dir = QString::fromStdString(tmp.file(task == wb::Task::LanguageModel ? "run-lm" : "run-cls"));
+    const std::string corpusPath =
+        task == wb::Task::LanguageModel ? tmp.file("pattern.txt") : tmp.file("labels.tsv");
+    wbtest::writeText(corpusPath,
+                      task == wb::Task::LanguageModel ? wbtest::patternText(200) : wbtest::separableTsv(160));
+    const QString dir =
+        QString::fromStdString(tmp.file(task == wb::Task::LanguageModel ? "run-lm" : "run-cls"));
     auto corpus = std::make_shared<wb::Corpus>(wb::loadCorpus(corpusPath));
     wbui::RunController controller(tinyConfig(task, corpusPath), dir, QStringLiteral("test"), corpus);
     bool done = false;
@@ -76,7 +79,8 @@ QString train(wb::Task task) {
     if (!waitFor([&] { return done; }, 240000))
         throw std::runtime_error("the shared test run did not finish within 240 s");
     if (controller.state() != wbui::RunController::State::Completed)
-        throw std::runtime_error("the shared test run did not complete: " + controller.lastError().toStdString());
+        throw std::runtime_error("the shared test run did not complete: " +
+                                 controller.lastError().toStdString());
     return dir;
 }
 }  // namespace

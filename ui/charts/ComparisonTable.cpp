@@ -3,10 +3,10 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QSignalBlocker>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -20,14 +20,27 @@ namespace wbui {
 
 namespace {
 QTableWidgetItem* numberItem(double value, int decimals, const QString& suffix = {}) {
-    auto* item = new QTableWidgetItem(value > 0 ? QString::number(value, 'f', decimals) + suffix : QStringLiteral("–"));
+    auto* item = new QTableWidgetItem(value > 0 ? QString::number(value, 'f', decimals) + suffix
+                                                : QStringLiteral("–"));
     item->setData(Qt::UserRole, value);
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return item;
 }
 }  // namespace
 
-enum Column { kRun, kDevice, kGroup, kSpeed, kUs, kTarget, kToTarget, kBestLoss, kBestAcc, kSpeedup, kColumns };
+enum Column {
+    kRun,
+    kDevice,
+    kGroup,
+    kSpeed,
+    kUs,
+    kTarget,
+    kToTarget,
+    kBestLoss,
+    kBestAcc,
+    kSpeedup,
+    kColumns
+};
 
 ComparisonTable::ComparisonTable(RunCollection* runs, QWidget* parent) : QWidget(parent), m_runs(runs) {
     auto* layout = new QVBoxLayout(this);
@@ -39,11 +52,12 @@ ComparisonTable::ComparisonTable(RunCollection* runs, QWidget* parent) : QWidget
     m_target->setSingleStep(0.1);
     m_target->setSpecialValueText(tr("per group"));
     m_target->setValue(0.0);
-    m_target->setToolTip(tr("Time to target: wall-clock seconds until a run first reaches the target.\n"
-                            "Per group (the default): for language models the val loss the slowest-learning run "
-                            "of the group reached, for classifiers the val accuracy every run of the group "
-                            "reached.\nA loss here: that val loss (train loss when never validated) for every "
-                            "run."));
+    m_target->setToolTip(
+        tr("Time to target: wall-clock seconds until a run first reaches the target.\n"
+           "Per group (the default): for language models the val loss the slowest-learning run "
+           "of the group reached, for classifiers the val accuracy every run of the group "
+           "reached.\nA loss here: that val loss (train loss when never validated) for every "
+           "run."));
     m_baseline = new QComboBox(this);
     m_baseline->setToolTip(tr("The run whose samples/s the speed-ups of its group are relative to"));
     m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -56,9 +70,9 @@ ComparisonTable::ComparisonTable(RunCollection* runs, QWidget* parent) : QWidget
     layout->addLayout(bar);
 
     m_table = new QTableWidget(0, kColumns, this);
-    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Device"), tr("Group"), tr("samples/s"), tr("µs/sample"),
-                                        tr("target"), tr("time to target"), tr("best val loss"), tr("best val acc"),
-                                        tr("speed-up")});
+    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Device"), tr("Group"), tr("samples/s"),
+                                        tr("µs/sample"), tr("target"), tr("time to target"),
+                                        tr("best val loss"), tr("best val acc"), tr("speed-up")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
@@ -87,7 +101,8 @@ void ComparisonTable::setTargetLoss(double loss) { m_target->setValue(loss); }
 
 void ComparisonTable::setBaseline(int index) {
     refillBaselines();
-    const int i = m_baseline->findData(index >= 0 && index < m_runs->size() ? m_runs->at(index).key : QString());
+    const int i =
+        m_baseline->findData(index >= 0 && index < m_runs->size() ? m_runs->at(index).key : QString());
     m_baseline->setCurrentIndex(std::max(i, 0));
     refresh();
 }
@@ -127,9 +142,10 @@ void ComparisonTable::refresh() {
         if (i < m_runs->size()) run->setForeground(m_runs->at(i).color);
         run->setToolTip(toQt(r.runId));
         m_table->setItem(i, kRun, run);
-        m_table->setItem(i, kDevice, new QTableWidgetItem(i < m_runs->size()
-                                                              ? RunCollection::deviceLabelFor(m_runs->at(i).record)
-                                                              : toQt(r.device)));
+        m_table->setItem(
+            i, kDevice,
+            new QTableWidgetItem(i < m_runs->size() ? RunCollection::deviceLabelFor(m_runs->at(i).record)
+                                                    : toQt(r.device)));
         auto* group = new QTableWidgetItem(QString::number(r.group + 1));
         group->setToolTip(toQt(r.groupLabel));
         group->setTextAlignment(Qt::AlignCenter);
@@ -141,13 +157,17 @@ void ComparisonTable::refresh() {
         }
         m_table->setItem(i, kSpeed, speed);
         m_table->setItem(i, kUs, numberItem(r.usPerSample, 1));
-        m_table->setItem(i, kTarget, new QTableWidgetItem(r.target.empty() ? QStringLiteral("–") : toQt(r.target)));
-        auto* target = new QTableWidgetItem(r.secondsToTarget >= 0 ? humanDuration(r.secondsToTarget) : tr("not reached"));
+        m_table->setItem(i, kTarget,
+                         new QTableWidgetItem(r.target.empty() ? QStringLiteral("–") : toQt(r.target)));
+        auto* target = new QTableWidgetItem(r.secondsToTarget >= 0 ? humanDuration(r.secondsToTarget)
+                                                                   : tr("not reached"));
         target->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(i, kToTarget, target);
         m_table->setItem(i, kBestLoss, numberItem(r.bestValLoss, 4));
-        m_table->setItem(i, kBestAcc, r.bestValAccuracy > 0 ? numberItem(r.bestValAccuracy * 100.0, 1, QStringLiteral(" %"))
-                                                             : numberItem(0, 0));
+        m_table->setItem(i, kBestAcc,
+                         r.bestValAccuracy > 0
+                             ? numberItem(r.bestValAccuracy * 100.0, 1, QStringLiteral(" %"))
+                             : numberItem(0, 0));
         auto* speedup = numberItem(r.speedup, 2, QStringLiteral("×"));
         if (r.baseline) speedup->setText(speedup->text() + tr(" (baseline)"));
         m_table->setItem(i, kSpeedup, speedup);
@@ -166,7 +186,8 @@ void ComparisonTable::refresh() {
                 }
     }
     for (const auto& r : m_rows)
-        if (!r.note.empty()) lines << tr("⚠ %1: %2").arg(toQt(r.label).toHtmlEscaped(), toQt(r.note).toHtmlEscaped());
+        if (!r.note.empty())
+            lines << tr("⚠ %1: %2").arg(toQt(r.label).toHtmlEscaped(), toQt(r.note).toHtmlEscaped());
     m_groups->setText(lines.join(QStringLiteral("<br>")));
     m_groups->setVisible(!lines.isEmpty());
     Q_EMIT rowsChanged();

@@ -20,7 +20,8 @@ inline QPen curvePen(const QColor& color, double width, int points, Qt::PenStyle
 // curves mark each point; dense ones would only be cluttered by markers.
 inline QCPScatterStyle curveMarkers(int points) {
     constexpr int kSparse = 40;
-    return points <= kSparse ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5) : QCPScatterStyle(QCPScatterStyle::ssNone);
+    return points <= kSparse ? QCPScatterStyle(QCPScatterStyle::ssDisc, 5)
+                             : QCPScatterStyle(QCPScatterStyle::ssNone);
 }
 
 }  // namespace wbui

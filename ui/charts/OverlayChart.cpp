@@ -32,7 +32,8 @@ OverlayChart::OverlayChart(RunCollection* runs, QWidget* parent) : QWidget(paren
     m_axisBox = new QComboBox(this);
     for (auto mode : {XAxisMode::Step, XAxisMode::Epoch, XAxisMode::Samples, XAxisMode::WallSeconds})
         m_axisBox->addItem(xAxisTitle(mode));
-    m_axisBox->setToolTip(tr("Compare by step, epoch, samples seen or wall-clock time (which device learns faster)"));
+    m_axisBox->setToolTip(
+        tr("Compare by step, epoch, samples seen or wall-clock time (which device learns faster)"));
     m_logBox = new QCheckBox(tr("log scale"), this);
     m_smoothSlider = new QSlider(Qt::Horizontal, this);
     m_smoothSlider->setRange(0, 99);
@@ -115,7 +116,10 @@ OverlayChart::OverlayChart(RunCollection* runs, QWidget* parent) : QWidget(paren
 
 void OverlayChart::setXAxisMode(XAxisMode mode) {
     m_mode = mode;
-    { QSignalBlocker b(m_axisBox); m_axisBox->setCurrentIndex(int(mode)); }
+    {
+        QSignalBlocker b(m_axisBox);
+        m_axisBox->setCurrentIndex(int(mode));
+    }
     m_userZoomed = false;
     rebuildAll();
 }
@@ -123,14 +127,20 @@ void OverlayChart::setXAxisMode(XAxisMode mode) {
 void OverlayChart::setMetric(int index) {
     if (index < 0 || index >= int(std::size(kOverlayMetrics))) return;
     m_metric = index;
-    { QSignalBlocker b(m_metricBox); m_metricBox->setCurrentIndex(index); }
+    {
+        QSignalBlocker b(m_metricBox);
+        m_metricBox->setCurrentIndex(index);
+    }
     m_userZoomed = false;
     rebuildAll();
 }
 
 void OverlayChart::setLogScale(bool on) {
     m_log = on;
-    { QSignalBlocker b(m_logBox); m_logBox->setChecked(on); }
+    {
+        QSignalBlocker b(m_logBox);
+        m_logBox->setChecked(on);
+    }
     if (on) {
         m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
         m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
@@ -144,7 +154,10 @@ void OverlayChart::setLogScale(bool on) {
 
 void OverlayChart::setSmoothing(double weight) {
     m_smoothing = std::clamp(weight, 0.0, 0.99);
-    { QSignalBlocker b(m_smoothSlider); m_smoothSlider->setValue(int(std::lround(m_smoothing * 100))); }
+    {
+        QSignalBlocker b(m_smoothSlider);
+        m_smoothSlider->setValue(int(std::lround(m_smoothing * 100)));
+    }
     rebuildAll();
 }
 

@@ -81,7 +81,8 @@ void RunChartGrid::relayout() {
         grid->addWidget(hint, 0, 0);
         return;
     }
-    const int columns = list.size() <= 1 ? 1 : (list.size() <= 4 ? 2 : int(std::ceil(std::sqrt(double(list.size())))));
+    const int columns =
+        list.size() <= 1 ? 1 : (list.size() <= 4 ? 2 : int(std::ceil(std::sqrt(double(list.size())))));
     const int rows = (int(list.size()) + columns - 1) / columns;
     for (int i = 0; i < list.size(); ++i) grid->addWidget(list[i], i / columns, i % columns);
     // The panels share the whole area (they stayed at their minimum size, a corner of an empty page);

@@ -12,20 +12,28 @@ enum class XAxisMode { Step, Epoch, Samples, WallSeconds };
 
 inline double xValue(const wb::MetricRecord& r, XAxisMode mode) {
     switch (mode) {
-        case XAxisMode::Step: return double(r.step);
-        case XAxisMode::Epoch: return r.epoch;
-        case XAxisMode::Samples: return double(r.samples);
-        case XAxisMode::WallSeconds: return r.wallSeconds;
+        case XAxisMode::Step:
+            return double(r.step);
+        case XAxisMode::Epoch:
+            return r.epoch;
+        case XAxisMode::Samples:
+            return double(r.samples);
+        case XAxisMode::WallSeconds:
+            return r.wallSeconds;
     }
     return double(r.step);
 }
 
 inline QString xAxisTitle(XAxisMode mode) {
     switch (mode) {
-        case XAxisMode::Step: return QStringLiteral("step");
-        case XAxisMode::Epoch: return QStringLiteral("epoch");
-        case XAxisMode::Samples: return QStringLiteral("samples seen");
-        case XAxisMode::WallSeconds: return QStringLiteral("wall-clock seconds");
+        case XAxisMode::Step:
+            return QStringLiteral("step");
+        case XAxisMode::Epoch:
+            return QStringLiteral("epoch");
+        case XAxisMode::Samples:
+            return QStringLiteral("samples seen");
+        case XAxisMode::WallSeconds:
+            return QStringLiteral("wall-clock seconds");
     }
     return {};
 }

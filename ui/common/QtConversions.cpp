@@ -49,7 +49,7 @@ QString describeError(const std::exception& e) {
 }
 
 QColor runColor(int index) {
-    static const QColor palette[] = {QColor(0, 114, 178),  QColor(213, 94, 0),   QColor(0, 158, 115),
+    static const QColor palette[] = {QColor(0, 114, 178),   QColor(213, 94, 0),  QColor(0, 158, 115),
                                      QColor(204, 121, 167), QColor(230, 159, 0), QColor(86, 180, 233),
                                      QColor(120, 120, 120), QColor(170, 50, 50)};
     constexpr int n = sizeof(palette) / sizeof(palette[0]);
@@ -65,7 +65,8 @@ QString deviceLabel(const std::string& device, long long threads, const std::str
             return threads > 1 ? label + QStringLiteral(" × %1 threads").arg(threads) : label;
         }
         if (threads <= 0) return QStringLiteral("CPU · default threads");
-        return threads == 1 ? QStringLiteral("CPU · 1 thread") : QStringLiteral("CPU · %1 threads").arg(threads);
+        return threads == 1 ? QStringLiteral("CPU · 1 thread")
+                            : QStringLiteral("CPU · %1 threads").arg(threads);
     }
     if (!deviceName.empty()) return QStringLiteral("%1 (%2)").arg(toQt(deviceName), toQt(device));
     return toQt(device);

@@ -14,7 +14,9 @@
 
 namespace wbui {
 
-inline QString toQt(const std::string& s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+inline QString toQt(const std::string& s) {
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 inline std::string toStd(const QString& s) { return s.toUtf8().toStdString(); }
 QStringList toQt(const std::vector<std::string>& v);
 

@@ -22,12 +22,14 @@ void retireWorker(QThread*& thread, QObject* keeper) {
     t->setObjectName(QString::fromLatin1(kRetiredName));
     t->setParent(keeper);
     QObject::connect(t, &QThread::finished, t, &QObject::deleteLater);
-    if (t->isFinished()) t->deleteLater();  // it may have ended before the connection (deleteLater twice is safe)
+    if (t->isFinished())
+        t->deleteLater();  // it may have ended before the connection (deleteLater twice is safe)
 }
 
 void waitForRetiredWorkers(QObject* keeper) {
     if (!keeper) return;
-    const auto threads = keeper->findChildren<QThread*>(QString::fromLatin1(kRetiredName), Qt::FindDirectChildrenOnly);
+    const auto threads =
+        keeper->findChildren<QThread*>(QString::fromLatin1(kRetiredName), Qt::FindDirectChildrenOnly);
     for (QThread* t : threads) t->wait();
 }
 

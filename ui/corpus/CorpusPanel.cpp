@@ -3,7 +3,6 @@
 
 #include <QApplication>
 
-#include <algorithm>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QGroupBox>
@@ -15,6 +14,7 @@
 #include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "common/QtConversions.h"
 #include "corpus/ClassBalanceChart.h"
@@ -26,10 +26,11 @@ namespace wbui {
 namespace {
 // On the catalog box's items: whether the corpus is prepared (Load) or only known to the preparer (Prepare).
 constexpr int kPreparedRole = Qt::UserRole + 1;
-const wb::CorpusFormat kFormats[] = {wb::CorpusFormat::Auto, wb::CorpusFormat::Text, wb::CorpusFormat::Poems,
-                                     wb::CorpusFormat::Tsv,  wb::CorpusFormat::Csv,  wb::CorpusFormat::Folder};
-const char* const kFormatNames[] = {"Detect automatically", "Plain text", "Poems (chinese-poetry JSON)",
-                                    "Labelled TSV", "Labelled CSV", "Folder per class"};
+const wb::CorpusFormat kFormats[] = {wb::CorpusFormat::Auto,  wb::CorpusFormat::Text,
+                                     wb::CorpusFormat::Poems, wb::CorpusFormat::Tsv,
+                                     wb::CorpusFormat::Csv,   wb::CorpusFormat::Folder};
+const char* const kFormatNames[] = {"Detect automatically", "Plain text",   "Poems (chinese-poetry JSON)",
+                                    "Labelled TSV",         "Labelled CSV", "Folder per class"};
 }  // namespace
 
 CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
@@ -43,8 +44,9 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_message->setText(tr("Drop a text file, a chinese-poetry JSON, a labelled TSV/CSV or a folder with one "
-                          "sub-folder per class anywhere on the window, or use File → Open."));
+    m_message->setText(
+        tr("Drop a text file, a chinese-poetry JSON, a labelled TSV/CSV or a folder with one "
+           "sub-folder per class anywhere on the window, or use File → Open."));
     layout->addWidget(m_message);
 
     auto* openRow = new QHBoxLayout;
@@ -144,7 +146,8 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void CorpusPanel::refreshCatalog() {
-    const QString selected = m_wantedSelection.isEmpty() ? m_catalog->currentData().toString() : m_wantedSelection;
+    const QString selected =
+        m_wantedSelection.isEmpty() ? m_catalog->currentData().toString() : m_wantedSelection;
     const QSignalBlocker quiet(m_catalog);
     m_catalog->clear();
     std::vector<wb::CatalogEntry> entries;
@@ -170,7 +173,8 @@ void CorpusPanel::refreshCatalog() {
     const bool any = m_catalog->count() > 0;
     if (!any) m_catalog->addItem(tr("none prepared yet"));
     if (const int i = m_catalog->findData(selected); i >= 0) m_catalog->setCurrentIndex(i);
-    if (!m_wantedSelection.isEmpty() && m_catalog->findData(m_wantedSelection) >= 0) m_wantedSelection.clear();
+    if (!m_wantedSelection.isEmpty() && m_catalog->findData(m_wantedSelection) >= 0)
+        m_wantedSelection.clear();
     if (entries.empty() && m_corpus == nullptr)
         m_manifest->setText(m_preparer->available()
                                 ? tr("Pick a corpus and press Prepare: it is downloaded once and kept in %1.")
@@ -244,8 +248,9 @@ void CorpusPanel::onPrepared(const QString& name, CorpusPreparer::Outcome outcom
     if (outcome == CorpusPreparer::Outcome::Cancelled) {
         m_message->setText(message);
     } else {
-        m_message->setText(QStringLiteral("<span style='color:#b00020'><b>%1</b></span>")
-                               .arg(message.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+        m_message->setText(
+            QStringLiteral("<span style='color:#b00020'><b>%1</b></span>")
+                .arg(message.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
         Q_EMIT loadFailed(tr("Could not prepare the corpus"), message);
     }
     Q_EMIT prepareFailed(name, message);
@@ -294,12 +299,13 @@ bool CorpusPanel::loadPrepared(const QString& name) {
         return false;
     }
     if (!entry) {
-        const QString msg = m_preparer->available()
-                                ? tr("The corpus \"%1\" is not prepared. Pick it under Ready corpora and press "
-                                     "Prepare.")
-                                      .arg(name)
-                                : tr("The corpus \"%1\" is not prepared. Prepare it with: %2")
-                                      .arg(name, toQt(wb::prepareCommand(toStd(name))));
+        const QString msg =
+            m_preparer->available()
+                ? tr("The corpus \"%1\" is not prepared. Pick it under Ready corpora and press "
+                     "Prepare.")
+                      .arg(name)
+                : tr("The corpus \"%1\" is not prepared. Prepare it with: %2")
+                      .arg(name, toQt(wb::prepareCommand(toStd(name))));
         m_message->setText(msg);
         Q_EMIT loadFailed(tr("Prepared corpus"), msg);
         return false;
@@ -325,9 +331,10 @@ bool CorpusPanel::load(const QString& path, wb::CorpusFormat format, const QStri
                                       : tr("No corpus is loaded.");
         m_message->setText(QStringLiteral("<span style='color:#b00020'><b>%1</b></span><br>%2")
                                .arg(error.toHtmlEscaped(), kept));
-        Q_EMIT loadFailed(tr("Could not load the corpus"),
-                          tr("%1\n\nFix the file (or pick another format in the Format box) and open it again. %2")
-                              .arg(error, kept));
+        Q_EMIT loadFailed(
+            tr("Could not load the corpus"),
+            tr("%1\n\nFix the file (or pick another format in the Format box) and open it again. %2")
+                .arg(error, kept));
         return false;
     }
     m_corpus = std::move(corpus);
@@ -343,7 +350,8 @@ bool CorpusPanel::load(const QString& path, wb::CorpusFormat format, const QStri
 void CorpusPanel::showManifest(const std::optional<wb::CatalogEntry>& entry) {
     if (!entry) {
         // The previous prepared corpus's manifest would describe a corpus that is no longer loaded.
-        m_manifest->setText(tr("The loaded corpus is a file of yours; pick a prepared one here and press Load."));
+        m_manifest->setText(
+            tr("The loaded corpus is a file of yours; pick a prepared one here and press Load."));
         m_manifest->setToolTip(QString());
         return;
     }
@@ -352,7 +360,8 @@ void CorpusPanel::showManifest(const std::optional<wb::CatalogEntry>& entry) {
     m_manifest->setText(tr("<b>%1</b> — %2<br>source: %3 %4 · licence: %5<br>%6 documents · %7")
                             .arg(toQt(entry->name).toHtmlEscaped(), toQt(entry->description).toHtmlEscaped(),
                                  toQt(entry->sourcePackage).toHtmlEscaped(),
-                                 toQt(entry->sourceVersion).toHtmlEscaped(), toQt(entry->license).toHtmlEscaped())
+                                 toQt(entry->sourceVersion).toHtmlEscaped(),
+                                 toQt(entry->license).toHtmlEscaped())
                             .arg(entry->documents)
                             .arg(toQt(entry->checksum.substr(0, 23)).toHtmlEscaped() + QStringLiteral("…")));
     m_manifest->setToolTip(toQt(entry->manifestJson));

@@ -71,7 +71,8 @@ void CorpusPreparer::requestList() {
         if (!corpora.isEmpty()) Q_EMIT listed(corpora);
     });
     connect(m_listProcess, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart && m_listProcess) std::exchange(m_listProcess, nullptr)->deleteLater();
+        if (error == QProcess::FailedToStart && m_listProcess)
+            std::exchange(m_listProcess, nullptr)->deleteLater();
     });
 }
 
@@ -88,10 +89,9 @@ void CorpusPreparer::prepare(const QString& name) {
     m_pending.clear();
     m_prepareProcess = start({QStringLiteral("--progress"), QStringLiteral("--"), name});
     connect(m_prepareProcess, &QProcess::readyReadStandardOutput, this, &CorpusPreparer::readProgress);
-    connect(m_prepareProcess, &QProcess::finished, this,
-            [this](int exitCode, QProcess::ExitStatus status) {
-                onPrepareFinished(status == QProcess::NormalExit ? exitCode : -1);
-            });
+    connect(m_prepareProcess, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
+        onPrepareFinished(status == QProcess::NormalExit ? exitCode : -1);
+    });
     connect(m_prepareProcess, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error != QProcess::FailedToStart || !m_prepareProcess) return;
         const QString program = m_prepareProcess->program();
@@ -137,16 +137,18 @@ void CorpusPreparer::onPrepareFinished(int exitCode) {
     if (exitCode == 0) {
         Q_EMIT finished(name, Outcome::Prepared, QString());
     } else if (m_cancelled) {
-        Q_EMIT finished(name, Outcome::Cancelled, tr("Preparing %1 was cancelled; nothing was left behind.").arg(name));
+        Q_EMIT finished(name, Outcome::Cancelled,
+                        tr("Preparing %1 was cancelled; nothing was left behind.").arg(name));
     } else if (exitCode == 3) {
-        Q_EMIT finished(name, Outcome::RegistryUnreachable,
-                        tr("The package registry could not be reached, so %1 was not prepared. Check the network "
-                           "connection (or a proxy: npm config get proxy) and press Prepare again.\n\n%2")
-                            .arg(name, detail));
+        Q_EMIT finished(
+            name, Outcome::RegistryUnreachable,
+            tr("The package registry could not be reached, so %1 was not prepared. Check the network "
+               "connection (or a proxy: npm config get proxy) and press Prepare again.\n\n%2")
+                .arg(name, detail));
     } else {
         Q_EMIT finished(name, Outcome::Failed,
-                        tr("%1 could not be prepared: %2").arg(name, detail.isEmpty() ? tr("exit code %1").arg(exitCode)
-                                                                                      : detail));
+                        tr("%1 could not be prepared: %2")
+                            .arg(name, detail.isEmpty() ? tr("exit code %1").arg(exitCode) : detail));
     }
 }
 

@@ -1,6 +1,7 @@
 // Runs the corpus preparer this installation has (workbench/Preparer.h) for the corpus panel, in a child
 // process that never blocks the window: lists the corpora it can prepare, prepares one with progress (the
-// script's --progress JSON lines), and cancels with SIGINT, on which the script removes its half-built folder.
+// script's --progress JSON lines), and cancels with SIGINT, on which the script removes its half-built
+// folder.
 #pragma once
 
 #include <QList>
@@ -16,10 +17,10 @@ class QProcess;
 namespace wbui {
 
 struct ReadyCorpus {
-    QString name;         // "tang-quatrains-7"
+    QString name;  // "tang-quatrains-7"
     QString description;
-    QString format;       // "poems", "folder", "text"
-    QString source;       // "npm:chinese-poetry"
+    QString format;  // "poems", "folder", "text"
+    QString source;  // "npm:chinese-poetry"
     bool prepared = false;
     qint64 documents = 0;
 };

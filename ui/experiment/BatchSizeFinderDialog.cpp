@@ -20,14 +20,15 @@
 
 namespace wbui {
 
-BatchSizeFinderDialog::BatchSizeFinderDialog(wb::ExperimentConfig config, std::shared_ptr<const wb::Corpus> corpus,
-                                             QWidget* parent)
+BatchSizeFinderDialog::BatchSizeFinderDialog(wb::ExperimentConfig config,
+                                             std::shared_ptr<const wb::Corpus> corpus, QWidget* parent)
     : QDialog(parent), m_config(std::move(config)), m_corpus(std::move(corpus)) {
     setWindowTitle(tr("Batch-size finder"));
     resize(520, 420);
     auto* layout = new QVBoxLayout(this);
     m_deviceLabel = deviceLabel(m_config.device.device, m_config.device.threads, {});
-    m_status = new QLabel(tr("Doubling the batch on %1 while a step fits, timing a few steps each…").arg(m_deviceLabel), this);
+    m_status = new QLabel(
+        tr("Doubling the batch on %1 while a step fits, timing a few steps each…").arg(m_deviceLabel), this);
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
     m_progress = new QProgressBar(this);
@@ -105,11 +106,22 @@ void BatchSizeFinderDialog::start() {
                 begun->fetch_add(1);
                 return cancel->load();
             });
-            if (!cancel->load()) QMetaObject::invokeMethod(qApp, [self, r] { if (self) self->showResult(r); }, Qt::QueuedConnection);
+            if (!cancel->load())
+                QMetaObject::invokeMethod(
+                    qApp,
+                    [self, r] {
+                        if (self) self->showResult(r);
+                    },
+                    Qt::QueuedConnection);
         } catch (const std::exception& e) {
             const QString message = describeError(e);
             if (!cancel->load())
-                QMetaObject::invokeMethod(qApp, [self, message] { if (self) self->showFailure(message); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    qApp,
+                    [self, message] {
+                        if (self) self->showFailure(message);
+                    },
+                    Qt::QueuedConnection);
         }
     });
     m_poll->start();

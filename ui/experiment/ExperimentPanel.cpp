@@ -24,7 +24,8 @@
 namespace wbui {
 
 namespace {
-// Ranges, tooltips and what 0 means come from the config table (workbench/ConfigFields.h), as validation's do.
+// Ranges, tooltips and what 0 means come from the config table (workbench/ConfigFields.h), as validation's
+// do.
 QSpinBox* intBox(QWidget* parent, const char* key) {
     const auto& field = wb::configField(key);
     auto* box = new QSpinBox(parent);
@@ -135,12 +136,14 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     auto* lrRow = new QHBoxLayout;
     lrRow->addWidget(m_lr, 1);
     m_lrFinder = new QPushButton(tr("Find…"), trainBox);
-    m_lrFinder->setToolTip(tr("LR finder: sweep the rate on a fresh model and plot the loss (needs a corpus)"));
+    m_lrFinder->setToolTip(
+        tr("LR finder: sweep the rate on a fresh model and plot the loss (needs a corpus)"));
     lrRow->addWidget(m_lrFinder);
     auto* batchRow = new QHBoxLayout;
     batchRow->addWidget(m_batch, 1);
     m_batchFinder = new QPushButton(tr("Find…"), trainBox);
-    m_batchFinder->setToolTip(tr("Batch-size finder: the largest batch that fits and the fastest per sample"));
+    m_batchFinder->setToolTip(
+        tr("Batch-size finder: the largest batch that fits and the fastest per sample"));
     batchRow->addWidget(m_batchFinder);
     train->addRow(tr("Sequence length:"), m_seqLen);
     train->addRow(tr("Batch size:"), batchRow);
@@ -178,10 +181,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         readWidgets();
         refresh();
     };
-    for (QSpinBox* box : {m_vocabSize, m_embedding, m_hidden, m_layers, m_seqLen, m_batch, m_epochs, m_maxSteps,
-                          m_validateEvery, m_patience, m_seed})
+    for (QSpinBox* box : {m_vocabSize, m_embedding, m_hidden, m_layers, m_seqLen, m_batch, m_epochs,
+                          m_maxSteps, m_validateEvery, m_patience, m_seed})
         connect(box, &QSpinBox::valueChanged, this, changed);
-    for (QDoubleSpinBox* box : {m_dropout, m_lr, m_valFraction}) connect(box, &QDoubleSpinBox::valueChanged, this, changed);
+    for (QDoubleSpinBox* box : {m_dropout, m_lr, m_valFraction})
+        connect(box, &QDoubleSpinBox::valueChanged, this, changed);
     for (QComboBox* box : {m_tokens, m_pooling, m_optimizer, m_precision, m_threadSplit})
         connect(box, &QComboBox::currentIndexChanged, this, changed);
     connect(m_bidirectional, &QCheckBox::toggled, this, changed);
@@ -337,12 +341,14 @@ void ExperimentPanel::refresh() {
         m_problems << toQt(e.what());
     }
     // The corpus is checked when it is loaded; a missing one is said once, in the corpus panel.
-    m_problemsLabel->setText(m_problems.isEmpty() ? QString() : QStringLiteral("⚠ ") + m_problems.join(QStringLiteral("\n⚠ ")));
+    m_problemsLabel->setText(
+        m_problems.isEmpty() ? QString() : QStringLiteral("⚠ ") + m_problems.join(QStringLiteral("\n⚠ ")));
     m_problemsLabel->setVisible(!m_problems.isEmpty());
     try {
         QString note;
         const std::int64_t vocab = estimatedVocabulary(&note);
-        const std::int64_t classes = m_config.task == wb::Task::Classifier ? std::max<std::int64_t>(m_classes, 2) : 0;
+        const std::int64_t classes =
+            m_config.task == wb::Task::Classifier ? std::max<std::int64_t>(m_classes, 2) : 0;
         m_summary->setSummary(wb::summarizeModel(m_config, vocab, classes), note);
     } catch (const std::exception& e) {
         m_summary->setUnavailable(tr("No summary: %1").arg(toQt(e.what())));

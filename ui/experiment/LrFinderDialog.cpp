@@ -21,7 +21,8 @@
 
 namespace wbui {
 
-LrFinderDialog::LrFinderDialog(wb::ExperimentConfig config, std::shared_ptr<const wb::Corpus> corpus, QWidget* parent)
+LrFinderDialog::LrFinderDialog(wb::ExperimentConfig config, std::shared_ptr<const wb::Corpus> corpus,
+                               QWidget* parent)
     : QDialog(parent), m_config(std::move(config)), m_corpus(std::move(corpus)) {
     setWindowTitle(tr("Learning-rate finder"));
     resize(720, 480);
@@ -55,7 +56,8 @@ LrFinderDialog::LrFinderDialog(wb::ExperimentConfig config, std::shared_ptr<cons
     connect(this, &QDialog::finished, this, &LrFinderDialog::stopWorker);
     m_poll = new QTimer(this);
     m_poll->setInterval(200);
-    connect(m_poll, &QTimer::timeout, this, [this] { m_progress->setValue(std::min(m_stepsBegun->load(), kSteps)); });
+    connect(m_poll, &QTimer::timeout, this,
+            [this] { m_progress->setValue(std::min(m_stepsBegun->load(), kSteps)); });
 }
 
 bool LrFinderDialog::isRunning() const { return m_thread && m_thread->isRunning(); }
@@ -87,15 +89,27 @@ void LrFinderDialog::start() {
     const QPointer<LrFinderDialog> self(this);
     m_thread = QThread::create([self, cancel, begun, config, corpus] {
         try {
-            const wb::LrFinderResult r = wb::findLearningRate(config, *corpus, 1e-5, 1.0, kSteps, [cancel, begun] {
-                begun->fetch_add(1);
-                return cancel->load();
-            });
-            if (!cancel->load()) QMetaObject::invokeMethod(qApp, [self, r] { if (self) self->showResult(r); }, Qt::QueuedConnection);
+            const wb::LrFinderResult r =
+                wb::findLearningRate(config, *corpus, 1e-5, 1.0, kSteps, [cancel, begun] {
+                    begun->fetch_add(1);
+                    return cancel->load();
+                });
+            if (!cancel->load())
+                QMetaObject::invokeMethod(
+                    qApp,
+                    [self, r] {
+                        if (self) self->showResult(r);
+                    },
+                    Qt::QueuedConnection);
         } catch (const std::exception& e) {
             const QString message = describeError(e);
             if (!cancel->load())
-                QMetaObject::invokeMethod(qApp, [self, message] { if (self) self->showFailure(message); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    qApp,
+                    [self, message] {
+                        if (self) self->showFailure(message);
+                    },
+                    Qt::QueuedConnection);
         }
     });
     m_poll->start();
@@ -118,7 +132,8 @@ void LrFinderDialog::showResult(const wb::LrFinderResult& result) {
     // reading. Show from just under the minimum to a little above the starting loss; the tail leaves the top.
     if (!y.isEmpty()) {
         const double low = *std::min_element(y.cbegin(), y.cend());
-        const double high = std::min(*std::max_element(y.cbegin(), y.cend()), y.front() + 0.25 * (y.front() - low) + 0.05 * std::abs(y.front()));
+        const double high = std::min(*std::max_element(y.cbegin(), y.cend()),
+                                     y.front() + 0.25 * (y.front() - low) + 0.05 * std::abs(y.front()));
         const double pad = std::max(0.05 * (high - low), 1e-3);
         m_plot->yAxis->setRange(low - pad, std::max(high, low + pad) + pad);
     }
@@ -136,11 +151,13 @@ void LrFinderDialog::showResult(const wb::LrFinderResult& result) {
     }
     m_plot->replot();
     if (result.suggestedRate > 0)
-        m_status->setText(tr("Suggested learning rate: %1 (steepest descent of the loss, well before it explodes)")
-                              .arg(result.suggestedRate, 0, 'g', 3));
+        m_status->setText(
+            tr("Suggested learning rate: %1 (steepest descent of the loss, well before it explodes)")
+                .arg(result.suggestedRate, 0, 'g', 3));
     else
-        m_status->setText(tr("No suggestion: the sweep got no finite loss. Check the corpus and the model "
-                             "settings (a smaller model, fp32), then try again."));
+        m_status->setText(
+            tr("No suggestion: the sweep got no finite loss. Check the corpus and the model "
+               "settings (a smaller model, fp32), then try again."));
     m_apply->setText(tr("Apply %1").arg(result.suggestedRate, 0, 'g', 3));
     m_apply->setEnabled(result.suggestedRate > 0);
 }

@@ -24,7 +24,8 @@ namespace wbui {
 class LrFinderDialog : public QDialog {
     Q_OBJECT
 public:
-    LrFinderDialog(wb::ExperimentConfig config, std::shared_ptr<const wb::Corpus> corpus, QWidget* parent = nullptr);
+    LrFinderDialog(wb::ExperimentConfig config, std::shared_ptr<const wb::Corpus> corpus,
+                   QWidget* parent = nullptr);
     ~LrFinderDialog() override;
 
     void start();

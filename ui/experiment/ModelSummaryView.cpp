@@ -40,14 +40,15 @@ void ModelSummaryView::setSummary(const wb::ModelSummary& s, const QString& note
         params->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(i, 2, params);
     }
-    m_totals->setText(tr("<b>Total params: %1</b> (%2 as fp32) · vocabulary %3 · outputs %4<br>"
-                         "FLOPs per sample: %5 forward, %6 training · training memory ≈ %7%8")
-                          .arg(QLocale().toString(qlonglong(s.totalParameters)), humanBytes(s.parameterBytes))
-                          .arg(s.vocabSize)
-                          .arg(s.outputs)
-                          .arg(humanCount(s.forwardFlopsPerSample), humanCount(s.trainFlopsPerSample),
-                               humanBytes(s.trainingMemoryBytes),
-                               note.isEmpty() ? QString() : QStringLiteral("<br><i>%1</i>").arg(note.toHtmlEscaped())));
+    m_totals->setText(
+        tr("<b>Total params: %1</b> (%2 as fp32) · vocabulary %3 · outputs %4<br>"
+           "FLOPs per sample: %5 forward, %6 training · training memory ≈ %7%8")
+            .arg(QLocale().toString(qlonglong(s.totalParameters)), humanBytes(s.parameterBytes))
+            .arg(s.vocabSize)
+            .arg(s.outputs)
+            .arg(humanCount(s.forwardFlopsPerSample), humanCount(s.trainFlopsPerSample),
+                 humanBytes(s.trainingMemoryBytes),
+                 note.isEmpty() ? QString() : QStringLiteral("<br><i>%1</i>").arg(note.toHtmlEscaped())));
 }
 
 void ModelSummaryView::setUnavailable(const QString& reason) {

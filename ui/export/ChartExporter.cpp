@@ -8,8 +8,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QPdfWriter>
 #include <QPainter>
+#include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QSysInfo>
@@ -108,7 +108,8 @@ bool ChartExporter::savePlot(QCustomPlot* plot, const QString& path, QString* er
     } else {
         return failed(error, path, QStringLiteral("unknown image type; use .png, .svg or .pdf"));
     }
-    if (!ok || !QFileInfo::exists(path)) return failed(error, path, QStringLiteral("could not write the image"));
+    if (!ok || !QFileInfo::exists(path))
+        return failed(error, path, QStringLiteral("could not write the image"));
     return true;
 }
 
@@ -170,22 +171,25 @@ bool ChartExporter::writeCsv(const std::vector<wb::RunRecord>& runs, const QStri
     }
 }
 
-bool ChartExporter::writeComparisonTableCsv(const std::vector<wb::ComparisonRow>& rows,
-                                            const QString& path, QString* error) {
-    QByteArray csv = "run_id,name,device,group,group_label,samples_per_s,us_per_sample,target,seconds_to_target,"
-                     "best_val_loss,best_val_accuracy,speedup,baseline,note\n";
+bool ChartExporter::writeComparisonTableCsv(const std::vector<wb::ComparisonRow>& rows, const QString& path,
+                                            QString* error) {
+    QByteArray csv =
+        "run_id,name,device,group,group_label,samples_per_s,us_per_sample,target,seconds_to_target,"
+        "best_val_loss,best_val_accuracy,speedup,baseline,note\n";
     const auto quote = [](const std::string& s) {
         QByteArray q = QByteArray::fromStdString(s);
         q.replace('"', "\"\"");
         return '"' + q + '"';
     };
     for (const auto& r : rows) {
-        csv += quote(r.runId) + ',' + quote(r.label) + ',' + quote(r.device) + ',' + QByteArray::number(r.group + 1) +
-               ',' + quote(r.groupLabel) + ',' + QByteArray::number(r.samplesPerSecond, 'g', 8) + ',' +
+        csv += quote(r.runId) + ',' + quote(r.label) + ',' + quote(r.device) + ',' +
+               QByteArray::number(r.group + 1) + ',' + quote(r.groupLabel) + ',' +
+               QByteArray::number(r.samplesPerSecond, 'g', 8) + ',' +
                QByteArray::number(r.usPerSample, 'g', 8) + ',' + quote(r.target) + ',' +
-               QByteArray::number(r.secondsToTarget, 'g', 8) + ',' + QByteArray::number(r.bestValLoss, 'g', 8) + ',' +
-               QByteArray::number(r.bestValAccuracy, 'g', 8) + ',' + QByteArray::number(r.speedup, 'g', 6) + ',' +
-               (r.baseline ? "true" : "false") + ',' + quote(r.note) + '\n';
+               QByteArray::number(r.secondsToTarget, 'g', 8) + ',' +
+               QByteArray::number(r.bestValLoss, 'g', 8) + ',' +
+               QByteArray::number(r.bestValAccuracy, 'g', 8) + ',' + QByteArray::number(r.speedup, 'g', 6) +
+               ',' + (r.baseline ? "true" : "false") + ',' + quote(r.note) + '\n';
     }
     return writeBytes(path, csv, error);
 }

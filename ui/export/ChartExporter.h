@@ -28,8 +28,8 @@ public:
     static QString caption(const QString& what, const std::vector<wb::RunRecord>& runs);
     static bool saveChartView(QChartView* view, const QString& path, QString* error);
     static bool writeCsv(const std::vector<wb::RunRecord>& runs, const QString& path, QString* error);
-    static bool writeComparisonTableCsv(const std::vector<wb::ComparisonRow>& rows,
-                                        const QString& path, QString* error);
+    static bool writeComparisonTableCsv(const std::vector<wb::ComparisonRow>& rows, const QString& path,
+                                        QString* error);
     // environment.json for the bundle: this machine's devices, LibTorch, BLAS, Qt and QCustomPlot versions.
     static QByteArray environmentJson();
 };

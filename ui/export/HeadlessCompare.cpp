@@ -16,8 +16,8 @@
 #include "export/ChartExporter.h"
 #include "runs/RunCollection.h"
 #include "sweep/SweepChart.h"
-#include "workbench/SweepPlots.h"
 #include "workbench/RunFolder.h"
+#include "workbench/SweepPlots.h"
 
 namespace wbui {
 
@@ -29,7 +29,9 @@ std::unique_ptr<QApplication> ensureApplication() {
     // What Qt falls back to anyway, without its warning on every headless export.
     if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
         const QString runtime = QDir::tempPath() + QStringLiteral("/runtime-") + QString::number(getuid());
-        if (QDir().mkpath(runtime) && QFile::setPermissions(runtime, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner))
+        if (QDir().mkpath(runtime) &&
+            QFile::setPermissions(runtime,
+                                  QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner))
             qputenv("XDG_RUNTIME_DIR", runtime.toLocal8Bit());
     }
     static int argc = 1;
@@ -48,7 +50,8 @@ int exportComparison(const std::vector<std::string>& runDirs, const std::string&
     if (runDirs.empty()) return fail(2, "compare: no run folders given");
     std::vector<wb::RunRecord> records;
     for (const auto& dir : runDirs) {
-        if (!wb::isRunFolder(dir)) return fail(2, dir + ": not a run folder (config.json and run.json expected)");
+        if (!wb::isRunFolder(dir))
+            return fail(2, dir + ": not a run folder (config.json and run.json expected)");
         try {
             records.push_back(wb::loadRunFolder(dir));
         } catch (const std::exception& e) {
@@ -76,8 +79,9 @@ int exportComparison(const std::vector<std::string>& runDirs, const std::string&
     chart.setXAxisMode(XAxisMode::WallSeconds);
     chart.flush();
     QString why;
-    if (!ChartExporter::savePlot(chart.plot(), toQt(pngPath), &why, ChartExporter::kWidth, ChartExporter::kHeight,
-                                 ChartExporter::caption(QStringLiteral("Loss against wall-clock time"), runs.records())))
+    if (!ChartExporter::savePlot(
+            chart.plot(), toQt(pngPath), &why, ChartExporter::kWidth, ChartExporter::kHeight,
+            ChartExporter::caption(QStringLiteral("Loss against wall-clock time"), runs.records())))
         return fail(1, toStd(why));
     return 0;
 }
@@ -88,7 +92,8 @@ bool exportSweepPlots(const std::string& sweepDir, std::string* error) {
         const auto plots = wb::sweepPlots(sweep, wb::sweepResults(sweepDir, sweep));
         const auto ownApp = ensureApplication();
         QString why;
-        if (!exportSweepPlots(plots, sweepSubtitle(sweep), toQt(sweepDir) + QStringLiteral("/plots"), nullptr, &why)) {
+        if (!exportSweepPlots(plots, sweepSubtitle(sweep), toQt(sweepDir) + QStringLiteral("/plots"), nullptr,
+                              &why)) {
             if (error) *error = toStd(why);
             return false;
         }

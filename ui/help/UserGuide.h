@@ -1,5 +1,5 @@
-// Help → User guide (F1): the README, the guide every user of the CLI and the app reads, inside the app. It is
-// compiled into the program (a Qt resource), so the guide always matches the version that runs, also where
+// Help → User guide (F1): the README, the guide every user of the CLI and the app reads, inside the app. It
+// is compiled into the program (a Qt resource), so the guide always matches the version that runs, also where
 // /usr/share/doc is not installed. The screenshots stay in the docs folder: images are left out here.
 #pragma once
 

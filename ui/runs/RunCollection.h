@@ -15,11 +15,11 @@
 namespace wbui {
 
 struct RunEntry {
-    QString key;             // the run folder's absolute path: unique and stable
-    QString label;           // legend text: the run's name (RunRecord::name), and the host of a foreign run
+    QString key;    // the run folder's absolute path: unique and stable
+    QString label;  // legend text: the run's name (RunRecord::name), and the host of a foreign run
     QColor color;
-    bool live = false;       // trained in this session (metrics still arriving)
-    wb::RunRecord record;    // config, info and every metric record so far
+    bool live = false;     // trained in this session (metrics still arriving)
+    wb::RunRecord record;  // config, info and every metric record so far
 };
 
 class RunCollection : public QObject {

@@ -1,13 +1,13 @@
 // The Runs list.
 #include "runs/RunsPanel.h"
 
+#include <QAbstractButton>
 #include <QDesktopServices>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeySequence>
-#include <QAbstractButton>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QTreeWidget>
@@ -37,8 +37,8 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     auto* layout = new QVBoxLayout(this);
     m_tree = new QTreeWidget(this);
     m_tree->setColumnCount(kColumns);
-    m_tree->setHeaderLabels({tr("Run"), tr("Tags"), tr("Notes"), tr("Status"), tr("Device"), tr("Task"), tr("Steps"),
-                             tr("samples/s")});
+    m_tree->setHeaderLabels({tr("Run"), tr("Tags"), tr("Notes"), tr("Status"), tr("Device"), tr("Task"),
+                             tr("Steps"), tr("samples/s")});
     m_tree->setRootIsDecorated(false);
     m_tree->setSortingEnabled(true);
     m_tree->sortByColumn(kRun, Qt::DescendingOrder);
@@ -52,8 +52,9 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
 
     auto* buttons = new QHBoxLayout;
     auto* open = new QPushButton(tr("Open run folder…"), this);
-    open->setToolTip(tr("Open a run folder made here or by lstm-workbench-cli elsewhere (Ctrl+Shift+O); "
-                        "dropping it on the window works too"));
+    open->setToolTip(
+        tr("Open a run folder made here or by lstm-workbench-cli elsewhere (Ctrl+Shift+O); "
+           "dropping it on the window works too"));
     auto* refreshButton = new QPushButton(tr("Refresh"), this);
     auto* playground = new QPushButton(tr("Playground"), this);
     playground->setToolTip(tr("Generate or classify with the selected run's model"));
@@ -98,8 +99,9 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     connect(show, &QPushButton::clicked, this, [this] {
         if (!selectedRun().isEmpty()) QDesktopServices::openUrl(QUrl::fromLocalFile(selectedRun()));
     });
-    connect(m_tree, &QTreeWidget::itemDoubleClicked, this,
-            [this](QTreeWidgetItem* item) { Q_EMIT playgroundRequested(item->data(kRun, kDirRole).toString()); });
+    connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+        Q_EMIT playgroundRequested(item->data(kRun, kDirRole).toString());
+    });
     connect(m_tree, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
         if (m_updating || column != kRun) return;
         setInComparison(item, item->checkState(kRun) == Qt::Checked);
@@ -164,7 +166,8 @@ void RunsPanel::refresh() {
     dirs.removeDuplicates();
     // Drop rows whose folder went away (deleted outside the app).
     for (int i = m_tree->topLevelItemCount() - 1; i >= 0; --i)
-        if (!dirs.contains(m_tree->topLevelItem(i)->data(kRun, kDirRole).toString())) delete m_tree->takeTopLevelItem(i);
+        if (!dirs.contains(m_tree->topLevelItem(i)->data(kRun, kDirRole).toString()))
+            delete m_tree->takeTopLevelItem(i);
     for (const QString& d : std::as_const(dirs)) addOrUpdate(d);
     Q_EMIT listChanged();
 }
@@ -301,15 +304,17 @@ void RunsPanel::editSelected() {
 bool RunsPanel::deleteRun(const QString& dir) {
     const int index = m_runs->indexOf(dir);
     if (index >= 0 && m_runs->at(index).live) {
-        Q_EMIT loadFailed(tr("The run is still training"), tr("Stop %1 before deleting it.").arg(runName(dir)));
+        Q_EMIT loadFailed(tr("The run is still training"),
+                          tr("Stop %1 before deleting it.").arg(runName(dir)));
         return false;
     }
     if (m_confirm) {
-        QMessageBox ask(QMessageBox::Warning, tr("Delete run"),
-                        tr("Delete the run \"%1\" and its folder?\n\n%2\n\nIts checkpoint, metrics and settings "
-                           "are removed from the disk; this cannot be undone.")
-                            .arg(runName(dir), dir),
-                        QMessageBox::Cancel, this);
+        QMessageBox ask(
+            QMessageBox::Warning, tr("Delete run"),
+            tr("Delete the run \"%1\" and its folder?\n\n%2\n\nIts checkpoint, metrics and settings "
+               "are removed from the disk; this cannot be undone.")
+                .arg(runName(dir), dir),
+            QMessageBox::Cancel, this);
         QAbstractButton* confirm = ask.addButton(tr("Delete"), QMessageBox::DestructiveRole);
         ask.setDefaultButton(QMessageBox::Cancel);
         ask.exec();

@@ -29,13 +29,15 @@ std::vector<Row> settingRows(const std::vector<wb::RunRecord>& runs) {
         rows.push_back(std::move(row));
     };
     // What ran, not only what was asked: the device label says threads, processes and precision.
-    add(QObject::tr("device (as run)"), [](const wb::RunRecord& r) { return RunCollection::deviceLabelFor(r); });
+    add(QObject::tr("device (as run)"),
+        [](const wb::RunRecord& r) { return RunCollection::deviceLabelFor(r); });
     add(QObject::tr("corpus"), [](const wb::RunRecord& r) { return toQt(r.corpusName()); });
     for (const auto& field : wb::configFields()) {
         if (field.key == "corpus" || field.key == "name") continue;  // the corpus row above; the folder name
         add(toQt(field.label), [&field](const wb::RunRecord& r) { return toQt(field.get(r.config)); });
     }
-    add(QObject::tr("steps trained"), [](const wb::RunRecord& r) { return QString::number(r.info.summary.steps); });
+    add(QObject::tr("steps trained"),
+        [](const wb::RunRecord& r) { return QString::number(r.info.summary.steps); });
     add(QObject::tr("host"), [](const wb::RunRecord& r) { return toQt(r.info.host); });
     add(QObject::tr("LibTorch"), [](const wb::RunRecord& r) { return toQt(r.info.libtorchVersion); });
     add(QObject::tr("BLAS"), [](const wb::RunRecord& r) { return toQt(r.info.blas); });
@@ -78,9 +80,10 @@ void SettingsDiffDialog::fill() {
     const bool only = m_differencesOnly->isChecked();
     int differing = 0;
     for (const auto& row : rows) differing += row.differs;
-    m_summary->setText(m_runs.size() < 2 ? tr("Tick two or more runs in the Runs list to compare their settings.")
-                                         : tr("%n setting(s) differ between these %1 runs.", nullptr, differing)
-                                               .arg(m_runs.size()));
+    m_summary->setText(
+        m_runs.size() < 2
+            ? tr("Tick two or more runs in the Runs list to compare their settings.")
+            : tr("%n setting(s) differ between these %1 runs.", nullptr, differing).arg(m_runs.size()));
     m_table->clear();
     m_table->setColumnCount(int(m_runs.size()));
     QStringList headers;

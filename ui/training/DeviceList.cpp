@@ -19,7 +19,8 @@ DeviceList::DeviceList(QWidget* parent) : QWidget(parent) {
     m_list->setSizeAdjustPolicy(QAbstractScrollArea::AdjustToContents);
     m_sequential = new QCheckBox(tr("Run CPU entries one after another"), this);
     m_sequential->setChecked(true);
-    m_sequential->setToolTip(tr("CPU runs side by side would steal cores from each other and distort the timing"));
+    m_sequential->setToolTip(
+        tr("CPU runs side by side would steal cores from each other and distort the timing"));
     layout->addWidget(m_list);
     layout->addWidget(m_sequential);
     connect(m_list, &QListWidget::itemChanged, this, &DeviceList::selectionChanged);
@@ -68,13 +69,15 @@ void DeviceList::setDevices(const std::vector<wb::DeviceInfo>& devices) {
     // As tall as its entries (up to six; more scroll): an empty box under two CPU lines only takes room
     // from the panels above.
     const int rows = std::clamp(m_list->count(), 1, 6);
-    const int rowHeight = m_list->count() > 0 ? m_list->sizeHintForRow(0) : m_list->fontMetrics().height() + 4;
+    const int rowHeight =
+        m_list->count() > 0 ? m_list->sizeHintForRow(0) : m_list->fontMetrics().height() + 4;
     m_list->setFixedHeight(rows * rowHeight + 2 * m_list->frameWidth() + 2);
     // Something sensible ticked on first use: the fastest CPU entry.
     if (previouslyChecked.isEmpty() && m_list->count() > 0) {
         int pick = 0;
         for (int i = 0; i < int(m_choices.size()); ++i)
-            if (m_choices[std::size_t(i)].device == "cpu" && m_choices[std::size_t(i)].processes == 1) pick = i;
+            if (m_choices[std::size_t(i)].device == "cpu" && m_choices[std::size_t(i)].processes == 1)
+                pick = i;
         m_list->item(pick)->setCheckState(Qt::Checked);
     }
     Q_EMIT selectionChanged();
@@ -97,11 +100,13 @@ QStringList DeviceList::checkedLabels() const {
 void DeviceList::setCheckedLabels(const QStringList& labels) {
     if (labels.isEmpty()) return;
     for (int i = 0; i < m_list->count(); ++i)
-        m_list->item(i)->setCheckState(labels.contains(m_list->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+        m_list->item(i)->setCheckState(labels.contains(m_list->item(i)->text()) ? Qt::Checked
+                                                                                : Qt::Unchecked);
 }
 
 void DeviceList::setChecked(int row, bool checked) {
-    if (row >= 0 && row < m_list->count()) m_list->item(row)->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+    if (row >= 0 && row < m_list->count())
+        m_list->item(row)->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
 }
 
 int DeviceList::count() const { return m_list->count(); }

@@ -1,5 +1,6 @@
 // A checkable list of what this machine can train on (wb::listDevices): "CPU · 1 thread", "CPU · N
-// threads", "CPU · N processes (Gloo)" (the data-parallel engine, one thread each), each CUDA GPU by name. Run trains the same experiment on every ticked entry.
+// threads", "CPU · N processes (Gloo)" (the data-parallel engine, one thread each), each CUDA GPU by name.
+// Run trains the same experiment on every ticked entry.
 #pragma once
 
 #include <QString>
@@ -18,7 +19,7 @@ struct DeviceChoice {
     std::string device;     // "cpu" | "cuda:N"
     long long threads = 0;  // CPU intra-op threads (per process); 0 = default
     QString label;
-    std::string name;       // hardware name
+    std::string name;         // hardware name
     long long processes = 1;  // data-parallel processes (c10d Gloo), each with `threads` threads
 };
 

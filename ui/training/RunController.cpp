@@ -23,12 +23,18 @@ RunController::~RunController() {
 
 QString RunController::stateName(State state) {
     switch (state) {
-        case State::Queued: return QStringLiteral("queued");
-        case State::Running: return QStringLiteral("running");
-        case State::Paused: return QStringLiteral("paused");
-        case State::Completed: return QStringLiteral("completed");
-        case State::Stopped: return QStringLiteral("stopped");
-        case State::Failed: return QStringLiteral("failed");
+        case State::Queued:
+            return QStringLiteral("queued");
+        case State::Running:
+            return QStringLiteral("running");
+        case State::Paused:
+            return QStringLiteral("paused");
+        case State::Completed:
+            return QStringLiteral("completed");
+        case State::Stopped:
+            return QStringLiteral("stopped");
+        case State::Failed:
+            return QStringLiteral("failed");
     }
     return {};
 }
@@ -47,12 +53,13 @@ void RunController::start() {
     connect(&m_thread, &QThread::finished, worker, &QObject::deleteLater);
     // Queued: these are emitted on the worker thread and handled here, on the GUI thread.
     connect(worker, &TrainingWorker::dataAvailable, this, &RunController::drain, Qt::QueuedConnection);
-    connect(worker, &TrainingWorker::errorOccurred, this,
-            [this](const QString& message) {
-                m_lastError = message;
-                Q_EMIT errorOccurred(message);
-            },
-            Qt::QueuedConnection);
+    connect(
+        worker, &TrainingWorker::errorOccurred, this,
+        [this](const QString& message) {
+            m_lastError = message;
+            Q_EMIT errorOccurred(message);
+        },
+        Qt::QueuedConnection);
     connect(worker, &TrainingWorker::finished, this, &RunController::onWorkerFinished, Qt::QueuedConnection);
     setState(m_channel->paused() ? State::Paused : State::Running);
     m_thread.start();
@@ -94,10 +101,18 @@ void RunController::onWorkerFinished(int status) {
     drain();
     m_thread.quit();
     switch (static_cast<wb::RunStatus>(status)) {
-        case wb::RunStatus::Completed: setState(State::Completed); break;
-        case wb::RunStatus::Stopped: setState(State::Stopped); break;
-        case wb::RunStatus::Failed: setState(State::Failed); break;
-        default: setState(m_channel->stopRequested() ? State::Stopped : State::Completed); break;
+        case wb::RunStatus::Completed:
+            setState(State::Completed);
+            break;
+        case wb::RunStatus::Stopped:
+            setState(State::Stopped);
+            break;
+        case wb::RunStatus::Failed:
+            setState(State::Failed);
+            break;
+        default:
+            setState(m_channel->stopRequested() ? State::Stopped : State::Completed);
+            break;
     }
     Q_EMIT finished();
 }

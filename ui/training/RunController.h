@@ -36,7 +36,9 @@ public:
 
     State state() const { return m_state; }
     bool isActive() const { return m_state == State::Running || m_state == State::Paused; }
-    bool isDone() const { return m_state == State::Completed || m_state == State::Stopped || m_state == State::Failed; }
+    bool isDone() const {
+        return m_state == State::Completed || m_state == State::Stopped || m_state == State::Failed;
+    }
     bool isCpu() const { return m_config.device.device.rfind("cpu", 0) == 0; }
     const QString& runDir() const { return m_runDir; }
     const QString& label() const { return m_label; }

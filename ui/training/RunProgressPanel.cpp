@@ -17,7 +17,8 @@ RunProgressPanel::RunProgressPanel(QWidget* parent) : QWidget(parent) {
     m_grid->setHorizontalSpacing(8);
     m_grid->setVerticalSpacing(2);
     m_grid->setColumnStretch(2, 1);
-    m_placeholder = new QLabel(tr("No runs yet. Tick devices and press Run (F5) to train the experiment on each."), this);
+    m_placeholder =
+        new QLabel(tr("No runs yet. Tick devices and press Run (F5) to train the experiment on each."), this);
     m_placeholder->setStyleSheet(QStringLiteral("color: palette(mid);"));
     m_grid->addWidget(m_placeholder, 0, 0, 1, 5);
 }
@@ -39,7 +40,9 @@ void RunProgressPanel::addRun(RunController* controller, const QColor& color) {
     m_placeholder->hide();
     const int r = m_grid->rowCount();
     Row row;
-    row.name = new QLabel(QStringLiteral("<span style='color:%1'>■</span> %2").arg(color.name(), controller->label().toHtmlEscaped()), this);
+    row.name = new QLabel(QStringLiteral("<span style='color:%1'>■</span> %2")
+                              .arg(color.name(), controller->label().toHtmlEscaped()),
+                          this);
     row.state = new QLabel(RunController::stateName(controller->state()), this);
     row.state->setMinimumWidth(70);
     row.bar = new QProgressBar(this);
@@ -61,7 +64,8 @@ void RunProgressPanel::addRun(RunController* controller, const QColor& color) {
     m_grid->addWidget(row.stop, r, 4);
     m_rows.insert(controller, row);
 
-    connect(row.pause, &QToolButton::toggled, controller, [controller](bool on) { controller->setPaused(on); });
+    connect(row.pause, &QToolButton::toggled, controller,
+            [controller](bool on) { controller->setPaused(on); });
     connect(row.stop, &QToolButton::clicked, controller, [controller] { controller->stop(); });
     connect(controller, &RunController::progressChanged, this,
             [this, controller](const wb::TrainingProgress& p) { updateProgress(controller, p); });
@@ -97,7 +101,8 @@ void RunProgressPanel::updateState(RunController* controller) {
     // The ranks of a data-parallel run wait on each other inside collectives: such a run stops, not pauses.
     const bool pausable = controller->config().device.processes <= 1;
     it->pause->setEnabled(!done && pausable);
-    if (!pausable) it->pause->setToolTip(tr("A run over several processes cannot pause: stop it, then resume it"));
+    if (!pausable)
+        it->pause->setToolTip(tr("A run over several processes cannot pause: stop it, then resume it"));
     it->stop->setEnabled(!done);
     {
         QSignalBlocker block(it->pause);

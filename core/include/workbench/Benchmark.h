@@ -13,27 +13,27 @@ namespace wb {
 struct BenchOptions {
     std::string preset = "imdb";
     std::string device = "cpu";
-    std::int64_t threads = 0;       // 0 = library default
+    std::int64_t threads = 0;  // 0 = library default
     std::string precision = "fp32";
-    std::int64_t steps = 20;        // timed steps
+    std::int64_t steps = 20;  // timed steps
     std::int64_t warmup = 3;
-    std::int64_t batchSize = 0;     // 0 = preset's
-    std::string backend = "auto";   // LSTM: "torch" (torch::nn::LSTM), "fused" (CPU fused LSTM) or "auto"
-    std::string threadSplit;        // "batch" or "ops" with several CPU threads; "" = the config's default
+    std::int64_t batchSize = 0;    // 0 = preset's
+    std::string backend = "auto";  // LSTM: "torch" (torch::nn::LSTM), "fused" (CPU fused LSTM) or "auto"
+    std::string threadSplit;       // "batch" or "ops" with several CPU threads; "" = the config's default
 };
 
 struct BenchResult {
     std::string preset, device, deviceName, precision, libtorchVersion, blas;
-    std::string backend;         // the LSTM that ran: "torch" or "fused" (auto resolved)
-    std::string threadSplit;     // "batch" or "ops" (what ran: "ops" with one thread)
+    std::string backend;      // the LSTM that ran: "torch" or "fused" (auto resolved)
+    std::string threadSplit;  // "batch" or "ops" (what ran: "ops" with one thread)
     std::int64_t threads = 0, batchSize = 0, seqLen = 0, steps = 0;
     double medianStepMs = 0;
     double usPerSample = 0;
     double samplesPerSecond = 0;
     double tokensPerSecond = 0;
     double trainFlopsPerSample = 0;
-    double gflops = 0;           // achieved
-    double peakGflops = 0;       // measured matmul rate of the device, in the precision the step computes in
+    double gflops = 0;      // achieved
+    double peakGflops = 0;  // measured matmul rate of the device, in the precision the step computes in
     double percentOfPeak = 0;
     std::vector<double> stepMs;  // every timed step
     std::string toJson() const;

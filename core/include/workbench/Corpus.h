@@ -14,10 +14,10 @@ std::string toString(CorpusFormat format);
 CorpusFormat corpusFormatFromString(const std::string& s);  // throws InputError
 
 struct Document {
-    std::string text;   // UTF-8; for poems the paragraphs joined with '\n'
-    std::string label;  // class name for labelled corpora, empty otherwise
-    std::string title;  // poems: title; folder: file name; others empty
-    std::string author; // poems only
+    std::string text;    // UTF-8; for poems the paragraphs joined with '\n'
+    std::string label;   // class name for labelled corpora, empty otherwise
+    std::string title;   // poems: title; folder: file name; others empty
+    std::string author;  // poems only
 };
 
 struct Corpus {
@@ -34,9 +34,9 @@ struct Corpus {
 
 struct CorpusStats {
     std::int64_t documents = 0;
-    std::int64_t characters = 0;       // code points over all documents
+    std::int64_t characters = 0;  // code points over all documents
     std::int64_t distinctCharacters = 0;
-    std::int64_t words = 0;            // tokenizeWords() tokens
+    std::int64_t words = 0;  // tokenizeWords() tokens
     std::int64_t distinctWords = 0;
     std::int64_t minDocumentChars = 0, maxDocumentChars = 0;
     double meanDocumentChars = 0;

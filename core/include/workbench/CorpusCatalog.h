@@ -12,17 +12,17 @@
 namespace wb {
 
 struct CatalogEntry {
-    std::string name;            // "tang-quatrains-7"
-    std::string dir;             // the corpus's folder in the cache
-    std::string dataPath;        // what loadCorpus() takes (file or folder)
+    std::string name;      // "tang-quatrains-7"
+    std::string dir;       // the corpus's folder in the cache
+    std::string dataPath;  // what loadCorpus() takes (file or folder)
     CorpusFormat format = CorpusFormat::Auto;
     std::string description;
-    std::string sourcePackage;   // "npm:chinese-poetry"
+    std::string sourcePackage;  // "npm:chinese-poetry"
     std::string sourceVersion;
     std::string license;
-    std::string checksum;        // "sha256:…" of the prepared data
+    std::string checksum;  // "sha256:…" of the prepared data
     std::int64_t documents = 0;
-    std::string manifestJson;    // the whole manifest, for display
+    std::string manifestJson;  // the whole manifest, for display
 };
 
 // $LSTM_WORKBENCH_DATA, else $XDG_CACHE_HOME/lstm-workbench/corpora, else ~/.cache/lstm-workbench/corpora.

@@ -8,12 +8,12 @@
 namespace wb {
 
 struct DeviceInfo {
-    std::string id;        // "cpu", "cuda:0"
-    std::string name;      // "CPU (2 cores)", "NVIDIA H100 80GB HBM3"
-    std::string kind;      // "cpu" | "cuda"
-    int threads = 0;       // cpu: hardware threads available
+    std::string id;                // "cpu", "cuda:0"
+    std::string name;              // "CPU (2 cores)", "NVIDIA H100 80GB HBM3"
+    std::string kind;              // "cpu" | "cuda"
+    int threads = 0;               // cpu: hardware threads available
     std::int64_t memoryBytes = 0;  // cuda: total memory; cpu: physical memory
-    bool bf16 = false;     // bf16 autocast usable
+    bool bf16 = false;             // bf16 autocast usable
     bool fp16 = false;
 };
 

@@ -26,7 +26,7 @@ struct GenerateOptions {
     std::int64_t topK = 0;      // 0 = off
     double topP = 1.0;          // 1 = off
     PoemForm form = PoemForm::Free;
-    std::string acrostic;       // one character per line (quatrains: up to 4)
+    std::string acrostic;  // one character per line (quatrains: up to 4)
     std::int64_t samples = 1;
     std::uint64_t rngSeed = 0;  // 0 = random
     // Polled before every token (from the generating thread); true ends the generation at once with the
@@ -47,8 +47,8 @@ struct TokenAttribution {
 };
 struct Classification {
     std::string predicted;
-    std::vector<ClassProbability> top;          // sorted, top-k
-    std::vector<TokenAttribution> attributions; // one per input token (when explained)
+    std::vector<ClassProbability> top;           // sorted, top-k
+    std::vector<TokenAttribution> attributions;  // one per input token (when explained)
 };
 
 class TrainedModel {

@@ -8,12 +8,13 @@
 namespace wb {
 
 struct MetricRecord {
-    std::int64_t step = 0;      // optimizer steps done
-    double epoch = 0;           // fractional epochs done
-    std::int64_t samples = 0;   // training samples seen
-    double wallSeconds = 0;     // training wall time since start (validation included, setup excluded)
-    std::string split;          // "train" | "val" | "speed"
-    std::string metric;         // "loss", "accuracy", "perplexity", "samples_per_s", "tokens_per_s", "us_per_sample", "lr"
+    std::int64_t step = 0;     // optimizer steps done
+    double epoch = 0;          // fractional epochs done
+    std::int64_t samples = 0;  // training samples seen
+    double wallSeconds = 0;    // training wall time since start (validation included, setup excluded)
+    std::string split;         // "train" | "val" | "speed"
+    std::string
+        metric;  // "loss", "accuracy", "perplexity", "samples_per_s", "tokens_per_s", "us_per_sample", "lr"
     double value = 0;
 };
 

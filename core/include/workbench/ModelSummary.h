@@ -20,12 +20,12 @@ struct ModelSummary {
     std::vector<SummaryRow> rows;
     std::int64_t totalParameters = 0;
     std::int64_t vocabSize = 0;
-    std::int64_t outputs = 0;            // classes or vocabulary size
-    double forwardFlopsPerSample = 0;    // multiply-add = 2 FLOPs; one sample = one sequence of seqLen
-    double trainFlopsPerSample = 0;      // ~3x forward (docs/performance.md)
-    double parameterBytes = 0;           // fp32 weights
-    double trainingMemoryBytes = 0;      // weights + grads + Adam state + activations of one batch
-    std::string toText() const;          // the table as monospace text
+    std::int64_t outputs = 0;          // classes or vocabulary size
+    double forwardFlopsPerSample = 0;  // multiply-add = 2 FLOPs; one sample = one sequence of seqLen
+    double trainFlopsPerSample = 0;    // ~3x forward (docs/performance.md)
+    double parameterBytes = 0;         // fp32 weights
+    double trainingMemoryBytes = 0;    // weights + grads + Adam state + activations of one batch
+    std::string toText() const;        // the table as monospace text
 };
 
 // vocabSize: tokens including specials; classes: number of classes (classifier) or 0.

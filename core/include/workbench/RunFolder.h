@@ -16,9 +16,9 @@ namespace wb {
 struct RunInfo {
     std::string id;
     RunStatus status = RunStatus::Created;
-    std::string device;        // "cpu", "cuda:0"
+    std::string device;  // "cpu", "cuda:0"
     std::string deviceName;
-    std::int64_t threads = 0;          // per process
+    std::int64_t threads = 0;  // per process
     std::string precision;
     // Data-parallel runs (train --nproc, torchrun): processes, their backend ("gloo", "nccl") and the host of
     // each rank; 1, "" and {} for a run in one process.
@@ -38,7 +38,7 @@ struct RunInfo {
     std::int64_t hostCpus = 0;
     std::string startedAt, endedAt;  // ISO 8601 UTC
     std::string timingMethod;
-    std::string error;         // why it failed, when it did
+    std::string error;  // why it failed, when it did
     // What the run could not do as asked, in a sentence each (a thread count the BLAS cannot take).
     std::vector<std::string> warnings;
     RunSummary summary;
@@ -110,16 +110,16 @@ std::string readFile(const std::string& path);  // throws InputError when missin
 // One row per run for the comparison table.
 struct ComparisonRow {
     std::string runId, label, device;
-    std::string name;             // RunRecord::name()
+    std::string name;  // RunRecord::name()
     double samplesPerSecond = 0, usPerSample = 0;
     double secondsToTarget = -1;  // wall seconds until the row's target was first reached; -1: not reached
     std::string target;           // "val loss ≤ 5.210", "val accuracy ≥ 85.0 %"
     double bestValLoss = 0, bestValAccuracy = 0;
-    double speedup = 1;           // samples/s relative to the baseline of its group; 0 when not measured
-    int group = 0;                // runs with one comparabilityKey share a group (numbered from 0 in order)
-    std::string groupLabel;       // RunRecord::comparabilityLabel()
-    bool baseline = false;        // the run the group's speed-ups are relative to
-    std::string note;             // why a number may surprise (a busy machine at the run's start)
+    double speedup = 1;      // samples/s relative to the baseline of its group; 0 when not measured
+    int group = 0;           // runs with one comparabilityKey share a group (numbered from 0 in order)
+    std::string groupLabel;  // RunRecord::comparabilityLabel()
+    bool baseline = false;   // the run the group's speed-ups are relative to
+    std::string note;        // why a number may surprise (a busy machine at the run's start)
 };
 
 struct CompareOptions {

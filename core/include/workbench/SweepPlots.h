@@ -47,7 +47,6 @@ struct SweepPlot {
     std::string toCsv() const;
 };
 
-
 // Is the axis one of the device's (a config field in the "device" section)?
 bool isDeviceAxis(const std::string& field);
 // The device keys of the sweep's cells, in grid order ("cpu:1", "cpu:2 · processes 2").

@@ -25,26 +25,26 @@ struct RunSummary {
     std::int64_t steps = 0;
     double epochs = 0;
     std::int64_t samples = 0;
-    double trainSeconds = 0;        // wall time of training steps, validation excluded
-    double samplesPerSecond = 0;    // warm-up steps excluded
+    double trainSeconds = 0;      // wall time of training steps, validation excluded
+    double samplesPerSecond = 0;  // warm-up steps excluded
     double usPerSample = 0;
     double tokensPerSecond = 0;
     double finalTrainLoss = 0;
-    double bestValLoss = 0;         // 0 when never validated
-    double bestValAccuracy = 0;     // classifier only
+    double bestValLoss = 0;      // 0 when never validated
+    double bestValAccuracy = 0;  // classifier only
     double finalValLoss = 0;
     double finalValAccuracy = 0;
     std::int64_t parameters = 0;
 };
 
 struct TrainingProgress {
-    std::string phase;              // "preparing" | "training" | "validating" | "checkpointing" | "done"
+    std::string phase;  // "preparing" | "training" | "validating" | "checkpointing" | "done"
     std::int64_t step = 0;
-    std::int64_t totalSteps = 0;    // planned steps (epochs x steps per epoch, or max steps)
+    std::int64_t totalSteps = 0;  // planned steps (epochs x steps per epoch, or max steps)
     double epoch = 0;
     std::int64_t samples = 0;
     double wallSeconds = 0;
-    double etaSeconds = -1;         // -1 while unknown
+    double etaSeconds = -1;  // -1 while unknown
     double lastTrainLoss = 0;
     double samplesPerSecond = 0;
 };
@@ -59,8 +59,7 @@ class TrainingJob {
 public:
     // A new run: validates config (InputError), loads the corpus unless one is given, builds the vocabulary
     // and the datasets. Creates runDir only when run() starts, so bad input leaves nothing behind.
-    TrainingJob(ExperimentConfig config, std::string runDir,
-                std::shared_ptr<const Corpus> corpus = nullptr);
+    TrainingJob(ExperimentConfig config, std::string runDir, std::shared_ptr<const Corpus> corpus = nullptr);
     // Continues a saved run from its last checkpoint. epochs, maxSteps and learningRate replace the stored
     // values when > 0 (a lower rate is the cure for a run that diverged: it resumes from the last good
     // checkpoint).
@@ -72,7 +71,8 @@ public:
     // vocabulary and progress from it, loads the corpus (this machine's path when `corpus` is given) and
     // prepares the data. Its run() trains its shards and writes nothing. Throws InputError / TrainingError
     // (bad variables, a WORLD_SIZE that differs from rank 0's, an unreachable rank 0).
-    static std::unique_ptr<TrainingJob> joinAsWorker(const DistributedSpec& spec, const std::string& corpus = {});
+    static std::unique_ptr<TrainingJob> joinAsWorker(const DistributedSpec& spec,
+                                                     const std::string& corpus = {});
     // Makes this job rank 0 of a job whose processes were started outside (torchrun, or by hand): it hosts
     // the store at spec.masterAddr:masterPort instead of starting config.device.processes local processes.
     // Call before run(); spec.rank must be 0.
@@ -90,7 +90,8 @@ public:
     // Thread-safe; run() returns within one batch with status Stopped (a data-parallel run: within logEvery
     // batches, when the ranks next vote).
     void requestStop();
-    // Thread-safe; run() blocks between batches while paused (not a data-parallel run: it says so and goes on).
+    // Thread-safe; run() blocks between batches while paused (not a data-parallel run: it says so and goes
+    // on).
     void setPaused(bool paused);
     bool paused() const;
 
@@ -114,7 +115,7 @@ private:
 // the suggestion is the rate of steepest loss descent (smoothed), a decade below where loss explodes.
 struct LrFinderResult {
     std::vector<double> rates;
-    std::vector<double> losses;     // smoothed
+    std::vector<double> losses;  // smoothed
     double suggestedRate = 0;
 };
 LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& corpus, double minLr = 1e-5,

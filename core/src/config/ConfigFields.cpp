@@ -279,12 +279,13 @@ std::vector<ConfigField> buildTable() {
             precisionFromString, toString)
         .defaults("fp32", "fp32");
     add({"device", "thread_split", "--thread-split", "thread split",
-         "How a CPU step uses its threads: batch (each thread trains its share of the batch for the whole step) "
+         "How a CPU step uses its threads: batch (each thread trains its share of the batch for the whole "
+         "step) "
          "or ops (LibTorch and OpenBLAS split every operation)"})
         .initial("batch")
         .choice<ThreadSplit>(
-            {"batch", "ops"}, [](C& c) -> ThreadSplit& { return c.device.threadSplit; }, threadSplitFromString,
-            toString)
+            {"batch", "ops"}, [](C& c) -> ThreadSplit& { return c.device.threadSplit; },
+            threadSplitFromString, toString)
         .defaults("batch", "batch");
     add({"device", "processes", "--nproc", "processes",
          "Data-parallel processes on this machine (c10d Gloo), each with its share of every batch"})

@@ -151,11 +151,10 @@ std::string resolveCorpusPath(const std::string& pathOrName) {
     if (isCorpusName(pathOrName)) {
         if (const auto entry = findPreparedCorpus(pathOrName)) {
             if (!fs::exists(entry->dataPath, ec))
-                throw InputError(
-                    entry->dataPath, 0,
-                    "prepared corpus '" + pathOrName +
-                        "' is missing its data — prepare it again with: " +
-                        prepareCommand("--force " + pathOrName));
+                throw InputError(entry->dataPath, 0,
+                                 "prepared corpus '" + pathOrName +
+                                     "' is missing its data — prepare it again with: " +
+                                     prepareCommand("--force " + pathOrName));
             return entry->dataPath;
         }
         throw InputError("no corpus file or prepared corpus named '" + pathOrName +

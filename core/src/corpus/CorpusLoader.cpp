@@ -187,7 +187,8 @@ void loadFolder(Corpus& corpus, const std::string& path) {
                     throw InputError(it->path().string(), 0,
                                      "cannot follow the symbolic link: " + fec.message());
                 if (!fs::exists(st))
-                    throw InputError(it->path().string(), 0, "dangling symbolic link (its target does not exist)");
+                    throw InputError(it->path().string(), 0,
+                                     "dangling symbolic link (its target does not exist)");
             }
             if (!fs::is_regular_file(st))
                 throw InputError(it->path().string(), 0,

@@ -31,8 +31,8 @@ std::optional<Preparer> findPreparerFor(const std::string& executable, const std
         return Preparer{normalised(env).string(), Preparer::Origin::Environment};
     }
     if (!executable.empty()) {
-        const fs::path installed = fs::path(executable).parent_path().parent_path() / "share" / "lstm-workbench" /
-                                   "prepare.py";
+        const fs::path installed =
+            fs::path(executable).parent_path().parent_path() / "share" / "lstm-workbench" / "prepare.py";
         if (isFile(installed)) return Preparer{normalised(installed).string(), Preparer::Origin::Installed};
     }
     if (!sourceDir.empty()) {
@@ -55,7 +55,8 @@ std::optional<Preparer> findPreparer() {
 
 std::string prepareCommand(const std::string& args) {
     const auto preparer = findPreparer();
-    if (preparer && preparer->origin == Preparer::Origin::SourceTree) return "python3 datasets/prepare.py " + args;
+    if (preparer && preparer->origin == Preparer::Origin::SourceTree)
+        return "python3 datasets/prepare.py " + args;
     return "lstm-workbench-cli prepare " + args;
 }
 

@@ -101,13 +101,15 @@ std::size_t effectiveVocabularyLimit(const DataConfig& data) {
 // as that guard does for loading, before it runs the machine out of memory.
 class TokenBudget {
 public:
-    explicit TokenBudget(std::string source) : m_source(std::move(source)), m_available(availableMemoryBytes()) {}
+    explicit TokenBudget(std::string source)
+        : m_source(std::move(source)), m_available(availableMemoryBytes()) {}
     void check(std::size_t tokens, std::size_t bytesPerToken) const {
         const double needed = static_cast<double>(tokens) * static_cast<double>(bytesPerToken);
         if (m_available == 0 || needed <= static_cast<double>(m_available)) return;
         throw InputError(m_source, 0,
                          "encoding it for training needs more than " + humanBytes(needed) + " for its " +
-                             std::to_string(tokens) + " tokens, " + humanBytes(static_cast<double>(m_available)) +
+                             std::to_string(tokens) + " tokens, " +
+                             humanBytes(static_cast<double>(m_available)) +
                              " available: train on a part of the corpus");
     }
 
@@ -155,9 +157,10 @@ static PreparedData prepareLanguageModel(const ExperimentConfig& config, const C
     if (total - valTokens < t + 1) valTokens = 0;
     const auto stride = config.data.stride > 0 ? config.data.stride : t;
     // data_fraction: the first share of the training stream (at least one window); validation is unchanged.
-    const auto trainTokens = std::max<std::int64_t>(
-        std::min<std::int64_t>(t + 1, total - valTokens),
-        static_cast<std::int64_t>(std::llround(static_cast<double>(total - valTokens) * config.data.dataFraction)));
+    const auto trainTokens =
+        std::max<std::int64_t>(std::min<std::int64_t>(t + 1, total - valTokens),
+                               static_cast<std::int64_t>(std::llround(static_cast<double>(total - valTokens) *
+                                                                      config.data.dataFraction)));
     d.train = EncodedSplit::languageModel(all.narrow(0, 0, trainTokens), t, stride);
     // Validation windows never overlap: each token is scored once.
     d.validation = EncodedSplit::languageModel(all.narrow(0, total - valTokens, valTokens), t, t);
@@ -190,7 +193,8 @@ static PreparedData prepareClassifier(const ExperimentConfig& config, const Corp
         // stratified; validation is unchanged.
         const auto nTrain = std::max<std::size_t>(
             order.size() > nVal ? 1 : 0,
-            static_cast<std::size_t>(std::llround(static_cast<double>(order.size() - nVal) * config.data.dataFraction)));
+            static_cast<std::size_t>(
+                std::llround(static_cast<double>(order.size() - nVal) * config.data.dataFraction)));
         for (std::size_t k = 0; k < order.size(); ++k) {
             if (k < nVal)
                 valIdx.push_back(byClass[c][order[k]]);
@@ -199,7 +203,8 @@ static PreparedData prepareClassifier(const ExperimentConfig& config, const Corp
         }
     }
     // Both splits' [n, T] token tensors, before one is allocated.
-    TokenBudget(corpus.source).check(corpus.documents.size() * static_cast<std::size_t>(t), sizeof(std::int64_t));
+    TokenBudget(corpus.source)
+        .check(corpus.documents.size() * static_cast<std::size_t>(t), sizeof(std::int64_t));
     auto encodeSet = [&](const std::vector<std::size_t>& idx) {
         const auto n = static_cast<std::int64_t>(idx.size());
         auto tokens = torch::zeros({n, t}, torch::kInt64);

@@ -89,9 +89,8 @@ void HalfStepper::gemv(const std::vector<std::uint16_t>& w, const float* x, floa
     const auto x16 = m_bf16 ? bf16Of(x, k) : std::vector<std::uint16_t>();
     // Rows split across LibTorch's threads; a chunk below ~64 KB of weights is not worth a thread.
     const std::int64_t grain = std::max<std::int64_t>(16, 32768 / std::max<std::int64_t>(k, 1));
-    at::parallel_for(0, rows, grain, [&](std::int64_t r0, std::int64_t r1) {
-        gemvRows(w, x, x16.data(), y, r0, r1, k);
-    });
+    at::parallel_for(0, rows, grain,
+                     [&](std::int64_t r0, std::int64_t r1) { gemvRows(w, x, x16.data(), y, r0, r1, k); });
 }
 
 void HalfStepper::feed(std::int64_t token, State& state) const {

@@ -72,7 +72,8 @@ struct PackedWeight {
 // Rows [r0, r1) of C (leading dimension n of the weights) = bias + sum over the terms of A_i B_i, where A_i
 // is row-major with leading dimension lda[i] and B_i is weights[i] (all fp32 or all bf16).
 void packedProduct(const PackedWeight* const* weights, const float* const* a, const std::int64_t* lda,
-                   int count, const float* bias, float* c, std::int64_t ldc, std::int64_t r0, std::int64_t r1) {
+                   int count, const float* bias, float* c, std::int64_t ldc, std::int64_t r0,
+                   std::int64_t r1) {
     const std::int64_t n = weights[0]->n;
     if (weights[0]->bf16) {
         bf16kernels::Operand ops[2];
@@ -221,8 +222,8 @@ public:
                 for (std::int64_t s = t - 1; s >= 0; --s) {
                     float* dg = dGatesPtr + s * stepGates;
                     lstmkernels::backwardRows(actPtr + s * stepGates, cellsPtr + s * stepState,
-                                              tanhPtr + s * stepState, dOutPtr + s * stepState, rec, dcPtr, dg,
-                                              b0, b1, h);
+                                              tanhPtr + s * stepState, dOutPtr + s * stepState, rec, dcPtr,
+                                              dg, b0, b1, h);
                     const float* as[1] = {dg};
                     const std::int64_t lda[1] = {4 * h};
                     packedProduct(toH, as, lda, 1, nullptr, rec, h, b0, b1);

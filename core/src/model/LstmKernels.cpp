@@ -259,9 +259,10 @@ void panelBias(const float* bias, std::int64_t p, std::int64_t columns, float* b
     for (std::int64_t j = 0; j < kPanel; ++j) bias16[j] = bias && j < columns ? bias[p * kPanel + j] : 0.0f;
 }
 
-__attribute__((target("avx2,fma"))) void gemmPackedAvx2(const PackedOperand* ops, int count, const float* bias,
-                                                       float* c, std::int64_t ldc, std::int64_t r0,
-                                                       std::int64_t r1, std::int64_t n, bool accumulate) {
+__attribute__((target("avx2,fma"))) void gemmPackedAvx2(const PackedOperand* ops, int count,
+                                                        const float* bias, float* c, std::int64_t ldc,
+                                                        std::int64_t r0, std::int64_t r1, std::int64_t n,
+                                                        bool accumulate) {
     for (std::int64_t p = 0; p < panelsOf(n); ++p) {
         const std::int64_t columns = std::min(kPanel, n - p * kPanel);
         alignas(32) float bias16[kPanel];
@@ -269,12 +270,23 @@ __attribute__((target("avx2,fma"))) void gemmPackedAvx2(const PackedOperand* ops
         std::int64_t r = r0;
         for (; r + 6 <= r1; r += 6) panelKernel<6>(ops, count, p, r, bias16, c, ldc, columns, accumulate);
         switch (r1 - r) {
-            case 5: panelKernel<5>(ops, count, p, r, bias16, c, ldc, columns, accumulate); break;
-            case 4: panelKernel<4>(ops, count, p, r, bias16, c, ldc, columns, accumulate); break;
-            case 3: panelKernel<3>(ops, count, p, r, bias16, c, ldc, columns, accumulate); break;
-            case 2: panelKernel<2>(ops, count, p, r, bias16, c, ldc, columns, accumulate); break;
-            case 1: panelKernel<1>(ops, count, p, r, bias16, c, ldc, columns, accumulate); break;
-            default: break;
+            case 5:
+                panelKernel<5>(ops, count, p, r, bias16, c, ldc, columns, accumulate);
+                break;
+            case 4:
+                panelKernel<4>(ops, count, p, r, bias16, c, ldc, columns, accumulate);
+                break;
+            case 3:
+                panelKernel<3>(ops, count, p, r, bias16, c, ldc, columns, accumulate);
+                break;
+            case 2:
+                panelKernel<2>(ops, count, p, r, bias16, c, ldc, columns, accumulate);
+                break;
+            case 1:
+                panelKernel<1>(ops, count, p, r, bias16, c, ldc, columns, accumulate);
+                break;
+            default:
+                break;
         }
     }
 }

@@ -62,7 +62,8 @@ std::string RunAnnotations::toJson() const {
 RunAnnotations RunAnnotations::fromJson(const std::string& text, const std::string& sourceName) {
     const json j = detail::parseJsonDocument(text, sourceName);
     if (!j.is_object())
-        throw InputError(sourceName, 0, "expected a JSON object (name, notes, tags), found " + detail::jsonTypeName(j));
+        throw InputError(sourceName, 0,
+                         "expected a JSON object (name, notes, tags), found " + detail::jsonTypeName(j));
     RunAnnotations a;
     auto text_of = [&](const char* key, std::string& out) {
         const auto it = j.find(key);
@@ -90,7 +91,8 @@ RunAnnotations readRunAnnotations(const std::string& dir) {
 }
 
 void writeRunAnnotations(const std::string& dir, const RunAnnotations& annotations) {
-    if (!isRunFolder(dir)) throw InputError(dir, 0, "not a run folder (expected config.json and run.json in it)");
+    if (!isRunFolder(dir))
+        throw InputError(dir, 0, "not a run folder (expected config.json and run.json in it)");
     writeFileAtomic((fs::path(dir) / kAnnotations).string(), annotations.toJson());
 }
 
@@ -98,7 +100,8 @@ void removeRunFolder(const std::string& dir) {
     std::error_code ec;
     if (fs::is_symlink(fs::symlink_status(dir, ec)))
         throw InputError(dir, 0, "is a symbolic link; delete the run folder it points to instead");
-    if (!isRunFolder(dir)) throw InputError(dir, 0, "not a run folder (expected config.json and run.json in it)");
+    if (!isRunFolder(dir))
+        throw InputError(dir, 0, "not a run folder (expected config.json and run.json in it)");
     fs::remove_all(dir, ec);
     if (ec) throw TrainingError("cannot delete " + dir + ": " + ec.message());
 }
@@ -107,7 +110,8 @@ std::string RunRecord::corpusName() const {
     fs::path corpus(config.data.corpus);
     if (corpus.empty()) return "corpus";
     // A prepared corpus's data sits in a folder of its name: ~/.cache/…/corpora/tang-quatrains-7/….json.
-    std::string stem = corpus.filename().empty() ? corpus.parent_path().filename().string() : corpus.stem().string();
+    std::string stem =
+        corpus.filename().empty() ? corpus.parent_path().filename().string() : corpus.stem().string();
     return stem.empty() ? corpus.string() : stem;
 }
 
@@ -124,8 +128,8 @@ std::string RunRecord::name() const { return annotations.name.empty() ? defaultN
 std::string RunRecord::comparabilityKey() const {
     const ModelConfig& m = config.model;
     return toString(config.task) + "|" + corpusName() + "|" + configField("tokens").get(config) + "|" +
-           std::to_string(m.embedding) + "|" + std::to_string(m.hidden) + "|" + std::to_string(m.layers) + "|" +
-           (m.bidirectional ? "bi" : "uni");
+           std::to_string(m.embedding) + "|" + std::to_string(m.hidden) + "|" + std::to_string(m.layers) +
+           "|" + (m.bidirectional ? "bi" : "uni");
 }
 
 std::string RunRecord::comparabilityLabel() const {
@@ -189,8 +193,8 @@ std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, const
         }
 
         // The target every run of the group can be timed to: a loss the user chose, else per task the level
-        // the slowest-learning run reached (a language model's worst best val loss, a classifier's lowest best
-        // val accuracy), so "time to target" compares how fast each run got to the same place.
+        // the slowest-learning run reached (a language model's worst best val loss, a classifier's lowest
+        // best val accuracy), so "time to target" compares how fast each run got to the same place.
         const bool classifier = runs[members.front()].config.task == Task::Classifier;
         double level = 0;
         if (options.targetLoss <= 0) {
@@ -201,7 +205,8 @@ std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, const
                 double best = 0;
                 for (const auto& r : series)
                     if (std::isfinite(r.value) && r.value > 0)
-                        best = best == 0 ? r.value : (classifier ? std::max(best, r.value) : std::min(best, r.value));
+                        best = best == 0 ? r.value
+                                         : (classifier ? std::max(best, r.value) : std::min(best, r.value));
                 if (best > 0)
                     level = level == 0 ? best : (classifier ? std::min(level, best) : std::max(level, best));
             }
@@ -212,17 +217,20 @@ std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, const
                 auto series = seriesOf(metrics, "val", "loss");
                 const bool train = series.empty();
                 if (train) series = seriesOf(metrics, "train", "loss");
-                rows[i].target = std::string(train ? "train" : "val") + " loss ≤ " + formatNumber("%.3f", options.targetLoss);
-                rows[i].secondsToTarget =
-                    firstTime(series, [](double v, double t) { return v <= t; }, options.targetLoss);
+                rows[i].target = std::string(train ? "train" : "val") + " loss ≤ " +
+                                 formatNumber("%.3f", options.targetLoss);
+                rows[i].secondsToTarget = firstTime(
+                    series, [](double v, double t) { return v <= t; }, options.targetLoss);
             } else if (level > 0 && classifier) {
                 rows[i].target = "val accuracy ≥ " + formatNumber("%.1f %%", level * 100);
-                rows[i].secondsToTarget = firstTime(seriesOf(metrics, "val", "accuracy"),
-                                                    [](double v, double t) { return v >= t - 1e-12; }, level);
+                rows[i].secondsToTarget = firstTime(
+                    seriesOf(metrics, "val", "accuracy"), [](double v, double t) { return v >= t - 1e-12; },
+                    level);
             } else if (level > 0) {
                 rows[i].target = "val loss ≤ " + formatNumber("%.3f", level);
-                rows[i].secondsToTarget = firstTime(seriesOf(metrics, "val", "loss"),
-                                                    [](double v, double t) { return v <= t + 1e-12; }, level);
+                rows[i].secondsToTarget = firstTime(
+                    seriesOf(metrics, "val", "loss"), [](double v, double t) { return v <= t + 1e-12; },
+                    level);
             }
         }
 
@@ -231,16 +239,18 @@ std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, const
         for (std::size_t i : members) {
             const RunInfo& info = runs[i].info;
             const std::int64_t workers = std::max<std::int64_t>(1, info.threads) * info.worldSize;
-            if (info.loadAverage < 0 || info.hostCpus <= 0 || info.loadAverage + double(workers) <= double(info.hostCpus) + 0.5)
+            if (info.loadAverage < 0 || info.hostCpus <= 0 ||
+                info.loadAverage + double(workers) <= double(info.hostCpus) + 0.5)
                 continue;
             for (std::size_t j : members) {
                 const RunInfo& other = runs[j].info;
                 const std::int64_t otherWorkers = std::max<std::int64_t>(1, other.threads) * other.worldSize;
                 if (otherWorkers < workers && rows[j].samplesPerSecond > rows[i].samplesPerSecond &&
                     rows[i].samplesPerSecond > 0) {
-                    rows[i].note = "the machine was busy when it started (load " + formatNumber("%.1f", info.loadAverage) +
-                                   " on " + std::to_string(info.hostCpus) + " CPUs): its " +
-                                   std::to_string(workers) + " workers shared cores with other work";
+                    rows[i].note = "the machine was busy when it started (load " +
+                                   formatNumber("%.1f", info.loadAverage) + " on " +
+                                   std::to_string(info.hostCpus) + " CPUs): its " + std::to_string(workers) +
+                                   " workers shared cores with other work";
                     break;
                 }
             }

@@ -87,7 +87,8 @@ std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std:
 
 TrainingJob::~TrainingJob() = default;
 
-std::unique_ptr<TrainingJob> TrainingJob::joinAsWorker(const DistributedSpec& spec, const std::string& corpus) {
+std::unique_ptr<TrainingJob> TrainingJob::joinAsWorker(const DistributedSpec& spec,
+                                                       const std::string& corpus) {
     if (spec.rank == 0) throw InputError("rank 0 is not a worker: it trains as an ordinary job");
     std::unique_ptr<TrainingJob> job(new TrainingJob());
     auto& m = *job->m;

@@ -112,7 +112,8 @@ void TrainingSession::openRunFolder() {
     info.status = RunStatus::Running;
     info.device = m_config.device.device;
     info.deviceName = m_device.is_cpu() ? "CPU" : cudaDeviceName(m_device.index(), nullptr);
-    info.precision = effectivePrecision(m_device, m_config.device.precision);  // what ran, not only what was asked
+    info.precision =
+        effectivePrecision(m_device, m_config.device.precision);  // what ran, not only what was asked
     info.libtorchVersion = libtorchVersion();
     info.blas = blasLibrary();
     info.host = hostName();
@@ -290,8 +291,9 @@ void TrainingSession::trainBatch(const torch::Tensor& order) {
         const auto [first, last] = m_sync->shard(size);
         const auto batch = m_trainSplit.batch(order.narrow(0, begin + first, last - first));
         ScopedDropoutShard dropoutShard(dataParallel() ? size : 0, first);
-        m_lossSum += trainStep(*m_setup, batch, m_config, m_sync.get(), m_sync->lossWeight(last - first, size))
-                         .to(torch::kFloat32);
+        m_lossSum +=
+            trainStep(*m_setup, batch, m_config, m_sync.get(), m_sync->lossWeight(last - first, size))
+                .to(torch::kFloat32);
     }
     ++m_lossCount;
     ++m_state.step;

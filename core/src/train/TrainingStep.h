@@ -16,9 +16,9 @@
 namespace wb {
 
 struct LossOutput {
-    torch::Tensor loss;      // mean over predicted tokens (LM) or examples (classifier)
-    torch::Tensor correct;   // number of correct predictions (int64, on the device)
-    std::int64_t count = 0;  // predictions in the batch
+    torch::Tensor loss;       // mean over predicted tokens (LM) or examples (classifier)
+    torch::Tensor correct;    // number of correct predictions (int64, on the device)
+    std::int64_t count = 0;   // predictions in the batch
     torch::Tensor predicted;  // classifier: each example's predicted class (undefined for an LM)
 };
 

@@ -64,7 +64,8 @@ TEST_F(PreparerTest, EnvironmentWinsEvenWhenMissingSoThatRunningItSaysWhy) {
 }
 
 TEST_F(PreparerTest, ArgvRunsThePythonScriptWithTheArguments) {
-    const auto argv = wb::preparerArgv({"/x/prepare.py", wb::Preparer::Origin::Installed}, {"--list", "--json"});
+    const auto argv =
+        wb::preparerArgv({"/x/prepare.py", wb::Preparer::Origin::Installed}, {"--list", "--json"});
     ASSERT_EQ(argv.size(), 4u);
     EXPECT_NE(argv[0].find("python3"), std::string::npos);
     EXPECT_EQ(argv[1], "/x/prepare.py");

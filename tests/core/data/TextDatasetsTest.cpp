@@ -118,7 +118,8 @@ TEST(TextDatasets, RefusesAnEncodingThatDoesNotFitInMemory) {
     auto config = defaultConfig(Task::LanguageModel);
     config.data.seqLen = 8;
     {  // a 1 MiB limit until the end of this block
-        const wbtest::ScopedEnv limit(std::map<std::string, std::string>{{"WORKBENCH_MEMORY_LIMIT_BYTES", "1048576"}});
+        const wbtest::ScopedEnv limit(
+            std::map<std::string, std::string>{{"WORKBENCH_MEMORY_LIMIT_BYTES", "1048576"}});
         try {
             prepareData(config, textCorpus(text));
             ADD_FAILURE() << "expected an InputError";
@@ -133,7 +134,8 @@ TEST(TextDatasets, RefusesAnEncodingThatDoesNotFitInMemory) {
         Corpus labelled;
         labelled.source = "reviews.tsv";
         labelled.format = CorpusFormat::Tsv;
-        for (const char* label : {"pos", "neg", "pos", "neg"}) labelled.documents.push_back({"fine", label, "", ""});
+        for (const char* label : {"pos", "neg", "pos", "neg"})
+            labelled.documents.push_back({"fine", label, "", ""});
         labelled.classes = {"neg", "pos"};
         EXPECT_THROW(prepareData(classifier, labelled), InputError);
     }

@@ -12,7 +12,8 @@
 using namespace wb;
 
 namespace {
-void expectSameLogits(LstmBackend backend, std::int64_t layers, HalfStepper::Weights weights, double tolerance) {
+void expectSameLogits(LstmBackend backend, std::int64_t layers, HalfStepper::Weights weights,
+                      double tolerance) {
     torch::manual_seed(3);
     ModelConfig mc;
     mc.embedding = 24;
@@ -36,7 +37,8 @@ void expectSameLogits(LstmBackend backend, std::int64_t layers, HalfStepper::Wei
         const auto actual = stepper->logits(half);
         const double scale = expected.abs().max().item<double>();
         const double diff = (actual - expected).abs().max().item<double>();
-        EXPECT_LT(diff, tolerance * std::max(scale, 1.0)) << "token " << token << ", " << layers << " layer(s)";
+        EXPECT_LT(diff, tolerance * std::max(scale, 1.0))
+            << "token " << token << ", " << layers << " layer(s)";
         if (weights == HalfStepper::Weights::Bf16) EXPECT_GT(diff, 1e-5);  // bf16 really ran
     }
 }
@@ -45,14 +47,16 @@ void expectSameLogits(LstmBackend backend, std::int64_t layers, HalfStepper::Wei
 TEST(HalfStepper, MatchesTheFp32ModelWithinHalfPrecision) {
     if (!lstmkernels::halfKernelsAvailable()) GTEST_SKIP() << "this CPU has no F16C/AVX2";
     for (auto backend : {LstmBackend::Fused, LstmBackend::Torch})
-        for (std::int64_t layers : {1, 3}) expectSameLogits(backend, layers, HalfStepper::Weights::Fp16, 2e-3);
+        for (std::int64_t layers : {1, 3})
+            expectSameLogits(backend, layers, HalfStepper::Weights::Fp16, 2e-3);
 }
 
 TEST(HalfStepper, MatchesTheFp32ModelWithinBf16Precision) {
     if (!bf16kernels::available()) GTEST_SKIP() << "this CPU has no AVX512_BF16";
     // 8 significant bits in weights and inputs: measured differences up to 7e-4 here (fp16: 2e-3 allowed).
     for (auto backend : {LstmBackend::Fused, LstmBackend::Torch})
-        for (std::int64_t layers : {1, 3}) expectSameLogits(backend, layers, HalfStepper::Weights::Bf16, 5e-3);
+        for (std::int64_t layers : {1, 3})
+            expectSameLogits(backend, layers, HalfStepper::Weights::Bf16, 5e-3);
 }
 
 TEST(HalfStepper, ChoosesBf16WhereTheKernelsRunAndFp16WhenForcedOff) {

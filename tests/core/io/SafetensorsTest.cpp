@@ -79,11 +79,10 @@ TEST(Safetensors, RejectsInconsistentFiles) {
     expectRejected(withHeader(R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,80]}})", data), "outside");
     expectRejected(withHeader(R"({"w":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", data), "needs 12");
     expectRejected(withHeader(R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[8,0]}})", data), "outside");
-    expectRejected(
-        withHeader(
-            R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
-            data),
-        "overlap");
+    expectRejected(withHeader(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                              R"("b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
+                              data),
+                   "overlap");
     expectRejected(
         withHeader(R"({"w":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,8]}})", data),
         "too large");

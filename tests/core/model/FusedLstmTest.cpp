@@ -138,7 +138,8 @@ TEST(FusedLstm, MatchesTorchLstmOutputsAndGradientsAcrossShapes) {
 // above the packed path's limit (BLAS per step); each with one thread and with the batch split in two.
 TEST(FusedLstm, MatchesTorchLstmOnLargerShapesWithOneAndTwoThreads) {
     const int threadsBefore = at::get_num_threads();
-    const std::vector<std::array<std::int64_t, 4>> shapes = {{13, 9, 20, 37}, {64, 4, 32, 100}, {3, 3, 6, 260}};
+    const std::vector<std::array<std::int64_t, 4>> shapes = {
+        {13, 9, 20, 37}, {64, 4, 32, 100}, {3, 3, 6, 260}};
     for (int threads : {1, 2}) {
         at::set_num_threads(threads);
         for (const auto& s : shapes)

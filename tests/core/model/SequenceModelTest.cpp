@@ -30,7 +30,8 @@ TEST(SequenceModel, BidirectionalClassifierMatchesTheSummary) {
         config.model.bidirectional = true;
         config.model.pooling = pooling;
         SequenceModel model(Task::Classifier, config.model, 40, 3);
-        auto out = model->forward(torch::randint(0, 40, {4, 7}, torch::kInt64), torch::tensor({7, 3, 1, 5}, torch::kInt64));
+        auto out = model->forward(torch::randint(0, 40, {4, 7}, torch::kInt64),
+                                  torch::tensor({7, 3, 1, 5}, torch::kInt64));
         EXPECT_EQ(out.sizes(), (std::vector<std::int64_t>{4, 3}));
         EXPECT_EQ(countParameters(*model), summarizeModel(config, 40, 3).totalParameters);
     }
@@ -81,7 +82,8 @@ TEST(SequenceModel, ParameterNamesFollowPyTorch) {
     SequenceModel model(Task::Classifier, m, 10, 2);
     std::vector<std::string> names;
     for (const auto& [name, t] : namedParameters(model)) names.push_back(name);
-    for (const char* expected : {"embedding.weight", "lstm.weight_ih_l0", "lstm.weight_hh_l0", "lstm.bias_ih_l0",
-                                 "lstm.bias_hh_l0", "lstm.weight_ih_l0_reverse", "head.weight", "head.bias"})
+    for (const char* expected :
+         {"embedding.weight", "lstm.weight_ih_l0", "lstm.weight_hh_l0", "lstm.bias_ih_l0", "lstm.bias_hh_l0",
+          "lstm.weight_ih_l0_reverse", "head.weight", "head.bias"})
         EXPECT_NE(std::find(names.begin(), names.end(), expected), names.end()) << expected;
 }

@@ -103,7 +103,8 @@ TEST_P(BadInputCatalog, ThroughTheApi) {
         if (c.documents >= 0) {
             ASSERT_EQ(static_cast<std::int64_t>(o.corpus.documents.size()), c.documents) << c.name;
             EXPECT_EQ(o.corpus.documents[0].text.rfind(c.firstText, 0), 0u)
-                << c.name << ": first document starts with '" << o.corpus.documents[0].text.substr(0, 40) << "'";
+                << c.name << ": first document starts with '" << o.corpus.documents[0].text.substr(0, 40)
+                << "'";
             for (const auto& d : o.corpus.documents) {
                 EXPECT_EQ(d.text.find('\r'), std::string::npos) << c.name;
                 EXPECT_EQ(d.label.find('\r'), std::string::npos) << c.name;
@@ -117,13 +118,15 @@ TEST_P(BadInputCatalog, ThroughTheApi) {
     EXPECT_EQ(o.what.find('\n'), std::string::npos) << c.name << ": not one line: " << o.what;
     EXPECT_EQ(o.what.find('\r'), std::string::npos) << c.name << ": not one line: " << o.what;
     for (const auto& fragment : c.expected)
-        EXPECT_NE(o.what.find(fragment), std::string::npos) << c.name << ": '" << fragment << "' not in: " << o.what;
+        EXPECT_NE(o.what.find(fragment), std::string::npos)
+            << c.name << ": '" << fragment << "' not in: " << o.what;
     EXPECT_FALSE(o.file.empty()) << c.name << ": the error names no file: " << o.what;
     EXPECT_NE(o.file.find(c.expected.front()), std::string::npos)
         << c.name << ": the error's file is '" << o.file << "': " << o.what;
     if (c.line > 0) {
         EXPECT_EQ(o.line, c.line) << c.name << ": " << o.what;
-        EXPECT_NE(o.what.find(":" + std::to_string(c.line) + ": "), std::string::npos) << c.name << ": " << o.what;
+        EXPECT_NE(o.what.find(":" + std::to_string(c.line) + ": "), std::string::npos)
+            << c.name << ": " << o.what;
     }
     EXPECT_EQ(wbtest::snapshotTree(dir.path()), before) << c.name << ": the call changed or left files";
     if (!in.out.empty()) {
@@ -152,7 +155,8 @@ TEST(BadInputCatalogSize, HasTheEightySevenCasesTheDocsCountWithUniqueNames) {
             } else {
                 expected = "exit 2 / InputError naming `" + c.expected.front() + "`";
                 if (c.line > 0) expected += " line " + std::to_string(c.line);
-                for (std::size_t k = 1; k < c.expected.size(); ++k) expected += (k == 1 ? ": \"" : "\", \"") + c.expected[k];
+                for (std::size_t k = 1; k < c.expected.size(); ++k)
+                    expected += (k == 1 ? ": \"" : "\", \"") + c.expected[k];
                 if (c.expected.size() > 1) expected += "\"";
             }
             for (auto& ch : expected)

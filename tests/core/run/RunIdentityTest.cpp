@@ -109,7 +109,8 @@ wb::RunRecord run(const std::string& id, wb::Task task, double samplesPerSecond,
     if (metric == "loss") {
         r.info.summary.bestValLoss = val.empty() ? 0 : val.back().second;
     } else {
-        for (auto [wall, value] : val) r.info.summary.bestValAccuracy = std::max(r.info.summary.bestValAccuracy, value);
+        for (auto [wall, value] : val)
+            r.info.summary.bestValAccuracy = std::max(r.info.summary.bestValAccuracy, value);
     }
     return r;
 }

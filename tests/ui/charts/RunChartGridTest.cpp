@@ -43,8 +43,10 @@ TEST(RunChartGrid, PanelsShareTheWholeArea) {
         const RunChartPanel* p = grid.panel(key);
         ASSERT_NE(p, nullptr);
         // Two columns, one row: each plot about half the width and the full height.
-        EXPECT_GT(p->plot()->width(), viewport->width() * 4 / 10) << p->plot()->width() << " of " << viewport->width();
-        EXPECT_GT(p->plot()->height(), viewport->height() * 8 / 10) << p->plot()->height() << " of " << viewport->height();
+        EXPECT_GT(p->plot()->width(), viewport->width() * 4 / 10)
+            << p->plot()->width() << " of " << viewport->width();
+        EXPECT_GT(p->plot()->height(), viewport->height() * 8 / 10)
+            << p->plot()->height() << " of " << viewport->height();
     }
     runs.add(entry(QStringLiteral("/runs/c")));
     QApplication::processEvents();

@@ -32,7 +32,8 @@ TEST(CorpusPanel, PreparedCorpusOpenedByPathShowsItsNameAndManifest) {
     const std::string dir = tmp.file("cache/mini-poems");
     wbtest::writeText(dir + "/poems.json", wbtest::quatrainJson(30));
     wbtest::writeText(dir + "/manifest.json",
-                      R"({"data": "poems.json", "format": "poems", "description": "thirty test quatrains", "documents": 30})");
+                      R"({"data": "poems.json", "format": "poems", "description": "thirty test quatrains", )"
+                      R"("documents": 30})");
     const QByteArray saved = qgetenv("LSTM_WORKBENCH_DATA");
     qputenv("LSTM_WORKBENCH_DATA", QByteArray::fromStdString(tmp.file("cache")));
     {

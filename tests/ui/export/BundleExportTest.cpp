@@ -63,15 +63,18 @@ TEST(BundleExport, WritesChartsTablesConfigsAndEnvironment) {
     const QString metrics = readAll(dir + QStringLiteral("/metrics.csv"));
     EXPECT_TRUE(metrics.startsWith(QStringLiteral("run_id,"))) << metrics.left(80).toStdString();
     EXPECT_TRUE(metrics.contains(id));
-    const QStringList table = readAll(dir + QStringLiteral("/comparison.csv")).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList table =
+        readAll(dir + QStringLiteral("/comparison.csv")).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(table.size(), 2);  // header and the one run
     EXPECT_TRUE(table[1].contains(id));
     // Named as the window names it (the panels, the legend, the table).
     EXPECT_TRUE(table[1].contains(w.runs()->at(0).label)) << table[1].toStdString();
 
-    const QJsonDocument config = QJsonDocument::fromJson(readAll(dir + QStringLiteral("/configs/%1.json").arg(id)).toUtf8());
+    const QJsonDocument config =
+        QJsonDocument::fromJson(readAll(dir + QStringLiteral("/configs/%1.json").arg(id)).toUtf8());
     ASSERT_TRUE(config.isObject());
-    const QJsonDocument env = QJsonDocument::fromJson(readAll(dir + QStringLiteral("/environment.json")).toUtf8());
+    const QJsonDocument env =
+        QJsonDocument::fromJson(readAll(dir + QStringLiteral("/environment.json")).toUtf8());
     ASSERT_TRUE(env.isObject());
     EXPECT_TRUE(env.object().contains(QStringLiteral("libtorch")));
 }

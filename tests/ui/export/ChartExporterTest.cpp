@@ -1,7 +1,7 @@
 // Export: the overlay chart as a PNG that decodes (and SVG/PDF files), all series as a CSV whose rows
 // match the run's metrics, a comparison bundle, and the headless compare the CLI uses.
-#include <QFile>
 #include <QDate>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 
@@ -69,11 +69,13 @@ TEST(ChartExporter, ACaptionNamesTheRunsCorpusAndDateInTheFileOnly) {
     EXPECT_TRUE(caption.contains(QString::fromStdString(records[0].name()))) << caption.toStdString();
 
     wbtest::TempDir tmp;
-    const QString plain = QString::fromStdString(tmp.file("plain.png")), titled = QString::fromStdString(tmp.file("titled.png"));
+    const QString plain = QString::fromStdString(tmp.file("plain.png")),
+                  titled = QString::fromStdString(tmp.file("titled.png"));
     const int elements = chart.plot()->plotLayout()->elementCount();
     QString error;
     ASSERT_TRUE(ChartExporter::savePlot(chart.plot(), plain, &error));
-    ASSERT_TRUE(ChartExporter::savePlot(chart.plot(), titled, &error, 1000, 600, caption)) << error.toStdString();
+    ASSERT_TRUE(ChartExporter::savePlot(chart.plot(), titled, &error, 1000, 600, caption))
+        << error.toStdString();
     EXPECT_EQ(chart.plot()->plotLayout()->elementCount(), elements);  // the chart on screen is unchanged
     // The caption is ink in the top band of the titled image, where the plain one has none or less.
     auto inkOnTop = [](const QImage& image) {
@@ -114,7 +116,8 @@ TEST(HeadlessCompare, WritesPngAndCsv) {
     const QString run = wbuitest::trainedLanguageModelRun();
     wbtest::TempDir tmp;
     std::string error;
-    EXPECT_EQ(exportComparison({run.toStdString()}, tmp.file("c.png"), tmp.file("c.csv"), &error), 0) << error;
+    EXPECT_EQ(exportComparison({run.toStdString()}, tmp.file("c.png"), tmp.file("c.csv"), &error), 0)
+        << error;
     EXPECT_FALSE(QImage(QString::fromStdString(tmp.file("c.png"))).isNull());
     EXPECT_GT(QFileInfo(QString::fromStdString(tmp.file("c.csv"))).size(), 50);
 }

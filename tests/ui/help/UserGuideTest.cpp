@@ -16,7 +16,8 @@ TEST(UserGuide, TheReadmeIsInTheProgramWithoutImages) {
     EXPECT_TRUE(guide.contains(QStringLiteral("## The command line")));
     EXPECT_FALSE(guide.contains(QStringLiteral("![")));
     UserGuideDialog dialog;
-    EXPECT_TRUE(dialog.browser()->toPlainText().contains(QStringLiteral("lstm-workbench-cli prepare tang-quatrains-7")));
+    EXPECT_TRUE(dialog.browser()->toPlainText().contains(
+        QStringLiteral("lstm-workbench-cli prepare tang-quatrains-7")));
 }
 
 TEST(UserGuide, TheHelpMenuOpensItWithF1) {

@@ -110,7 +110,8 @@ TEST(RunIdentity, DeleteRemovesOnlyThatFolderAndRefusesALiveRun) {
     EXPECT_FALSE(win.w->runsPanel()->deleteRun(keep));
     EXPECT_TRUE(fs::exists(keep.toStdString() + "/config.json"));
     EXPECT_EQ(win.w->errors()->errorCount(), errors + 1);
-    EXPECT_TRUE(win.w->errors()->lastError().contains(QStringLiteral("Stop"))) << win.w->errors()->lastError().toStdString();
+    EXPECT_TRUE(win.w->errors()->lastError().contains(QStringLiteral("Stop")))
+        << win.w->errors()->lastError().toStdString();
 }
 
 TEST(RunIdentity, SettingsTableShowsOnlyWhatDiffers) {
@@ -120,7 +121,8 @@ TEST(RunIdentity, SettingsTableShowsOnlyWhatDiffers) {
     b.info.threads = 2;
     SettingsDiffDialog dialog({a, b});
     const QStringList fields = dialog.shownFields();
-    EXPECT_TRUE(fields.contains(QStringLiteral("learning rate"))) << fields.join(QStringLiteral(", ")).toStdString();
+    EXPECT_TRUE(fields.contains(QStringLiteral("learning rate")))
+        << fields.join(QStringLiteral(", ")).toStdString();
     EXPECT_TRUE(fields.contains(QStringLiteral("device (as run)")));
     EXPECT_FALSE(fields.contains(QStringLiteral("hidden size")));
     dialog.setDifferencesOnly(false);

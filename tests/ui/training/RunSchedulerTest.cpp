@@ -15,8 +15,10 @@ TEST(RunScheduler, StoppedQueuedRunNeverStarts) {
     auto corpus = std::make_shared<wb::Corpus>(wb::loadCorpus(tmp.file("p.txt")));
     const auto config = wbuitest::tinyConfig(wb::Task::LanguageModel, tmp.file("p.txt"), 100000);
     RunScheduler scheduler;
-    auto* first = new RunController(config, QString::fromStdString(tmp.file("a")), QStringLiteral("a"), corpus);
-    auto* second = new RunController(config, QString::fromStdString(tmp.file("b")), QStringLiteral("b"), corpus);
+    auto* first =
+        new RunController(config, QString::fromStdString(tmp.file("a")), QStringLiteral("a"), corpus);
+    auto* second =
+        new RunController(config, QString::fromStdString(tmp.file("b")), QStringLiteral("b"), corpus);
     scheduler.submit(first);
     scheduler.submit(second);
     EXPECT_TRUE(first->isActive());
