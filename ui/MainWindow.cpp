@@ -326,6 +326,7 @@ void MainWindow::connectPanels() {
     connect(m_experiment, &ExperimentPanel::lrFinderRequested, this, &MainWindow::runLrFinder);
     connect(m_experiment, &ExperimentPanel::batchSizeFinderRequested, this, &MainWindow::runBatchSizeFinder);
     connect(m_runsPanel, &RunsPanel::loadFailed, m_errors, &ErrorPresenter::showError);
+    connect(m_runsPanel, &RunsPanel::resumeRequested, this, &MainWindow::resumeRun);
     connect(m_runsPanel, &RunsPanel::openFolderRequested, this, &MainWindow::openRunDialog);
     connect(m_runsPanel, &RunsPanel::listChanged, this, &MainWindow::refreshPlaygroundRuns);
     connect(m_runsPanel, &RunsPanel::playgroundRequested, this, [this](const QString& dir) {
@@ -623,27 +624,7 @@ bool MainWindow::startRuns() {
         const int index = m_runs->add(std::move(entry));
         const QString label = m_runs->at(index).label;
 
-        auto* controller = new RunController(c, dir, label, corpus);
-        connect(controller, &RunController::metricsReceived, m_runs,
-                [this, dir](const std::vector<wb::MetricRecord>& records) {
-                    m_runs->appendMetrics(dir, records);
-                });
-        connect(controller, &RunController::logLine, this,
-                [this, label](const QString& line) { appendLog(label + QStringLiteral(": ") + line); });
-        connect(controller, &RunController::errorOccurred, this, [this, label](const QString& message) {
-            appendLog(label + QStringLiteral(": ") + message);
-            if (!m_closing)
-                m_errors->showError(
-                    tr("The run on %1 failed").arg(label),
-                    tr("%1\n\nWhat the run learned until then is in its run folder; change the "
-                       "settings (a smaller batch or model for out-of-memory, a lower learning rate "
-                       "for NaN loss) and run again.")
-                        .arg(message));
-        });
-        connect(controller, &RunController::finished, this,
-                [this, controller] { onRunFinished(controller); });
-        m_progress->addRun(controller, m_runs->at(index).color);
-        m_scheduler->submit(controller);
+        launch(new RunController(c, dir, label, corpus), m_runs->at(index).color);
         appendLog(tr("%1: run folder %2").arg(label, dir));
     }
     m_mainTabs->setCurrentIndex(0);
@@ -660,6 +641,56 @@ void MainWindow::clearFinishedRuns() {
         tr("%n finished run(s) left the charts; tick them in the Runs list to bring them back", nullptr,
            int(finished.size())),
         8000);
+}
+
+void MainWindow::launch(RunController* controller, const QColor& color) {
+    const QString dir = controller->runDir();
+    const QString label = controller->label();
+    connect(
+        controller, &RunController::metricsReceived, m_runs,
+        [this, dir](const std::vector<wb::MetricRecord>& records) { m_runs->appendMetrics(dir, records); });
+    connect(controller, &RunController::logLine, this,
+            [this, label](const QString& line) { appendLog(label + QStringLiteral(": ") + line); });
+    connect(controller, &RunController::errorOccurred, this, [this, label](const QString& message) {
+        appendLog(label + QStringLiteral(": ") + message);
+        if (!m_closing)
+            m_errors->showError(
+                tr("The run on %1 failed").arg(label),
+                tr("%1\n\nWhat the run learned until then is in its run folder; change the "
+                   "settings (a smaller batch or model for out-of-memory, a lower learning rate "
+                   "for NaN loss) and run again.")
+                    .arg(message));
+    });
+    connect(controller, &RunController::finished, this, [this, controller] { onRunFinished(controller); });
+    m_progress->addRun(controller, color);
+    m_scheduler->submit(controller);
+}
+
+bool MainWindow::resumeRun(const QString& dir, const ResumeRequest& request) {
+    for (RunController* c : m_scheduler->controllers())
+        if (c->runDir() == dir && !c->isDone()) {
+            m_errors->showError(tr("The run is still training"), tr("%1 is training now.").arg(dir));
+            return false;
+        }
+    RunEntry entry;
+    entry.key = dir;
+    try {
+        entry.record = wb::loadRunFolder(toStd(dir));
+    } catch (const std::exception& e) {
+        m_errors->showError(tr("Could not resume the run"), describeError(e));
+        return false;
+    }
+    // The curves so far come from the folder; the resumed steps are appended as they arrive.
+    m_runs->remove(dir);
+    entry.live = true;
+    const int index = m_runs->add(std::move(entry));
+    const RunEntry& added = m_runs->at(index);
+    auto* controller = new RunController(added.record.config, dir, added.label, nullptr);
+    controller->setResume(request);
+    launch(controller, added.color);
+    appendLog(tr("%1: resuming from its last checkpoint").arg(added.label));
+    m_mainTabs->setCurrentIndex(0);
+    return true;
 }
 
 void MainWindow::onRunFinished(RunController* controller) {

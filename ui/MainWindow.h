@@ -50,6 +50,8 @@ public:
     bool openPath(const QString& path);
     // Starts the experiment on every ticked device. False (with an error shown) when it cannot start.
     bool startRuns();
+    // Continues a stopped or finished run from its last checkpoint with new totals (Runs list → Resume…).
+    bool resumeRun(const QString& dir, const wbui::ResumeRequest& request);
     // Takes the runs that are not training off the charts and tables (they stay in the Runs list).
     void clearFinishedRuns();
     void pauseAll(bool paused);
@@ -97,6 +99,8 @@ private:
     void addRecent(const QString& path);
     void onCorpusLoaded(const QString& path);
     void onRunFinished(RunController* controller);
+    // Wires a run's signals to the charts, the log and the error dialog, and queues it.
+    void launch(RunController* controller, const QColor& color);
     void refreshPlaygroundRuns();
     void openCorpusDialog();
     void openRunDialog();

@@ -178,6 +178,35 @@ TEST(MainWindow, RunningAgainKeepsTheEarlierRunsCharts) {
     EXPECT_EQ(win.w->runsPanel()->runCount(), 2);
 }
 
+// Resume from the Runs list: a finished 4-step run continues from its checkpoint to 8 steps in the app, its
+// chart keeps the first steps and gains the new ones, and run.json says 8.
+TEST(MainWindow, AFinishedRunResumesFromTheRunsList) {
+    Window win;
+    win.prepareTinyRun(4);
+    ASSERT_TRUE(win.w->startRuns());
+    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
+    const QString dir = win.w->runs()->at(0).key;
+    ASSERT_EQ(wb::loadRunFolder(dir.toStdString()).info.summary.steps, 4);
+    wbui::ResumeRequest more;
+    more.maxSteps = 8;
+    ASSERT_TRUE(win.w->resumeRun(dir, more)) << win.w->errors()->lastError().toStdString();
+    EXPECT_FALSE(win.w->resumeRun(dir, more));  // not twice at once
+    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
+    EXPECT_EQ(win.w->errors()->errorCount(), 1) << win.w->errors()->lastError().toStdString();
+    const auto record = wb::loadRunFolder(dir.toStdString());
+    EXPECT_EQ(record.info.summary.steps, 8);
+    EXPECT_EQ(record.info.status, wb::RunStatus::Completed);
+    ASSERT_EQ(win.w->runs()->size(), 1);
+    std::int64_t first = -1, last = -1;
+    for (const auto& r : win.w->runs()->at(0).record.metrics)
+        if (r.split == "train") {
+            if (first < 0) first = r.step;
+            last = r.step;
+        }
+    EXPECT_LE(first, 4);
+    EXPECT_EQ(last, 8);
+}
+
 TEST(MainWindow, PauseHoldsAndStopEndsTheRun) {
     Window win;
     win.prepareTinyRun(100000);

@@ -3,13 +3,18 @@
 
 #include <QAbstractButton>
 #include <QDesktopServices>
+#include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeySequence>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTreeWidget>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -66,6 +71,10 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     edit->setShortcut(QKeySequence(Qt::Key_F2));
     auto* remove = new QPushButton(tr("Delete…"), this);
     remove->setToolTip(tr("Delete the selected run's folder (asks first)"));
+    auto* resume = new QPushButton(tr("Resume…"), this);
+    resume->setToolTip(
+        tr("Continue the selected run from its last checkpoint: more epochs or steps, a new "
+           "learning rate"));
     auto* settings = new QPushButton(tr("Compare settings…"), this);
     settings->setToolTip(tr("The settings of the ticked runs side by side, differences highlighted"));
     // Two rows: the side panel stays narrow enough for the charts beside it.
@@ -79,6 +88,7 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     auto* runButtons = new QHBoxLayout;
     runButtons->addWidget(edit);
     runButtons->addWidget(remove);
+    runButtons->addWidget(resume);
     runButtons->addStretch(1);
     runButtons->addWidget(settings);
     layout->addLayout(runButtons);
@@ -89,6 +99,7 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
         if (!selectedRun().isEmpty()) deleteRun(selectedRun());
     });
     connect(settings, &QPushButton::clicked, this, &RunsPanel::showSettingsDiff);
+    connect(resume, &QPushButton::clicked, this, &RunsPanel::resumeSelected);
     connect(refreshButton, &QPushButton::clicked, this, &RunsPanel::refresh);
     connect(playground, &QPushButton::clicked, this, [this] {
         if (!selectedRun().isEmpty()) Q_EMIT playgroundRequested(selectedRun());
@@ -337,6 +348,53 @@ void RunsPanel::showSettingsDiff() {
     auto* dialog = new SettingsDiffDialog(m_runs->records(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
+}
+
+void RunsPanel::resumeSelected() {
+    const QString dir = selectedRun();
+    if (dir.isEmpty()) return;
+    wb::RunRecord record;
+    try {
+        record = wb::loadRunFolder(toStd(dir));
+    } catch (const std::exception& e) {
+        Q_EMIT loadFailed(tr("Could not open the run"), toQt(e.what()));
+        return;
+    }
+    if (!record.hasCheckpoint) {
+        Q_EMIT loadFailed(
+            tr("Nothing to resume"),
+            tr("%1 has no checkpoint yet (it stopped before its first validation).").arg(runName(dir)));
+        return;
+    }
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Resume %1").arg(runName(dir)));
+    auto* form = new QFormLayout(&dialog);
+    const auto& summary = record.info.summary;
+    form->addRow(new QLabel(tr("Trained so far: %1 steps, %2 epochs. New totals (0 keeps the run's own):")
+                                .arg(summary.steps)
+                                .arg(summary.epochs, 0, 'f', 2)));
+    auto* epochs = new QSpinBox(&dialog);
+    epochs->setRange(0, 100000);
+    epochs->setValue(int(record.config.train.epochs));
+    auto* steps = new QSpinBox(&dialog);
+    steps->setRange(0, 100000000);
+    steps->setValue(int(std::max<std::int64_t>(record.config.train.maxSteps, summary.steps * 2)));
+    steps->setSpecialValueText(tr("no limit"));
+    auto* lr = new QDoubleSpinBox(&dialog);
+    lr->setDecimals(6);
+    lr->setRange(0, 10);
+    lr->setSingleStep(0.0001);
+    lr->setSpecialValueText(tr("the same"));
+    form->addRow(tr("Epochs in total:"), epochs);
+    form->addRow(tr("Steps in total:"), steps);
+    form->addRow(tr("Learning rate:"), lr);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Resume"));
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() != QDialog::Accepted) return;
+    Q_EMIT resumeRequested(dir, ResumeRequest{epochs->value(), steps->value(), lr->value()});
 }
 
 }  // namespace wbui

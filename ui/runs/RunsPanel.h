@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include "training/TrainingWorker.h"
 #include "workbench/RunFolder.h"
 
 class QTreeWidget;
@@ -47,11 +48,14 @@ public:
     void setConfirmations(bool on) { m_confirm = on; }
     // The settings of the runs in the comparison side by side (SettingsDiffDialog).
     void showSettingsDiff();
+    // Asks for new totals (more epochs or steps, a new learning rate) and requests the selected run's resume.
+    void resumeSelected();
 
 Q_SIGNALS:
     void loadFailed(const QString& title, const QString& message);
     void openFolderRequested();
     void playgroundRequested(const QString& dir);
+    void resumeRequested(const QString& dir, const wbui::ResumeRequest& request);
     void configRequested(const QString& dir);
     void listChanged();
 

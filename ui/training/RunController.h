@@ -9,9 +9,11 @@
 #include <QThread>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "training/TrainingChannel.h"
+#include "training/TrainingWorker.h"
 #include "workbench/Config.h"
 #include "workbench/Corpus.h"
 #include "workbench/Metrics.h"
@@ -26,6 +28,9 @@ public:
 
     RunController(wb::ExperimentConfig config, QString runDir, QString label,
                   std::shared_ptr<const wb::Corpus> corpus, QObject* parent = nullptr);
+    // Continues the run in runDir from its last checkpoint with new totals (the Runs list's Resume).
+    void setResume(const ResumeRequest& request) { m_resume = request; }
+    bool resuming() const { return m_resume.has_value(); }
     ~RunController() override;
 
     void start();
@@ -69,6 +74,7 @@ private:
     State m_state = State::Queued;
     wb::TrainingProgress m_progress;
     QString m_lastError;
+    std::optional<ResumeRequest> m_resume;
 };
 
 }  // namespace wbui

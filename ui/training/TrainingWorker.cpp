@@ -8,11 +8,12 @@ namespace wbui {
 
 TrainingWorker::TrainingWorker(wb::ExperimentConfig config, QString runDir,
                                std::shared_ptr<const wb::Corpus> corpus,
-                               std::shared_ptr<TrainingChannel> channel)
+                               std::shared_ptr<TrainingChannel> channel, std::optional<ResumeRequest> resume)
     : m_config(std::move(config)),
       m_runDir(std::move(runDir)),
       m_corpus(std::move(corpus)),
-      m_channel(std::move(channel)) {}
+      m_channel(std::move(channel)),
+      m_resume(resume) {}
 
 void TrainingWorker::run() {
     auto status = wb::RunStatus::Failed;
@@ -21,7 +22,11 @@ void TrainingWorker::run() {
             Q_EMIT finished(static_cast<int>(wb::RunStatus::Stopped));
             return;
         }
-        wb::TrainingJob job(m_config, toStd(m_runDir), m_corpus);
+        std::unique_ptr<wb::TrainingJob> owned =
+            m_resume ? wb::TrainingJob::resume(toStd(m_runDir), m_resume->epochs, m_resume->maxSteps,
+                                               m_resume->learningRate)
+                     : std::make_unique<wb::TrainingJob>(m_config, toStd(m_runDir), m_corpus);
+        wb::TrainingJob& job = *owned;
         m_channel->attach(&job);
         // The callbacks run here, on the worker thread: copy into the channel, signal at most once per
         // drain, never touch the GUI.

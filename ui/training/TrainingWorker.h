@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 
 #include "training/TrainingChannel.h"
 #include "workbench/Config.h"
@@ -14,11 +15,18 @@
 
 namespace wbui {
 
+// New totals for a run continued from its last checkpoint (TrainingJob::resume); 0 keeps the run's own.
+struct ResumeRequest {
+    long long epochs = 0, maxSteps = 0;
+    double learningRate = 0;
+};
+
 class TrainingWorker : public QObject {
     Q_OBJECT
 public:
+    // With `resume`, continues the run in runDir from its checkpoint instead of starting a new one.
     TrainingWorker(wb::ExperimentConfig config, QString runDir, std::shared_ptr<const wb::Corpus> corpus,
-                   std::shared_ptr<TrainingChannel> channel);
+                   std::shared_ptr<TrainingChannel> channel, std::optional<ResumeRequest> resume = {});
 
 public Q_SLOTS:
     void run();
@@ -34,6 +42,7 @@ private:
     QString m_runDir;
     std::shared_ptr<const wb::Corpus> m_corpus;
     std::shared_ptr<TrainingChannel> m_channel;
+    std::optional<ResumeRequest> m_resume;
 };
 
 }  // namespace wbui
