@@ -271,7 +271,9 @@ int runWorker(const wb::DistributedSpec& spec, const std::string& corpus) {
 }
 
 int runGenerate(const GenerateCliOptions& o) {
-    const auto model = wb::TrainedModel::load(o.runDir);
+    const auto model =
+        wb::TrainedModel::load(o.runDir, o.checkpoint == "best" ? wb::TrainedModel::Checkpoint::Best
+                                                                : wb::TrainedModel::Checkpoint::Last);
     const auto samples = model->generate(o.generate);
     if (o.json) {
         std::cout << json{{"run_dir", o.runDir},
@@ -289,7 +291,9 @@ int runGenerate(const GenerateCliOptions& o) {
 }
 
 int runClassify(const ClassifyOptions& o) {
-    const auto model = wb::TrainedModel::load(o.runDir);
+    const auto model =
+        wb::TrainedModel::load(o.runDir, o.checkpoint == "best" ? wb::TrainedModel::Checkpoint::Best
+                                                                : wb::TrainedModel::Checkpoint::Last);
     const std::string text = o.file.empty() ? o.text : wb::readFile(o.file);
     const auto result = model->classify(text, o.topK, o.explain);
     if (o.json) {

@@ -37,12 +37,14 @@ struct ResumeOptions {
 
 struct GenerateCliOptions {
     std::string runDir;
+    std::string checkpoint = "last";  // or "best"
     wb::GenerateOptions generate;
     bool json = false;
 };
 
 struct ClassifyOptions {
     std::string runDir;
+    std::string checkpoint = "last";  // or "best"
     std::string text, file;
     std::int64_t topK = 5;
     bool explain = false;

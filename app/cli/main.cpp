@@ -156,6 +156,10 @@ int main(int argc, char** argv) {
     genCmd->add_option("--acrostic", gen.generate.acrostic, "Characters that start each line");
     genCmd->add_option("--samples", gen.generate.samples, "How many samples");
     genCmd->add_option("--rng-seed", gen.generate.rngSeed, "Sampling seed (0 = random)");
+    genCmd
+        ->add_option("--checkpoint", gen.checkpoint,
+                     "last (the weights at the end) or best (those of the lowest validation loss)")
+        ->check(CLI::IsMember({"last", "best"}));
     genCmd->add_flag("--json", gen.json, "Machine-readable output");
 
     ClassifyOptions cls;
@@ -166,6 +170,10 @@ int main(int argc, char** argv) {
     textOpt->excludes(fileOpt);
     clsCmd->add_option("--top-k", cls.topK, "Classes to show");
     clsCmd->add_flag("--explain", cls.explain, "Show which tokens pushed the decision");
+    clsCmd
+        ->add_option("--checkpoint", cls.checkpoint,
+                     "last (the weights at the end) or best (those of the lowest validation loss)")
+        ->check(CLI::IsMember({"last", "best"}));
     clsCmd->add_flag("--json", cls.json, "Machine-readable output");
 
     BenchCliOptions bench;

@@ -10,9 +10,10 @@ namespace wbui {
 InferenceWorker::InferenceWorker() = default;
 InferenceWorker::~InferenceWorker() = default;
 
-void InferenceWorker::load(const QString& runDir) {
+void InferenceWorker::load(const QString& runDir, bool best) {
     try {
-        m_model = wb::TrainedModel::load(toStd(runDir));
+        m_model = wb::TrainedModel::load(
+            toStd(runDir), best ? wb::TrainedModel::Checkpoint::Best : wb::TrainedModel::Checkpoint::Last);
         m_runDir = runDir;
         const auto& config = m_model->config();
         const bool lm = config.task == wb::Task::LanguageModel;
@@ -21,7 +22,8 @@ void InferenceWorker::load(const QString& runDir) {
                 .arg(QFileInfo(runDir).fileName(), lm ? tr("language model") : tr("classifier"))
                 .arg(config.model.layers)
                 .arg(config.model.hidden)
-                .arg(m_model->vocabulary().size());
+                .arg(m_model->vocabulary().size()) +
+            (best ? tr(" · best checkpoint (lowest validation loss)") : tr(" · last checkpoint"));
         Q_EMIT loaded(runDir, lm, toQt(m_model->classes()), description);
     } catch (const std::exception& e) {
         m_model.reset();

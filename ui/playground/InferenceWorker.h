@@ -22,7 +22,8 @@ public:
     ~InferenceWorker() override;
 
     // Called through QMetaObject::invokeMethod on the worker's thread.
-    void load(const QString& runDir);
+    // best: the weights of the lowest validation loss (best-model.safetensors) instead of the last.
+    void load(const QString& runDir, bool best = false);
     void generate(const wb::GenerateOptions& options);
     void classify(const QString& text, int topK);
 

@@ -38,8 +38,15 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     m_run->setMinimumContentsLength(30);
     m_run->setToolTip(tr("Runs with a saved model (this session's and the runs folder's)"));
     m_load = new QPushButton(tr("Load model"), this);
+    m_checkpoint = new QComboBox(this);
+    m_checkpoint->addItem(tr("last weights"));
+    m_checkpoint->addItem(tr("best weights"));
+    m_checkpoint->setToolTip(
+        tr("Last: the weights at the end of training. Best: those of the validation with "
+           "the lowest loss, kept beside them (best-model.safetensors)"));
     top->addWidget(new QLabel(tr("Run:"), this));
     top->addWidget(m_run, 1);
+    top->addWidget(m_checkpoint);
     top->addWidget(m_load);
     layout->addLayout(top);
     m_model = new QLabel(tr("No model loaded. Train a run, or pick a saved run and press Load model."), this);
@@ -174,6 +181,10 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
         const QString dir = m_run->itemData(index).toString();
         if (!dir.isEmpty() && dir != m_loadedRun) loadRun(dir);
     });
+    // The other weights of the loaded run are loaded at once, as another run would be.
+    connect(m_checkpoint, &QComboBox::activated, this, [this] {
+        if (!m_loadedRun.isEmpty()) loadRun(m_loadedRun);
+    });
     connect(m_generate, &QPushButton::clicked, this, &PlaygroundPanel::generate);
     connect(m_classify, &QPushButton::clicked, this, &PlaygroundPanel::classify);
     connect(copy, &QPushButton::clicked, this, [this] {
@@ -206,9 +217,14 @@ void PlaygroundPanel::loadRun(const QString& runDir) {
     m_run->setCurrentIndex(m_run->findData(runDir));
     m_model->setText(tr("Loading %1…").arg(runDir));
     setBusy(true);
+    const bool best = m_checkpoint->currentIndex() == 1;
     QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, runDir] { w->load(runDir); }, Qt::QueuedConnection);
+        m_worker, [w = m_worker, runDir, best] { w->load(runDir, best); }, Qt::QueuedConnection);
 }
+
+void PlaygroundPanel::setBestCheckpoint(bool best) { m_checkpoint->setCurrentIndex(best ? 1 : 0); }
+
+QString PlaygroundPanel::modelText() const { return m_model->text(); }
 
 void PlaygroundPanel::setBusy(bool busy) {
     const bool loaded = !m_loadedRun.isEmpty();

@@ -41,6 +41,9 @@ public:
     void setRuns(const QStringList& runDirs);
     // Loads a run's model (asynchronously; modelLoaded or errorOccurred follow).
     void loadRun(const QString& runDir);
+    // Which weights Load model takes: the last (default) or those of the lowest validation loss.
+    void setBestCheckpoint(bool best);
+    QString modelText() const;  // the "Model: …" line
     QString loadedRun() const { return m_loadedRun; }
     bool isLanguageModel() const { return m_isLanguageModel; }
 
@@ -85,6 +88,7 @@ private:
 
     QComboBox* m_run = nullptr;
     QPushButton* m_load = nullptr;
+    QComboBox* m_checkpoint = nullptr;  // last or best weights
     QLabel* m_model = nullptr;
     QLabel* m_timing = nullptr;  // how long the last generation or classification took
     QElapsedTimer m_clock;

@@ -53,8 +53,11 @@ struct Classification {
 
 class TrainedModel {
 public:
-    // Loads config, vocabulary and weights (bounds-checked) from a run folder; runs on the CPU.
-    static std::unique_ptr<TrainedModel> load(const std::string& runDir);
+    enum class Checkpoint { Last, Best };
+    // Loads config, vocabulary and weights (bounds-checked) from a run folder; runs on the CPU. Best: the
+    // weights of the validation with the lowest loss (best-model.safetensors) instead of the last ones.
+    static std::unique_ptr<TrainedModel> load(const std::string& runDir,
+                                              Checkpoint checkpoint = Checkpoint::Last);
     ~TrainedModel();
 
     const ExperimentConfig& config() const;

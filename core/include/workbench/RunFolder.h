@@ -89,6 +89,9 @@ inline constexpr const char* kMetrics = "metrics.csv";
 inline constexpr const char* kVocab = "vocab.json";
 inline constexpr const char* kModel = "model.safetensors";
 inline constexpr const char* kOptimizer = "optimizer.safetensors";
+// The weights of the validation with the lowest loss so far (for generation and classification only: no
+// optimizer state, so a resume continues from the last checkpoint).
+inline constexpr const char* kBestModel = "best-model.safetensors";
 inline constexpr const char* kEvaluation = "evaluation.json";  // classifiers (workbench/Evaluation.h)
 }  // namespace runfiles
 

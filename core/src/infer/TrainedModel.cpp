@@ -61,7 +61,7 @@ const ExperimentConfig& TrainedModel::config() const { return m->config; }
 const Vocabulary& TrainedModel::vocabulary() const { return m->vocabulary; }
 const std::vector<std::string>& TrainedModel::classes() const { return m->classes; }
 
-std::unique_ptr<TrainedModel> TrainedModel::load(const std::string& runDir) {
+std::unique_ptr<TrainedModel> TrainedModel::load(const std::string& runDir, Checkpoint checkpoint) {
     const fs::path dir(runDir);
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) throw InputError(runDir, 0, "not a run folder (no such folder)");
@@ -70,9 +70,14 @@ std::unique_ptr<TrainedModel> TrainedModel::load(const std::string& runDir) {
     const auto configPath = (dir / runfiles::kConfig).string();
     m.config = ExperimentConfig::fromJson(readFile(configPath), configPath);
     m.vocabulary = readVocabularyFile((dir / runfiles::kVocab).string(), &m.classes);
-    const auto modelPath = (dir / runfiles::kModel).string();
+    const bool best = checkpoint == Checkpoint::Best;
+    const auto modelPath = (dir / (best ? runfiles::kBestModel : runfiles::kModel)).string();
     if (!fs::exists(modelPath, ec))
-        throw InputError(modelPath, 0, "missing: this run has no saved weights yet");
+        throw InputError(modelPath, 0,
+                         best
+                             ? "missing: this run has no best checkpoint (never validated, or trained before "
+                               "best checkpoints were kept); use the last one"
+                             : "missing: this run has no saved weights yet");
     const auto file = safetensors::read(modelPath);
     const auto vocab = static_cast<std::int64_t>(m.vocabulary.size());
     std::int64_t outputs = vocab;

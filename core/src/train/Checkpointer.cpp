@@ -21,6 +21,13 @@ void Checkpointer::save(double wall) {
     writeSummary();
 }
 
+void Checkpointer::saveBest(double valLoss) {
+    m_writer.writeBestModel(namedParameters(m_setup.model), {{"format", "lstm-workbench"},
+                                                             {"step", std::to_string(m_state.step)},
+                                                             {"val_loss", std::to_string(valLoss)},
+                                                             {"task", toString(m_config.task)}});
+}
+
 void Checkpointer::writeSummary() {
     m_info.summary = m_state.summary(m_info.summary.parameters, m_tokensPerSample);
     m_info.summary.epochs = static_cast<double>(m_state.step) / static_cast<double>(m_stepsPerEpoch);

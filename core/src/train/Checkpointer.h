@@ -29,6 +29,8 @@ public:
     // wall: the run's training seconds so far. Throws TrainingError when the weights are not finite (every
     // rank checks: their weights are equal, so they stop together).
     void save(double wall);
+    // The current weights as the run's best (after save(), which checked they are finite).
+    void saveBest(double valLoss);
     // The summary so far into run.json (and the info kept in memory).
     void writeSummary();
 

@@ -31,6 +31,20 @@ void RunFolderWriter::writeEvaluation(const ClassifierEvaluation& evaluation) co
     if (m_enabled) writeFileAtomic((m_dir / runfiles::kEvaluation).string(), evaluation.toJson());
 }
 
+void RunFolderWriter::writeBestModel(const NamedTensors& model,
+                                     const std::map<std::string, std::string>& metadata) const {
+    if (!m_enabled) return;
+    const auto path = (m_dir / runfiles::kBestModel).string(), next = path + ".next";
+    try {
+        saveSafetensors(next, model, metadata);
+        fs::rename(next, path);
+    } catch (...) {
+        std::error_code ec;
+        fs::remove(next, ec);
+        throw;
+    }
+}
+
 void RunFolderWriter::writeCheckpoint(const NamedTensors& model,
                                       const std::map<std::string, std::string>& modelMetadata,
                                       const NamedTensors& optimizer,

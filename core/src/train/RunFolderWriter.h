@@ -29,6 +29,8 @@ public:
     void writeRunInfo(const RunInfo& info) const;
     void writeMetrics(const std::vector<MetricRecord>& records) const;
     void writeEvaluation(const ClassifierEvaluation& evaluation) const;
+    // best-model.safetensors, written to a temporary file and renamed over the previous best.
+    void writeBestModel(const NamedTensors& model, const std::map<std::string, std::string>& metadata) const;
     // Writes the model and optimizer files as ".next" and commits them as one checkpoint (RunState.h); a
     // failure removes the half-written pair and leaves the committed one untouched.
     void writeCheckpoint(const NamedTensors& model, const std::map<std::string, std::string>& modelMetadata,

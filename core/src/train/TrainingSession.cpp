@@ -360,7 +360,7 @@ bool TrainingSession::validateAndCheckpoint() {
         ThroughputMeter::Excluded excluded(*m_meter, ThroughputMeter::Excluded::Work);
         v = m_validator->run();
     }
-    bool stopEarly = false;
+    bool stopEarly = false, improved = false;
     if (v.done && !std::isfinite(v.loss))
         throw TrainingError(
             "the validation loss became " + std::string(std::isnan(v.loss) ? "NaN" : "infinite") +
@@ -378,6 +378,7 @@ bool TrainingSession::validateAndCheckpoint() {
         m_state.finalValAccuracy = v.accuracy;
         m_state.bestValAccuracy = std::max(m_state.bestValAccuracy, v.accuracy);
         if (m_state.bestValLoss == 0 || v.loss < m_state.bestValLoss) {
+            improved = true;
             m_state.bestValLoss = v.loss;
             m_state.badValidations = 0;
         } else if (++m_state.badValidations >= m_tc.earlyStopPatience && m_tc.earlyStopPatience > 0) {
@@ -387,6 +388,10 @@ bool TrainingSession::validateAndCheckpoint() {
         }
     }
     saveCheckpoint();
+    if (improved) {
+        ThroughputMeter::Excluded excluded(*m_meter, ThroughputMeter::Excluded::Work);
+        m_checkpointer->saveBest(v.loss);
+    }
     return stopEarly;
 }
 

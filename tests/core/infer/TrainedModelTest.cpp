@@ -6,14 +6,17 @@
 
 #include <filesystem>
 
+#include "io/Safetensors.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
 #include "workbench/Errors.h"
 #include "workbench/Inference.h"
+#include "workbench/RunFolder.h"
 #include "workbench/Training.h"
 #include "workbench/Utf8.h"
 
 using namespace wb;
+namespace fs = std::filesystem;
 
 namespace {
 // One tiny LM on the pattern corpus and one on quatrains, trained once for the whole suite.
@@ -185,4 +188,34 @@ TEST_F(TrainedRuns, ClassifierGivesProbabilitiesAndAttributions) {
     }
     EXPECT_GT(great, the);
     EXPECT_EQ(model->classify("awful and dull", 1, false).predicted, "neg");
+}
+
+// The best checkpoint: written at the validation with the lowest loss (its step in the file's metadata is
+// that validation's), loaded on request, and a run without one says so instead of loading the last.
+TEST_F(TrainedRuns, TheBestCheckpointIsTheLowestValidationsAndLoadsOnRequest) {
+    const std::string dir = s_dir->file("pattern-run");
+    const auto file = safetensors::read(dir + "/" + runfiles::kBestModel);
+    const auto record = loadRunFolder(dir);
+    double lowest = 0;
+    std::int64_t stepOfLowest = -1;
+    for (const auto& r : seriesOf(record.metrics, "val", "loss"))
+        if (stepOfLowest < 0 || r.value < lowest) lowest = r.value, stepOfLowest = r.step;
+    ASSERT_GE(stepOfLowest, 0);
+    EXPECT_EQ(file.metadata.at("step"), std::to_string(stepOfLowest));
+    const auto best = TrainedModel::load(dir, TrainedModel::Checkpoint::Best);
+    GenerateOptions g;
+    g.length = 8;
+    g.temperature = 0;
+    EXPECT_EQ(best->generate(g).size(), 1u);
+
+    wbtest::TempDir copy;
+    fs::copy(dir, copy.path() / "run", fs::copy_options::recursive);
+    fs::remove(copy.path() / "run" / runfiles::kBestModel);
+    try {
+        TrainedModel::load(copy.file("run"), TrainedModel::Checkpoint::Best);
+        FAIL() << "a run without a best checkpoint loaded one";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("no best checkpoint"), std::string::npos) << e.what();
+    }
+    EXPECT_NO_THROW(TrainedModel::load(copy.file("run")));
 }

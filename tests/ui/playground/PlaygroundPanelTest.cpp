@@ -179,3 +179,20 @@ TEST(InferenceWorker, AShutDownEndsTheGenerationInProgressAtItsNextToken) {
     thread.wait();
     delete worker;
 }
+
+// The best weights (lowest validation loss) load on request, and the model line says which weights answer.
+TEST(PlaygroundPanel, LoadsTheBestCheckpointOnRequest) {
+    PlaygroundPanel panel;
+    QSignalSpy errors(&panel, &PlaygroundPanel::errorOccurred);
+    QSignalSpy loaded(&panel, &PlaygroundPanel::modelLoaded);
+    panel.loadRun(wbuitest::trainedLanguageModelRun());
+    ASSERT_TRUE(wbuitest::waitFor([&] { return loaded.count() == 1 || errors.count() > 0; }));
+    EXPECT_TRUE(panel.modelText().contains(QStringLiteral("last checkpoint")))
+        << panel.modelText().toStdString();
+    panel.setBestCheckpoint(true);
+    panel.loadRun(wbuitest::trainedLanguageModelRun());
+    ASSERT_TRUE(wbuitest::waitFor([&] { return loaded.count() == 2 || errors.count() > 0; }));
+    EXPECT_EQ(errors.count(), 0);
+    EXPECT_TRUE(panel.modelText().contains(QStringLiteral("best checkpoint")))
+        << panel.modelText().toStdString();
+}
