@@ -4,7 +4,12 @@
 # literals alone). Fix with: clang-format -i $(git ls-files '*.cpp' '*.h')
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(git ls-files '*.cpp' '*.h')
+# The tracked sources; a copy without .git (an exported tree) checks the source folders instead.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  mapfile -t files < <(git ls-files '*.cpp' '*.h')
+else
+  mapfile -t files < <(find app bench core fuzz tests ui -name '*.cpp' -o -name '*.h' | sort)
+fi
 clang-format --dry-run --Werror "${files[@]}"
 python3 - "${files[@]}" <<'PY'
 import sys
