@@ -69,7 +69,9 @@ std::string withoutDir(std::string line, const std::string& dir) {
 // No temporaries or half-written files: only what a run folder holds.
 void expectOnlyRunFiles(const fs::path& run, const std::string& context) {
     static const std::set<std::string> allowed = {
-        "config.json", "vocab.json", "run.json", "metrics.csv", "model.safetensors", "optimizer.safetensors"};
+        "config.json",           "vocab.json",        "run.json",
+        "metrics.csv",           "model.safetensors", "optimizer.safetensors",
+        "best-model.safetensors"};
     for (const auto& e : fs::directory_iterator(run))
         EXPECT_TRUE(allowed.count(e.path().filename().string())) << context << ": left " << e.path();
 }

@@ -33,16 +33,9 @@ void RunFolderWriter::writeEvaluation(const ClassifierEvaluation& evaluation) co
 
 void RunFolderWriter::writeBestModel(const NamedTensors& model,
                                      const std::map<std::string, std::string>& metadata) const {
-    if (!m_enabled) return;
-    const auto path = (m_dir / runfiles::kBestModel).string(), next = path + ".next";
-    try {
-        saveSafetensors(next, model, metadata);
-        fs::rename(next, path);
-    } catch (...) {
-        std::error_code ec;
-        fs::remove(next, ec);
-        throw;
-    }
+    // One file, so no pair to commit: saveSafetensors writes a temporary and renames it (a resume removes a
+    // temporary a killed run left).
+    if (m_enabled) saveSafetensors((m_dir / runfiles::kBestModel).string(), model, metadata);
 }
 
 void RunFolderWriter::writeCheckpoint(const NamedTensors& model,
