@@ -243,7 +243,24 @@ int runTrain(TrainOptions o) {
                      humanCount(summary.trainFlopsPerSample).c_str(),
                      static_cast<long long>(job.stepsPerEpoch()));
     }
-    return trainJob(job, o.json, o.quiet);
+    // The name a user gives on the command line names the run in every list, as the app's Rename does. The
+    // run folder exists only once training starts, so the name is written when it ends, however it ends.
+    const auto nameTheRun = [&] {
+        if (!o.runName.empty() && wb::isRunFolder(o.out)) {
+            wb::RunAnnotations annotations = wb::readRunAnnotations(o.out);
+            annotations.name = o.runName;
+            wb::writeRunAnnotations(o.out, annotations);
+        }
+    };
+    int code = 0;
+    try {
+        code = trainJob(job, o.json, o.quiet);
+    } catch (...) {
+        nameTheRun();
+        throw;
+    }
+    nameTheRun();
+    return code;
 }
 
 int runResume(const ResumeOptions& o) {

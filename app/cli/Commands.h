@@ -23,6 +23,7 @@ struct TrainOptions {
     wb::ExperimentConfig config;  // defaults/preset/config file with the flags applied
     bool nprocGiven = false;      // --nproc on the command line (refused under torchrun)
     bool threadsGiven = false;    // --threads or --device cpu:N
+    std::string runName;          // --name: also the run's name in annotations.json (what lists show)
     bool json = false;
     bool quiet = false;
 };

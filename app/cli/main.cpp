@@ -262,6 +262,7 @@ int main(int argc, char** argv) {
         if (trainCmd->parsed()) {
             train.config = buildConfig(trainCmd, trainFlags, train.corpus);
             train.nprocGiven = trainCmd->count("--nproc") > 0;
+            if (trainCmd->count("--name") > 0) train.runName = train.config.name;
             train.threadsGiven = trainCmd->count("--threads") > 0 ||
                                  (trainCmd->count("--device") > 0 &&
                                   trainFlags.values["device"].find(':') != std::string::npos);

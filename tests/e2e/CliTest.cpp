@@ -11,6 +11,7 @@
 
 #include "CliRunner.h"
 #include "support/TestSupport.h"
+#include "workbench/RunFolder.h"
 
 namespace fs = std::filesystem;
 
@@ -48,6 +49,20 @@ TEST(Cli, DevicesListsTheCpu) {
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["devices"][0]["id"], "cpu");
     EXPECT_FALSE(j["blas"].get<std::string>().empty());
+}
+
+// `train --name` names the run as the app's Rename does: in annotations.json, so lists and compare show it.
+TEST(Cli, TrainNameNamesTheRun) {
+    wbtest::TempDir tmp;
+    wbtest::writeText(tmp.path() / "p.txt", wbtest::patternText(60));
+    const std::string out = tmp.file("run");
+    auto r = cli("train " + quote(tmp.file("p.txt")) + " --out " + quote(out) + kTinyLm +
+                 " --max-steps 2 --quiet --name " + quote("two steps, one thread"));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(wb::readRunAnnotations(out).name, "two steps, one thread");
+    r = cli("compare " + quote(out));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("two steps, one thread"), std::string::npos) << r.out;
 }
 
 // `prepare` runs the corpus preparer (from a build: the source tree's) with the arguments given, under the
