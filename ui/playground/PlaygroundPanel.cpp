@@ -28,8 +28,27 @@
 #include "common/QtConversions.h"
 #include "playground/InferenceWorker.h"
 #include "runs/EvaluationView.h"
+#include "workbench/RunFolder.h"
 
 namespace wbui {
+
+namespace {
+// What the run box calls a run: its name (as every list does), read without its metrics; the folder's name
+// when the run cannot be read (loading it then says why).
+QString runTitle(const QString& dir) {
+    try {
+        const std::string d = toStd(dir);
+        wb::RunRecord record;
+        const std::string config = d + "/" + wb::runfiles::kConfig, run = d + "/" + wb::runfiles::kRun;
+        record.config = wb::ExperimentConfig::fromJson(wb::readFile(config), config);
+        record.info = wb::RunInfo::fromJson(wb::readFile(run), run);
+        record.annotations = wb::readRunAnnotations(d);
+        return toQt(record.name());
+    } catch (const std::exception&) {
+        return QFileInfo(dir).fileName();
+    }
+}
+}  // namespace
 
 PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -206,14 +225,20 @@ PlaygroundPanel::~PlaygroundPanel() {
 void PlaygroundPanel::setRuns(const QStringList& runDirs) {
     const QString current = m_run->currentData().toString();
     m_run->clear();
-    for (const QString& d : runDirs) m_run->addItem(QFileInfo(d).fileName(), d);
+    for (const QString& d : runDirs) {
+        m_run->addItem(runTitle(d), d);
+        m_run->setItemData(m_run->count() - 1, d, Qt::ToolTipRole);
+    }
     const int keep = m_run->findData(current);
     if (keep >= 0) m_run->setCurrentIndex(keep);
     m_load->setEnabled(m_run->count() > 0);
 }
 
 void PlaygroundPanel::loadRun(const QString& runDir) {
-    if (m_run->findData(runDir) < 0) m_run->insertItem(0, QFileInfo(runDir).fileName(), runDir);
+    if (m_run->findData(runDir) < 0) {
+        m_run->insertItem(0, runTitle(runDir), runDir);
+        m_run->setItemData(0, runDir, Qt::ToolTipRole);
+    }
     m_run->setCurrentIndex(m_run->findData(runDir));
     m_model->setText(tr("Loading %1…").arg(runDir));
     setBusy(true);

@@ -1,5 +1,6 @@
 // The playground on saved runs: a language model generates samples, a classifier gives class
 // probabilities and token attributions; both load on the inference thread.
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -12,6 +13,7 @@
 #include "UiTestSupport.h"
 #include "playground/InferenceWorker.h"
 #include "playground/PlaygroundPanel.h"
+#include "workbench/RunFolder.h"
 #include "workbench/Training.h"
 
 using namespace wbui;
@@ -195,4 +197,14 @@ TEST(PlaygroundPanel, LoadsTheBestCheckpointOnRequest) {
     EXPECT_EQ(errors.count(), 0);
     EXPECT_TRUE(panel.modelText().contains(QStringLiteral("best checkpoint")))
         << panel.modelText().toStdString();
+}
+
+// The run box names runs as every list does: by their name, not their folder's.
+TEST(PlaygroundPanel, TheRunBoxShowsRunNames) {
+    const QString run = wbuitest::trainedLanguageModelRun();
+    PlaygroundPanel panel;
+    panel.setRuns({run});
+    const auto record = wb::loadRunFolder(run.toStdString());
+    ASSERT_EQ(panel.findChild<QComboBox*>()->count(), 1);
+    EXPECT_EQ(panel.findChild<QComboBox*>()->itemText(0).toStdString(), record.name());
 }
