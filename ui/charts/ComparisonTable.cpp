@@ -93,6 +93,11 @@ ComparisonTable::ComparisonTable(RunCollection* runs, QWidget* parent) : QWidget
                         &RunCollection::runUpdated})
         connect(m_runs, signal, m_throttle, &ReplotThrottle::request);
     connect(m_runs, &RunCollection::cleared, this, &ComparisonTable::refresh);
+    // The baseline box lists the runs by name: it changes when a run comes, goes or is renamed, never with
+    // the metrics that stream in during training (rebuilding it then would also close its open list).
+    for (auto signal : {&RunCollection::runAdded, &RunCollection::runRemoved, &RunCollection::runUpdated})
+        connect(m_runs, signal, this, &ComparisonTable::refillBaselines);
+    connect(m_runs, &RunCollection::cleared, this, &ComparisonTable::refillBaselines);
     refillBaselines();
 }
 
@@ -119,7 +124,6 @@ void ComparisonTable::refillBaselines() {
 }
 
 void ComparisonTable::refresh() {
-    refillBaselines();
     wb::CompareOptions options;
     options.targetLoss = targetLoss();
     options.baseline = m_runs->indexOf(m_baseline->currentData().toString());

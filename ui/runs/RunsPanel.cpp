@@ -298,18 +298,22 @@ bool RunsPanel::annotate(const QString& dir, const wb::RunAnnotations& annotatio
     return true;
 }
 
-void RunsPanel::editSelected() {
+std::optional<wb::RunRecord> RunsPanel::loadSelected() {
     const QString dir = selectedRun();
-    if (dir.isEmpty()) return;
-    wb::RunRecord record;
+    if (dir.isEmpty()) return std::nullopt;
     try {
-        record = wb::loadRunFolder(toStd(dir));
+        return wb::loadRunFolder(toStd(dir));
     } catch (const std::exception& e) {
         Q_EMIT loadFailed(tr("Could not open the run"), toQt(e.what()));
-        return;
+        return std::nullopt;
     }
-    RunNotesDialog dialog(record, this);
-    if (dialog.exec() == QDialog::Accepted) annotate(dir, dialog.annotations());
+}
+
+void RunsPanel::editSelected() {
+    const auto record = loadSelected();
+    if (!record) return;
+    RunNotesDialog dialog(*record, this);
+    if (dialog.exec() == QDialog::Accepted) annotate(toQt(record->dir), dialog.annotations());
 }
 
 bool RunsPanel::deleteRun(const QString& dir) {
@@ -351,15 +355,10 @@ void RunsPanel::showSettingsDiff() {
 }
 
 void RunsPanel::resumeSelected() {
-    const QString dir = selectedRun();
-    if (dir.isEmpty()) return;
-    wb::RunRecord record;
-    try {
-        record = wb::loadRunFolder(toStd(dir));
-    } catch (const std::exception& e) {
-        Q_EMIT loadFailed(tr("Could not open the run"), toQt(e.what()));
-        return;
-    }
+    const auto loaded = loadSelected();
+    if (!loaded) return;
+    const wb::RunRecord& record = *loaded;
+    const QString dir = toQt(record.dir);
     if (!record.hasCheckpoint) {
         Q_EMIT loadFailed(
             tr("Nothing to resume"),

@@ -6,6 +6,8 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <optional>
+
 #include "training/TrainingWorker.h"
 #include "workbench/RunFolder.h"
 
@@ -61,6 +63,8 @@ Q_SIGNALS:
 
 private:
     QTreeWidgetItem* itemFor(const QString& dir) const;
+    // The selected run's folder read whole; nullopt (and loadFailed when unreadable) otherwise.
+    std::optional<wb::RunRecord> loadSelected();
     void addOrUpdate(const QString& dir);
     void setInComparison(QTreeWidgetItem* item, bool on);
 
