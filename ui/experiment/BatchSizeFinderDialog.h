@@ -1,65 +1,58 @@
-// The batch-size finder: doubles the batch while a training step fits (wb::findBatchSize) on a background
-// thread, lists µs/sample per size, and applies the fastest (or the largest fitting) size with one click.
+// The batch-size finder: doubles the batch while a step fits and an epoch of the corpus keeps at least 20
+// steps (wb::findBatchSize) on a background thread, fills its table (µs/sample, steps per epoch) size by
+// size as it goes, recommends the fastest per sample and says why it tried no larger size; one click
+// applies the recommendation or the row the user picked.
 #pragma once
 
-#include <QDialog>
-
-#include <atomic>
-#include <memory>
-
+#include "experiment/FinderDialog.h"
 #include "workbench/Config.h"
 #include "workbench/Corpus.h"
 #include "workbench/Training.h"
 
-class QLabel;
-class QProgressBar;
 class QPushButton;
 class QTableWidget;
-class QThread;
-class QTimer;
 
 namespace wbui {
 
-class BatchSizeFinderDialog : public QDialog {
+class BatchSizeFinderDialog : public FinderDialog {
     Q_OBJECT
 public:
     BatchSizeFinderDialog(wb::ExperimentConfig config, std::shared_ptr<const wb::Corpus> corpus,
                           QWidget* parent = nullptr);
-    ~BatchSizeFinderDialog() override;
-    void start();
+
+    // A size is being timed; `soFar` knows the corpus's cap (the worker calls these; tests may too).
+    void showTrialStart(qint64 size, const wb::BatchSizeResult& soFar);
+    void showPartial(const wb::BatchSizeResult& soFar);
     void showResult(const wb::BatchSizeResult& result);
-    bool isRunning() const;
+    // Why the recommendation, in words (the status line's text once the finder ends).
+    static QString explain(const wb::BatchSizeResult& result, const QString& device);
+
     QTableWidget* table() const { return m_table; }
-    QPushButton* fastestButton() const { return m_fastest; }
-    QPushButton* largestButton() const { return m_largest; }
-    QLabel* statusLabel() const { return m_status; }
+    QPushButton* recommendedButton() const { return m_recommended; }
+    QPushButton* selectedButton() const { return m_selected; }
 
     static constexpr qint64 kStart = 8;
     static constexpr qint64 kLimit = 1024;
+    static constexpr qint64 kMinStepsPerEpoch = 20;
 
 Q_SIGNALS:
     void batchSizeChosen(qint64 size);
-    void failed(const QString& message);
+
+protected:
+    Work work() override;
 
 private:
-    void stopWorker();
-    void showFailure(const QString& message);
-    void showProgress();
+    void fillTable(const wb::BatchSizeResult& soFar);
+    qint64 selectedSize() const;
 
     wb::ExperimentConfig m_config;
     std::shared_ptr<const wb::Corpus> m_corpus;
-    std::shared_ptr<std::atomic<bool>> m_cancel = std::make_shared<std::atomic<bool>>(false);
-    // Batch sizes the finder has begun (it asks "cancelled?" before each): shown while it works.
-    std::shared_ptr<std::atomic<int>> m_trialsBegun = std::make_shared<std::atomic<int>>(0);
-    QThread* m_thread = nullptr;
-    QTimer* m_poll = nullptr;
-    QProgressBar* m_progress = nullptr;
     QString m_deviceLabel;
     wb::BatchSizeResult m_result;
-    QLabel* m_status = nullptr;
+    bool m_ended = false;
     QTableWidget* m_table = nullptr;
-    QPushButton* m_fastest = nullptr;
-    QPushButton* m_largest = nullptr;
+    QPushButton* m_recommended = nullptr;
+    QPushButton* m_selected = nullptr;
 };
 
 }  // namespace wbui

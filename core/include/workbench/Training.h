@@ -112,25 +112,52 @@ private:
 };
 
 // Learning-rate finder: an exponential sweep from minLr to maxLr over `steps` steps on a fresh model;
-// the suggestion is the rate of steepest loss descent (smoothed), a decade below where loss explodes.
+// the suggestion is the rate of steepest loss descent (smoothed), before the loss's minimum.
 struct LrFinderResult {
     std::vector<double> rates;
     std::vector<double> losses;  // smoothed
-    double suggestedRate = 0;
+    double suggestedRate = 0;    // 0 until the sweep ends (and when it found no finite loss)
 };
-LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& corpus, double minLr = 1e-5,
-                                double maxLr = 1.0, int steps = 60,
-                                const std::function<bool()>& cancelled = {});
+struct LrFinderOptions {
+    double minLr = 1e-5;
+    double maxLr = 1.0;
+    int steps = 60;
+    std::function<bool()> cancelled;                     // asked before each step
+    std::function<void(const LrFinderResult&)> onPoint;  // the sweep so far, after each step
+};
+LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& corpus,
+                                const LrFinderOptions& options = {});
+// The finder's rule on its own (the finder and its dialog's tests apply it to a sweep).
+double suggestLearningRate(const std::vector<double>& rates, const std::vector<double>& losses);
 
-// Batch-size finder: doubles the batch from `start` while a training step succeeds (fits in memory) up
-// to `limit`, timing a few steps of each; reports the largest that fits and the fastest per sample.
+// Batch-size finder: doubles the batch from `start`, timing a few training steps of each, while the step
+// fits in memory, the size is at most `limit`, and an epoch of the corpus still has `minStepsPerEpoch`
+// steps (a batch as large as the corpus trains one step per epoch: fast per sample, but it learns little
+// per epoch). It recommends the smallest size within kBatchSizeTolerance of the fastest per sample: as fast
+// within the timing's noise, and more updates per epoch.
 struct BatchSizeResult {
+    enum class Stop { Limit, Corpus, Memory, Cancelled };
     std::vector<std::int64_t> sizes;
     std::vector<double> usPerSample;
-    std::int64_t largestFitting = 0;
-    std::int64_t fastest = 0;
+    std::vector<std::int64_t> stepsPerEpoch;
+    std::int64_t trainSamples = 0;  // sequences or documents in the training split
+    std::int64_t corpusCap = 0;     // the largest batch that leaves minStepsPerEpoch steps per epoch
+    std::int64_t largestTimed = 0;  // every size timed fit in memory
+    std::int64_t fastest = 0;       // the fastest per sample
+    std::int64_t recommended = 0;
+    Stop stoppedBy = Stop::Limit;  // why no larger size was timed
 };
-BatchSizeResult findBatchSize(const ExperimentConfig& config, const Corpus& corpus, std::int64_t start = 8,
-                              std::int64_t limit = 1024, const std::function<bool()>& cancelled = {});
+inline constexpr double kBatchSizeTolerance = 0.05;
+struct BatchSizeOptions {
+    std::int64_t start = 8;
+    std::int64_t limit = 1024;
+    std::int64_t minStepsPerEpoch = 20;
+    std::function<bool()> cancelled;  // asked before each size
+    // A size is about to be timed; the result so far (with the corpus's cap) comes with it.
+    std::function<void(std::int64_t size, const BatchSizeResult& soFar)> onTrialStart;
+    std::function<void(const BatchSizeResult&)> onTrial;  // the table so far, after each size
+};
+BatchSizeResult findBatchSize(const ExperimentConfig& config, const Corpus& corpus,
+                              const BatchSizeOptions& options = {});
 
 }  // namespace wb

@@ -40,8 +40,26 @@ FinderData prepare(const ExperimentConfig& config, const Corpus& corpus) {
 }
 }  // namespace
 
-LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& corpus, double minLr,
-                                double maxLr, int steps, const std::function<bool()>& cancelled) {
+double suggestLearningRate(const std::vector<double>& rates, const std::vector<double>& losses) {
+    if (rates.empty() || rates.size() != losses.size()) return 0;
+    if (rates.size() < 3) return rates.front();
+    // The rate where the smoothed loss falls fastest (per decade), before its minimum.
+    std::size_t minIndex = 0;
+    for (std::size_t i = 1; i < losses.size(); ++i)
+        if (losses[i] < losses[minIndex]) minIndex = i;
+    double steepest = 0;
+    std::size_t at = 0;
+    for (std::size_t i = 1; i <= minIndex; ++i) {
+        const double slope = (losses[i] - losses[i - 1]) / (std::log10(rates[i]) - std::log10(rates[i - 1]));
+        if (slope < steepest) steepest = slope, at = i;
+    }
+    return at > 0 ? rates[at] : rates[minIndex] / 10;
+}
+
+LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& corpus,
+                                const LrFinderOptions& options) {
+    const double minLr = options.minLr, maxLr = options.maxLr;
+    const int steps = options.steps;
     if (!(minLr > 0) || !(maxLr > minLr) || steps < 5)
         throw InputError("LR finder: expected 0 < min < max and at least 5 steps");
     auto f = prepare(config, corpus);
@@ -54,7 +72,7 @@ LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& co
     const double beta = 0.9;
     std::int64_t cursor = 0;
     for (int i = 0; i < steps; ++i) {
-        if (cancelled && cancelled()) break;
+        if (options.cancelled && options.cancelled()) break;
         const double lr = minLr * std::pow(maxLr / minLr, static_cast<double>(i) / (steps - 1));
         setup.optimizer->setLearningRate(lr);
         if (cursor + b > n) cursor = 0;
@@ -67,46 +85,51 @@ LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& co
         r.rates.push_back(lr);
         r.losses.push_back(smoothed);
         best = std::min(best, smoothed);
+        if (options.onPoint) options.onPoint(r);
         if (i > 5 && smoothed > 4 * best) break;  // diverged: higher rates tell nothing more
     }
-    // Suggest the rate where the smoothed loss falls fastest (per decade), before its minimum.
-    if (r.rates.size() >= 3) {
-        std::size_t minIndex = 0;
-        for (std::size_t i = 1; i < r.losses.size(); ++i)
-            if (r.losses[i] < r.losses[minIndex]) minIndex = i;
-        double steepest = 0;
-        std::size_t at = 0;
-        for (std::size_t i = 1; i <= minIndex; ++i) {
-            const double slope =
-                (r.losses[i] - r.losses[i - 1]) / (std::log10(r.rates[i]) - std::log10(r.rates[i - 1]));
-            if (slope < steepest) steepest = slope, at = i;
-        }
-        r.suggestedRate = at > 0 ? r.rates[at] : r.rates[minIndex] / 10;
-    } else if (!r.rates.empty()) {
-        r.suggestedRate = r.rates.front();
-    }
+    r.suggestedRate = suggestLearningRate(r.rates, r.losses);
     return r;
 }
 
-BatchSizeResult findBatchSize(const ExperimentConfig& config, const Corpus& corpus, std::int64_t start,
-                              std::int64_t limit, const std::function<bool()>& cancelled) {
-    if (start < 1 || limit < start) throw InputError("batch-size finder: expected 1 <= start <= limit");
+BatchSizeResult findBatchSize(const ExperimentConfig& config, const Corpus& corpus,
+                              const BatchSizeOptions& options) {
+    if (options.start < 1 || options.limit < options.start || options.minStepsPerEpoch < 1)
+        throw InputError("batch-size finder: expected 1 <= start <= limit and at least one step per epoch");
     auto f = prepare(config, corpus);
     const auto n = f.data.train.size();
     const auto vocab = static_cast<std::int64_t>(f.data.vocabulary.size());
     const double memory = static_cast<double>(listDevices().front().memoryBytes);
     BatchSizeResult r;
+    r.trainSamples = n;
+    r.corpusCap = std::max<std::int64_t>(1, n / options.minStepsPerEpoch);
+    // A corpus too small for `start` still gets one size timed: the largest its cap allows.
+    const std::int64_t first = std::min(options.start, r.corpusCap);
     double bestUs = std::numeric_limits<double>::infinity();
-    for (std::int64_t b = start; b <= std::min(limit, n); b *= 2) {
-        if (cancelled && cancelled()) break;
+    for (std::int64_t b = first;; b *= 2) {
+        if (b > options.limit) {
+            r.stoppedBy = BatchSizeResult::Stop::Limit;
+            break;
+        }
+        if (b > r.corpusCap) {
+            r.stoppedBy = BatchSizeResult::Stop::Corpus;
+            break;
+        }
+        if (options.cancelled && options.cancelled()) {
+            r.stoppedBy = BatchSizeResult::Stop::Cancelled;
+            break;
+        }
         auto trial = f.config;
         trial.train.batchSize = b;
         // On the CPU an allocation failure may come from the kernel's OOM killer instead of an exception:
         // never try a batch whose estimated footprint exceeds half of the physical memory.
         if (f.device.is_cpu() &&
             summarizeModel(trial, vocab, static_cast<std::int64_t>(f.data.classes.size()))
-                    .trainingMemoryBytes > memory / 2)
+                    .trainingMemoryBytes > memory / 2) {
+            r.stoppedBy = BatchSizeResult::Stop::Memory;
             break;
+        }
+        if (options.onTrialStart) options.onTrialStart(b, r);
         try {
             auto setup = makeTrainingSetup(trial, vocab, f.outputs, f.device);
             const auto batch = f.data.train.range(0, b);
@@ -123,12 +146,18 @@ BatchSizeResult findBatchSize(const ExperimentConfig& config, const Corpus& corp
             const double us = 1e6 * std::min(times[0], times[1]) / static_cast<double>(b);
             r.sizes.push_back(b);
             r.usPerSample.push_back(us);
-            r.largestFitting = b;
+            r.stepsPerEpoch.push_back((n + b - 1) / b);
+            r.largestTimed = b;
             if (us < bestUs) bestUs = us, r.fastest = b;
+            r.recommended = 0;
+            for (std::size_t i = 0; i < r.sizes.size() && r.recommended == 0; ++i)
+                if (r.usPerSample[i] <= (1 + kBatchSizeTolerance) * bestUs) r.recommended = r.sizes[i];
         } catch (const std::exception& e) {
             if (!isOutOfMemory(e)) throw;
+            r.stoppedBy = BatchSizeResult::Stop::Memory;
             break;
         }
+        if (options.onTrial) options.onTrial(r);
     }
     return r;
 }

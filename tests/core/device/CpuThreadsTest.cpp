@@ -99,7 +99,12 @@ TEST(CpuThreads, TheFindersLeaveTheProcessAsTheyFoundIt) {
         return false;
     };
 
-    const auto lr = findLearningRate(config, corpus, 1e-4, 1e-1, 5, observe);
+    LrFinderOptions lrOptions;
+    lrOptions.minLr = 1e-4;
+    lrOptions.maxLr = 1e-1;
+    lrOptions.steps = 5;
+    lrOptions.cancelled = observe;
+    const auto lr = findLearningRate(config, corpus, lrOptions);
     EXPECT_FALSE(lr.rates.empty());
     EXPECT_EQ(torchDuring, 1);
     if (openBlas()) EXPECT_EQ(blasDuring, 1);
@@ -107,7 +112,11 @@ TEST(CpuThreads, TheFindersLeaveTheProcessAsTheyFoundIt) {
     if (openBlas()) EXPECT_EQ(blasThreads(), 2) << "after the LR finder";
 
     torchDuring = blasDuring = 0;
-    const auto sizes = findBatchSize(config, corpus, 8, 16, observe);
+    BatchSizeOptions sizeOptions;
+    sizeOptions.limit = 16;
+    sizeOptions.minStepsPerEpoch = 1;
+    sizeOptions.cancelled = observe;
+    const auto sizes = findBatchSize(config, corpus, sizeOptions);
     EXPECT_FALSE(sizes.sizes.empty());
     EXPECT_EQ(torchDuring, 1);
     if (openBlas()) EXPECT_EQ(blasDuring, 1);

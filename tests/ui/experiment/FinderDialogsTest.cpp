@@ -1,7 +1,8 @@
-// The learning-rate and batch-size finder dialogs on a tiny model: the sweep runs on its own thread, the
-// plot (or table) fills, the suggestion is marked, and Apply hands the value back; closing mid-sweep stops
-// the worker.
+// The learning-rate and batch-size finder dialogs on a tiny model: the finder runs on its own thread, the
+// plot (or table) fills point by point as it goes, the suggestion is marked and explained, and Apply hands
+// the value back; closing mid-sweep stops the worker.
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -12,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include <qcustomplot.h>
 
@@ -30,8 +33,8 @@ struct TinySetup {
     std::string corpusPath = tmp.file("pattern.txt");
     std::shared_ptr<const wb::Corpus> corpus;
     wb::ExperimentConfig config;
-    TinySetup() {
-        wbtest::writeText(corpusPath, wbtest::patternText(200));
+    explicit TinySetup(std::size_t lines = 200) {
+        wbtest::writeText(corpusPath, wbtest::patternText(lines));
         corpus = std::make_shared<wb::Corpus>(wb::loadCorpus(corpusPath));
         config = wbuitest::tinyConfig(wb::Task::LanguageModel, corpusPath);
     }
@@ -45,6 +48,17 @@ TEST(LrFinderDialog, SweepPlotsMarksSuggestionAndApplies) {
     QSignalSpy chosen(&dialog, &LrFinderDialog::rateChosen);
     QSignalSpy failed(&dialog, &LrFinderDialog::failed);
     EXPECT_FALSE(dialog.applyButton()->isEnabled());
+    // Every replot while the sweep runs: how many points the curve had, and whether Apply was offered.
+    struct Frame {
+        int points;
+        bool applyEnabled;
+        int progress;
+    };
+    std::vector<Frame> frames;
+    QObject::connect(dialog.plot(), &QCustomPlot::afterReplot, [&] {
+        const int points = dialog.plot()->graphCount() ? dialog.plot()->graph(0)->data()->size() : 0;
+        frames.push_back({points, dialog.applyButton()->isEnabled(), dialog.progressBar()->value()});
+    });
     // Before any point arrives the axis already spans the sweep.
     EXPECT_NEAR(dialog.plot()->xAxis->range().lower, 1e-5, 1e-9);
     EXPECT_NEAR(dialog.plot()->xAxis->range().upper, 1.0, 1e-9);
@@ -58,6 +72,17 @@ TEST(LrFinderDialog, SweepPlotsMarksSuggestionAndApplies) {
     ASSERT_EQ(dialog.plot()->graphCount(), 1);
     const auto* data = dialog.plot()->graph(0)->data().data();
     ASSERT_GE(data->size(), 3);
+    // The curve grew a point at a time, with the progress bar, before the suggestion was offered.
+    // (QCustomPlot may also replot the empty plot once, when it is first laid out.)
+    frames.erase(std::remove_if(frames.begin(), frames.end(), [](const Frame& f) { return f.points == 0; }),
+                 frames.end());
+    ASSERT_EQ(int(frames.size()), data->size() + 1) << "a replot per point, and one for the result";
+    EXPECT_EQ(frames.back().points, data->size());
+    for (int i = 0; i < data->size(); ++i) {
+        EXPECT_EQ(frames[std::size_t(i)].points, i + 1);
+        EXPECT_EQ(frames[std::size_t(i)].progress, i + 1);
+        EXPECT_FALSE(frames[std::size_t(i)].applyEnabled) << "Apply offered before the sweep ended";
+    }
     // The finder stops the sweep once the smoothed loss passes 4x its best so far (after 6 points): every
     // point before the last is within that cap (the last may be the one that crossed it).
     double best = data->at(0)->value;
@@ -133,35 +158,144 @@ TEST(LrFinderDialog, ClosingMidSweepStopsTheWorker) {
     EXPECT_EQ(chosen.count(), 0);
 }
 
-TEST(BatchSizeFinderDialog, TimesDoublingSizesAndAppliesFastestOrLargest) {
-    TinySetup s;
+// A corpus of ~1,000 training sequences: the finder times 8, 16, 32 and stops before a batch that would
+// leave fewer than 20 steps per epoch (not at 1024, "the largest that fits"), and says so.
+TEST(BatchSizeFinderDialog, FillsTheTableAsItGoesAndRecommendsWithinTheCorpus) {
+    TinySetup s(1000);
     BatchSizeFinderDialog dialog(s.config, s.corpus);
     QSignalSpy chosen(&dialog, &BatchSizeFinderDialog::batchSizeChosen);
     QSignalSpy failed(&dialog, &BatchSizeFinderDialog::failed);
     EXPECT_TRUE(dialog.statusLabel()->text().contains(QStringLiteral("CPU · 1 thread")));
-    EXPECT_FALSE(dialog.fastestButton()->isEnabled());
-    EXPECT_FALSE(dialog.largestButton()->isEnabled());
+    EXPECT_FALSE(dialog.recommendedButton()->isEnabled());
+    EXPECT_FALSE(dialog.selectedButton()->isEnabled());
+    // Each row as it arrives: the table's size then, and whether a recommendation was offered.
+    std::vector<std::pair<int, bool>> rows;
+    QObject::connect(dialog.table()->model(), &QAbstractItemModel::rowsInserted, [&] {
+        rows.emplace_back(dialog.table()->rowCount(), dialog.recommendedButton()->isEnabled());
+    });
     dialog.start();
-    ASSERT_TRUE(waitFor([&] { return dialog.fastestButton()->isEnabled() || failed.count() > 0; }, 120000));
+    ASSERT_TRUE(
+        waitFor([&] { return dialog.recommendedButton()->isEnabled() || failed.count() > 0; }, 120000));
     ASSERT_EQ(failed.count(), 0);
 
     QTableWidget* table = dialog.table();
-    ASSERT_GE(table->rowCount(), 2);
-    EXPECT_EQ(table->item(0, 0)->text(), QStringLiteral("8"));
-    EXPECT_EQ(table->item(1, 0)->text(), QStringLiteral("16"));
+    ASSERT_GE(table->rowCount(), 3);
+    ASSERT_EQ(int(rows.size()), table->rowCount()) << "one row at a time";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        EXPECT_EQ(rows[i].first, int(i) + 1);
+        EXPECT_FALSE(rows[i].second) << "recommended before the finder ended";
+    }
+    const auto sizeAt = [&](int row) { return table->item(row, 0)->data(Qt::UserRole).toLongLong(); };
+    EXPECT_EQ(sizeAt(0), 8);
+    EXPECT_EQ(sizeAt(1), 16);
+    // The training split, from the corpus's cap the status line states: no row beyond it.
+    const qint64 lastSize = sizeAt(table->rowCount() - 1);
+    EXPECT_LT(lastSize, 1024);
     int boldRows = 0;
     qint64 boldSize = 0;
+    double bestUs = 1e300;
     for (int r = 0; r < table->rowCount(); ++r) {
-        EXPECT_GT(table->item(r, 1)->text().toDouble(), 0.0);
-        if (table->item(r, 0)->font().bold()) ++boldRows, boldSize = table->item(r, 0)->text().toLongLong();
+        const double us = table->item(r, 1)->text().toDouble();
+        EXPECT_GT(us, 0.0);
+        bestUs = std::min(bestUs, us);
+        EXPECT_GE(QLocale().toLongLong(table->item(r, 2)->text()), 20) << "row " << r;
+        if (table->item(r, 0)->font().bold()) ++boldRows, boldSize = sizeAt(r);
     }
-    EXPECT_EQ(boldRows, 1);  // the fastest per sample
-    EXPECT_TRUE(dialog.fastestButton()->text().contains(QString::number(boldSize)));
-    const qint64 largest = table->item(table->rowCount() - 1, 0)->text().toLongLong();
-    EXPECT_TRUE(dialog.largestButton()->text().contains(QString::number(largest)));
+    EXPECT_EQ(boldRows, 1);
+    // The recommendation: the smallest size within 5% of the fastest per sample (as shown, to 0.1 µs).
+    qint64 recommended = 0;
+    for (int r = table->rowCount(); r-- > 0;)
+        if (table->item(r, 1)->text().toDouble() <= 1.05 * bestUs + 0.05) recommended = sizeAt(r);
+    EXPECT_EQ(boldSize, recommended);
+    EXPECT_TRUE(table->item(0, 0)->text().contains(QString::number(sizeAt(0))));
+    // The status line says why: the fastest, and why no larger size was tried.
+    const QString why = dialog.statusLabel()->text();
+    EXPECT_TRUE(why.contains(QStringLiteral("Recommended: %1").arg(recommended))) << why.toStdString();
+    EXPECT_TRUE(why.contains(QStringLiteral("fewer than 20 steps per epoch"))) << why.toStdString();
+    EXPECT_TRUE(dialog.recommendedButton()->text().contains(QString::number(recommended)));
 
-    dialog.largestButton()->click();
+    // A row the user picks applies instead.
+    EXPECT_FALSE(dialog.selectedButton()->isEnabled());
+    table->selectRow(0);
+    ASSERT_TRUE(dialog.selectedButton()->isEnabled());
+    EXPECT_TRUE(dialog.selectedButton()->text().contains(QStringLiteral("8")));
+    dialog.selectedButton()->click();
     ASSERT_EQ(chosen.count(), 1);
-    EXPECT_EQ(chosen.at(0).at(0).toLongLong(), largest);
+    EXPECT_EQ(chosen.at(0).at(0).toLongLong(), 8);
     EXPECT_EQ(dialog.result(), QDialog::Accepted);
+}
+
+TEST(BatchSizeFinderDialog, RecommendedAppliesTheRecommendation) {
+    TinySetup s;
+    BatchSizeFinderDialog dialog(s.config, s.corpus);
+    QSignalSpy chosen(&dialog, &BatchSizeFinderDialog::batchSizeChosen);
+    wb::BatchSizeResult r;
+    r.sizes = {8, 16, 32};
+    r.usPerSample = {30.0, 21.5, 24.0};
+    r.stepsPerEpoch = {125, 63, 32};
+    r.trainSamples = 1000;
+    r.corpusCap = 50;
+    r.largestTimed = 32;
+    r.fastest = 16;
+    r.recommended = 16;
+    r.stoppedBy = wb::BatchSizeResult::Stop::Corpus;
+    dialog.showResult(r);
+    EXPECT_TRUE(dialog.table()->item(1, 0)->font().bold());
+    EXPECT_FALSE(dialog.table()->item(2, 0)->font().bold());
+    EXPECT_EQ(dialog.statusLabel()->text(),
+              BatchSizeFinderDialog::explain(r, QStringLiteral("CPU · 1 thread")));
+    dialog.recommendedButton()->click();
+    ASSERT_EQ(chosen.count(), 1);
+    EXPECT_EQ(chosen.at(0).at(0).toLongLong(), 16);
+}
+
+// Each reason the finder stopped reads as what it means for the user.
+TEST(BatchSizeFinderDialog, ExplainsEachStop) {
+    wb::BatchSizeResult r;
+    r.sizes = {8, 16};
+    r.usPerSample = {30.0, 20.0};
+    r.stepsPerEpoch = {500, 250};
+    r.trainSamples = 4000;
+    r.corpusCap = 200;
+    r.largestTimed = 16;
+    r.fastest = 16;
+    r.recommended = 16;
+    const QString device = QStringLiteral("CPU · 2 threads");
+    r.stoppedBy = wb::BatchSizeResult::Stop::Memory;
+    QString text = BatchSizeFinderDialog::explain(r, device);
+    EXPECT_TRUE(text.contains(QStringLiteral("Recommended: 16"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("20.0 µs"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("A batch of 32 does not fit in memory"))) << text.toStdString();
+    r.stoppedBy = wb::BatchSizeResult::Stop::Limit;
+    text = BatchSizeFinderDialog::explain(r, device);
+    EXPECT_TRUE(text.contains(QStringLiteral("stops at 1024"))) << text.toStdString();
+    r.stoppedBy = wb::BatchSizeResult::Stop::Corpus;
+    text = BatchSizeFinderDialog::explain(r, device);
+    EXPECT_TRUE(text.contains(QStringLiteral("4,000 sequences")) ||
+                text.contains(QStringLiteral("4000 sequences")))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("a batch over 200"))) << text.toStdString();
+    // Two sizes within 5%: the smaller, and why.
+    r.usPerSample = {20.5, 20.0};
+    r.recommended = 8;
+    text = BatchSizeFinderDialog::explain(r, device);
+    EXPECT_TRUE(text.contains(QStringLiteral("Recommended: 8, within 5% of the fastest")))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("2× the updates per epoch"))) << text.toStdString();
+    wb::BatchSizeResult none;
+    none.corpusCap = 50;
+    EXPECT_TRUE(
+        BatchSizeFinderDialog::explain(none, device).contains(QStringLiteral("Not even a batch of 8")));
+}
+
+TEST(BatchSizeFinderDialog, ClosingMidSearchStopsTheWorker) {
+    TinySetup s(1000);
+    auto dialog = std::make_unique<BatchSizeFinderDialog>(s.config, s.corpus);
+    QSignalSpy chosen(dialog.get(), &BatchSizeFinderDialog::batchSizeChosen);
+    dialog->start();
+    EXPECT_TRUE(dialog->isRunning());
+    dialog->reject();
+    EXPECT_FALSE(dialog->isRunning());
+    dialog.reset();
+    EXPECT_EQ(chosen.count(), 0);
 }
