@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "workbench/Baseline.h"
 #include "workbench/Config.h"
 #include "workbench/Metrics.h"
 #include "workbench/Training.h"
@@ -66,6 +67,7 @@ struct RunRecord {
     RunInfo info;
     RunAnnotations annotations;
     std::vector<MetricRecord> metrics;
+    std::optional<NgramBaseline> baseline;  // a language model's baseline.json
     bool hasCheckpoint = false;
     // "cpu · 2 threads · fp32" style label of the device.
     std::string label() const;
@@ -93,6 +95,7 @@ inline constexpr const char* kOptimizer = "optimizer.safetensors";
 // optimizer state, so a resume continues from the last checkpoint).
 inline constexpr const char* kBestModel = "best-model.safetensors";
 inline constexpr const char* kEvaluation = "evaluation.json";  // classifiers (workbench/Evaluation.h)
+inline constexpr const char* kBaseline = "baseline.json";      // language models (workbench/Baseline.h)
 }  // namespace runfiles
 
 bool isRunFolder(const std::string& dir);  // has config.json and run.json

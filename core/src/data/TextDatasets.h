@@ -32,8 +32,9 @@ public:
     static EncodedSplit classifier(torch::Tensor tokens, torch::Tensor lengths, torch::Tensor labels);
 
     std::int64_t size() const { return m_size; }
-    std::int64_t tokensPerSample() const;             // T
-    Batch batch(const torch::Tensor& indices) const;  // int64 indices into [0, size)
+    std::int64_t tokensPerSample() const;                     // T
+    const torch::Tensor& stream() const { return m_stream; }  // LM: the split's token stream
+    Batch batch(const torch::Tensor& indices) const;          // int64 indices into [0, size)
     Batch range(std::int64_t begin, std::int64_t end) const;
     // The same split with its tensors on a device (batches are then sliced there, not copied per step).
     EncodedSplit to(const torch::Device& device) const;

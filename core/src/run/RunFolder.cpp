@@ -249,6 +249,7 @@ RunRecord loadRunFolder(const std::string& dir) {
     }
     rec.hasCheckpoint = fs::is_regular_file(fs::path(dir) / runfiles::kModel, ec);
     rec.annotations = readRunAnnotations(dir);
+    rec.baseline = loadBaseline(dir);
     return rec;
 }
 

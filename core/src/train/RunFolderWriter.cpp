@@ -31,6 +31,10 @@ void RunFolderWriter::writeEvaluation(const ClassifierEvaluation& evaluation) co
     if (m_enabled) writeFileAtomic((m_dir / runfiles::kEvaluation).string(), evaluation.toJson());
 }
 
+void RunFolderWriter::writeBaseline(const NgramBaseline& baseline) const {
+    if (m_enabled) writeFileAtomic((m_dir / runfiles::kBaseline).string(), baseline.toJson());
+}
+
 void RunFolderWriter::writeBestModel(const NamedTensors& model,
                                      const std::map<std::string, std::string>& metadata) const {
     // One file, so no pair to commit: saveSafetensors writes a temporary and renames it (a resume removes a

@@ -29,6 +29,7 @@ public:
     void writeRunInfo(const RunInfo& info) const;
     void writeMetrics(const std::vector<MetricRecord>& records) const;
     void writeEvaluation(const ClassifierEvaluation& evaluation) const;
+    void writeBaseline(const NgramBaseline& baseline) const;
     // best-model.safetensors, written to a temporary file and renamed over the previous best.
     void writeBestModel(const NamedTensors& model, const std::map<std::string, std::string>& metadata) const;
     // Writes the model and optimizer files as ".next" and commits them as one checkpoint (RunState.h); a

@@ -9,10 +9,12 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <iomanip>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "baseline/KneserNey.h"
 #include "device/Autocast.h"
 #include "device/DeviceSetup.h"
 #include "distributed/ReducerSync.h"
@@ -89,6 +91,7 @@ RunSummary TrainingSession::run() {
         joinDataParallelJob();
         buildModel();
         describeRun();
+        measureBaseline();
         trainLoop();
         return finish();
     } catch (const std::exception& e) {
@@ -236,6 +239,34 @@ void TrainingSession::describeRun() {
     m_meter = std::make_unique<ThroughputMeter>(m_state, m_tc.warmupSteps, m_device);
 }
 
+// The n-gram baseline of a character language model (baseline.json), before the clock starts: the number a
+// user reads the network's bits per character against. Computed once per corpus and split (cached beside
+// the prepared corpora); a resumed run keeps the one it has.
+void TrainingSession::measureBaseline() {
+    if (!m_writer.enabled() || !hasBitsPerCharacter(m_config)) return;
+    std::error_code ec;
+    if (fs::exists(m_writer.dir() / runfiles::kBaseline, ec)) return;
+    const auto streamOf = [](const EncodedSplit& split) {
+        const auto t = split.stream().to(torch::kCPU).contiguous();
+        return std::vector<std::int64_t>(t.data_ptr<std::int64_t>(), t.data_ptr<std::int64_t>() + t.numel());
+    };
+    const auto validation = streamOf(m_job.data.validation);
+    if (validation.empty()) return;
+    const NgramBaseline b = computeBaseline(streamOf(m_job.data.train), validation,
+                                            static_cast<std::int64_t>(m_job.data.vocabulary.size()),
+                                            m_config.data.seqLen, baselineCacheDir());
+    m_writer.writeBaseline(b);
+    std::ostringstream os;
+    os.precision(3);
+    os << std::fixed << "baseline: a " << b.order << "-gram model (" << b.method << ") scores "
+       << b.bitsPerToken << " bits per character on the validation split";
+    if (b.cached)
+        os << " (cached)";
+    else
+        os << " (fitted in " << std::setprecision(1) << b.seconds << " s)";
+    log(os.str());
+}
+
 void TrainingSession::trainLoop() {
     while (!stopping()) {
         if (m_tc.epochs > 0 && m_state.epochIndex >= m_tc.epochs) break;
@@ -343,6 +374,7 @@ void TrainingSession::recordTrainLoss() {
     emit("train", "loss", mean, wall);
     if (m_config.task == Task::LanguageModel)
         emit("train", "perplexity", std::exp(std::min(mean, 50.0)), wall);
+    if (hasBitsPerCharacter(m_config)) emit("train", "bpc", bitsFromNats(mean), wall);
     if (m_meter->measuring() && m_state.measuredSeconds > 0) {
         const double sps = m_meter->samplesPerSecond();
         emit("speed", "samples_per_s", sps, wall);
@@ -372,6 +404,7 @@ bool TrainingSession::validateAndCheckpoint() {
         emit("val", "accuracy", v.accuracy, wall);
         if (m_config.task == Task::LanguageModel)
             emit("val", "perplexity", std::exp(std::min(v.loss, 50.0)), wall);
+        if (hasBitsPerCharacter(m_config)) emit("val", "bpc", bitsFromNats(v.loss), wall);
         if (m_config.task == Task::Classifier) recordEvaluation(v, wall);
         m_sink.flush();
         m_state.finalValLoss = v.loss;

@@ -35,6 +35,7 @@ private:
     void joinDataParallelJob();
     void buildModel();
     void describeRun();
+    void measureBaseline();
     void trainLoop();
     void trainBatch(const torch::Tensor& order);
     void waitWhilePaused();
