@@ -55,6 +55,19 @@ json summaryJson(const wb::RunSummary& s) {
             {"parameters", s.parameters}};
 }
 
+// "2.314 (5-gram 2.520)": a character model's bits per character next to its n-gram baseline's.
+std::string bitsVersusBaseline(double bpc, double baseline) {
+    char buf[64];
+    if (bpc < 0 && baseline < 0) return "-";
+    if (baseline < 0)
+        std::snprintf(buf, sizeof buf, "%.3f", bpc);
+    else if (bpc < 0)
+        std::snprintf(buf, sizeof buf, "- (5-gram %.3f)", baseline);
+    else
+        std::snprintf(buf, sizeof buf, "%.3f (5-gram %.3f)", bpc, baseline);
+    return buf;
+}
+
 std::string humanCount(double v) {
     char buf[32];
     if (v >= 1e9)
@@ -118,6 +131,12 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary =
                     {"status", wb::toString(job.status())},
                     {"summary", summaryJson(summary)}};
         if (evaluation) out["evaluation"] = json::parse(evaluation->toJson());
+        if (wb::hasBitsPerCharacter(job.config())) {
+            out["summary"]["best_val_bpc"] =
+                summary.bestValLoss > 0 ? json(wb::bitsFromNats(summary.bestValLoss)) : json();
+            if (const auto baseline = wb::loadBaseline(job.runDir()))
+                out["baseline"] = json::parse(baseline->toJson());
+        }
         std::cout << out.dump(2) << "\n";
     } else {
         std::printf("%s: %s after %lld steps, %.1f s; %.0f samples/s (%.1f us/sample); train loss %.4f",
@@ -125,6 +144,11 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary =
                     static_cast<long long>(summary.steps), summary.trainSeconds, summary.samplesPerSecond,
                     summary.usPerSample, summary.finalTrainLoss);
         if (summary.bestValLoss > 0) std::printf("; best val loss %.4f", summary.bestValLoss);
+        if (summary.bestValLoss > 0 && wb::hasBitsPerCharacter(job.config())) {
+            const auto baseline = wb::loadBaseline(job.runDir());
+            std::printf(" = %.3f bits per character", wb::bitsFromNats(summary.bestValLoss));
+            if (baseline) std::printf(" (5-gram baseline %.3f)", baseline->bitsPerToken);
+        }
         if (job.config().task == wb::Task::Classifier)
             std::printf("; best val accuracy %.3f", summary.bestValAccuracy);
         std::printf("\n");
@@ -293,11 +317,12 @@ int runGenerate(const GenerateCliOptions& o) {
                                                                 : wb::TrainedModel::Checkpoint::Last);
     const auto samples = model->generate(o.generate);
     if (o.json) {
-        std::cout << json{{"run_dir", o.runDir},
-                          {"form", wb::toString(o.generate.form)},
-                          {"samples", samples}}
-                         .dump(2)
-                  << "\n";
+        json out = {{"run_dir", o.runDir}, {"form", wb::toString(o.generate.form)}, {"samples", samples}};
+        // How good the model is, in the units a user compares with the n-gram baseline.
+        const auto row = wb::compareRuns({wb::loadRunFolder(o.runDir)}, 0).front();
+        if (row.bestValBpc >= 0) out["val_bpc"] = row.bestValBpc;
+        if (row.baselineBpc >= 0) out["baseline_bpc"] = row.baselineBpc;
+        std::cout << out.dump(2) << "\n";
         return 0;
     }
     for (std::size_t i = 0; i < samples.size(); ++i) {
@@ -411,6 +436,8 @@ int runCompare(const CompareOptions& o) {
                             {"seconds_to_target", r.secondsToTarget},
                             {"best_val_loss", r.bestValLoss},
                             {"best_val_accuracy", r.bestValAccuracy},
+                            {"best_val_bpc", r.bestValBpc >= 0 ? json(r.bestValBpc) : json()},
+                            {"baseline_bpc", r.baselineBpc >= 0 ? json(r.baselineBpc) : json()},
                             {"speedup", r.speedup},
                             {"note", r.note}});
         std::cout << json{{"runs", list}}.dump(2) << "\n";
@@ -425,21 +452,28 @@ int runCompare(const CompareOptions& o) {
     for (const auto& r : rows) nameWidth = std::max(nameWidth, int(wb::countCodePoints(r.name)));
     for (int g = 0; g < groups; ++g) {
         bool first = true;
+        // A character model's group also says how far each run got in bits per character, next to its
+        // n-gram baseline (the same split for every run of the group).
+        bool bits = false;
+        for (const auto& r : rows) bits = bits || (r.group == g && (r.bestValBpc >= 0 || r.baselineBpc >= 0));
         for (const auto& r : rows) {
             if (r.group != g) continue;
             if (first) {
                 std::printf("%s%s\n", g > 0 ? "\n" : "", r.groupLabel.c_str());
-                std::printf("  %-*s  %-26s %11s %11s %10s %10s %9s\n", nameWidth, "run", "device",
-                            "samples/s", "us/sample", "best val", "to target", "speed-up");
+                std::printf("  %-*s  %-26s %11s %11s %10s %10s %9s%s\n", nameWidth, "run", "device",
+                            "samples/s", "us/sample", "best val", "to target", "speed-up",
+                            bits ? "   val bpc (5-gram)" : "");
                 first = false;
             }
             char target[32] = "-";
             if (r.secondsToTarget >= 0) std::snprintf(target, sizeof target, "%.1f s", r.secondsToTarget);
             // printf pads by bytes; "·" is two, so pad the name by its characters.
             const int pad = nameWidth - int(wb::countCodePoints(r.name));
-            std::printf("  %s%*s  %-26s %11.1f %11.1f %10.4f %10s %8.2fx%s\n", r.name.c_str(), pad, "",
+            std::string quality;
+            if (bits) quality = "   " + bitsVersusBaseline(r.bestValBpc, r.baselineBpc);
+            std::printf("  %s%*s  %-26s %11.1f %11.1f %10.4f %10s %8.2fx%s%s\n", r.name.c_str(), pad, "",
                         r.label.c_str(), r.samplesPerSecond, r.usPerSample, r.bestValLoss, target, r.speedup,
-                        r.baseline ? " (baseline)" : "");
+                        quality.c_str(), r.baseline ? " (baseline)" : "");
             if (!r.note.empty()) std::printf("    note: %s\n", r.note.c_str());
         }
         for (const auto& r : rows)

@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -154,10 +155,26 @@ TEST(Cli, TrainGenerateResumeCompare) {
     EXPECT_EQ(j["status"], "completed");
     EXPECT_LT(j["summary"]["final_train_loss"].get<double>(), 0.6);
     EXPECT_FALSE(j.contains("evaluation"));  // a language model has no classes to evaluate
+    // A character model: its best val loss in bits per character, and the n-gram baseline beside it.
+    const double bpc = j["summary"]["best_val_bpc"].get<double>();
+    EXPECT_NEAR(bpc, j["summary"]["best_val_loss"].get<double>() / std::log(2.0), 1e-9);
+    const double baseline = j["baseline"]["bits_per_token"].get<double>();
+    EXPECT_GT(baseline, 0);
+    EXPECT_EQ(j["baseline"]["order"], 5);
 
     r = cli("generate " + quote(dir.file("run")) + " --seed-text abc --length 5 --temperature 0 --json");
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(nlohmann::json::parse(r.out)["samples"][0], "abcdefgh");
+    const auto generated = nlohmann::json::parse(r.out);
+    EXPECT_EQ(generated["samples"][0], "abcdefgh");
+    EXPECT_DOUBLE_EQ(generated["val_bpc"].get<double>(), bpc);
+    EXPECT_DOUBLE_EQ(generated["baseline_bpc"].get<double>(), baseline);
+
+    r = cli("compare " + quote(dir.file("run")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("val bpc (5-gram)"), std::string::npos) << r.out;
+    char quality[64];
+    std::snprintf(quality, sizeof quality, "%.3f (5-gram %.3f)", bpc, baseline);
+    EXPECT_NE(r.out.find(quality), std::string::npos) << r.out;
 
     r = cli("resume " + quote(dir.file("run")) + " --max-steps 130 --json");
     ASSERT_EQ(r.code, 0) << r.err;

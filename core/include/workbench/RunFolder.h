@@ -121,6 +121,9 @@ struct ComparisonRow {
     double secondsToTarget = -1;  // wall seconds until the row's target was first reached; -1: not reached
     std::string target;           // "val loss ≤ 5.210", "val accuracy ≥ 85.0 %"
     double bestValLoss = 0, bestValAccuracy = 0;
+    // Character models: the best val loss in bits per character, and the run's n-gram baseline on the same
+    // split (baseline.json); -1 when the run has none.
+    double bestValBpc = -1, baselineBpc = -1;
     double speedup = 1;      // samples/s relative to the baseline of its group; 0 when not measured
     int group = 0;           // runs with one comparabilityKey share a group (numbered from 0 in order)
     std::string groupLabel;  // RunRecord::comparabilityLabel()

@@ -162,6 +162,10 @@ std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, const
         if (row.bestValAccuracy == 0)
             for (const auto& r : seriesOf(run.metrics, "val", "accuracy"))
                 if (std::isfinite(r.value)) row.bestValAccuracy = std::max(row.bestValAccuracy, r.value);
+        if (hasBitsPerCharacter(run.config)) {
+            if (row.bestValLoss > 0) row.bestValBpc = bitsFromNats(row.bestValLoss);
+            if (run.baseline) row.baselineBpc = run.baseline->bitsPerToken;
+        }
         const auto [it, added] = groupOf.emplace(run.comparabilityKey(), int(groupOf.size()));
         row.group = it->second;
         row.groupLabel = run.comparabilityLabel();
