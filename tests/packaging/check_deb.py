@@ -130,6 +130,9 @@ def use_the_package(usr, tmp):
     manifest = json.loads((cache / "tang-quatrains-7" / "manifest.json").read_text(encoding="utf-8"))
     if manifest["documents"] != fixture_packages.QUATRAINS:
         fail(f"prepared {manifest['documents']} quatrains, expected {fixture_packages.QUATRAINS}")
+    for key in ("tones", "rhymes"):  # the verse checker's tables, made from the package's tone patterns
+        if not (cache / "tang-quatrains-7" / manifest.get(key, {}).get("file", f"{key}.json")).is_file():
+            fail(f"the prepared corpus has no {key} table: {manifest.get(key)}")
     done = run([cli, "prepare", "--verify", "tang-quatrains-7"], env=env)
     done = run([cli, "prepare", "nonesuch"], env=env, expect=2)
     if not done.stderr.startswith("usage: lstm-workbench-cli prepare"):

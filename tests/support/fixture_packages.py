@@ -2,10 +2,12 @@
 """Writes a local stand-in for the corpus packages into a folder, for tests that prepare a corpus without the
 network (prepare.py --offline-source DIR, or $LSTM_WORKBENCH_OFFLINE_SOURCE for the app's Prepare button).
 
-  fixture_packages.py DIR     writes DIR/chinese-poetry-0.0.1.tgz: 48 distinct 7-character quatrains
+  fixture_packages.py DIR     writes DIR/chinese-poetry-0.0.1.tgz: 48 distinct 7-character quatrains and
+                              their tone patterns (the package's dist/strains/json shape)
 
 The quatrains are made up here from a small character set: enough documents for a training and a
-validation split, small enough to prepare and train on in a second."""
+validation split, small enough to prepare and train on in a second. They do not scan; the patterns give
+each character its real tone so that the preparer's tones.json has something true to count."""
 
 import sys
 from pathlib import Path
@@ -14,10 +16,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "datasets"))
 import test_prepare  # noqa: E402  (the npm tarball writer of the preparer's own tests)
 
 QUATRAINS = 48
+CHARS = "山水風月花雲春秋江天人日夜高明清長"
+# The tone of each of CHARS (平 level, 仄 oblique, ○ either: 長 is cháng or zhǎng).
+TONES = "平仄平仄平平平平平平平仄仄平平平○"
 
 
 def fixture_quatrains(count=QUATRAINS):
-    chars = "山水風月花雲春秋江天人日夜高明清長"
+    chars = CHARS
     poems = []
     for i in range(count):
         def line(k):
@@ -27,8 +32,15 @@ def fixture_quatrains(count=QUATRAINS):
     return poems
 
 
+def fixture_strains(poems):
+    tone = dict(zip(CHARS, TONES))
+    return [{"id": p["id"], "strains": ["".join(tone.get(c, c) for c in t) for t in p["paragraphs"]]}
+            for p in poems]
+
+
 def write_fixture_packages(folder):
-    return test_prepare.poetry_tgz(Path(folder), poems=fixture_quatrains())
+    poems = fixture_quatrains()
+    return test_prepare.poetry_tgz(Path(folder), poems=poems, strains=fixture_strains(poems))
 
 
 if __name__ == "__main__":
