@@ -1,0 +1,129 @@
+// Does a Chinese poem scan and rhyme? Checks a quatrain (五绝, 七绝) or a regulated verse (五律, 七律)
+// against the rules of Tang regulated verse, with the tone and rhyme tables that datasets/prepare.py writes
+// beside a Tang corpus (tones.json, rhymes.json; docs/verse.md says where they come from and how well they
+// work). Plain C++, no LibTorch: part of workbench_formats.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace wb {
+
+// Unknown: the table has no reading of the character. Either: it is read both ways (看, 中) or the table's
+// readings disagree; neither Unknown nor Either ever counts against a poem.
+enum class Tone { Unknown, Level, Oblique, Either };
+
+// tones.json: per character, how often the Tang poems read it level (平), oblique (仄) or either (○).
+class ToneTable {
+public:
+    struct Counts {
+        std::int64_t level = 0, oblique = 0, either = 0;
+    };
+    // A character has a tone when at least this share of its readings has it; otherwise it is Either.
+    static constexpr double kDecidedShare = 0.9;
+
+    // Throw InputError naming the file (and the line of a JSON syntax error) when it is not a tone table.
+    static ToneTable load(const std::filesystem::path& path);
+    static ToneTable parse(const std::string& text, const std::string& sourceName);
+
+    // The simplified table's counts when it has the character (the corpus's own form), else the
+    // traditional table's; Unknown when neither has it.
+    Tone tone(char32_t character) const;
+    const Counts* counts(char32_t character) const;
+    std::size_t size() const { return m_traditional.size() + m_simplified.size(); }
+
+private:
+    std::unordered_map<char32_t, Counts> m_traditional, m_simplified;
+};
+
+// rhymes.json: groups of characters that rhyme with each other in Tang verse (level rhymes only).
+class RhymeTable {
+public:
+    static RhymeTable load(const std::filesystem::path& path);
+    static RhymeTable parse(const std::string& text, const std::string& sourceName);
+
+    // The groups a character belongs to (a character with two readings can be in two); empty when unknown.
+    const std::vector<int>& groupsOf(char32_t character) const;
+    // False when either character is in no group: unknown is never "does not rhyme".
+    bool rhymes(char32_t a, char32_t b) const;
+    const std::string& groupName(int group) const { return m_names.at(static_cast<std::size_t>(group)); }
+    std::size_t groupCount() const { return m_names.size(); }
+
+private:
+    std::unordered_map<char32_t, std::vector<int>> m_groups;
+    std::vector<std::string> m_names;
+};
+
+enum class VerseForm { Unknown, Quatrain5, Quatrain7, Regulated5, Regulated7 };
+// "五绝", "七绝", "五律", "七律", or "unknown form".
+const char* verseFormName(VerseForm form);
+
+enum class VerseRule {
+    Form,         // 4 or 8 lines of 5 or 7 Chinese characters, "，" after odd lines, "。" after even ones
+    Alternation,  // 二四六分明: positions 2, 4 (and 6) of a line alternate level and oblique
+    Opposition,   // 对: the two lines of a couplet have opposite tones at positions 2, 4 (and 6)
+    Adhesion,   // 粘: a couplet's first line has the tone of the previous couplet's last line at position 2
+    RhymeTone,  // even lines end on a level tone
+    Rhyme,      // even lines (and line 1 when it ends level) end in characters of one rhyme group
+    RepeatedRhyme,  // no rhyme character used twice
+    Novelty,        // no line copied from the known lines (the training corpus)
+};
+inline constexpr int kVerseRuleCount = 8;
+// "form", "alternation", "opposition", "adhesion", "rhyme-tone", "rhyme", "repeated-rhyme", "novelty".
+const char* verseRuleName(VerseRule rule);
+
+struct VerseViolation {
+    int line = 0;       // 0-based
+    int position = -1;  // 0-based character of the line (punctuation not counted); -1: the whole line/poem
+    VerseRule rule = VerseRule::Form;
+    std::string character;    // UTF-8, empty when position is -1
+    std::string explanation;  // one short English sentence
+};
+
+struct VerseRuleResult {
+    VerseRule rule = VerseRule::Form;
+    int checks = 0;      // what could be judged (unknown and either tones are not judged)
+    int violations = 0;  // of those checks
+    bool passed() const { return violations == 0; }
+};
+
+struct VerseReport {
+    VerseForm form = VerseForm::Unknown;
+    std::vector<std::string> lines;          // UTF-8, without punctuation
+    std::vector<VerseRuleResult> rules;      // one per VerseRule, in its order
+    std::vector<VerseViolation> violations;  // by line, then position
+    bool passed = false;                     // a known form and no violation
+    double score = 0;                        // share of all checks passed, 0..1
+
+    const VerseRuleResult& result(VerseRule rule) const { return rules.at(static_cast<std::size_t>(rule)); }
+};
+
+class VerseChecker {
+public:
+    VerseChecker(ToneTable tones, RhymeTable rhymes);
+    // Lines of the training corpus (UTF-8, without punctuation, as verseLines() gives them): a poem line
+    // equal to one of them breaks Novelty. Without any, Novelty is not judged.
+    void setKnownLines(std::unordered_set<std::string> lines) { m_knownLines = std::move(lines); }
+
+    // text: the poem in UTF-8, lines ended by punctuation and/or newlines. Throws InputError on bad UTF-8.
+    VerseReport check(std::string_view text) const;
+
+    const ToneTable& tones() const { return m_tones; }
+    const RhymeTable& rhymes() const { return m_rhymes; }
+
+private:
+    ToneTable m_tones;
+    RhymeTable m_rhymes;
+    std::unordered_set<std::string> m_knownLines;
+};
+
+// The lines of a poem or of a corpus document, as the checker splits them: at Chinese or Latin sentence
+// punctuation and at line breaks, whitespace dropped, punctuation not kept.
+std::vector<std::string> verseLines(std::string_view text);
+
+}  // namespace wb
