@@ -1082,6 +1082,8 @@ def build_tang(ctx, out, name, length=None):
         fields["converter"] = converter
     if length is not None:
         fields["duplicates_removed"] = duplicates
+    # Recorded either way, so that a corpus prepared before the tables existed can be told apart (prepare()).
+    fields["verse_tables"] = bool(verse)
     if verse:
         package = ctx.npm("chinese-poetry")
         source = f"npm:chinese-poetry {package.version}, dist/strains/json/poet.tang.*.json"
@@ -1326,8 +1328,11 @@ def prepare(name, dest, ctx, force=False):
     with file_lock(dest / f".{name}.lock"):
         if is_prepared(dest, name) and not force:
             manifest = read_manifest(dest, name)
-            log(f"{name}: already prepared in {final} (--force rebuilds it)")
-            return manifest
+            if spec.package == "npm:chinese-poetry" and "verse_tables" not in manifest:
+                log(f"{name}: prepared before the verse tables (tones.json, rhymes.json) existed: rebuilding it")
+            else:
+                log(f"{name}: already prepared in {final} (--force rebuilds it)")
+                return manifest
         remove_leftovers(dest, name)
         report_progress(f"preparing {name}")
         started = time.monotonic()

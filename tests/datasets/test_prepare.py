@@ -276,6 +276,25 @@ class TangTest(Fixture):
         self.assertEqual(first["prepared_at"], again["prepared_at"])
         self.assertIn("already prepared", self.stderr.getvalue())
 
+    def test_a_corpus_prepared_before_the_verse_tables_is_rebuilt_with_them(self):
+        self.prepare("tang-quatrains-7")
+        corpus = self.dest / "tang-quatrains-7"
+        # As an older version left it: no tables, and a manifest that does not mention them.
+        manifest = json.loads((corpus / "manifest.json").read_text(encoding="utf-8"))
+        for key in ("verse_tables", "tones", "rhymes"):
+            manifest.pop(key)
+        (corpus / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+        for name in ("tones.json", "rhymes.json"):
+            (corpus / name).unlink()
+        again = self.prepare("tang-quatrains-7")
+        self.assertIn("prepared before the verse tables", self.stderr.getvalue())
+        self.assertTrue(again["verse_tables"])
+        self.assertTrue((corpus / "tones.json").is_file())
+        self.assertTrue((corpus / "rhymes.json").is_file())
+        # Once rebuilt it is prepared like any other.
+        self.prepare("tang-quatrains-7")
+        self.assertIn("already prepared", self.stderr.getvalue())
+
     def test_force_rebuilds_in_place(self):
         self.prepare("tang-quatrains-7")
         marker = self.dest / "tang-quatrains-7" / "stale.txt"
