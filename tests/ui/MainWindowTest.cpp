@@ -7,9 +7,12 @@
 #include <QLineEdit>
 #include <QMimeData>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTest>
 
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "MainWindow.h"
 #include "TestWindow.h"
@@ -154,6 +157,23 @@ TEST(MainWindow, ShortRunPlotsPointsAndFillsComparisonTable) {
     ASSERT_EQ(win.w->comparisonTable()->rows().size(), 1u);
     EXPECT_GT(win.w->comparisonTable()->rows()[0].samplesPerSecond, 0.0);
     EXPECT_DOUBLE_EQ(win.w->comparisonTable()->rows()[0].speedup, 1.0);
+    // A character model: its bits per character beside its n-gram baseline's, in the table and the chart.
+    const auto& row = win.w->comparisonTable()->rows()[0];
+    ASSERT_GT(row.bestValBpc, 0.0);
+    ASSERT_GT(row.baselineBpc, 0.0);
+    QTableWidget* table = win.w->comparisonTable()->table();
+    int bitsColumn = -1;
+    for (int c = 0; c < table->columnCount(); ++c)
+        if (table->horizontalHeaderItem(c)->text().contains(QStringLiteral("bits/char"))) bitsColumn = c;
+    ASSERT_GE(bitsColumn, 0);
+    EXPECT_FALSE(table->isColumnHidden(bitsColumn));
+    EXPECT_EQ(table->item(0, bitsColumn)->text(),
+              QStringLiteral("%1 (%2)").arg(row.bestValBpc, 0, 'f', 3).arg(row.baselineBpc, 0, 'f', 3));
+    const auto* panel = win.w->chartGrid()->panel(dir);
+    EXPECT_NEAR(panel->baselineLoss(), row.baselineBpc * std::log(2.0), 1e-9);
+    EXPECT_TRUE(panel->title().contains(QStringLiteral("5-gram %1").arg(row.baselineBpc, 0, 'f', 3)))
+        << panel->title().toStdString();
+    EXPECT_TRUE(panel->title().contains(QStringLiteral("bits/char"))) << panel->title().toStdString();
 }
 
 // Running again compares the new run with the earlier one instead of wiping its charts; View → Clear

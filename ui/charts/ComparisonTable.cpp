@@ -2,6 +2,7 @@
 #include "charts/ComparisonTable.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -26,6 +27,40 @@ QTableWidgetItem* numberItem(double value, int decimals, const QString& suffix =
     item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     return item;
 }
+// "2.314 (2.520)": a character model's bits per character with its 5-gram baseline's, and in words which is
+// lower. Empty for a classifier.
+QTableWidgetItem* bitsItem(const wb::ComparisonRow& r) {
+    auto* item = new QTableWidgetItem;
+    item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    if (r.bestValBpc < 0 && r.baselineBpc < 0) return item;
+    const QString bits = r.bestValBpc >= 0 ? QString::number(r.bestValBpc, 'f', 3) : QStringLiteral("–");
+    item->setData(Qt::UserRole, r.bestValBpc);
+    if (r.baselineBpc < 0) {
+        item->setText(bits);
+        return item;
+    }
+    item->setText(QStringLiteral("%1 (%2)").arg(bits, QString::number(r.baselineBpc, 'f', 3)));
+    if (r.bestValBpc < 0)
+        item->setToolTip(QCoreApplication::translate("ComparisonTable",
+                                                     "Not validated yet; the 5-gram scores %1 "
+                                                     "bits per character")
+                             .arg(r.baselineBpc, 0, 'f', 3));
+    else if (r.bestValBpc < r.baselineBpc)
+        item->setToolTip(
+            QCoreApplication::translate("ComparisonTable",
+                                        "LSTM %1 vs 5-gram %2 bits per character: the network has "
+                                        "learned more than n-gram statistics")
+                .arg(r.bestValBpc, 0, 'f', 3)
+                .arg(r.baselineBpc, 0, 'f', 3));
+    else
+        item->setToolTip(
+            QCoreApplication::translate("ComparisonTable",
+                                        "LSTM %1 vs 5-gram %2 bits per character: not yet better "
+                                        "than n-gram statistics")
+                .arg(r.bestValBpc, 0, 'f', 3)
+                .arg(r.baselineBpc, 0, 'f', 3));
+    return item;
+}
 }  // namespace
 
 enum Column {
@@ -37,6 +72,7 @@ enum Column {
     kTarget,
     kToTarget,
     kBestLoss,
+    kBits,
     kBestAcc,
     kSpeedup,
     kColumns
@@ -72,7 +108,12 @@ ComparisonTable::ComparisonTable(RunCollection* runs, QWidget* parent) : QWidget
     m_table = new QTableWidget(0, kColumns, this);
     m_table->setHorizontalHeaderLabels({tr("Run"), tr("Device"), tr("Group"), tr("samples/s"),
                                         tr("µs/sample"), tr("target"), tr("time to target"),
-                                        tr("best val loss"), tr("best val acc"), tr("speed-up")});
+                                        tr("best val loss"), tr("val bits/char (5-gram)"), tr("best val acc"),
+                                        tr("speed-up")});
+    m_table->horizontalHeaderItem(kBits)->setToolTip(
+        tr("Character models: the best val loss in bits per character, and in brackets an interpolated "
+           "Kneser-Ney 5-gram model's on the same validation split. Below it, the network has learned more "
+           "than n-gram statistics."));
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->verticalHeader()->hide();
@@ -138,6 +179,7 @@ void ComparisonTable::refresh() {
         if (!m_runs->at(i).label.isEmpty()) m_rows[std::size_t(i)].label = toStd(m_runs->at(i).label);
     m_table->setSortingEnabled(false);
     m_table->setRowCount(int(m_rows.size()));
+    bool anyBits = false;
     int groups = 0;
     for (const auto& r : m_rows) groups = std::max(groups, r.group + 1);
     for (int i = 0; i < int(m_rows.size()); ++i) {
@@ -168,6 +210,8 @@ void ComparisonTable::refresh() {
         target->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(i, kToTarget, target);
         m_table->setItem(i, kBestLoss, numberItem(r.bestValLoss, 4));
+        m_table->setItem(i, kBits, bitsItem(r));
+        anyBits = anyBits || r.bestValBpc >= 0 || r.baselineBpc >= 0;
         m_table->setItem(i, kBestAcc,
                          r.bestValAccuracy > 0
                              ? numberItem(r.bestValAccuracy * 100.0, 1, QStringLiteral(" %"))
@@ -177,6 +221,7 @@ void ComparisonTable::refresh() {
         m_table->setItem(i, kSpeedup, speedup);
     }
     m_table->setColumnHidden(kGroup, groups < 2);
+    m_table->setColumnHidden(kBits, !anyBits);
     QStringList lines;
     if (groups > 1) {
         lines << tr("<b>These runs form %1 groups that cannot be compared with each other</b> (another task, "

@@ -5,9 +5,12 @@
 
 #include <QVBoxLayout>
 
+#include <cmath>
+
 #include <qcustomplot.h>
 
 #include "runs/RunCollection.h"
+#include "workbench/Baseline.h"
 
 namespace wbui {
 
@@ -49,15 +52,37 @@ int RunChartPanel::pointCount() const {
     return m_trainLoss->dataCount() + m_valLoss->dataCount() + m_valAccuracy->dataCount();
 }
 
+QString RunChartPanel::title() const {
+    auto* title = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0));
+    return title ? title->text() : QString();
+}
+
 void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
-    if (auto* title = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0)))
-        title->setText(entry.label);
+    // A character model's title says how far its last validation is from the n-gram baseline, in bits per
+    // character; its chart draws the baseline's loss as a dashed line, the level the curve must get under.
+    const auto& baseline = entry.record.baseline;
+    if (baseline && !m_baselineLine) {
+        m_baselineLoss = baseline->bitsPerToken * std::log(2.0);
+        m_baselineLine = new QCPItemStraightLine(m_plot);
+        m_baselineLine->point1->setCoords(0, m_baselineLoss);
+        m_baselineLine->point2->setCoords(1, m_baselineLoss);
+        m_baselineLine->setPen(QPen(QColor(110, 110, 110), 1.2, Qt::DashLine));
+        m_baselineText = new QCPItemText(m_plot);
+        m_baselineText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        m_baselineText->position->setTypeY(QCPItemPosition::ptPlotCoords);
+        m_baselineText->position->setCoords(0.01, m_baselineLoss);
+        m_baselineText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        m_baselineText->setColor(QColor(90, 90, 90));
+        m_baselineText->setFont(QFont(font().family(), 8));
+        m_baselineText->setText(tr("5-gram baseline (%1 bits/char)").arg(baseline->bitsPerToken, 0, 'f', 2));
+    }
     m_valLoss->setPen(QPen(entry.color.darker(130), 2));
     if (rebuild) {
         m_trainLoss->data()->clear();
         m_valLoss->data()->clear();
         m_valAccuracy->data()->clear();
         m_consumed = 0;
+        m_lastValBpc = -1;
     }
     const auto& metrics = entry.record.metrics;
     QVector<double> tx, ty, vx, vy, ax, ay;
@@ -72,9 +97,18 @@ void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
         } else if (r.metric == "accuracy" && r.split == "val") {
             ax << double(r.step);
             ay << r.value;
+        } else if (r.metric == "bpc" && r.split == "val") {
+            m_lastValBpc = r.value;
         }
     }
     m_consumed = metrics.size();
+    QString heading = entry.label;
+    QStringList bits;
+    if (m_lastValBpc >= 0) bits << tr("val %1 bits/char").arg(m_lastValBpc, 0, 'f', 3);
+    if (baseline) bits << tr("5-gram %1").arg(baseline->bitsPerToken, 0, 'f', 3);
+    if (!bits.isEmpty()) heading += QStringLiteral("\n") + bits.join(QStringLiteral(" · "));
+    if (auto* title = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0)))
+        title->setText(heading);
     // Records arrive in step order: alreadySorted saves QCustomPlot a sort per batch.
     if (!tx.isEmpty()) m_trainLoss->addData(tx, ty, true);
     m_trainLoss->setPen(curvePen(entry.color.lighter(130), 1.2, m_trainLoss->dataCount()));
@@ -91,6 +125,12 @@ void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
     m_plot->yAxis2->setVisible(m_hasAccuracy);
     m_trainLoss->rescaleAxes();
     m_valLoss->rescaleAxes(true);
+    // The baseline stays in view: how far the curve still has to fall is the point of drawing it.
+    if (m_baselineLine && pointCount() > 0) {
+        auto range = m_plot->yAxis->range();
+        range.expand(m_baselineLoss);
+        m_plot->yAxis->setRange(range);
+    }
     // A little room above and below: the newest (lowest) points sat on the axis line.
     if (pointCount() > 1) m_plot->yAxis->scaleRange(1.08);
     m_plot->replot(QCustomPlot::rpQueuedReplot);

@@ -1,6 +1,8 @@
 // The live chart of one run: train loss and validation loss (left axis) and validation accuracy (right
-// axis, 0–1) against steps. Data is appended in bulk from the run's records since the last sync, so a
-// replot costs what arrived, not the whole history; QCustomPlot's adaptive sampling keeps long series fast.
+// axis, 0–1) against steps; for a character model, its n-gram baseline's loss as a dashed line, and the
+// latest val loss in bits per character next to the baseline's in the title. Data is appended in bulk from
+// the run's records since the last sync, so a replot costs what arrived, not the whole history; QCustomPlot's
+// adaptive sampling keeps long series fast.
 #pragma once
 
 #include <QWidget>
@@ -9,6 +11,8 @@
 
 class QCustomPlot;
 class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
 
 namespace wbui {
 
@@ -23,12 +27,19 @@ public:
     void sync(const RunEntry& entry, bool rebuild);
     QCustomPlot* plot() const { return m_plot; }
     int pointCount() const;
+    // The 5-gram baseline's loss in nats drawn on the chart; 0 when there is none.
+    double baselineLoss() const { return m_baselineLoss; }
+    QString title() const;
 
 private:
     QCustomPlot* m_plot = nullptr;
     QCPGraph* m_trainLoss = nullptr;
     QCPGraph* m_valLoss = nullptr;
     QCPGraph* m_valAccuracy = nullptr;
+    QCPItemStraightLine* m_baselineLine = nullptr;
+    QCPItemText* m_baselineText = nullptr;
+    double m_baselineLoss = 0;
+    double m_lastValBpc = -1;
     std::size_t m_consumed = 0;
     bool m_hasAccuracy = false;
 };

@@ -60,8 +60,17 @@ void RunCollection::clear() {
 void RunCollection::appendMetrics(const QString& key, const std::vector<wb::MetricRecord>& records) {
     const int i = indexOf(key);
     if (i < 0 || records.empty()) return;
-    auto& metrics = m_entries[i]->record.metrics;
-    metrics.insert(metrics.end(), records.begin(), records.end());
+    auto& record = m_entries[i]->record;
+    record.metrics.insert(record.metrics.end(), records.begin(), records.end());
+    // A live character model writes its n-gram baseline before its first step: pick it up with its first
+    // metrics (the comparison table and the chart show it beside the run's own bits per character).
+    if (!record.baseline && wb::hasBitsPerCharacter(record.config)) {
+        try {
+            record.baseline = wb::loadBaseline(toStd(key));
+        } catch (const std::exception&) {
+            // Read again with the next metrics, and from disk when the run ends.
+        }
+    }
     Q_EMIT metricsAppended(key);
 }
 

@@ -32,7 +32,8 @@ std::string counts(const std::string& chars, const char* value) {
 }
 
 std::string tonesJson() {
-    return R"({"format": "lstm-workbench tones", "version": 1, "traditional": {"後": [0, 9, 0]}, "simplified": {)" +
+    return R"({"format": "lstm-workbench tones", "version": 1, "traditional": {"後": [0, 9, 0]}, )"
+           R"("simplified": {)" +
            counts(kLevel, "[100, 1, 0]") + ", " + counts(kOblique, "[2, 98, 0]") + ", " +
            counts(kEither, "[40, 30, 30]") + "}}\n";
 }
