@@ -23,6 +23,7 @@
 #include "workbench/RunFolder.h"
 #include "workbench/Training.h"
 #include "workbench/Utf8.h"
+#include "workbench/Verse.h"
 
 #ifdef WORKBENCH_HAVE_UI
 #include "export/HeadlessCompare.h"
@@ -311,24 +312,67 @@ int runWorker(const wb::DistributedSpec& spec, const std::string& corpus) {
     }
 }
 
+namespace {
+
+json verseJson(const wb::VerseReport& r) {
+    json rules = json::object();
+    for (const auto& rule : r.rules)
+        rules[wb::verseRuleName(rule.rule)] = {{"checks", rule.checks}, {"violations", rule.violations}};
+    json violations = json::array();
+    for (const auto& v : r.violations)
+        violations.push_back({{"line", v.line},
+                              {"position", v.position},
+                              {"rule", wb::verseRuleName(v.rule)},
+                              {"character", v.character},
+                              {"explanation", v.explanation}});
+    return {{"form", wb::verseFormName(r.form)}, {"passed", r.passed}, {"score", r.score},
+            {"summary", wb::verseSummary(r)},    {"rules", rules},     {"violations", violations}};
+}
+
+}  // namespace
+
 int runGenerate(const GenerateCliOptions& o) {
     const auto model =
         wb::TrainedModel::load(o.runDir, o.checkpoint == "best" ? wb::TrainedModel::Checkpoint::Best
                                                                 : wb::TrainedModel::Checkpoint::Last);
     const auto samples = model->generate(o.generate);
+    const auto run = wb::loadRunFolder(o.runDir);
+    // Poems are checked against the tone and rhyme tables of the corpus the run was trained on, when this
+    // machine has them (a prepared Tang corpus).
+    std::optional<wb::VerseChecker> checker;
+    if (o.generate.form != wb::PoemForm::Free) checker = wb::verseCheckerForCorpus(run.config.data.corpus);
+    std::vector<wb::VerseReport> reports;
+    if (checker)
+        for (const auto& s : samples) reports.push_back(checker->check(s));
+    const auto passing =
+        std::count_if(reports.begin(), reports.end(), [](const auto& r) { return r.passed; });
     if (o.json) {
         json out = {{"run_dir", o.runDir}, {"form", wb::toString(o.generate.form)}, {"samples", samples}};
         // How good the model is, in the units a user compares with the n-gram baseline.
-        const auto row = wb::compareRuns({wb::loadRunFolder(o.runDir)}, 0).front();
+        const auto row = wb::compareRuns({run}, 0).front();
         if (row.bestValBpc >= 0) out["val_bpc"] = row.bestValBpc;
         if (row.baselineBpc >= 0) out["baseline_bpc"] = row.baselineBpc;
+        if (checker) {
+            json verse = json::array();
+            for (const auto& r : reports) verse.push_back(verseJson(r));
+            out["verse"] = verse;
+            out["verse_passed"] = passing;
+        }
         std::cout << out.dump(2) << "\n";
         return 0;
     }
     for (std::size_t i = 0; i < samples.size(); ++i) {
         if (i) std::printf("\n---\n");
         std::printf("%s\n", samples[i].c_str());
+        if (!checker) continue;
+        std::printf("[%s]\n", wb::verseSummary(reports[i]).c_str());
+        for (const auto& v : reports[i].violations)
+            std::printf("  line %d%s%s: %s\n", v.line + 1, v.character.empty() ? "" : ", ",
+                        v.character.c_str(), v.explanation.c_str());
     }
+    if (checker)
+        std::printf("\nverse: %lld of %zu poems pass every rule\n", static_cast<long long>(passing),
+                    samples.size());
     return 0;
 }
 

@@ -134,6 +134,54 @@ TEST(Cli, ABlasWhoseThreadsCannotBeSetIsSaidNotHidden) {
     }
 }
 
+// Generated poems are checked against the tone and rhyme tables beside the corpus the run was trained on.
+TEST(Cli, GeneratedPoemsAreCheckedWithTheCorpusTables) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "poems.json", wbtest::quatrainJson(80));
+    wbtest::writeText(
+        dir.path() / "tones.json",
+        R"({"format": "lstm-workbench tones", "version": 1, "traditional": {)"
+        R"("春": [9, 0, 0], "風": [9, 0, 0], "花": [9, 0, 0], "山": [9, 0, 0], "雲": [9, 0, 0], )"
+        R"("人": [9, 0, 0], "江": [9, 0, 0], "天": [9, 0, 0], "秋": [9, 0, 0], "歸": [9, 0, 0], )"
+        R"("東": [9, 0, 0], "月": [0, 9, 0], "水": [0, 9, 0], "夜": [0, 9, 0], "日": [0, 9, 0], )"
+        R"("長": [4, 4, 1]}})");
+    wbtest::writeText(
+        dir.path() / "rhymes.json",
+        R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [)"
+        R"({"name": "東", "traditional": "東風"}, {"name": "山", "traditional": "山天人春雲"}]})");
+    auto r = cli("train " + quote(dir.file("poems.json")) + " --out " + quote(dir.file("run")) + kTinyLm +
+                 " --max-steps 20 --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+
+    r = cli("generate " + quote(dir.file("run")) + " --form quatrain7 --samples 3 --rng-seed 5 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    ASSERT_EQ(j["verse"].size(), 3u) << r.out;
+    int passed = 0;
+    for (const auto& v : j["verse"]) {
+        EXPECT_EQ(v["form"], "七绝");
+        EXPECT_TRUE(v["summary"].get<std::string>().rfind("七绝 · ", 0) == 0) << v["summary"];
+        EXPECT_EQ(v["rules"].size(), 8u);
+        EXPECT_TRUE(v["rules"].contains("novelty"));
+        for (const auto& violation : v["violations"]) {
+            EXPECT_GE(violation["line"].get<int>(), 0);
+            EXPECT_LT(violation["line"].get<int>(), 4);
+            EXPECT_FALSE(violation["explanation"].get<std::string>().empty());
+        }
+        passed += v["passed"].get<bool>();
+    }
+    EXPECT_EQ(j["verse_passed"], passed);
+
+    r = cli("generate " + quote(dir.file("run")) + " --form quatrain7 --samples 2 --rng-seed 5");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("[七绝 · "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" of 2 poems pass every rule"), std::string::npos) << r.out;
+    // Free text is not verse: no check.
+    r = cli("generate " + quote(dir.file("run")) + " --length 20 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_FALSE(nlohmann::json::parse(r.out).contains("verse"));
+}
+
 TEST(Cli, InspectShowsStatisticsAndClasses) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "reviews.tsv", wbtest::separableTsv(40));

@@ -143,10 +143,16 @@ def use_the_package(usr, tmp):
          "8", "--embedding", "16", "--hidden", "32", "--layers", "1", "--quiet"], env=env, timeout=300)
     done = run([cli, "generate", out, "--form", "quatrain7", "--samples", "2", "--rng-seed", "3", "--json"],
                env=env)
-    samples = json.loads(done.stdout)["samples"]
+    generated = json.loads(done.stdout)
+    samples = generated["samples"]
     shape = [[len(line) for line in sample.split("\n")] for sample in samples]
     if shape != [[8, 8, 8, 8]] * 2:  # four lines of seven characters and their punctuation
         fail(f"generate --form quatrain7 did not give two 4-line poems: {done.stdout}")
+    # The installed preparer wrote the verse tables, and generate found them beside the corpus.
+    if [v.get("form") for v in generated.get("verse", [])] != ["七绝", "七绝"]:
+        fail(f"generate --form quatrain7 did not check the poems with the corpus's verse tables: {done.stdout}")
+    if "baseline_bpc" not in generated:
+        fail(f"generate --json has no baseline_bpc for a character model: {done.stdout}")
 
     for program in ("lstm-workbench", "lstm-workbench-cli"):
         done = run([usr / "bin" / program, "--version"], env=env)

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -125,5 +126,25 @@ private:
 // The lines of a poem or of a corpus document, as the checker splits them: at Chinese or Latin sentence
 // punctuation and at line breaks, whitespace dropped, punctuation not kept.
 std::vector<std::string> verseLines(std::string_view text);
+
+// Where each character of a poem's text sits for the checker: for the i-th code point of `text`, its line
+// and position as in VerseViolation, or {-1, -1} for punctuation, blanks and line breaks. The app uses it to
+// mark the characters a rule names.
+struct VerseSpot {
+    int line = -1, position = -1;
+};
+std::vector<VerseSpot> verseSpots(std::string_view text);
+
+// The checker of a corpus, given as a run's config names it (a path, or a prepared corpus's name): the tone
+// and rhyme tables datasets/prepare.py wrote beside it, and every line of its documents as the known lines.
+// nullopt when there are no tables there (not a Tang corpus, or one prepared before the tables existed);
+// InputError when they are there but unreadable.
+std::optional<VerseChecker> verseCheckerForCorpus(const std::string& corpusPathOrName);
+
+// Where the generated poem's rules stand, in one line: "七绝 · passes every rule" or
+// "七绝 · 86 % of checks · breaks 对 ×2, rhyme". Names the rules in Chinese where verse has a name for them.
+std::string verseSummary(const VerseReport& report);
+// A rule's name as a reader of verse knows it: "二四六分明", "对", "粘", "平收", "押韵", "重韵", "novelty".
+const char* verseRuleLabel(VerseRule rule);
 
 }  // namespace wb

@@ -5,6 +5,7 @@
 #include "workbench/Verse.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -12,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "corpus/JsonDocument.h"
+#include "workbench/Corpus.h"
+#include "workbench/CorpusCatalog.h"
 #include "workbench/Errors.h"
 #include "workbench/Utf8.h"
 
@@ -285,6 +288,22 @@ const char* verseRuleName(VerseRule rule) {
     return "?";
 }
 
+std::vector<VerseSpot> verseSpots(std::string_view text) {
+    // splitLines's walk, keeping where each character went.
+    const std::u32string chars = decodeUtf8(text, "poem");
+    std::vector<VerseSpot> spots(chars.size());
+    int line = 0, position = 0;
+    for (std::size_t i = 0; i < chars.size(); ++i) {
+        const char32_t c = chars[i];
+        if (isLineMark(c) || c == U'\n') {
+            if (position > 0) ++line, position = 0;
+        } else if (!isBlank(c)) {
+            spots[i] = {line, position++};
+        }
+    }
+    return spots;
+}
+
 std::vector<std::string> verseLines(std::string_view text) {
     std::vector<std::string> out;
     for (const auto& line : splitLines(text)) out.push_back(encodeUtf8(line.chars));
@@ -465,6 +484,68 @@ VerseReport VerseChecker::check(std::string_view text) const {
     report.score = checks > 0 ? static_cast<double>(checks - failed) / checks : 0.0;
     report.passed = report.form != VerseForm::Unknown && failed == 0;
     return report;
+}
+
+std::optional<VerseChecker> verseCheckerForCorpus(const std::string& corpusPathOrName) {
+    std::string path;
+    try {
+        path = resolveCorpusPath(corpusPathOrName);
+    } catch (const InputError&) {
+        return std::nullopt;  // a corpus this machine does not have: nothing to check against
+    }
+    std::error_code ec;
+    const std::filesystem::path folder = std::filesystem::is_directory(path, ec)
+                                             ? std::filesystem::path(path)
+                                             : std::filesystem::path(path).parent_path();
+    const auto tones = folder / "tones.json", rhymes = folder / "rhymes.json";
+    if (!std::filesystem::is_regular_file(tones, ec) || !std::filesystem::is_regular_file(rhymes, ec))
+        return std::nullopt;
+    VerseChecker checker(ToneTable::load(tones), RhymeTable::load(rhymes));
+    std::unordered_set<std::string> known;
+    for (const auto& document : loadCorpus(path).documents)
+        for (auto& line : verseLines(document.text)) known.insert(std::move(line));
+    checker.setKnownLines(std::move(known));
+    return checker;
+}
+
+const char* verseRuleLabel(VerseRule rule) {
+    switch (rule) {
+        case VerseRule::Form:
+            return "form";
+        case VerseRule::Alternation:
+            return "二四六分明";
+        case VerseRule::Opposition:
+            return "对";
+        case VerseRule::Adhesion:
+            return "粘";
+        case VerseRule::RhymeTone:
+            return "平收";
+        case VerseRule::Rhyme:
+            return "押韵";
+        case VerseRule::RepeatedRhyme:
+            return "重韵";
+        case VerseRule::Novelty:
+            return "novelty";
+    }
+    return "?";
+}
+
+std::string verseSummary(const VerseReport& report) {
+    std::string out = verseFormName(report.form);
+    if (report.form == VerseForm::Unknown) return out;
+    if (report.passed) return out + " · passes every rule";
+    char share[32];
+    std::snprintf(share, sizeof share, " · %.0f %% of checks · breaks ", 100 * report.score);
+    out += share;
+    bool first = true;
+    for (const auto& rule : report.rules) {
+        if (rule.passed()) continue;
+        out += first ? "" : ", ";
+        out += verseRuleLabel(rule.rule);
+        if (rule.violations > 1) out += " ×" + std::to_string(rule.violations);
+        first = false;
+    }
+    return out;
 }
 
 }  // namespace wb

@@ -340,3 +340,53 @@ TEST(VerseTables, RhymeGroupsAndFiles) {
     writeText(dir.path() / "tones.json", tonesJson());
     EXPECT_EQ(ToneTable::load(dir.path() / "tones.json").tone(U'白'), Tone::Oblique);
 }
+
+// Every character of the text maps to where the checker sees it, so a violation marks the right character.
+TEST(Verse, SpotsMapTheTextToLinesAndPositions) {
+    const std::string text = "白日依海尽，黄河入海流。\n欲穷 千里目，";
+    const auto spots = verseSpots(text);
+    const std::u32string chars = U"白日依海尽，黄河入海流。\n欲穷 千里目，";
+    ASSERT_EQ(spots.size(), chars.size());
+    EXPECT_EQ(spots[3].line, 0);
+    EXPECT_EQ(spots[3].position, 3);  // 海, where BreakingAlternation's violation is
+    EXPECT_EQ(spots[5].line, -1);     // ，
+    EXPECT_EQ(spots[6].line, 1);
+    EXPECT_EQ(spots[6].position, 0);   // 黄
+    EXPECT_EQ(spots[12].line, -1);     // the line break after 。
+    EXPECT_EQ(spots[14].position, 1);  // 穷
+    EXPECT_EQ(spots[15].line, -1);     // the blank
+    EXPECT_EQ(spots[16].line, 2);
+    EXPECT_EQ(spots[16].position, 2);  // 千
+    // The checker agrees: its lines are these spots' characters.
+    const auto r = checker().check(text);
+    for (std::size_t i = 0; i < chars.size(); ++i)
+        if (spots[i].line >= 0)
+            EXPECT_EQ(decodeUtf8(r.lines[std::size_t(spots[i].line)], "line")[std::size_t(spots[i].position)],
+                      chars[i]);
+}
+
+TEST(Verse, TheSummarySaysWhichRulesBreak) {
+    EXPECT_EQ(verseSummary(checker().check(kDengGuanQueLou)), "五绝 · passes every rule");
+    const auto broken = verseSummary(checker().check("白日依海尽，黄河入海流。欲穷千里目，更上一层楼。"));
+    EXPECT_EQ(broken.rfind("五绝 · ", 0), 0u) << broken;
+    EXPECT_NE(broken.find("% of checks · breaks 二四六分明"), std::string::npos) << broken;
+    EXPECT_EQ(verseSummary(checker().check("白日依山尽")), "unknown form");
+}
+
+// A prepared corpus's folder holds the tables; its poems' lines are the known lines.
+TEST(Verse, TheCheckerOfACorpusReadsTheTablesBesideIt) {
+    TempDir dir;
+    writeText(dir.path() / "poems.json",
+              R"([{"title": "登鹳雀楼", "author": "王之涣", "paragraphs": ["白日依山尽，黄河入海流。", )"
+              R"("欲穷千里目，更上一层楼。"]}])");
+    EXPECT_FALSE(verseCheckerForCorpus(dir.file("poems.json")).has_value()) << "no tables: no checker";
+    writeText(dir.path() / "tones.json", tonesJson());
+    writeText(dir.path() / "rhymes.json", rhymesJson());
+    const auto checker = verseCheckerForCorpus(dir.file("poems.json"));
+    ASSERT_TRUE(checker.has_value());
+    const auto r = checker->check(kDengGuanQueLou);
+    EXPECT_EQ(r.result(VerseRule::Novelty).violations, 4) << "every line is the corpus's own";
+    EXPECT_FALSE(verseCheckerForCorpus(dir.file("missing.json")).has_value());
+    writeText(dir.path() / "tones.json", "{");
+    EXPECT_THROW(verseCheckerForCorpus(dir.file("poems.json")), InputError);
+}
