@@ -4,6 +4,7 @@
 #include <QFileInfo>
 
 #include "common/QtConversions.h"
+#include "playground/VerseMarkup.h"
 
 namespace wbui {
 
@@ -17,13 +18,24 @@ void InferenceWorker::load(const QString& runDir, bool best) {
         m_runDir = runDir;
         const auto& config = m_model->config();
         const bool lm = config.task == wb::Task::LanguageModel;
+        // Poems are checked with the tone and rhyme tables of the corpus the model learned from.
+        m_verse.reset();
+        QString verseNote;
+        if (lm) {
+            try {
+                m_verse = wb::verseCheckerForCorpus(config.data.corpus);
+                if (m_verse) verseNote = tr(" · poems checked for tone and rhyme");
+            } catch (const std::exception& e) {
+                verseNote = tr(" · poems not checked: %1").arg(describeError(e));
+            }
+        }
         const QString description =
             tr("%1 · %2 · %3×%4 LSTM · vocabulary %5")
                 .arg(QFileInfo(runDir).fileName(), lm ? tr("language model") : tr("classifier"))
                 .arg(config.model.layers)
                 .arg(config.model.hidden)
                 .arg(m_model->vocabulary().size()) +
-            (best ? tr(" · best checkpoint (lowest validation loss)") : tr(" · last checkpoint"));
+            (best ? tr(" · best checkpoint (lowest validation loss)") : tr(" · last checkpoint")) + verseNote;
         Q_EMIT loaded(runDir, lm, toQt(m_model->classes()), description);
     } catch (const std::exception& e) {
         m_model.reset();
@@ -40,7 +52,20 @@ void InferenceWorker::generate(const wb::GenerateOptions& options) {
         o.cancelled = [this, own = options.cancelled] {
             return m_shuttingDown.load(std::memory_order_relaxed) || (own && own());
         };
-        Q_EMIT generated(toQt(m_model->generate(o)));
+        const auto samples = m_model->generate(o);
+        QVariantList verse;
+        if (m_verse && options.form != wb::PoemForm::Free)
+            for (const auto& sample : samples) {
+                const wb::VerseReport report = m_verse->check(sample);
+                int marks = 0;
+                const QString html = verseHtml(toQt(sample), report, &marks);
+                verse << QVariantMap{{QStringLiteral("html"), html},
+                                     {QStringLiteral("summary"), toQt(wb::verseSummary(report))},
+                                     {QStringLiteral("tooltip"), verseTooltip(report)},
+                                     {QStringLiteral("passed"), report.passed},
+                                     {QStringLiteral("marks"), marks}};
+            }
+        Q_EMIT generated(toQt(samples), verse);
     } catch (const std::exception& e) {
         Q_EMIT failed(describeError(e));
     }

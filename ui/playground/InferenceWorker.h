@@ -6,12 +6,15 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QVariantList>
 #include <QVector>
 
 #include <atomic>
 #include <memory>
+#include <optional>
 
 #include "workbench/Inference.h"
+#include "workbench/Verse.h"
 
 namespace wbui {
 
@@ -35,13 +38,16 @@ Q_SIGNALS:
     // isLanguageModel, the model's classes (classifier) and a one-line description.
     void loaded(const QString& runDir, bool isLanguageModel, const QStringList& classes,
                 const QString& description);
-    void generated(const QStringList& samples);
+    // verse: for each sample a map of html, summary, tooltip, passed and marks (VerseMarkup.h) when the
+    // poems were checked against the corpus's tone and rhyme tables; empty otherwise.
+    void generated(const QStringList& samples, const QVariantList& verse);
     void classified(const QString& predicted, const QStringList& labels, const QVector<double>& probabilities,
                     const QStringList& tokens, const QVector<double>& scores);
     void failed(const QString& message);
 
 private:
     std::unique_ptr<wb::TrainedModel> m_model;
+    std::optional<wb::VerseChecker> m_verse;  // the run's corpus's tables, when this machine has them
     std::atomic<bool> m_shuttingDown{false};
     QString m_runDir;
 };

@@ -27,6 +27,7 @@
 
 #include "common/QtConversions.h"
 #include "playground/InferenceWorker.h"
+#include "playground/VerseMarkup.h"
 #include "runs/EvaluationView.h"
 #include "workbench/RunFolder.h"
 
@@ -131,6 +132,8 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     big.setPointSizeF(big.pointSizeF() * 1.5);  // poems are read, not scanned
     m_results->setFont(big);
     m_results->setSpacing(8);
+    // Checked poems are drawn with the characters that break a rule marked, and the rules under them.
+    m_results->setItemDelegate(new VerseItemDelegate(m_results));
     auto* copy = new QPushButton(tr("Copy"), resultsBox);
     copy->setToolTip(tr("Copy the selected samples (all when none is selected)"));
     resultsLayout->addWidget(m_results, 1);
@@ -338,13 +341,27 @@ void PlaygroundPanel::classify() {
         m_worker, [w = m_worker, text, k] { w->classify(text, k); }, Qt::QueuedConnection);
 }
 
-void PlaygroundPanel::onGenerated(const QStringList& samples) {
+void PlaygroundPanel::onGenerated(const QStringList& samples, const QVariantList& verse) {
     setBusy(false);
     m_results->clear();
-    for (const QString& s : samples) m_results->addItem(s);
-    m_timing->setText(tr("%1 in %2 ms")
-                          .arg(samples.size() == 1 ? tr("1 sample") : tr("%1 samples").arg(samples.size()))
-                          .arg(m_clock.elapsed()));
+    int passed = 0;
+    for (int i = 0; i < samples.size(); ++i) {
+        auto* item = new QListWidgetItem(samples[i], m_results);
+        if (i >= verse.size()) continue;
+        const QVariantMap v = verse[i].toMap();
+        item->setData(kVerseHtmlRole, v.value(QStringLiteral("html")));
+        item->setData(kVerseSummaryRole, v.value(QStringLiteral("summary")));
+        item->setData(kVersePassedRole, v.value(QStringLiteral("passed")));
+        item->setData(kVerseMarksRole, v.value(QStringLiteral("marks")));
+        item->setToolTip(v.value(QStringLiteral("tooltip")).toString());
+        passed += v.value(QStringLiteral("passed")).toBool();
+    }
+    QString timing = tr("%1 in %2 ms")
+                         .arg(samples.size() == 1 ? tr("1 sample") : tr("%1 samples").arg(samples.size()))
+                         .arg(m_clock.elapsed());
+    if (!verse.isEmpty())
+        timing += tr(" · %1 of %2 pass every rule of regulated verse").arg(passed).arg(samples.size());
+    m_timing->setText(timing);
     Q_EMIT resultsReady();
 }
 
@@ -390,6 +407,21 @@ void PlaygroundPanel::setAcrostic(const QString& text) { m_acrostic->setText(tex
 void PlaygroundPanel::setTemperature(double t) { m_temperature->setValue(t); }
 void PlaygroundPanel::setSamples(int n) { m_samples->setValue(n); }
 void PlaygroundPanel::setLength(int n) { m_length->setValue(n); }
+
+QStringList PlaygroundPanel::verseSummaries() const {
+    QStringList out;
+    for (int i = 0; i < m_results->count(); ++i)
+        if (const QString s = m_results->item(i)->data(kVerseSummaryRole).toString(); !s.isEmpty()) out << s;
+    return out;
+}
+
+QString PlaygroundPanel::verseText(int result) const {
+    return m_results->item(result) ? m_results->item(result)->data(kVerseHtmlRole).toString() : QString();
+}
+
+int PlaygroundPanel::verseMarks(int result) const {
+    return m_results->item(result) ? m_results->item(result)->data(kVerseMarksRole).toInt() : 0;
+}
 
 QStringList PlaygroundPanel::results() const {
     QStringList out;

@@ -59,6 +59,10 @@ public:
     void setTemperature(double t);  // 0 = greedy
 
     QStringList results() const;
+    // Each result's verse check ("七绝 · passes every rule"); empty when the poems were not checked.
+    QStringList verseSummaries() const;
+    QString verseText(int result) const;  // the marked-up poem (HTML)
+    int verseMarks(int result) const;     // characters marked in it
     QStringList classLabels() const;
     QString attributionHtml() const;
     QString timingText() const;  // "2 samples in 35 ms" after a generation; "" before any
@@ -74,7 +78,7 @@ private:
     QString formAdvice(const wb::GenerateOptions& options) const;
     void onLoaded(const QString& runDir, bool isLanguageModel, const QStringList& classes,
                   const QString& description);
-    void onGenerated(const QStringList& samples);
+    void onGenerated(const QStringList& samples, const QVariantList& verse);
     void onClassified(const QString& predicted, const QStringList& labels,
                       const QVector<double>& probabilities, const QStringList& tokens,
                       const QVector<double>& scores);

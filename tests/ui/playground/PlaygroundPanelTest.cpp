@@ -13,6 +13,7 @@
 #include "UiTestSupport.h"
 #include "playground/InferenceWorker.h"
 #include "playground/PlaygroundPanel.h"
+#include "support/TestSupport.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Training.h"
 
@@ -35,6 +36,65 @@ TEST(PlaygroundPanel, GeneratesFromSavedLanguageModel) {
     ASSERT_EQ(errors.count(), 0) << errors.value(0).value(1).toString().toStdString();
     ASSERT_EQ(panel.results().size(), 2);
     EXPECT_TRUE(panel.results()[0].startsWith(QStringLiteral("ab")));
+}
+
+// A model of a corpus with verse tables beside it: each generated poem is checked, the characters that break
+// a rule are marked, and the panel says how many poems pass.
+TEST(PlaygroundPanel, ChecksGeneratedPoemsAndMarksTheCharactersThatBreakARule) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "poems.json", wbtest::quatrainJson(80));
+    // Four of the corpus's sixteen characters oblique: most lines break 二四六分明 somewhere.
+    wbtest::writeText(
+        dir.path() / "tones.json",
+        R"({"format": "lstm-workbench tones", "version": 1, "traditional": {)"
+        R"("春": [9, 0, 0], "風": [9, 0, 0], "花": [9, 0, 0], "山": [9, 0, 0], "雲": [9, 0, 0], )"
+        R"("人": [9, 0, 0], "江": [9, 0, 0], "天": [9, 0, 0], "秋": [9, 0, 0], "歸": [9, 0, 0], )"
+        R"("東": [9, 0, 0], "長": [9, 0, 0], "月": [0, 9, 0], "水": [0, 9, 0], "夜": [0, 9, 0], )"
+        R"("日": [0, 9, 0]}})");
+    wbtest::writeText(
+        dir.path() / "rhymes.json",
+        R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [)"
+        R"({"name": "東", "traditional": "東風"}, {"name": "山", "traditional": "山天人春雲"}]})");
+    auto config = wbuitest::tinyConfig(wb::Task::LanguageModel, dir.file("poems.json"), 20);
+    wb::TrainingJob(config, dir.file("run")).run({});
+
+    PlaygroundPanel panel;
+    QSignalSpy errors(&panel, &PlaygroundPanel::errorOccurred);
+    panel.loadRun(QString::fromStdString(dir.file("run")));
+    ASSERT_TRUE(wbuitest::waitFor([&] { return !panel.loadedRun().isEmpty() || errors.count() > 0; }));
+    ASSERT_EQ(errors.count(), 0) << errors.value(0).value(1).toString().toStdString();
+    EXPECT_TRUE(panel.modelText().contains(QStringLiteral("checked for tone and rhyme")))
+        << panel.modelText().toStdString();
+    panel.setForm(2);  // 7-character quatrain
+    panel.setSamples(4);
+    QSignalSpy ready(&panel, &PlaygroundPanel::resultsReady);
+    panel.generate();
+    ASSERT_TRUE(wbuitest::waitFor([&] { return ready.count() > 0 || errors.count() > 0; }));
+    ASSERT_EQ(errors.count(), 0) << errors.value(0).value(1).toString().toStdString();
+    ASSERT_EQ(panel.results().size(), 4);
+    const QStringList summaries = panel.verseSummaries();
+    ASSERT_EQ(summaries.size(), 4);
+    int passed = 0, marked = 0;
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_TRUE(summaries[i].startsWith(QStringLiteral("七绝 · "))) << summaries[i].toStdString();
+        passed += summaries[i].endsWith(QStringLiteral("passes every rule"));
+        const QString html = panel.verseText(i);
+        EXPECT_TRUE(html.contains(summaries[i].toHtmlEscaped())) << "the summary is under the poem";
+        // Each marked character is a character of the poem, in the mark's colour.
+        EXPECT_EQ(html.count(QStringLiteral("#ffd5cc")), panel.verseMarks(i));
+        marked += panel.verseMarks(i);
+    }
+    EXPECT_GT(marked, 0) << "with four oblique characters of sixteen, some poem breaks a rule at a character";
+    EXPECT_TRUE(panel.timingText().contains(QStringLiteral("%1 of 4 pass every rule").arg(passed)))
+        << panel.timingText().toStdString();
+
+    // Free text is not checked.
+    panel.setForm(0);
+    panel.setLength(10);
+    ready.clear();
+    panel.generate();
+    ASSERT_TRUE(wbuitest::waitFor([&] { return ready.count() > 0 || errors.count() > 0; }));
+    EXPECT_TRUE(panel.verseSummaries().isEmpty());
 }
 
 TEST(PlaygroundPanel, ClassifiesWithSavedClassifier) {
