@@ -63,7 +63,7 @@ void layOut(QTextDocument& doc, const QStyleOptionViewItem& option, const QStrin
 
 int viewWidth(const QStyleOptionViewItem& option) {
     if (const auto* view = qobject_cast<const QAbstractItemView*>(option.widget))
-        return view->viewport()->width() - 12;
+        return view->viewport()->width() - 24;  // the list's spacing and frame: no horizontal scroll bar
     return option.rect.width();
 }
 }  // namespace
