@@ -114,6 +114,19 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_lr->setToolTip(m_lr->toolTip() + tr("; the LR finder suggests one"));
     m_optimizer = new QComboBox(trainBox);
     m_optimizer->addItems({QStringLiteral("Adam"), QStringLiteral("SGD"), QStringLiteral("RMSprop")});
+    m_lrSchedule = new QComboBox(trainBox);
+    m_lrSchedule->addItems({tr("constant"), tr("cosine decay")});
+    m_lrSchedule->setToolTip(toQt(wb::configField("lr_schedule").help));
+    m_lrWarmup = intBox(trainBox, "lr_warmup_steps");
+    m_lrWarmup->setSuffix(tr(" steps"));
+    m_weightDecay = numberBox(trainBox, "weight_decay", 4, 0.001, 1.0);
+    m_weightDecay->setSpecialValueText(tr("off"));
+    m_gradClip = numberBox(trainBox, "grad_clip", 2, 0.5, 1000.0);
+    m_gradClip->setSpecialValueText(tr("off"));
+    m_lrSchedule->setObjectName(QStringLiteral("lrSchedule"));
+    m_lrWarmup->setObjectName(QStringLiteral("lrWarmup"));
+    m_weightDecay->setObjectName(QStringLiteral("weightDecay"));
+    m_gradClip->setObjectName(QStringLiteral("gradClip"));
     m_epochs = intBox(trainBox, "epochs");
     m_maxSteps = intBox(trainBox, "max_steps");
     m_validateEvery = intBox(trainBox, "validate_every");
@@ -149,6 +162,10 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     train->addRow(tr("Batch size:"), batchRow);
     train->addRow(tr("Learning rate:"), lrRow);
     train->addRow(tr("Optimizer:"), m_optimizer);
+    train->addRow(tr("LR schedule:"), m_lrSchedule);
+    train->addRow(tr("LR warm-up:"), m_lrWarmup);
+    train->addRow(tr("Weight decay:"), m_weightDecay);
+    train->addRow(tr("Gradient clipping:"), m_gradClip);
     train->addRow(tr("Epochs:"), m_epochs);
     train->addRow(tr("Max steps:"), m_maxSteps);
     train->addRow(tr("Validate:"), m_validateEvery);
@@ -182,11 +199,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
         refresh();
     };
     for (QSpinBox* box : {m_vocabSize, m_embedding, m_hidden, m_layers, m_seqLen, m_batch, m_epochs,
-                          m_maxSteps, m_validateEvery, m_patience, m_seed})
+                          m_maxSteps, m_validateEvery, m_patience, m_seed, m_lrWarmup})
         connect(box, &QSpinBox::valueChanged, this, changed);
-    for (QDoubleSpinBox* box : {m_dropout, m_lr, m_valFraction})
+    for (QDoubleSpinBox* box : {m_dropout, m_lr, m_valFraction, m_weightDecay, m_gradClip})
         connect(box, &QDoubleSpinBox::valueChanged, this, changed);
-    for (QComboBox* box : {m_tokens, m_pooling, m_optimizer, m_precision, m_threadSplit})
+    for (QComboBox* box : {m_tokens, m_pooling, m_optimizer, m_precision, m_threadSplit, m_lrSchedule})
         connect(box, &QComboBox::currentIndexChanged, this, changed);
     connect(m_bidirectional, &QCheckBox::toggled, this, changed);
 
@@ -281,6 +298,10 @@ void ExperimentPanel::writeWidgets() {
     m_batch->setValue(int(c.train.batchSize));
     m_lr->setValue(c.train.learningRate);
     m_optimizer->setCurrentIndex(int(c.train.optimizer));
+    m_lrSchedule->setCurrentIndex(int(c.train.lrSchedule));
+    m_lrWarmup->setValue(int(c.train.lrWarmupSteps));
+    m_weightDecay->setValue(c.train.weightDecay);
+    m_gradClip->setValue(c.train.gradClip);
     m_epochs->setValue(int(c.train.epochs));
     m_maxSteps->setValue(int(c.train.maxSteps));
     m_validateEvery->setValue(int(c.train.validateEvery));
@@ -309,6 +330,10 @@ void ExperimentPanel::readWidgets() {
     c.train.batchSize = m_batch->value();
     c.train.learningRate = m_lr->value();
     c.train.optimizer = static_cast<wb::OptimizerKind>(m_optimizer->currentIndex());
+    c.train.lrSchedule = static_cast<wb::LrSchedule>(m_lrSchedule->currentIndex());
+    c.train.lrWarmupSteps = m_lrWarmup->value();
+    c.train.weightDecay = m_weightDecay->value();
+    c.train.gradClip = m_gradClip->value();
     c.train.epochs = m_epochs->value();
     c.train.maxSteps = m_maxSteps->value();
     c.train.validateEvery = m_validateEvery->value();

@@ -75,6 +75,10 @@ private:
     QSpinBox* m_batch = nullptr;
     QDoubleSpinBox* m_lr = nullptr;
     QComboBox* m_optimizer = nullptr;
+    QComboBox* m_lrSchedule = nullptr;
+    QSpinBox* m_lrWarmup = nullptr;
+    QDoubleSpinBox* m_weightDecay = nullptr;
+    QDoubleSpinBox* m_gradClip = nullptr;
     QSpinBox* m_epochs = nullptr;
     QSpinBox* m_maxSteps = nullptr;
     QSpinBox* m_validateEvery = nullptr;

@@ -14,6 +14,9 @@ namespace wb {
 enum class Task { LanguageModel, Classifier };
 enum class Pooling { Last, Mean, Max };
 enum class OptimizerKind { Adam, Sgd, RmsProp };
+// The learning rate over a run: Constant after the warm-up, or Cosine, falling from it to 0 at the last
+// planned step (train/LrSchedule.h).
+enum class LrSchedule { Constant, Cosine };
 enum class Precision { Fp32, Bf16, Fp16 };
 enum class LstmBackend { Auto, Torch, Fused };
 // How a CPU step uses several threads: Batch, each thread trains its share of the batch's rows for the whole
@@ -23,11 +26,13 @@ enum class ThreadSplit { Batch, Ops };  // Fused: reserved for the fused CPU LST
 std::string toString(Task v);               // "lm" | "classify"
 std::string toString(Pooling v);            // "last" | "mean" | "max"
 std::string toString(OptimizerKind v);      // "adam" | "sgd" | "rmsprop"
+std::string toString(LrSchedule v);         // "constant" | "cosine"
 std::string toString(Precision v);          // "fp32" | "bf16" | "fp16"
 std::string toString(ThreadSplit v);        // "batch" | "ops"
 Task taskFromString(const std::string& s);  // these throw InputError naming the accepted values
 Pooling poolingFromString(const std::string& s);
 OptimizerKind optimizerFromString(const std::string& s);
+LrSchedule lrScheduleFromString(const std::string& s);
 Precision precisionFromString(const std::string& s);
 ThreadSplit threadSplitFromString(const std::string& s);
 
@@ -61,7 +66,10 @@ struct TrainConfig {
     double learningRate{};
     OptimizerKind optimizer{};
     std::int64_t epochs{};
-    std::int64_t maxSteps{};           // 0 = no limit; otherwise stops after this many steps
+    std::int64_t maxSteps{};  // 0 = no limit; otherwise stops after this many steps
+    LrSchedule lrSchedule{};
+    std::int64_t lrWarmupSteps{};      // linear warm-up from 0 to learningRate; 0 = none
+    double weightDecay{};              // decoupled (AdamW): weights shrink by lr * decay each step; 0 = off
     double gradClip{};                 // max L2 norm; 0 = off
     std::int64_t validateEvery{};      // steps; 0 = once per epoch
     std::int64_t earlyStopPatience{};  // validations without improvement; 0 = off

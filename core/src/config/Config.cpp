@@ -128,6 +128,12 @@ Pooling poolingFromString(const std::string& s) {
     if (s == "max") return Pooling::Max;
     throw InputError("unknown pooling '" + s + "' (expected last, mean or max)");
 }
+std::string toString(LrSchedule v) { return v == LrSchedule::Cosine ? "cosine" : "constant"; }
+LrSchedule lrScheduleFromString(const std::string& s) {
+    if (s == "constant") return LrSchedule::Constant;
+    if (s == "cosine") return LrSchedule::Cosine;
+    throw InputError("unknown learning-rate schedule '" + s + "' (expected constant or cosine)");
+}
 OptimizerKind optimizerFromString(const std::string& s) {
     if (s == "adam") return OptimizerKind::Adam;
     if (s == "sgd") return OptimizerKind::Sgd;

@@ -214,6 +214,28 @@ std::vector<ConfigField> buildTable() {
             {"adam", "sgd", "rmsprop"}, [](C& c) -> OptimizerKind& { return c.train.optimizer; },
             optimizerFromString, toString)
         .defaults("adam", "adam");
+    add({"train", "lr_schedule", "--lr-schedule", "learning-rate schedule",
+         "constant, or cosine: from the learning rate (after the warm-up) down to 0 at the last planned "
+         "step"})
+        .initial("constant")
+        .choice<LrSchedule>(
+            {"constant", "cosine"}, [](C& c) -> LrSchedule& { return c.train.lrSchedule; },
+            lrScheduleFromString, toString)
+        .defaults("constant", "constant");
+    add({"train", "lr_warmup_steps", "--lr-warmup", "learning-rate warm-up",
+         "Steps over which the learning rate rises linearly from 0 (0 = none)"})
+        .initial("0")
+        .integer([](C& c) -> std::int64_t& { return c.train.lrWarmupSteps; })
+        .range(0, big)
+        .zero("none")
+        .defaults("0", "0");
+    add({"train", "weight_decay", "--weight-decay", "weight decay",
+         "Decoupled weight decay (AdamW): each step shrinks the weight matrices by lr x decay (0 = off)"})
+        .initial("0")
+        .number([](C& c) -> double& { return c.train.weightDecay; })
+        .range(0, 1)
+        .zero("off")
+        .defaults("0", "0");
     add({"train", "epochs", "--epochs", "epochs", "Passes over the training set"})
         .initial("1")
         .integer([](C& c) -> std::int64_t& { return c.train.epochs; })

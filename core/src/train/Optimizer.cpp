@@ -48,6 +48,7 @@ void Optimizer::step() {
     for (auto& s : m_slots) {
         if (!s.param.grad().defined()) continue;
         const auto& g = s.param.grad();
+        if (m_weightDecay > 0 && s.param.dim() >= 2) s.param.mul_(1 - m_lr * m_weightDecay);
         switch (m_kind) {
             case OptimizerKind::Sgd:
                 s.param.add_(g, -m_lr);

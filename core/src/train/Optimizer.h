@@ -25,6 +25,9 @@ public:
     void step();
 
     double learningRate() const { return m_lr; }
+    // Decoupled weight decay (AdamW, Loshchilov & Hutter): before each update the weight matrices (not the
+    // biases) shrink by lr * decay, whatever the optimizer.
+    void setWeightDecay(double decay) { m_weightDecay = decay; }
     void setLearningRate(double lr) { m_lr = lr; }
     std::int64_t steps() const { return m_steps; }
     void setSteps(std::int64_t steps) { m_steps = steps; }  // a worker's, from rank 0's checkpoint
@@ -44,6 +47,7 @@ private:
     };
     OptimizerKind m_kind;
     double m_lr;
+    double m_weightDecay = 0;
     std::int64_t m_steps = 0;
     std::vector<Slot> m_slots;
 };

@@ -3,6 +3,8 @@
 // and the loss is read from the device only every logEvery steps.
 #include "train/TrainingSession.h"
 
+#include "train/LrSchedule.h"
+
 #include <unistd.h>
 
 #include <cmath>
@@ -315,6 +317,7 @@ void TrainingSession::trainBatch(const torch::Tensor& order) {
     // rank (every thread of a batch split) draws the global batch's masks (ShardedDropout.h).
     const std::uint64_t dropoutSeed = m_tc.seed + 7919ULL * static_cast<std::uint64_t>(m_state.step + 1);
     torch::manual_seed(dropoutSeed);
+    m_setup->optimizer->setLearningRate(scheduledLearningRate(m_tc, m_state.step, m_plannedSteps));
     if (m_shards) {
         const auto batch = m_trainSplit.batch(order.narrow(0, begin, size));
         m_lossSum += m_shards->step(*m_setup, batch, m_config, dropoutSeed).to(torch::kFloat32);
@@ -372,6 +375,7 @@ void TrainingSession::recordTrainLoss() {
     m_meter->update();
     const double wall = m_meter->wall();
     emit("train", "loss", mean, wall);
+    emit("train", "lr", m_setup->optimizer->learningRate(), wall);
     if (m_config.task == Task::LanguageModel)
         emit("train", "perplexity", std::exp(std::min(mean, 50.0)), wall);
     if (hasBitsPerCharacter(m_config)) emit("train", "bpc", bitsFromNats(mean), wall);

@@ -33,6 +33,7 @@ TrainingSetup makeTrainingSetup(const ExperimentConfig& config, std::int64_t voc
     s.model->train();
     s.optimizer = std::make_unique<Optimizer>(config.train.optimizer, namedParameters(s.model),
                                               config.train.learningRate);
+    s.optimizer->setWeightDecay(config.train.weightDecay);
     return s;
 }
 

@@ -92,6 +92,36 @@ TEST(ExperimentPanel, TheThreadSplitBoxSetsAndShowsTheConfig) {
     EXPECT_EQ(box->currentIndex(), 0);
 }
 
+// The schedule's settings (warm-up, cosine decay, weight decay, clipping) are in the form both ways.
+TEST(ExperimentPanel, TheScheduleBoxesSetAndShowTheConfig) {
+    ExperimentPanel panel;
+    auto* schedule = panel.findChild<QComboBox*>(QStringLiteral("lrSchedule"));
+    auto* warmup = panel.findChild<QSpinBox*>(QStringLiteral("lrWarmup"));
+    auto* decay = panel.findChild<QDoubleSpinBox*>(QStringLiteral("weightDecay"));
+    auto* clip = panel.findChild<QDoubleSpinBox*>(QStringLiteral("gradClip"));
+    ASSERT_TRUE(schedule && warmup && decay && clip);
+    wb::ExperimentConfig c = panel.config();
+    c.train.lrSchedule = wb::LrSchedule::Cosine;
+    c.train.lrWarmupSteps = 200;
+    c.train.weightDecay = 0.01;
+    c.train.gradClip = 1.5;
+    panel.setConfig(c);
+    EXPECT_EQ(schedule->currentIndex(), 1);
+    EXPECT_EQ(warmup->value(), 200);
+    EXPECT_DOUBLE_EQ(decay->value(), 0.01);
+    EXPECT_DOUBLE_EQ(clip->value(), 1.5);
+    schedule->setCurrentIndex(0);
+    warmup->setValue(50);
+    decay->setValue(0.0);
+    clip->setValue(0.0);
+    const auto after = panel.config();
+    EXPECT_EQ(after.train.lrSchedule, wb::LrSchedule::Constant);
+    EXPECT_EQ(after.train.lrWarmupSteps, 50);
+    EXPECT_DOUBLE_EQ(after.train.weightDecay, 0.0);
+    EXPECT_DOUBLE_EQ(after.train.gradClip, 0.0);
+    EXPECT_EQ(decay->text(), QStringLiteral("off"));
+}
+
 TEST(ExperimentPanel, InvalidCombinationIsExplained) {
     ExperimentPanel panel;
     wb::ExperimentConfig c = wb::defaultConfig(wb::Task::LanguageModel);
