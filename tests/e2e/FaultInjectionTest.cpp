@@ -24,8 +24,14 @@ namespace fs = std::filesystem;
 namespace {
 std::string quote(const std::string& s) { return wbtest::shellQuote(s); }
 
+// The n-gram baseline's cache is shared between runs: the first run would write it and the next read it,
+// so the runs' failpoints would differ. Without a cache every run writes the same files in the same order.
+constexpr const char* kNoBaselineCache = "LSTM_WORKBENCH_BASELINE_CACHE= ";
+
 wbtest::CliResult cli(const std::string& args, const std::string& failpoints = "") {
-    return wbtest::runCli(args, failpoints.empty() ? "" : "WORKBENCH_FAILPOINTS=" + quote(failpoints) + " ");
+    return wbtest::runCli(args,
+                          std::string(kNoBaselineCache) +
+                              (failpoints.empty() ? "" : "WORKBENCH_FAILPOINTS=" + quote(failpoints) + " "));
 }
 
 // Four steps, validation (and so a checkpoint) every two: two checkpoints, the second replacing the first.
@@ -68,10 +74,14 @@ std::string withoutDir(std::string line, const std::string& dir) {
 
 // No temporaries or half-written files: only what a run folder holds.
 void expectOnlyRunFiles(const fs::path& run, const std::string& context) {
-    static const std::set<std::string> allowed = {
-        "config.json",           "vocab.json",        "run.json",
-        "metrics.csv",           "model.safetensors", "optimizer.safetensors",
-        "best-model.safetensors"};
+    static const std::set<std::string> allowed = {"config.json",
+                                                  "vocab.json",
+                                                  "run.json",
+                                                  "metrics.csv",
+                                                  "model.safetensors",
+                                                  "optimizer.safetensors",
+                                                  "best-model.safetensors",
+                                                  "baseline.json"};
     for (const auto& e : fs::directory_iterator(run))
         EXPECT_TRUE(allowed.count(e.path().filename().string())) << context << ": left " << e.path();
 }
@@ -85,9 +95,9 @@ TEST(FaultInjection, KilledAtEveryFailpointOfARunTheLastCheckpointResumesToTheSa
     // The reference run lists its failpoints in order (WORKBENCH_FAILPOINTS_TRACE): kill@n fires at
     // sites[n-1], so each n has exactly one allowed outcome.
     const auto referenceTrace = dir.path() / "reference.trace";
-    auto reference =
-        wbtest::runCli("train " + corpus + " --out " + quote(dir.file("reference")) + kRun + " --json",
-                       "WORKBENCH_FAILPOINTS_TRACE=" + quote(referenceTrace.string()) + " ");
+    auto reference = wbtest::runCli(
+        "train " + corpus + " --out " + quote(dir.file("reference")) + kRun + " --json",
+        std::string(kNoBaselineCache) + "WORKBENCH_FAILPOINTS_TRACE=" + quote(referenceTrace.string()) + " ");
     ASSERT_EQ(reference.code, 0) << reference.err;
     const double expected = finalLoss(reference.out);
     const auto expectedRecords = lossRecords(dir.path() / "reference");
@@ -109,9 +119,10 @@ TEST(FaultInjection, KilledAtEveryFailpointOfARunTheLastCheckpointResumesToTheSa
     for (int n = 1; n <= count + 1; ++n) {
         const auto run = dir.path() / ("run-" + std::to_string(n));
         const auto trace = dir.path() / ("run-" + std::to_string(n) + ".trace");
-        const auto r = wbtest::runCli("train " + corpus + " --out " + quote(run.string()) + kRun + " --json",
-                                      "WORKBENCH_FAILPOINTS=kill@" + std::to_string(n) +
-                                          " WORKBENCH_FAILPOINTS_TRACE=" + quote(trace.string()) + " ");
+        const auto r =
+            wbtest::runCli("train " + corpus + " --out " + quote(run.string()) + kRun + " --json",
+                           std::string(kNoBaselineCache) + "WORKBENCH_FAILPOINTS=kill@" + std::to_string(n) +
+                               " WORKBENCH_FAILPOINTS_TRACE=" + quote(trace.string()) + " ");
         if (n == count + 1) {  // past the last failpoint: the run is not interrupted
             ASSERT_FALSE(r.killed) << "a failpoint the reference run did not reach fired";
             ASSERT_EQ(r.code, 0) << r.err;
