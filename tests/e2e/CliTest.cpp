@@ -28,7 +28,8 @@ std::size_t lines(const std::string& s) {
 }
 
 const char* kTinyLm =
-    " --seq-len 16 --embedding 16 --hidden 32 --layers 1 --batch-size 16 --lr 0.01 --threads 1";
+    " --seq-len 16 --embedding 16 --hidden 32 --layers 1 --batch-size 16 --lr 0.01 --threads 1"
+    " --dropout 0.1 --lr-schedule constant --lr-warmup 0 --weight-decay 0";
 const char* kTinyClassifier =
     " --task classify --tokens word --min-count 1 --seq-len 8 --embedding 16 --hidden 16 --layers 1 "
     "--batch-size 16"

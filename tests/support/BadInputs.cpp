@@ -72,7 +72,8 @@ wb::ExperimentConfig tinyTrainConfig(const std::string& corpus, wb::Task task) {
 
 std::string tinyTrainFlags(wb::Task task) {
     std::string common =
-        " --embedding 8 --hidden 8 --layers 1 --batch-size 4 --max-steps 2 --threads 1 --quiet";
+        " --embedding 8 --hidden 8 --layers 1 --batch-size 4 --max-steps 2 --threads 1 --quiet"
+        " --lr-schedule constant --lr-warmup 0";
     if (task == wb::Task::Classifier) return " --task classify --tokens word --seq-len 8" + common;
     return " --seq-len 16" + common;
 }

@@ -21,6 +21,10 @@ inline wb::ExperimentConfig tinyLanguageModel(const std::string& corpus,
     c.model.dropout = 0;
     c.train.batchSize = 16;
     c.train.learningRate = 1e-2;
+    // A constant rate: the default schedule's 100 warm-up steps would be most of a tiny run.
+    c.train.lrSchedule = wb::LrSchedule::Constant;
+    c.train.lrWarmupSteps = 0;
+    c.train.weightDecay = 0;
     c.train.epochs = 0;
     c.train.maxSteps = 120;
     c.train.logEvery = 10;

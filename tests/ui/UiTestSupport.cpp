@@ -31,6 +31,10 @@ wb::ExperimentConfig tinyConfig(wb::Task task, const std::string& corpus, long l
     c.model.layers = 1;
     c.model.dropout = 0.0;
     c.train.batchSize = 8;
+    // A constant rate: the default schedule's 100 warm-up steps would be most of a tiny run.
+    c.train.lrSchedule = wb::LrSchedule::Constant;
+    c.train.lrWarmupSteps = 0;
+    c.train.weightDecay = 0;
     c.train.epochs = 50;
     c.train.maxSteps = maxSteps;
     c.train.validateEvery = 4;

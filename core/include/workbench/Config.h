@@ -73,6 +73,7 @@ struct TrainConfig {
     double gradClip{};                 // max L2 norm; 0 = off
     std::int64_t validateEvery{};      // steps; 0 = once per epoch
     std::int64_t earlyStopPatience{};  // validations without improvement; 0 = off
+    std::int64_t validationSamples{};  // language models: samples generated at each validation; 0 = none
     std::uint64_t seed{};
     std::int64_t warmupSteps{};  // excluded from throughput
     std::int64_t logEvery{};     // steps between train-loss records

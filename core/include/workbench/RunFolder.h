@@ -96,6 +96,8 @@ inline constexpr const char* kOptimizer = "optimizer.safetensors";
 inline constexpr const char* kBestModel = "best-model.safetensors";
 inline constexpr const char* kEvaluation = "evaluation.json";  // classifiers (workbench/Evaluation.h)
 inline constexpr const char* kBaseline = "baseline.json";      // language models (workbench/Baseline.h)
+// Language models: a few samples generated at every validation, one JSON object per line.
+inline constexpr const char* kSamples = "samples.jsonl";
 }  // namespace runfiles
 
 bool isRunFolder(const std::string& dir);  // has config.json and run.json

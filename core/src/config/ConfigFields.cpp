@@ -184,7 +184,7 @@ std::vector<ConfigField> buildTable() {
         .initial("0")
         .number([](C& c) -> double& { return c.model.dropout; })
         .range(0, 1, false, true)
-        .defaults("0.1", "0");
+        .defaults("0.2", "0");
     add({"model", "pooling", "--pooling", "pooling", "Classifier pooling: last, mean or max"})
         .initial("last")
         .choice<Pooling>(
@@ -207,7 +207,7 @@ std::vector<ConfigField> buildTable() {
         .initial("0.002")
         .number([](C& c) -> double& { return c.train.learningRate; })
         .range(0, kInf, true)
-        .defaults("0.002", "0.002");
+        .defaults("0.003", "0.002");
     add({"train", "optimizer", "--optimizer", "optimizer", "adam, sgd or rmsprop"})
         .initial("adam")
         .choice<OptimizerKind>(
@@ -221,33 +221,33 @@ std::vector<ConfigField> buildTable() {
         .choice<LrSchedule>(
             {"constant", "cosine"}, [](C& c) -> LrSchedule& { return c.train.lrSchedule; },
             lrScheduleFromString, toString)
-        .defaults("constant", "constant");
+        .defaults("cosine", "constant");
     add({"train", "lr_warmup_steps", "--lr-warmup", "learning-rate warm-up",
          "Steps over which the learning rate rises linearly from 0 (0 = none)"})
         .initial("0")
         .integer([](C& c) -> std::int64_t& { return c.train.lrWarmupSteps; })
         .range(0, big)
         .zero("none")
-        .defaults("0", "0");
+        .defaults("100", "0");
     add({"train", "weight_decay", "--weight-decay", "weight decay",
          "Decoupled weight decay (AdamW): each step shrinks the weight matrices by lr x decay (0 = off)"})
         .initial("0")
         .number([](C& c) -> double& { return c.train.weightDecay; })
         .range(0, 1)
         .zero("off")
-        .defaults("0", "0");
+        .defaults("0.01", "0");
     add({"train", "epochs", "--epochs", "epochs", "Passes over the training set"})
         .initial("1")
         .integer([](C& c) -> std::int64_t& { return c.train.epochs; })
         .range(0, 100000)
         .zero("only max steps")
-        .defaults("3", "3");
+        .defaults("0", "3");
     add({"train", "max_steps", "--max-steps", "max steps", "Stop after this many steps (0 = no limit)"})
         .initial("0")
         .integer([](C& c) -> std::int64_t& { return c.train.maxSteps; })
         .range(0, big)
         .zero("no limit")
-        .defaults("0", "0");
+        .defaults("2800", "0");
     add({"train", "grad_clip", "--grad-clip", "gradient clipping", "Max gradient L2 norm (0 = off)"})
         .initial("5")
         .number([](C& c) -> double& { return c.train.gradClip; })
@@ -261,6 +261,14 @@ std::vector<ConfigField> buildTable() {
         .range(0, big)
         .zero("once per epoch")
         .defaults("0", "0");
+    add({"train", "validation_samples", "--validation-samples", "samples at validation",
+         "Language models: samples generated at each validation, kept in samples.jsonl and shown in the log "
+         "(0 = none)"})
+        .initial("0")
+        .integer([](C& c) -> std::int64_t& { return c.train.validationSamples; })
+        .range(0, 20)
+        .zero("none")
+        .defaults("3", "0");
     add({"train", "early_stop_patience", "--patience", "early-stop patience",
          "Early stopping after N validations without improvement (0 = off)"})
         .initial("0")

@@ -4,6 +4,7 @@
 #include "train/TrainingSession.h"
 
 #include "train/LrSchedule.h"
+#include "train/ValidationSamples.h"
 
 #include <unistd.h>
 
@@ -94,6 +95,9 @@ RunSummary TrainingSession::run() {
         buildModel();
         describeRun();
         measureBaseline();
+        if (m_writer.enabled() && m_config.task == Task::LanguageModel)
+            m_samples =
+                std::make_unique<ValidationSamples>(m_config, m_job.corpus.get(), m_writer.dir().string());
         trainLoop();
         return finish();
     } catch (const std::exception& e) {
@@ -429,7 +433,21 @@ bool TrainingSession::validateAndCheckpoint() {
         ThroughputMeter::Excluded excluded(*m_meter, ThroughputMeter::Excluded::Work);
         m_checkpointer->saveBest(v.loss);
     }
+    if (v.done) takeSamples(v.loss);
     return stopEarly;
+}
+
+// A language model's samples of this validation, from the checkpoint just saved (ValidationSamples.h). A
+// failure to generate never stops training: the samples stop, and the log says why.
+void TrainingSession::takeSamples(double valLoss) {
+    if (!m_samples || !m_samples->enabled()) return;
+    ThroughputMeter::Excluded excluded(*m_meter, ThroughputMeter::Excluded::Work);
+    try {
+        for (const auto& line : m_samples->take(m_state.step, m_meter->wall(), valLoss)) log(line);
+    } catch (const std::exception& e) {
+        m_samples->disable();
+        log(std::string("warning: no more samples at validation: ") + e.what());
+    }
 }
 
 // The class-by-class view of this validation, in evaluation.json (its majority baseline is a property of the

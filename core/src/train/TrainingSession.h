@@ -17,6 +17,7 @@
 #include "train/ThreadShards.h"
 #include "train/ThroughputMeter.h"
 #include "train/TrainingStep.h"
+#include "train/ValidationSamples.h"
 #include "train/Validator.h"
 
 namespace wb {
@@ -36,6 +37,7 @@ private:
     void buildModel();
     void describeRun();
     void measureBaseline();
+    void takeSamples(double valLoss);
     void trainLoop();
     void trainBatch(const torch::Tensor& order);
     void waitWhilePaused();
@@ -76,6 +78,7 @@ private:
     std::unique_ptr<Validator> m_validator;
     std::unique_ptr<Checkpointer> m_checkpointer;
     std::unique_ptr<ThroughputMeter> m_meter;
+    std::unique_ptr<ValidationSamples> m_samples;  // a language model's, on the rank that writes the folder
 
     torch::Tensor m_lossSum;  // this rank's weighted train loss since the last record, on the device
     std::int64_t m_lossCount = 0;
