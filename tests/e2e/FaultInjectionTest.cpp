@@ -81,7 +81,8 @@ void expectOnlyRunFiles(const fs::path& run, const std::string& context) {
                                                   "model.safetensors",
                                                   "optimizer.safetensors",
                                                   "best-model.safetensors",
-                                                  "baseline.json"};
+                                                  "baseline.json",
+                                                  "samples.jsonl"};
     for (const auto& e : fs::directory_iterator(run))
         EXPECT_TRUE(allowed.count(e.path().filename().string())) << context << ": left " << e.path();
 }
