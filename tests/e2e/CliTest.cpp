@@ -139,17 +139,7 @@ TEST(Cli, ABlasWhoseThreadsCannotBeSetIsSaidNotHidden) {
 TEST(Cli, GeneratedPoemsAreCheckedWithTheCorpusTables) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "poems.json", wbtest::quatrainJson(80));
-    wbtest::writeText(
-        dir.path() / "tones.json",
-        R"({"format": "lstm-workbench tones", "version": 1, "traditional": {)"
-        R"("春": [9, 0, 0], "風": [9, 0, 0], "花": [9, 0, 0], "山": [9, 0, 0], "雲": [9, 0, 0], )"
-        R"("人": [9, 0, 0], "江": [9, 0, 0], "天": [9, 0, 0], "秋": [9, 0, 0], "歸": [9, 0, 0], )"
-        R"("東": [9, 0, 0], "月": [0, 9, 0], "水": [0, 9, 0], "夜": [0, 9, 0], "日": [0, 9, 0], )"
-        R"("長": [4, 4, 1]}})");
-    wbtest::writeText(
-        dir.path() / "rhymes.json",
-        R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [)"
-        R"({"name": "東", "traditional": "東風"}, {"name": "山", "traditional": "山天人春雲"}]})");
+    wbtest::writeVerseTables(dir.path());
     auto r = cli("train " + quote(dir.file("poems.json")) + " --out " + quote(dir.file("run")) + kTinyLm +
                  " --max-steps 20 --quiet");
     ASSERT_EQ(r.code, 0) << r.err;

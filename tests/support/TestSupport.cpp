@@ -96,6 +96,18 @@ std::string quatrainJson(std::size_t poems, unsigned seed) {
     return out + "]\n";
 }
 
+void writeVerseTables(const std::filesystem::path& folder) {
+    writeText(folder / "tones.json",
+              R"({"format": "lstm-workbench tones", "version": 1, "traditional": {)"
+              R"("春": [9, 0, 0], "風": [9, 0, 0], "花": [9, 0, 0], "山": [9, 0, 0], "雲": [9, 0, 0], )"
+              R"("人": [9, 0, 0], "江": [9, 0, 0], "天": [9, 0, 0], "秋": [9, 0, 0], "歸": [9, 0, 0], )"
+              R"("東": [9, 0, 0], "長": [9, 0, 0], "月": [0, 9, 0], "水": [0, 9, 0], "夜": [0, 9, 0], )"
+              R"("日": [0, 9, 0]}})");
+    writeText(folder / "rhymes.json",
+              R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [)"
+              R"({"name": "東", "traditional": "東風"}, {"name": "山", "traditional": "山天人春雲"}]})");
+}
+
 std::vector<std::string> listTree(const fs::path& root) {
     std::vector<std::string> out;
     std::error_code ec;

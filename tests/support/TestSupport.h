@@ -32,6 +32,9 @@ std::string patternText(std::size_t lines, std::size_t lineLength = 24);
 std::string separableTsv(std::size_t rows, unsigned seed = 1);
 // chinese-poetry shaped JSON with n seven-character quatrains over a small set of characters.
 std::string quatrainJson(std::size_t poems, unsigned seed = 1);
+// tones.json and rhymes.json for quatrainJson()'s characters, as datasets/prepare.py writes them beside a
+// Tang corpus: four of the sixteen characters oblique (so most generated lines break a rule somewhere).
+void writeVerseTables(const std::filesystem::path& folder);
 
 // Lists all entries under a folder (relative paths, sorted); for "nothing left behind" assertions.
 std::vector<std::string> listTree(const std::filesystem::path& root);

@@ -64,12 +64,7 @@ TEST(ValidationSamples, ALanguageModelWritesSamplesAtEveryValidation) {
 TEST(ValidationSamples, APoemCorpusGetsCheckedPoemsOfItsForm) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "poems.json", wbtest::quatrainJson(60));
-    wbtest::writeText(dir.path() / "tones.json",
-                      R"({"format": "lstm-workbench tones", "version": 1, "traditional": {"春": [9, 0, 0], )"
-                      R"("月": [0, 9, 0]}})");
-    wbtest::writeText(dir.path() / "rhymes.json",
-                      R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [)"
-                      R"({"name": "東", "traditional": "東風"}]})");
+    wbtest::writeVerseTables(dir.path());
     EXPECT_EQ(dominantPoemForm(loadCorpus(dir.file("poems.json"))), PoemForm::Quatrain7);
     auto config = wbtest::tinyLanguageModel(dir.file("poems.json"), CorpusFormat::Poems);
     config.train.maxSteps = 4;

@@ -43,18 +43,7 @@ TEST(PlaygroundPanel, GeneratesFromSavedLanguageModel) {
 TEST(PlaygroundPanel, ChecksGeneratedPoemsAndMarksTheCharactersThatBreakARule) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "poems.json", wbtest::quatrainJson(80));
-    // Four of the corpus's sixteen characters oblique: most lines break 二四六分明 somewhere.
-    wbtest::writeText(
-        dir.path() / "tones.json",
-        R"({"format": "lstm-workbench tones", "version": 1, "traditional": {)"
-        R"("春": [9, 0, 0], "風": [9, 0, 0], "花": [9, 0, 0], "山": [9, 0, 0], "雲": [9, 0, 0], )"
-        R"("人": [9, 0, 0], "江": [9, 0, 0], "天": [9, 0, 0], "秋": [9, 0, 0], "歸": [9, 0, 0], )"
-        R"("東": [9, 0, 0], "長": [9, 0, 0], "月": [0, 9, 0], "水": [0, 9, 0], "夜": [0, 9, 0], )"
-        R"("日": [0, 9, 0]}})");
-    wbtest::writeText(
-        dir.path() / "rhymes.json",
-        R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [)"
-        R"({"name": "東", "traditional": "東風"}, {"name": "山", "traditional": "山天人春雲"}]})");
+    wbtest::writeVerseTables(dir.path());
     auto config = wbuitest::tinyConfig(wb::Task::LanguageModel, dir.file("poems.json"), 20);
     wb::TrainingJob(config, dir.file("run")).run({});
 
