@@ -20,7 +20,7 @@ cmake --build "$build_dir" -j"${WORKBENCH_FUZZ_JOBS:-$(nproc)}"
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(utf8 text poems tsv csv folder config safetensors runfolder)
+  targets=(utf8 text poems tsv csv folder config safetensors runfolder verse)
 fi
 
 failed=()

@@ -172,3 +172,16 @@ write("runfolder", "bad_metrics.bin", runfolder(json.dumps(config), json.dumps(r
 write("runfolder", "word_vocab.bin", runfolder("{}", '{"status": "running", "summary": {"steps": 3}}', "",
                                                '{"level": "word", "tokens": ["<pad>", "<unk>", "<bos>", "<eos>",'
                                                ' "the", "film"]}'))
+
+# --- verse: a first byte for the reader (0 tones, 1 rhymes, 2 baseline, 3 a poem), then its text ----------
+write("verse", "tones.bin", b"\x00" + json.dumps({"format": "lstm-workbench tones", "version": 1,
+                                                  "traditional": {"山": [9, 0, 0], "白": [0, 9, 0]},
+                                                  "simplified": {"楼": [9, 0, 0]}}, ensure_ascii=False).encode())
+write("verse", "rhymes.bin", b"\x01" + json.dumps({"format": "lstm-workbench rhymes", "version": 1, "groups": [
+    {"name": "尤", "traditional": "流樓", "simplified": "流楼"}]}, ensure_ascii=False).encode())
+write("verse", "baseline.bin", b"\x02" + json.dumps({"method": "interpolated Kneser-Ney", "order": 5,
+                                                     "bits_per_token": 7.36, "bits_per_token_by_order": [9.2, 7.7],
+                                                     "train_tokens": 100, "validation_targets": 10,
+                                                     "vocabulary": 50}).encode())
+write("verse", "poem.bin", b"\x03" + "白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。".encode())
+write("verse", "ragged.bin", b"\x03" + "白日，，\n\n山 流\u3000樓。看".encode())
