@@ -336,11 +336,11 @@ int runGenerate(const GenerateCliOptions& o) {
         wb::TrainedModel::load(o.runDir, o.checkpoint == "best" ? wb::TrainedModel::Checkpoint::Best
                                                                 : wb::TrainedModel::Checkpoint::Last);
     const auto samples = model->generate(o.generate);
-    const auto run = wb::loadRunFolder(o.runDir);
     // Poems are checked against the tone and rhyme tables of the corpus the run was trained on, when this
     // machine has them (a prepared Tang corpus).
     std::optional<wb::VerseChecker> checker;
-    if (o.generate.form != wb::PoemForm::Free) checker = wb::verseCheckerForCorpus(run.config.data.corpus);
+    if (o.generate.form != wb::PoemForm::Free)
+        checker = wb::verseCheckerForCorpus(model->config().data.corpus);
     std::vector<wb::VerseReport> reports;
     if (checker)
         for (const auto& s : samples) reports.push_back(checker->check(s));
@@ -349,7 +349,7 @@ int runGenerate(const GenerateCliOptions& o) {
     if (o.json) {
         json out = {{"run_dir", o.runDir}, {"form", wb::toString(o.generate.form)}, {"samples", samples}};
         // How good the model is, in the units a user compares with the n-gram baseline.
-        const auto row = wb::compareRuns({run}, 0).front();
+        const auto row = wb::compareRuns({wb::loadRunFolder(o.runDir)}, 0).front();
         if (row.bestValBpc >= 0) out["val_bpc"] = row.bestValBpc;
         if (row.baselineBpc >= 0) out["baseline_bpc"] = row.baselineBpc;
         if (checker) {

@@ -40,25 +40,16 @@ QTableWidgetItem* bitsItem(const wb::ComparisonRow& r) {
         return item;
     }
     item->setText(QStringLiteral("%1 (%2)").arg(bits, QString::number(r.baselineBpc, 'f', 3)));
-    if (r.bestValBpc < 0)
-        item->setToolTip(QCoreApplication::translate("ComparisonTable",
-                                                     "Not validated yet; the 5-gram scores %1 "
-                                                     "bits per character")
-                             .arg(r.baselineBpc, 0, 'f', 3));
-    else if (r.bestValBpc < r.baselineBpc)
-        item->setToolTip(
-            QCoreApplication::translate("ComparisonTable",
-                                        "LSTM %1 vs 5-gram %2 bits per character: the network has "
-                                        "learned more than n-gram statistics")
-                .arg(r.bestValBpc, 0, 'f', 3)
-                .arg(r.baselineBpc, 0, 'f', 3));
-    else
-        item->setToolTip(
-            QCoreApplication::translate("ComparisonTable",
-                                        "LSTM %1 vs 5-gram %2 bits per character: not yet better "
-                                        "than n-gram statistics")
-                .arg(r.bestValBpc, 0, 'f', 3)
-                .arg(r.baselineBpc, 0, 'f', 3));
+    const auto say = [](const char* text) { return QCoreApplication::translate("ComparisonTable", text); };
+    item->setToolTip(
+        r.bestValBpc < 0
+            ? say("Not validated yet; the 5-gram scores %1 bits per character").arg(r.baselineBpc, 0, 'f', 3)
+            : say("LSTM %1 vs 5-gram %2 bits per character: %3")
+                  .arg(r.bestValBpc, 0, 'f', 3)
+                  .arg(r.baselineBpc, 0, 'f', 3)
+                  .arg(r.bestValBpc < r.baselineBpc
+                           ? say("the network has learned more than n-gram statistics")
+                           : say("not yet better than n-gram statistics")));
     return item;
 }
 }  // namespace

@@ -74,6 +74,8 @@ void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
         m_baselineText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         m_baselineText->setColor(QColor(90, 90, 90));
         m_baselineText->setFont(QFont(font().family(), 8));
+        // On a white ground: the training curve often runs right through the label.
+        m_baselineText->setBrush(QColor(255, 255, 255, 210));
         m_baselineText->setText(tr("5-gram baseline (%1 bits/char)").arg(baseline->bitsPerToken, 0, 'f', 2));
     }
     m_valLoss->setPen(QPen(entry.color.darker(130), 2));

@@ -62,13 +62,15 @@ void RunCollection::appendMetrics(const QString& key, const std::vector<wb::Metr
     if (i < 0 || records.empty()) return;
     auto& record = m_entries[i]->record;
     record.metrics.insert(record.metrics.end(), records.begin(), records.end());
-    // A live character model writes its n-gram baseline before its first step: pick it up with its first
-    // metrics (the comparison table and the chart show it beside the run's own bits per character).
-    if (!record.baseline && wb::hasBitsPerCharacter(record.config)) {
+    // A live character model writes its n-gram baseline before its first step, so it is there by the first
+    // metrics (the comparison table and the chart show it beside the run's own bits per character). Looked
+    // for once, not at every batch of metrics; the run is read from disk again when it ends.
+    const bool firstMetrics = record.metrics.size() == records.size();
+    if (firstMetrics && !record.baseline && wb::hasBitsPerCharacter(record.config)) {
         try {
             record.baseline = wb::loadBaseline(toStd(key));
         } catch (const std::exception&) {
-            // Read again with the next metrics, and from disk when the run ends.
+            // A damaged baseline.json: the run's own numbers still show; opening the run says what is wrong.
         }
     }
     Q_EMIT metricsAppended(key);

@@ -15,6 +15,8 @@
 
 namespace wb {
 
+struct Corpus;
+
 // Unknown: the table has no reading of the character. Either: it is read both ways (看, 中) or the table's
 // readings disagree; neither Unknown nor Either ever counts against a poem.
 enum class Tone { Unknown, Level, Oblique, Either };
@@ -138,8 +140,10 @@ std::vector<VerseSpot> verseSpots(std::string_view text);
 // The checker of a corpus, given as a run's config names it (a path, or a prepared corpus's name): the tone
 // and rhyme tables datasets/prepare.py wrote beside it, and every line of its documents as the known lines.
 // nullopt when there are no tables there (not a Tang corpus, or one prepared before the tables existed);
-// InputError when they are there but unreadable.
-std::optional<VerseChecker> verseCheckerForCorpus(const std::string& corpusPathOrName);
+// InputError when they are there but unreadable. `loaded`: the corpus when the caller has it in memory
+// already (a training run), so it is not read again for its lines.
+std::optional<VerseChecker> verseCheckerForCorpus(const std::string& corpusPathOrName,
+                                                  const Corpus* loaded = nullptr);
 
 // Where the generated poem's rules stand, in one line: "七绝 · passes every rule" or
 // "七绝 · 86 % of checks · breaks 对 ×2, rhyme". Names the rules in Chinese where verse has a name for them.

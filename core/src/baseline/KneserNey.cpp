@@ -23,7 +23,7 @@ std::uint64_t fnv1a(std::uint64_t hash, const void* data, std::size_t bytes) {
 }
 }  // namespace
 
-void KneserNeyModel::Level::finish(std::int64_t /*order*/) {
+void KneserNeyModel::Level::finish() {
     std::int64_t once = 0, twice = 0;
     for (const auto& [key, c] : counts) {
         auto& stats = contexts[key >> kBitsPerToken];
@@ -67,8 +67,8 @@ KneserNeyModel::KneserNeyModel(const std::vector<std::int64_t>& tokens, std::int
             ++continuing[entry.first & suffixMask];
     }
     for (int k = 1; k <= order; ++k) {
-        m_raw[static_cast<std::size_t>(k) - 1].finish(k);
-        if (k < order) m_continuing[static_cast<std::size_t>(k) - 1].finish(k);
+        m_raw[static_cast<std::size_t>(k) - 1].finish();
+        if (k < order) m_continuing[static_cast<std::size_t>(k) - 1].finish();
     }
 }
 

@@ -47,7 +47,7 @@ private:
         std::unordered_map<Key, std::int64_t, KeyHash> counts;    // n-gram -> count
         std::unordered_map<Key, ContextStats, KeyHash> contexts;  // its first n-1 ids -> stats
         double discount = 0.5;
-        void finish(std::int64_t n);  // fills contexts and the discount from counts
+        void finish();  // fills contexts and the discount from counts
     };
 
     int m_order;

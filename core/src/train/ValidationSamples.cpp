@@ -40,7 +40,7 @@ ValidationSamples::ValidationSamples(const ExperimentConfig& config, const Corpu
     if (corpus) m_form = dominantPoemForm(*corpus);
     if (m_form != PoemForm::Free) {
         try {
-            m_checker = verseCheckerForCorpus(config.data.corpus);
+            m_checker = verseCheckerForCorpus(config.data.corpus, corpus);
         } catch (const std::exception&) {
             // Unreadable tables: the samples still come, unchecked (the playground says why).
         }

@@ -486,7 +486,7 @@ VerseReport VerseChecker::check(std::string_view text) const {
     return report;
 }
 
-std::optional<VerseChecker> verseCheckerForCorpus(const std::string& corpusPathOrName) {
+std::optional<VerseChecker> verseCheckerForCorpus(const std::string& corpusPathOrName, const Corpus* loaded) {
     std::string path;
     try {
         path = resolveCorpusPath(corpusPathOrName);
@@ -502,7 +502,8 @@ std::optional<VerseChecker> verseCheckerForCorpus(const std::string& corpusPathO
         return std::nullopt;
     VerseChecker checker(ToneTable::load(tones), RhymeTable::load(rhymes));
     std::unordered_set<std::string> known;
-    for (const auto& document : loadCorpus(path).documents)
+    const Corpus corpus = loaded ? Corpus{} : loadCorpus(path);
+    for (const auto& document : (loaded ? *loaded : corpus).documents)
         for (auto& line : verseLines(document.text)) known.insert(std::move(line));
     checker.setKnownLines(std::move(known));
     return checker;
