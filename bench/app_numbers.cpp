@@ -85,7 +85,8 @@ int main(int argc, char** argv) {
                 g.rngSeed = 7;
                 g.fullPrecision = fullPrecision;
                 model->generate(g);  // warm-up
-                generation.emplace_back(key, medianMs(repeats, [&] { sample = model->generate(g).at(0); }));
+                generation.emplace_back(key,
+                                        medianMs(repeats, [&] { sample = model->generate(g).at(0).text; }));
             };
             measure("regulated7_generate_ms_fp32", wb::PoemForm::Regulated7, true);
             measure("quatrain7_generate_ms", wb::PoemForm::Quatrain7, false);

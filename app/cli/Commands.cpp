@@ -335,19 +335,34 @@ int runGenerate(const GenerateCliOptions& o) {
     const auto model =
         wb::TrainedModel::load(o.runDir, o.checkpoint == "best" ? wb::TrainedModel::Checkpoint::Best
                                                                 : wb::TrainedModel::Checkpoint::Last);
-    const auto samples = model->generate(o.generate);
     // Poems are checked against the tone and rhyme tables of the corpus the run was trained on, when this
-    // machine has them (a prepared Tang corpus).
+    // machine has them (a prepared Tang corpus); strict meter writes them to follow those tables.
     std::optional<wb::VerseChecker> checker;
     if (o.generate.form != wb::PoemForm::Free)
         checker = wb::verseCheckerForCorpus(model->config().data.corpus);
+    wb::GenerateOptions options = o.generate;
+    if (checker) options.verse = &*checker;
+    const auto samples = model->generate(options);
+    const bool strict = options.meter == wb::Meter::Strict;
     std::vector<wb::VerseReport> reports;
     if (checker)
-        for (const auto& s : samples) reports.push_back(checker->check(s));
+        for (const auto& s : samples) reports.push_back(checker->check(s.text));
     const auto passing =
         std::count_if(reports.begin(), reports.end(), [](const auto& r) { return r.passed; });
     if (o.json) {
-        json out = {{"run_dir", o.runDir}, {"form", wb::toString(o.generate.form)}, {"samples", samples}};
+        json scores = json::array();
+        for (const auto& s : samples) {
+            json score = {{"log_probability", s.logProbability},
+                          {"tokens", s.tokens},
+                          {"bits_per_token", s.bitsPerToken()}};
+            if (strict) score["pattern"] = wb::toString(s.pattern);
+            scores.push_back(score);
+        }
+        json out = {{"run_dir", o.runDir},
+                    {"form", wb::toString(o.generate.form)},
+                    {"meter", wb::toString(options.meter)},
+                    {"samples", wb::textsOf(samples)},
+                    {"scores", scores}};
         // How good the model is, in the units a user compares with the n-gram baseline.
         const auto row = wb::compareRuns({wb::loadRunFolder(o.runDir)}, 0).front();
         if (row.bestValBpc >= 0) out["val_bpc"] = row.bestValBpc;
@@ -363,9 +378,11 @@ int runGenerate(const GenerateCliOptions& o) {
     }
     for (std::size_t i = 0; i < samples.size(); ++i) {
         if (i) std::printf("\n---\n");
-        std::printf("%s\n", samples[i].c_str());
+        std::printf("%s\n", samples[i].text.c_str());
         if (!checker) continue;
-        std::printf("[%s]\n", wb::verseSummary(reports[i]).c_str());
+        // The poem's verdict, its pattern under strict meter, and what the model thinks of it.
+        std::printf("[%s%s%s · %.2f bits/char]\n", wb::verseSummary(reports[i]).c_str(), strict ? " · " : "",
+                    strict ? wb::meterPatternLabel(samples[i].pattern) : "", samples[i].bitsPerToken());
         for (const auto& v : reports[i].violations)
             std::printf("  line %d%s%s: %s\n", v.line + 1, v.character.empty() ? "" : ", ",
                         v.character.c_str(), v.explanation.c_str());

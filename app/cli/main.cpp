@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
     resumeCmd->add_flag("--quiet", resume.quiet, "No progress output");
 
     GenerateCliOptions gen;
-    std::string form = "free";
+    std::string form = "free", meter = "free", pattern = "auto";
     auto* genCmd = app.add_subcommand("generate", "Generate text (or poems) with a trained language model");
     genCmd->add_option("RUN_DIR", gen.runDir, "Run folder")->required();
     genCmd->add_option("--seed-text", gen.generate.seedText, "Text to start from");
@@ -154,6 +154,13 @@ int main(int argc, char** argv) {
     genCmd->add_option("--top-p", gen.generate.topP, "Nucleus sampling threshold (1 = off)");
     genCmd->add_option("--form", form, "free, quatrain5, quatrain7, regulated5 or regulated7 (8 lines)");
     genCmd->add_option("--acrostic", gen.generate.acrostic, "Characters that start each line");
+    genCmd->add_option("--meter", meter,
+                       "free, or strict: every poem follows a tonal pattern and one rhyme (needs a poem form "
+                       "and the corpus's tone and rhyme tables)");
+    genCmd->add_option(
+        "--pattern", pattern,
+        "Strict meter's tonal pattern: auto, level-start, oblique-start, level-start-rhymed or "
+        "oblique-start-rhymed (平起/仄起, 首句入韵)");
     genCmd->add_option("--samples", gen.generate.samples, "How many samples");
     genCmd->add_option("--rng-seed", gen.generate.rngSeed, "Sampling seed (0 = random)");
     genCmd
@@ -271,6 +278,10 @@ int main(int argc, char** argv) {
         if (resumeCmd->parsed()) return runResume(resume);
         if (genCmd->parsed()) {
             gen.generate.form = wb::poemFormFromString(form);
+            gen.generate.meter = wb::meterFromString(meter);
+            gen.generate.pattern = wb::meterPatternFromString(pattern);
+            if (genCmd->count("--pattern") > 0 && gen.generate.meter != wb::Meter::Strict)
+                throw wb::InputError("--pattern is for strict meter: add --meter strict");
             return runGenerate(gen);
         }
         if (clsCmd->parsed()) {

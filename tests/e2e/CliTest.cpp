@@ -12,6 +12,7 @@
 
 #include "CliRunner.h"
 #include "support/TestSupport.h"
+#include "workbench/Meter.h"
 #include "workbench/RunFolder.h"
 
 namespace fs = std::filesystem;
@@ -171,6 +172,45 @@ TEST(Cli, GeneratedPoemsAreCheckedWithTheCorpusTables) {
     r = cli("generate " + quote(dir.file("run")) + " --length 20 --json");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_FALSE(nlohmann::json::parse(r.out).contains("verse"));
+    EXPECT_LT(nlohmann::json::parse(r.out)["scores"][0]["log_probability"].get<double>(), 0);
+
+    // Strict meter: every poem passes, with its pattern and the model's probability of it.
+    r = cli("generate " + quote(dir.file("run")) +
+            " --form regulated7 --meter strict --samples 6 --temperature 1.5 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto strict = nlohmann::json::parse(r.out);
+    EXPECT_EQ(strict["meter"], "strict");
+    EXPECT_EQ(strict["verse_passed"], 6) << r.out;
+    ASSERT_EQ(strict["scores"].size(), 6u);
+    for (const auto& score : strict["scores"]) {
+        EXPECT_GT(score["bits_per_token"].get<double>(), 0);
+        EXPECT_NO_THROW(wb::meterPatternFromString(score["pattern"].get<std::string>())) << score;
+    }
+    r = cli("generate " + quote(dir.file("run")) +
+            " --form quatrain5 --meter strict --pattern oblique-start");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("passes every rule · 仄起首句不入韵 · "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("verse: 1 of 1 poems pass every rule"), std::string::npos) << r.out;
+    // Misuse says what to do.
+    r = cli("generate " + quote(dir.file("run")) + " --form quatrain7 --pattern level-start");
+    EXPECT_NE(r.code, 0);
+    EXPECT_NE(r.err.find("add --meter strict"), std::string::npos) << r.err;
+    r = cli("generate " + quote(dir.file("run")) + " --meter strict");
+    EXPECT_NE(r.code, 0);
+    EXPECT_NE(r.err.find("strict meter is for poems"), std::string::npos) << r.err;
+}
+
+// Without the corpus's tables there is nothing to follow: strict meter says where they come from.
+TEST(Cli, StrictMeterWithoutTablesIsAClearError) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "poems.json", wbtest::quatrainJson(40));
+    auto r = cli("train " + quote(dir.file("poems.json")) + " --out " + quote(dir.file("run")) + kTinyLm +
+                 " --max-steps 5 --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = cli("generate " + quote(dir.file("run")) + " --form quatrain7 --meter strict");
+    EXPECT_NE(r.code, 0);
+    EXPECT_NE(r.err.find("tones.json"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
 TEST(Cli, InspectShowsStatisticsAndClasses) {

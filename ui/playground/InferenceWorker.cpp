@@ -36,7 +36,7 @@ void InferenceWorker::load(const QString& runDir, bool best) {
                 .arg(config.model.hidden)
                 .arg(m_model->vocabulary().size()) +
             (best ? tr(" · best checkpoint (lowest validation loss)") : tr(" · last checkpoint")) + verseNote;
-        Q_EMIT loaded(runDir, lm, toQt(m_model->classes()), description);
+        Q_EMIT loaded(runDir, lm, m_verse.has_value(), toQt(m_model->classes()), description);
     } catch (const std::exception& e) {
         m_model.reset();
         Q_EMIT failed(describeError(e));
@@ -52,20 +52,28 @@ void InferenceWorker::generate(const wb::GenerateOptions& options) {
         o.cancelled = [this, own = options.cancelled] {
             return m_shuttingDown.load(std::memory_order_relaxed) || (own && own());
         };
+        if (m_verse) o.verse = &*m_verse;
         const auto samples = m_model->generate(o);
         QVariantList verse;
+        QVector<double> bits;
+        for (const auto& sample : samples) bits << sample.bitsPerToken();
         if (m_verse && options.form != wb::PoemForm::Free)
             for (const auto& sample : samples) {
-                const wb::VerseReport report = m_verse->check(sample);
+                const wb::VerseReport report = m_verse->check(sample.text);
+                QString summary = toQt(wb::verseSummary(report));
+                if (o.meter == wb::Meter::Strict)
+                    summary +=
+                        QStringLiteral(" · ") + QString::fromUtf8(wb::meterPatternLabel(sample.pattern));
+                summary += tr(" · %1 bits/char").arg(sample.bitsPerToken(), 0, 'f', 2);
                 int marks = 0;
-                const QString html = verseHtml(toQt(sample), report, &marks);
+                const QString html = verseHtml(toQt(sample.text), report, &marks, summary);
                 verse << QVariantMap{{QStringLiteral("html"), html},
-                                     {QStringLiteral("summary"), toQt(wb::verseSummary(report))},
+                                     {QStringLiteral("summary"), summary},
                                      {QStringLiteral("tooltip"), verseTooltip(report)},
                                      {QStringLiteral("passed"), report.passed},
                                      {QStringLiteral("marks"), marks}};
             }
-        Q_EMIT generated(toQt(samples), verse);
+        Q_EMIT generated(toQt(wb::textsOf(samples)), verse, bits);
     } catch (const std::exception& e) {
         Q_EMIT failed(describeError(e));
     }

@@ -35,12 +35,15 @@ public:
     void shutDown() { m_shuttingDown = true; }
 
 Q_SIGNALS:
-    // isLanguageModel, the model's classes (classifier) and a one-line description.
-    void loaded(const QString& runDir, bool isLanguageModel, const QStringList& classes,
+    // isLanguageModel, whether this machine has the tone and rhyme tables of the run's corpus (poems are
+    // checked, strict meter is possible), the model's classes (classifier) and a one-line description.
+    void loaded(const QString& runDir, bool isLanguageModel, bool hasVerseTables, const QStringList& classes,
                 const QString& description);
     // verse: for each sample a map of html, summary, tooltip, passed and marks (VerseMarkup.h) when the
-    // poems were checked against the corpus's tone and rhyme tables; empty otherwise.
-    void generated(const QStringList& samples, const QVariantList& verse);
+    // poems were checked against the corpus's tone and rhyme tables; empty otherwise. bitsPerToken: what
+    // the model thinks of each sample (GeneratedText::bitsPerToken).
+    void generated(const QStringList& samples, const QVariantList& verse,
+                   const QVector<double>& bitsPerToken);
     void classified(const QString& predicted, const QStringList& labels, const QVector<double>& probabilities,
                     const QStringList& tokens, const QVector<double>& scores);
     void failed(const QString& message);

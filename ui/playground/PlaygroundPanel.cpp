@@ -2,6 +2,7 @@
 #include "playground/PlaygroundPanel.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -106,6 +107,22 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     m_form->addItems({tr("free text"), tr("5-character quatrain"), tr("7-character quatrain"),
                       tr("5-character regulated verse (8 lines)"),
                       tr("7-character regulated verse (8 lines)")});
+    // Strict meter: every poem follows a tonal pattern and one rhyme (the corpus's tone and rhyme tables).
+    m_strict = new QCheckBox(tr("strict"), lmOptions);
+    m_pattern = new QComboBox(lmOptions);
+    for (const auto p : {wb::MeterPattern::Auto, wb::MeterPattern::LevelStart, wb::MeterPattern::ObliqueStart,
+                         wb::MeterPattern::LevelStartRhymed, wb::MeterPattern::ObliqueStartRhymed})
+        m_pattern->addItem(
+            p == wb::MeterPattern::Auto ? tr("any pattern") : QString::fromUtf8(wb::meterPatternLabel(p)),
+            static_cast<int>(p));
+    m_pattern->setToolTip(
+        tr("The tonal pattern every poem follows: 平起 or 仄起 (the tone of the first line's second "
+           "character), and whether the first line rhymes too (首句入韵). Any: one the seed fits, drawn for "
+           "each poem"));
+    auto* meterRow = new QHBoxLayout;
+    meterRow->setContentsMargins(0, 0, 0, 0);
+    meterRow->addWidget(m_strict);
+    meterRow->addWidget(m_pattern, 1);
     m_acrostic = new QLineEdit(lmOptions);
     m_acrostic->setPlaceholderText(tr("first character of each line"));
     m_samples = new QSpinBox(lmOptions);
@@ -120,6 +137,7 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Top-p:"), m_topP);
     form->addRow(tr("Length:"), m_length);
     form->addRow(tr("Form:"), m_form);
+    form->addRow(tr("Meter:"), meterRow);
     form->addRow(tr("Acrostic:"), m_acrostic);
     form->addRow(tr("Samples:"), m_samples);
     form->addRow(m_generate);
@@ -208,6 +226,9 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
         if (!m_loadedRun.isEmpty()) loadRun(m_loadedRun);
     });
     connect(m_generate, &QPushButton::clicked, this, &PlaygroundPanel::generate);
+    connect(m_form, &QComboBox::currentIndexChanged, this, &PlaygroundPanel::updateMeter);
+    connect(m_strict, &QCheckBox::toggled, this, &PlaygroundPanel::updateMeter);
+    updateMeter();
     connect(m_classify, &QPushButton::clicked, this, &PlaygroundPanel::classify);
     connect(copy, &QPushButton::clicked, this, [this] {
         QStringList texts;
@@ -264,8 +285,23 @@ void PlaygroundPanel::setBusy(bool busy) {
     m_busyCursor = busy;
 }
 
-void PlaygroundPanel::onLoaded(const QString& runDir, bool isLanguageModel, const QStringList& classes,
-                               const QString& description) {
+void PlaygroundPanel::updateMeter() {
+    const bool poem = m_form->currentIndex() > 0;
+    m_strict->setEnabled(poem && m_hasVerseTables);
+    m_pattern->setEnabled(m_strict->isEnabled() && m_strict->isChecked());
+    m_strict->setToolTip(
+        !m_hasVerseTables
+            ? tr("Strict meter needs the tone and rhyme tables of the model's corpus (tones.json and "
+                 "rhymes.json, which preparing a Tang corpus writes beside it); this model's corpus has none "
+                 "on this machine")
+        : !poem ? tr("Strict meter is for poems: choose a quatrain or a regulated verse as the form")
+                : tr("Every poem follows a tonal pattern of regulated verse and one rhyme: only characters "
+                     "of the right tone, or of the poem's rhyme group, are drawn at each position, and no "
+                     "line is copied from the corpus"));
+}
+
+void PlaygroundPanel::onLoaded(const QString& runDir, bool isLanguageModel, bool hasVerseTables,
+                               const QStringList& classes, const QString& description) {
     if (runDir != m_loadedRun) {  // what the previous model wrote is not this one's
         m_results->clear();
         m_predicted->clear();
@@ -275,6 +311,8 @@ void PlaygroundPanel::onLoaded(const QString& runDir, bool isLanguageModel, cons
     }
     m_loadedRun = runDir;
     m_isLanguageModel = isLanguageModel;
+    m_hasVerseTables = hasVerseTables;
+    updateMeter();
     m_model->setText(tr("<b>Model:</b> %1").arg(description.toHtmlEscaped()) +
                      (classes.isEmpty()
                           ? QString()
@@ -298,6 +336,10 @@ void PlaygroundPanel::generate() {
     o.form = forms[std::clamp(m_form->currentIndex(), 0, 4)];
     o.acrostic = toStd(m_acrostic->text().trimmed());
     o.samples = m_samples->value();
+    if (m_strict->isEnabled() && m_strict->isChecked()) {
+        o.meter = wb::Meter::Strict;
+        o.pattern = static_cast<wb::MeterPattern>(m_pattern->currentData().toInt());
+    }
     // What the engine would refuse in its own words ("give either a seed text or an acrostic"), said here
     // in the words of this panel's boxes, with what to do.
     if (const QString advice = formAdvice(o); !advice.isEmpty()) {
@@ -341,12 +383,15 @@ void PlaygroundPanel::classify() {
         m_worker, [w = m_worker, text, k] { w->classify(text, k); }, Qt::QueuedConnection);
 }
 
-void PlaygroundPanel::onGenerated(const QStringList& samples, const QVariantList& verse) {
+void PlaygroundPanel::onGenerated(const QStringList& samples, const QVariantList& verse,
+                                  const QVector<double>& bitsPerToken) {
     setBusy(false);
     m_results->clear();
     int passed = 0;
     for (int i = 0; i < samples.size(); ++i) {
         auto* item = new QListWidgetItem(samples[i], m_results);
+        item->setToolTip(
+            tr("The model gives this text %1 bits per character").arg(bitsPerToken.value(i), 0, 'f', 2));
         if (i >= verse.size()) continue;
         const QVariantMap v = verse[i].toMap();
         item->setData(kVerseHtmlRole, v.value(QStringLiteral("html")));
@@ -404,6 +449,11 @@ void PlaygroundPanel::setClassifierText(const QString& text) { m_text->setPlainT
 void PlaygroundPanel::setForm(int index) { m_form->setCurrentIndex(index); }
 
 void PlaygroundPanel::setAcrostic(const QString& text) { m_acrostic->setText(text); }
+void PlaygroundPanel::setStrictMeter(bool strict, wb::MeterPattern pattern) {
+    m_strict->setChecked(strict);
+    m_pattern->setCurrentIndex(m_pattern->findData(static_cast<int>(pattern)));
+}
+bool PlaygroundPanel::strictMeterAvailable() const { return m_strict->isEnabled(); }
 void PlaygroundPanel::setTemperature(double t) { m_temperature->setValue(t); }
 void PlaygroundPanel::setSamples(int n) { m_samples->setValue(n); }
 void PlaygroundPanel::setLength(int n) { m_length->setValue(n); }

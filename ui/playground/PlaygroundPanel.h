@@ -12,8 +12,10 @@
 
 namespace wb {
 struct GenerateOptions;
-}
+enum class MeterPattern;
+}  // namespace wb
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -54,6 +56,10 @@ public:
     void setClassifierText(const QString& text);
     void setForm(int index);  // 0 free, 1 quatrain5, 2 quatrain7, 3 regulated5, 4 regulated7
     void setAcrostic(const QString& text);
+    // The Meter row: strict meter (and its pattern) for the next generation, when the form is a poem and
+    // the model's corpus has tone and rhyme tables (strictMeterAvailable).
+    void setStrictMeter(bool strict, wb::MeterPattern pattern);
+    bool strictMeterAvailable() const;
     void setSamples(int n);
     void setLength(int n);
     void setTemperature(double t);  // 0 = greedy
@@ -76,9 +82,11 @@ Q_SIGNALS:
 private:
     // "" when the poem options are consistent, else what the user should change in the panel.
     QString formAdvice(const wb::GenerateOptions& options) const;
-    void onLoaded(const QString& runDir, bool isLanguageModel, const QStringList& classes,
-                  const QString& description);
-    void onGenerated(const QStringList& samples, const QVariantList& verse);
+    void onLoaded(const QString& runDir, bool isLanguageModel, bool hasVerseTables,
+                  const QStringList& classes, const QString& description);
+    void onGenerated(const QStringList& samples, const QVariantList& verse,
+                     const QVector<double>& bitsPerToken);
+    void updateMeter();  // the Meter row follows the form and the model's tables
     void onClassified(const QString& predicted, const QStringList& labels,
                       const QVector<double>& probabilities, const QStringList& tokens,
                       const QVector<double>& scores);
@@ -88,6 +96,7 @@ private:
     InferenceWorker* m_worker = nullptr;
     QString m_loadedRun;
     bool m_isLanguageModel = true;
+    bool m_hasVerseTables = false;
     bool m_busyCursor = false;
 
     QComboBox* m_run = nullptr;
@@ -104,6 +113,8 @@ private:
     QDoubleSpinBox* m_topP = nullptr;
     QSpinBox* m_length = nullptr;
     QComboBox* m_form = nullptr;
+    QCheckBox* m_strict = nullptr;
+    QComboBox* m_pattern = nullptr;
     QLineEdit* m_acrostic = nullptr;
     QSpinBox* m_samples = nullptr;
     QPushButton* m_generate = nullptr;

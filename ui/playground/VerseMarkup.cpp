@@ -13,7 +13,8 @@
 
 namespace wbui {
 
-QString verseHtml(const QString& poem, const wb::VerseReport& report, int* marked) {
+QString verseHtml(const QString& poem, const wb::VerseReport& report, int* marked,
+                  const QString& summaryLine) {
     QSet<QPair<int, int>> broken;
     for (const auto& v : report.violations)
         if (v.position >= 0) broken.insert({v.line, v.position});
@@ -36,7 +37,8 @@ QString verseHtml(const QString& poem, const wb::VerseReport& report, int* marke
         }
     }
     if (marked) *marked = marks;
-    const QString summary = toQt(wb::verseSummary(report)).toHtmlEscaped();
+    const QString summary =
+        (summaryLine.isEmpty() ? toQt(wb::verseSummary(report)) : summaryLine).toHtmlEscaped();
     html += QStringLiteral("<br><span style=\"font-size:small; color:%1;\">%2%3</span>")
                 .arg(report.passed ? QStringLiteral("#1b7f3b") : QStringLiteral("#8a5300"),
                      report.passed ? QStringLiteral("✓ ") : QString(), summary);

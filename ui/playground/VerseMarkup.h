@@ -12,11 +12,13 @@ namespace wbui {
 
 // Item data roles of a result that has been checked.
 inline constexpr int kVerseHtmlRole = Qt::UserRole + 1;     // the marked-up poem and its summary
-inline constexpr int kVerseSummaryRole = Qt::UserRole + 2;  // wb::verseSummary
+inline constexpr int kVerseSummaryRole = Qt::UserRole + 2;  // wb::verseSummary, pattern, bits/char
 inline constexpr int kVersePassedRole = Qt::UserRole + 3;   // bool
 inline constexpr int kVerseMarksRole = Qt::UserRole + 4;    // how many characters are marked
 
-QString verseHtml(const QString& poem, const wb::VerseReport& report, int* marked = nullptr);
+// summary: the line under the poem (wb::verseSummary when empty).
+QString verseHtml(const QString& poem, const wb::VerseReport& report, int* marked = nullptr,
+                  const QString& summary = {});
 QString verseTooltip(const wb::VerseReport& report);
 
 // Draws an item's kVerseHtmlRole as rich text (its DisplayRole, the plain poem, otherwise), wrapped to the

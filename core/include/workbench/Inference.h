@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "workbench/Config.h"
+#include "workbench/Meter.h"
 #include "workbench/Vocabulary.h"
 
 namespace wb {
@@ -18,6 +19,14 @@ namespace wb {
 enum class PoemForm { Free, Quatrain5, Quatrain7, Regulated5, Regulated7 };
 std::string toString(PoemForm f);  // "free" | "quatrain5" | "quatrain7" | "regulated5" | "regulated7"
 PoemForm poemFormFromString(const std::string& s);
+
+// How a poem's characters are chosen. Free: as the model samples them. Strict: only among the characters a
+// tonal pattern and the poem's rhyme allow at each position (PoemMeter), never completing a line of the
+// corpus (a line that would copy one is redone, stepping back a character at a time), so that every poem
+// passes the verse checker.
+enum class Meter { Free, Strict };
+std::string toString(Meter m);  // "free" | "strict"
+Meter meterFromString(const std::string& s);
 
 struct GenerateOptions {
     std::string seedText;       // primes the state; part of the output
@@ -35,7 +44,26 @@ struct GenerateOptions {
     // On the CPU a language model generates from fp16 copies of its weights (half the memory traffic of
     // a memory-bound step; products still accumulate in fp32). true: every product in fp32 through LibTorch.
     bool fullPrecision = false;
+    // Strict meter needs a poem form and the tables of the run's corpus (verseCheckerForCorpus); `verse`
+    // must outlive the call. pattern: the tonal pattern every poem follows (Auto: one the seed fits, drawn
+    // for each poem).
+    Meter meter = Meter::Free;
+    MeterPattern pattern = MeterPattern::Auto;
+    const VerseChecker* verse = nullptr;
 };
+
+struct GeneratedText {
+    std::string text;
+    // The model's probability of the text, as a natural log: every token of it after a document start
+    // (seed, acrostic and the punctuation a form puts in included), at temperature 1 over the whole
+    // vocabulary. What a restriction costs shows in it: bitsPerToken() compares with the run's bits per
+    // character.
+    double logProbability = 0;
+    std::int64_t tokens = 0;
+    MeterPattern pattern = MeterPattern::Auto;  // the pattern a strict poem follows; Auto otherwise
+    double bitsPerToken() const;
+};
+std::vector<std::string> textsOf(const std::vector<GeneratedText>& samples);
 
 struct ClassProbability {
     std::string label;
@@ -65,9 +93,14 @@ public:
     const std::vector<std::string>& classes() const;
 
     // Throws InputError when the options do not fit the model (a classifier, a seed or acrostic character
-    // outside the vocabulary, a quatrain from a model that never saw the punctuation).
-    std::vector<std::string> generate(const GenerateOptions& options) const;
+    // outside the vocabulary, a quatrain from a model that never saw the punctuation, strict meter without
+    // tables or with a seed that fits no pattern).
+    std::vector<GeneratedText> generate(const GenerateOptions& options) const;
     Classification classify(const std::string& text, std::int64_t topK = 5, bool explain = false) const;
+    // A language model's log-probability (natural log) of a text read from a document start, in fp32
+    // through LibTorch, as GeneratedText::logProbability counts it; tokens outside the vocabulary count as
+    // <unk>. `tokens`: how many tokens were scored.
+    double logProbability(const std::string& text, std::int64_t* tokens = nullptr) const;
     // What generate() computes in by default: "bf16" (bf16 weights, AVX512_BF16), "fp16" (fp16 weights) or
     // "fp32" (LibTorch, also what GenerateOptions::fullPrecision asks for).
     std::string generationPrecision() const;

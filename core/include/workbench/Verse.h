@@ -112,6 +112,7 @@ public:
     // Lines of the training corpus (UTF-8, without punctuation, as verseLines() gives them): a poem line
     // equal to one of them breaks Novelty. Without any, Novelty is not judged.
     void setKnownLines(std::unordered_set<std::string> lines) { m_knownLines = std::move(lines); }
+    bool isKnownLine(const std::string& line) const { return m_knownLines.count(line) > 0; }
 
     // text: the poem in UTF-8, lines ended by punctuation and/or newlines. Throws InputError on bad UTF-8.
     VerseReport check(std::string_view text) const;

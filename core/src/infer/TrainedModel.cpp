@@ -15,6 +15,7 @@
 #include "train/TrainingStep.h"
 #include "workbench/Errors.h"
 #include "workbench/Inference.h"
+#include "workbench/Meter.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Utf8.h"
 
@@ -45,6 +46,24 @@ PoemForm poemFormFromString(const std::string& s) {
     if (s == "regulated5") return PoemForm::Regulated5;
     if (s == "regulated7") return PoemForm::Regulated7;
     throw InputError("form '" + s + "': expected free, quatrain5, quatrain7, regulated5 or regulated7");
+}
+
+std::string toString(Meter m) { return m == Meter::Strict ? "strict" : "free"; }
+
+Meter meterFromString(const std::string& s) {
+    if (s == "free") return Meter::Free;
+    if (s == "strict") return Meter::Strict;
+    throw InputError("meter '" + s + "': expected free or strict");
+}
+
+std::vector<std::string> textsOf(const std::vector<GeneratedText>& samples) {
+    std::vector<std::string> out;
+    for (const auto& s : samples) out.push_back(s.text);
+    return out;
+}
+
+double GeneratedText::bitsPerToken() const {
+    return tokens > 0 ? -logProbability / std::log(2.0) / static_cast<double>(tokens) : 0.0;
 }
 
 struct TrainedModel::Impl {
@@ -108,9 +127,8 @@ bool isIdeograph(char32_t c) {
 // Only top-k and top-p need the candidates in order, and only top-k's first k of them.
 std::int64_t sampleToken(const torch::Tensor& logits, const std::vector<char>& allowed,
                          const GenerateOptions& o, std::mt19937_64& rng) {
-    auto values = logits.to(torch::kFloat32).contiguous();
-    const float* v = values.data_ptr<float>();
-    const auto n = values.numel();
+    const float* v = logits.data_ptr<float>();  // fp32, contiguous
+    const auto n = logits.numel();
     std::vector<std::int64_t> ids;
     ids.reserve(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i)
@@ -149,7 +167,7 @@ std::int64_t sampleToken(const torch::Tensor& logits, const std::vector<char>& a
 
 }  // namespace
 
-std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const {
+std::vector<GeneratedText> TrainedModel::generate(const GenerateOptions& o) const {
     if (m->config.task != Task::LanguageModel)
         throw InputError("this run is a classifier: it classifies text, it does not generate");
     if (o.samples < 1 || o.samples > 1000) throw InputError("samples must be between 1 and 1000");
@@ -173,11 +191,14 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
     std::vector<char> anyToken(static_cast<std::size_t>(v), 1);
     anyToken[Vocabulary::kPad] = anyToken[Vocabulary::kUnk] = anyToken[Vocabulary::kBos] = 0;
     std::vector<char> ideographs(static_cast<std::size_t>(v), 0);
+    std::vector<char32_t> ideographOf(static_cast<std::size_t>(v), 0);  // the character, 0 if not one
     std::int64_t ideographCount = 0;
     for (std::int64_t i = Vocabulary::kNumSpecial; i < v; ++i) {
         const auto cps = decodeUtf8(vocab.token(i), "vocabulary");
-        if (cps.size() == 1 && isIdeograph(cps[0]))
+        if (cps.size() == 1 && isIdeograph(cps[0])) {
             ideographs[static_cast<std::size_t>(i)] = 1, ++ideographCount;
+            ideographOf[static_cast<std::size_t>(i)] = cps[0];
+        }
     }
 
     // A quatrain (jueju) has 4 lines, a regulated verse (lüshi) 8: two couplets or four, of 5 or 7
@@ -207,11 +228,44 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
     }
     const std::int64_t newline = vocab.contains("\n") ? vocab.id("\n") : -1;
 
+    // Strict meter: the patterns the poems may follow (those the seed fits).
+    std::optional<PoemMeter> meter;
+    std::vector<MeterPattern> patterns;
+    if (o.meter == Meter::Strict) {
+        if (!lineChars)
+            throw InputError(
+                "strict meter is for poems: choose a form (quatrain5, quatrain7, regulated5 or "
+                "regulated7)");
+        if (!o.verse)
+            throw InputError(
+                "strict meter needs the tone and rhyme tables of the run's corpus (tones.json "
+                "and rhymes.json beside it): prepare the corpus with datasets/prepare.py");
+        meter.emplace(*o.verse, ideographOf, lines, lineChars);
+        std::u32string seed;
+        for (auto id : seedIds) seed.push_back(ideographOf[static_cast<std::size_t>(id)]);
+        if (o.pattern != MeterPattern::Auto) {
+            const std::string why = meter->whyNot(o.pattern, seed);
+            if (!why.empty()) throw InputError("strict meter: " + why);
+            patterns = {o.pattern};
+        } else {
+            std::string reasons;
+            for (const MeterPattern p : kMeterPatterns) {
+                const std::string why = meter->whyNot(p, seed);
+                if (why.empty())
+                    patterns.push_back(p);
+                else
+                    reasons += (reasons.empty() ? "" : "; ") + why;
+            }
+            if (patterns.empty())
+                throw InputError("strict meter: the seed text fits no tonal pattern (" + reasons + ")");
+        }
+    }
+
     torch::NoGradGuard noGrad;
     std::mt19937_64 rng(o.rngSeed ? o.rngSeed : std::random_device{}());
     struct Cancelled {};
     // Feeding a token runs the LSTM only; the head (for a poems model a third of the weights read per
-    // token) runs when a token is sampled, not after the ones a form or a seed forces.
+    // token) runs when a token is sampled or scored.
     const HalfStepper* half = o.fullPrecision ? nullptr : m->halfStepper.get();
     struct Cursor {                      // the model after the tokens fed so far
         std::optional<LstmState> state;  // LibTorch path
@@ -232,10 +286,21 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
     };
     auto logitsOf = [&](Cursor& cur) -> const torch::Tensor& {
         if (!cur.logits.defined())
-            cur.logits = half ? half->logits(cur.halfState) : m->model->logitsOf(cur.hidden);
+            cur.logits = (half ? half->logits(cur.halfState) : m->model->logitsOf(cur.hidden))
+                             .to(torch::kFloat32)
+                             .contiguous();
         return cur.logits;
     };
-    std::vector<std::string> out;
+    // log p(id | what was fed), at temperature 1 over the whole vocabulary.
+    auto logProbabilityOf = [&](Cursor& cur, std::int64_t id) {
+        const auto& logits = logitsOf(cur);
+        const float* x = logits.data_ptr<float>();
+        const float top = *std::max_element(x, x + logits.numel());
+        double sum = 0;
+        for (std::int64_t i = 0; i < logits.numel(); ++i) sum += std::exp(static_cast<double>(x[i] - top));
+        return static_cast<double>(x[id] - top) - std::log(sum);
+    };
+    std::vector<GeneratedText> out;
     try {
         // Every sample starts as a new document would: after <eos>.
         Cursor primed;
@@ -245,25 +310,89 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
 
         for (std::int64_t s = 0; s < o.samples; ++s) {
             Cursor cur = primed;
+            GeneratedText sample;
             std::vector<std::int64_t> produced;
             auto feed = [&](std::int64_t id, bool keep) {
+                sample.logProbability += logProbabilityOf(cur, id);
+                ++sample.tokens;
                 if (keep) produced.push_back(id);
                 feedTo(cur, id);
             };
             if (lineChars) {
+                PoemMeter::State meterState;
+                if (meter) {
+                    sample.pattern = patterns.size() == 1 ? patterns[0] : patterns[rng() % patterns.size()];
+                    meterState = meter->start(sample.pattern);
+                }
                 std::string poem;
-                std::size_t seedPos = 0;
+                std::vector<char> mask;
                 for (int line = 0; line < lines; ++line) {
-                    for (int c = 0; c < lineChars; ++c) {
-                        std::int64_t id;
-                        if (c == 0 && static_cast<std::size_t>(line) < acrostic.size())
-                            id = acrostic[static_cast<std::size_t>(line)];
-                        else if (line == 0 && seedPos < seedIds.size())
-                            id = seedIds[seedPos++];
-                        else
-                            id = sampleToken(logitsOf(cur), ideographs, o, rng);
-                        poem += vocab.token(id);
-                        feed(id, false);
+                    // A line is a depth-first search: a position with nothing left to choose (under strict
+                    // meter, a line that copies the corpus bans its last character) steps back one.
+                    struct Step {
+                        Cursor before;
+                        PoemMeter::State meterBefore;
+                        std::vector<std::int64_t> banned;  // tried after this prefix, and refused
+                        std::int64_t chosen = -1;
+                        double logProbability = 0;
+                    };
+                    std::vector<Step> steps(static_cast<std::size_t>(lineChars));
+                    int p = 0;
+                    steps[0].before = cur;
+                    steps[0].meterBefore = meterState;
+                    auto stepBack = [&] {
+                        if (p == 0)
+                            throw InputError("strict meter: no line " + std::to_string(line + 1) +
+                                             " fits the pattern without copying a line of the corpus");
+                        --p;
+                        auto& step = steps[static_cast<std::size_t>(p)];
+                        step.banned.push_back(step.chosen);
+                        cur = step.before;
+                        meterState = step.meterBefore;
+                    };
+                    while (p < lineChars) {
+                        auto& step = steps[static_cast<std::size_t>(p)];
+                        std::int64_t forced = -1;
+                        if (p == 0 && static_cast<std::size_t>(line) < acrostic.size())
+                            forced = acrostic[static_cast<std::size_t>(line)];
+                        else if (line == 0 && static_cast<std::size_t>(p) < seedIds.size())
+                            forced = seedIds[static_cast<std::size_t>(p)];
+                        std::int64_t id = -1;
+                        if (forced >= 0) {
+                            id = forced;
+                        } else {
+                            if (meter)
+                                meter->allowedTokens(meterState, line, p, mask);
+                            else
+                                mask = ideographs;
+                            for (const auto b : step.banned) mask[static_cast<std::size_t>(b)] = 0;
+                            if (std::find(mask.begin(), mask.end(), 1) != mask.end())
+                                id = sampleToken(logitsOf(cur), mask, o, rng);
+                        }
+                        if (id < 0 ||
+                            std::find(step.banned.begin(), step.banned.end(), id) != step.banned.end()) {
+                            stepBack();
+                            continue;
+                        }
+                        step.chosen = id;
+                        step.logProbability = logProbabilityOf(cur, id);
+                        if (meter) meter->choose(meterState, line, p, id);
+                        feedTo(cur, id);
+                        if (++p < lineChars) {
+                            auto& next = steps[static_cast<std::size_t>(p)];
+                            next.before = cur;
+                            next.meterBefore = meterState;
+                            next.banned.clear();
+                        } else if (meter) {
+                            std::string text;
+                            for (const auto& done : steps) text += vocab.token(done.chosen);
+                            if (o.verse->isKnownLine(text)) stepBack();
+                        }
+                    }
+                    for (const auto& done : steps) {
+                        poem += vocab.token(done.chosen);
+                        sample.logProbability += done.logProbability;
+                        ++sample.tokens;
                     }
                     const auto mark = line % 2 == 0 ? comma : stop;
                     poem += vocab.token(mark);
@@ -272,7 +401,8 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
                     // The corpus puts each couplet on a line of its own; show the model the same.
                     if (line % 2 == 1 && line < lines - 1 && newline >= 0) feed(newline, false);
                 }
-                out.push_back(poem);
+                sample.text = std::move(poem);
+                out.push_back(std::move(sample));
                 continue;
             }
             // Free text: seed, then up to `length` tokens; <eos> ends the sample. An acrostic starts each
@@ -289,7 +419,8 @@ std::vector<std::string> TrainedModel::generate(const GenerateOptions& o) const 
                 else if (id == newline && !acrostic.empty() && nextAcrostic >= acrostic.size())
                     break;
             }
-            out.push_back(vocab.decode(produced));
+            sample.text = vocab.decode(produced);
+            out.push_back(std::move(sample));
         }
     } catch (const Cancelled&) {
         // The samples finished so far are the answer; the one in progress is dropped.
@@ -338,6 +469,21 @@ Classification TrainedModel::classify(const std::string& text, std::int64_t topK
             result.attributions.push_back({tokens[static_cast<std::size_t>(i)], p[order[0]] - q[i]});
     }
     return result;
+}
+
+double TrainedModel::logProbability(const std::string& text, std::int64_t* tokens) const {
+    if (m->config.task != Task::LanguageModel)
+        throw InputError("this run is a classifier: it does not score text as a language model");
+    std::vector<std::int64_t> ids{Vocabulary::kEos};
+    for (const auto& t : m->vocabulary.tokenize(text)) ids.push_back(m->vocabulary.id(t));
+    if (tokens) *tokens = static_cast<std::int64_t>(ids.size()) - 1;
+    if (ids.size() < 2) return 0.0;
+    torch::NoGradGuard noGrad;
+    const auto n = static_cast<std::int64_t>(ids.size());
+    const auto input = torch::tensor(ids, torch::kInt64).view({1, n});
+    const auto logp = torch::log_softmax(m->model->forward(input)[0].to(torch::kFloat64), 1);  // [n, V]
+    const auto next = input[0].slice(0, 1).unsqueeze(1);                                       // [n-1, 1]
+    return logp.slice(0, 0, n - 1).gather(1, next).sum().item<double>();
 }
 
 std::string TrainedModel::generationPrecision() const {

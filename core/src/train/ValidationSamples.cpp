@@ -59,7 +59,7 @@ std::vector<std::string> ValidationSamples::take(std::int64_t step, double wallS
     o.length = 120;
     o.temperature = 0.8;
     o.rngSeed = m_config.train.seed + static_cast<std::uint64_t>(step);  // reproducible, new every time
-    const auto samples = model->generate(o);
+    const auto samples = textsOf(model->generate(o));
 
     nlohmann::json line = {{"step", step},
                            {"wall_s", wallSeconds},

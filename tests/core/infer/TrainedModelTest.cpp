@@ -14,11 +14,13 @@
 #include "workbench/RunFolder.h"
 #include "workbench/Training.h"
 #include "workbench/Utf8.h"
+#include "workbench/Verse.h"
 
 using namespace wb;
 namespace fs = std::filesystem;
 
 namespace {
+extern const char* const kMemorizedPoem;
 // One tiny LM on the pattern corpus and one on quatrains, trained once for the whole suite.
 class TrainedRuns : public ::testing::Test {
 protected:
@@ -35,6 +37,21 @@ protected:
         c.train.maxSteps = 20;
         TrainingJob(c, s_dir->file("poem-run")).run();
 
+        // A model that has learnt one poem by heart: unconstrained, it copies the corpus.
+        std::string memorized = "[";
+        for (int i = 0; i < 40; ++i)
+            memorized +=
+                std::string(i ? "," : "") + R"({"title": "記", "paragraphs": [")" + kMemorizedPoem + R"("]})";
+        fs::create_directories(s_dir->path() / "memorized");
+        wbtest::writeText(s_dir->path() / "memorized" / "poems.json", memorized + "]");
+        c.data.corpus = s_dir->file("memorized/poems.json");
+        c.train.maxSteps = 150;
+        TrainingJob(c, s_dir->file("memorized-run")).run();
+        // Tone and rhyme tables for both poem corpora (after training: the validation samples would check
+        // poems with them).
+        wbtest::writeVerseTables(s_dir->path());
+        wbtest::writeVerseTables(s_dir->path() / "memorized");
+
         wbtest::writeText(s_dir->path() / "reviews.tsv", wbtest::separableTsv(300));
         auto k = wbtest::tinyClassifier(s_dir->file("reviews.tsv"));
         k.train.epochs = 5;
@@ -46,6 +63,12 @@ protected:
 wbtest::TempDir* TrainedRuns::s_dir = nullptr;
 
 bool isIdeograph(char32_t c) { return c >= 0x4E00 && c <= 0x9FFF; }
+
+// 仄起首句入韵 in the tables of wbtest::writeVerseTables: it passes every rule, so the only thing strict
+// meter can hold against a model that copies it is that it is the corpus's.
+const char* const kMemorizedPoem = "月夜春山水日人，春風花月秋江天。花江雲水東秋夜，長日歸花月水雲。";
+
+std::string formName(PoemForm f) { return toString(f); }
 }  // namespace
 
 TEST_F(TrainedRuns, GreedyGenerationFollowsTheLearntPattern) {
@@ -56,7 +79,7 @@ TEST_F(TrainedRuns, GreedyGenerationFollowsTheLearntPattern) {
     o.temperature = 0;
     const auto out = model->generate(o);
     ASSERT_EQ(out.size(), 1u);
-    EXPECT_EQ(out[0], "abcdefgh");
+    EXPECT_EQ(out[0].text, "abcdefgh");
 }
 
 // Generation's 16-bit path (bf16 where the CPU has AVX512_BF16, fp16 when that is forced off) writes what
@@ -78,9 +101,9 @@ TEST_F(TrainedRuns, TheHalfPrecisionPathsGenerateWhatTheFp32ModelDoes) {
         o.seedText = "d";
         o.length = 60;
         o.temperature = 0;
-        const auto fast = model->generate(o);
+        const auto fast = textsOf(model->generate(o));
         o.fullPrecision = true;
-        EXPECT_EQ(fast, model->generate(o));
+        EXPECT_EQ(fast, textsOf(model->generate(o)));
     }
 }
 
@@ -93,7 +116,7 @@ TEST_F(TrainedRuns, SamplingIsReproducibleWithASeedAndHonoursTheLength) {
     o.topP = 0.9;
     o.samples = 3;
     o.rngSeed = 99;
-    const auto a = model->generate(o), b = model->generate(o);
+    const auto a = textsOf(model->generate(o)), b = textsOf(model->generate(o));
     EXPECT_EQ(a, b);
     ASSERT_EQ(a.size(), 3u);
     for (const auto& s : a) EXPECT_LE(countCodePoints(s), 40u);
@@ -109,7 +132,7 @@ TEST_F(TrainedRuns, PoemsAlwaysHaveTheirLinesOfTheRightLengthAndPunctuation) {
         o.temperature = 1.5;  // adventurous sampling must still keep the form
         o.samples = 20;
         o.rngSeed = 5;
-        for (const auto& poem : model->generate(o)) {
+        for (const auto& poem : textsOf(model->generate(o))) {
             const auto cps = decodeUtf8(poem, "poem");
             std::size_t line = 0, pos = 0, newlines = 0;
             for (std::size_t i = 0; i < cps.size(); ++i) {
@@ -140,7 +163,7 @@ TEST_F(TrainedRuns, AcrosticStartsEachLineWithItsCharacter) {
     o.form = PoemForm::Quatrain7;
     o.acrostic = "春風花月";
     o.samples = 5;
-    for (const auto& poem : model->generate(o)) {
+    for (const auto& poem : textsOf(model->generate(o))) {
         const auto lines = decodeUtf8(poem, "poem");
         std::vector<std::u32string> split(1);
         for (auto c : lines) {
@@ -218,4 +241,150 @@ TEST_F(TrainedRuns, TheBestCheckpointIsTheLowestValidationsAndLoadsOnRequest) {
         EXPECT_NE(std::string(e.what()).find("no best checkpoint"), std::string::npos) << e.what();
     }
     EXPECT_NO_THROW(TrainedModel::load(copy.file("run")));
+}
+
+// --- strict meter ----------------------------------------------------------------------------------------
+
+// Every poem of every form and pattern, however adventurous the sampling, passes the checker (known lines
+// included), follows the pattern asked for, and comes with the model's probability of it.
+TEST_F(TrainedRuns, StrictMeterPoemsAllPassTheChecker) {
+    const auto model = TrainedModel::load(s_dir->file("poem-run"));
+    const auto verse = verseCheckerForCorpus(s_dir->file("poems.json"));
+    ASSERT_TRUE(verse.has_value());
+    int poems = 0;
+    for (auto form : {PoemForm::Quatrain5, PoemForm::Quatrain7, PoemForm::Regulated5, PoemForm::Regulated7}) {
+        for (const auto pattern : {MeterPattern::Auto, MeterPattern::LevelStart, MeterPattern::ObliqueStart,
+                                   MeterPattern::LevelStartRhymed, MeterPattern::ObliqueStartRhymed}) {
+            SCOPED_TRACE(formName(form) + " " + toString(pattern));
+            GenerateOptions o;
+            o.form = form;
+            o.meter = Meter::Strict;
+            o.pattern = pattern;
+            o.verse = &*verse;
+            o.temperature = 1.5;
+            o.samples = 8;
+            o.rngSeed = 21;
+            for (const auto& poem : model->generate(o)) {
+                const VerseReport report = verse->check(poem.text);
+                EXPECT_TRUE(report.passed) << poem.text << "\n" << verseSummary(report);
+                if (pattern != MeterPattern::Auto) EXPECT_EQ(poem.pattern, pattern);
+                EXPECT_NE(poem.pattern, MeterPattern::Auto);
+                const int lineChars = form == PoemForm::Quatrain5 || form == PoemForm::Regulated5 ? 5 : 7;
+                for (std::size_t line = 0; line < report.lines.size(); ++line) {
+                    const auto chars = decodeUtf8(report.lines[line], "line");
+                    for (int p = 1; p < lineChars - 1; p += 2) {  // the judged positions have their tone
+                        const auto slot = meterSlot(poem.pattern, lineChars, static_cast<int>(line), p);
+                        const Tone t = verse->tones().tone(chars[static_cast<std::size_t>(p)]);
+                        EXPECT_EQ(t, slot == MeterSlot::Level ? Tone::Level : Tone::Oblique) << poem.text;
+                    }
+                }
+                EXPECT_LT(poem.logProbability, 0);
+                EXPECT_EQ(poem.tokens, static_cast<std::int64_t>(countCodePoints(poem.text)) -
+                                           static_cast<std::int64_t>(report.lines.size() / 2))
+                    << "every character and mark, one line break per couplet as the corpus has them";
+                ++poems;
+            }
+        }
+    }
+    EXPECT_EQ(poems, 4 * 5 * 8);
+}
+
+// Unconstrained, the memorizing model copies its poem; under strict meter it must write new lines, even
+// greedily (a copied line is redone with its last character banned, stepping back further when needed).
+TEST_F(TrainedRuns, StrictMeterNeverCopiesALineOfTheCorpus) {
+    const auto model = TrainedModel::load(s_dir->file("memorized-run"));
+    const auto verse = verseCheckerForCorpus(s_dir->file("memorized/poems.json"));
+    ASSERT_TRUE(verse.has_value());
+    GenerateOptions o;
+    o.form = PoemForm::Quatrain7;
+    o.temperature = 0;
+    const auto copied = verse->check(model->generate(o).at(0).text);
+    ASSERT_GE(copied.result(VerseRule::Novelty).violations, 2)
+        << "the model was meant to have learnt the poem by heart: " << copied.lines.at(0);
+    o.meter = Meter::Strict;
+    o.pattern = MeterPattern::ObliqueStartRhymed;  // the memorized poem's own
+    o.verse = &*verse;
+    const auto greedy = model->generate(o).at(0);
+    const auto report = verse->check(greedy.text);
+    EXPECT_TRUE(report.passed) << greedy.text << "\n" << verseSummary(report);
+    EXPECT_EQ(report.result(VerseRule::Novelty).checks, 4);
+    o.temperature = 1.0;
+    o.samples = 10;
+    o.pattern = MeterPattern::Auto;
+    for (const auto& poem : model->generate(o)) EXPECT_TRUE(verse->check(poem.text).passed) << poem.text;
+}
+
+TEST_F(TrainedRuns, AStrictSeedChoosesThePatternsItFits) {
+    const auto model = TrainedModel::load(s_dir->file("poem-run"));
+    const auto verse = verseCheckerForCorpus(s_dir->file("poems.json"));
+    GenerateOptions o;
+    o.form = PoemForm::Quatrain7;
+    o.meter = Meter::Strict;
+    o.verse = &*verse;
+    o.seedText = "春月";  // 月 is oblique: 仄起
+    o.samples = 12;
+    o.rngSeed = 4;
+    for (const auto& poem : model->generate(o)) {
+        EXPECT_EQ(poem.text.rfind("春月", 0), 0u);
+        EXPECT_TRUE(poem.pattern == MeterPattern::ObliqueStart ||
+                    poem.pattern == MeterPattern::ObliqueStartRhymed)
+            << meterPatternLabel(poem.pattern);
+        EXPECT_TRUE(verse->check(poem.text).passed) << poem.text;
+    }
+    o.pattern = MeterPattern::LevelStart;
+    try {
+        model->generate(o);
+        FAIL() << "a 平起 pattern cannot start with 春月";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("position 2, and '月' is oblique"), std::string::npos)
+            << e.what();
+    }
+    o.pattern = MeterPattern::Auto;
+    o.seedText = "春月春月春月春";  // position 6 oblique as position 2: no pattern
+    EXPECT_THROW(model->generate(o), InputError);
+}
+
+TEST_F(TrainedRuns, StrictMeterNeedsAPoemFormAndTables) {
+    const auto model = TrainedModel::load(s_dir->file("poem-run"));
+    GenerateOptions o;
+    o.form = PoemForm::Quatrain7;
+    o.meter = Meter::Strict;
+    try {
+        model->generate(o);
+        FAIL() << "no tables given";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("tones.json"), std::string::npos) << e.what();
+    }
+    const auto verse = verseCheckerForCorpus(s_dir->file("poems.json"));
+    o.verse = &*verse;
+    o.form = PoemForm::Free;
+    EXPECT_THROW(model->generate(o), InputError);
+    EXPECT_EQ(meterFromString("strict"), Meter::Strict);
+    EXPECT_THROW(meterFromString("loose"), InputError);
+}
+
+// The probability reported with a sample is the model's: what scoring the text again through LibTorch
+// gives, and a learnt pattern is far likelier than a hot sample.
+TEST_F(TrainedRuns, ASamplesProbabilityIsTheModels) {
+    const auto model = TrainedModel::load(s_dir->file("pattern-run"));
+    GenerateOptions o;
+    o.seedText = "abc";
+    o.length = 30;
+    o.temperature = 0;
+    o.fullPrecision = true;
+    const auto greedy = model->generate(o).at(0);
+    std::int64_t tokens = 0;
+    EXPECT_NEAR(greedy.logProbability, model->logProbability(greedy.text, &tokens), 1e-3);
+    EXPECT_EQ(tokens, greedy.tokens);
+    EXPECT_EQ(greedy.tokens, static_cast<std::int64_t>(countCodePoints(greedy.text)));
+    o.temperature = 3;
+    o.rngSeed = 8;
+    const auto hot = model->generate(o).at(0);
+    EXPECT_NEAR(hot.logProbability, model->logProbability(hot.text), 1e-3);
+    EXPECT_LT(greedy.bitsPerToken(), 1.0);
+    EXPECT_GT(hot.bitsPerToken(), greedy.bitsPerToken() + 1.0);
+    // The 16-bit path's probabilities are the same up to its rounding.
+    o.fullPrecision = false;
+    o.temperature = 0;
+    EXPECT_NEAR(model->generate(o).at(0).bitsPerToken(), greedy.bitsPerToken(), 0.05);
 }

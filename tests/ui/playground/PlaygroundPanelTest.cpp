@@ -14,6 +14,7 @@
 #include "playground/InferenceWorker.h"
 #include "playground/PlaygroundPanel.h"
 #include "support/TestSupport.h"
+#include "workbench/Meter.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Training.h"
 
@@ -66,7 +67,8 @@ TEST(PlaygroundPanel, ChecksGeneratedPoemsAndMarksTheCharactersThatBreakARule) {
     int passed = 0, marked = 0;
     for (int i = 0; i < 4; ++i) {
         EXPECT_TRUE(summaries[i].startsWith(QStringLiteral("七绝 · "))) << summaries[i].toStdString();
-        passed += summaries[i].endsWith(QStringLiteral("passes every rule"));
+        passed += summaries[i].contains(QStringLiteral("passes every rule"));
+        EXPECT_TRUE(summaries[i].endsWith(QStringLiteral(" bits/char"))) << "and what the model thinks of it";
         const QString html = panel.verseText(i);
         EXPECT_TRUE(html.contains(summaries[i].toHtmlEscaped())) << "the summary is under the poem";
         // Each marked character is a character of the poem, in the mark's colour.
@@ -77,13 +79,40 @@ TEST(PlaygroundPanel, ChecksGeneratedPoemsAndMarksTheCharactersThatBreakARule) {
     EXPECT_TRUE(panel.timingText().contains(QStringLiteral("%1 of 4 pass every rule").arg(passed)))
         << panel.timingText().toStdString();
 
-    // Free text is not checked.
+    // Strict meter: every poem passes, and says which pattern it follows.
+    ASSERT_TRUE(panel.strictMeterAvailable());
+    panel.setStrictMeter(true, wb::MeterPattern::Auto);
+    ready.clear();
+    panel.generate();
+    ASSERT_TRUE(wbuitest::waitFor([&] { return ready.count() > 0 || errors.count() > 0; }));
+    ASSERT_EQ(errors.count(), 0) << errors.value(0).value(1).toString().toStdString();
+    for (const QString& summary : panel.verseSummaries()) {
+        EXPECT_TRUE(summary.startsWith(QStringLiteral("七绝 · passes every rule · ")))
+            << summary.toStdString();
+        EXPECT_TRUE(summary.contains(QStringLiteral("首句"))) << summary.toStdString();
+    }
+    EXPECT_TRUE(panel.timingText().contains(QStringLiteral("4 of 4 pass every rule")))
+        << panel.timingText().toStdString();
+
+    // Free text is not checked, and strict meter is not offered for it.
     panel.setForm(0);
+    EXPECT_FALSE(panel.strictMeterAvailable());
     panel.setLength(10);
     ready.clear();
     panel.generate();
     ASSERT_TRUE(wbuitest::waitFor([&] { return ready.count() > 0 || errors.count() > 0; }));
     EXPECT_TRUE(panel.verseSummaries().isEmpty());
+}
+
+// A model whose corpus has no tone and rhyme tables on this machine offers no strict meter, and says why.
+TEST(PlaygroundPanel, StrictMeterNeedsTheCorpusTables) {
+    const QString run = wbuitest::trainedLanguageModelRun();
+    PlaygroundPanel panel;
+    QSignalSpy errors(&panel, &PlaygroundPanel::errorOccurred);
+    panel.loadRun(run);
+    ASSERT_TRUE(wbuitest::waitFor([&] { return !panel.loadedRun().isEmpty() || errors.count() > 0; }));
+    panel.setForm(2);
+    EXPECT_FALSE(panel.strictMeterAvailable());
 }
 
 TEST(PlaygroundPanel, ClassifiesWithSavedClassifier) {
