@@ -4,6 +4,7 @@
 // construction. Plain C++, no LibTorch: part of workbench_formats. docs/verse.md explains the patterns.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -78,6 +79,8 @@ private:
     int m_lines, m_lineChars;
     // Per rhyme group, how many vocabulary characters can rhyme in it (level or both ways).
     std::vector<int> m_groupSize;
+    std::array<std::vector<char>, 4> m_fits;  // per MeterSlot, per token: its tone fits the slot
+    std::vector<std::int64_t> m_rhymeTokens;  // tokens that fit a rhyme slot and are in some group
 };
 
 }  // namespace wb

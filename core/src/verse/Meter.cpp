@@ -6,6 +6,7 @@
 #include "workbench/Meter.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "workbench/Errors.h"
 #include "workbench/Utf8.h"
@@ -102,16 +103,24 @@ PoemMeter::PoemMeter(const VerseChecker& verse, std::vector<char32_t> tokenChars
     : m_verse(verse), m_chars(std::move(tokenChars)), m_lines(lines), m_lineChars(lineChars) {
     if ((lines != 4 && lines != 8) || (lineChars != 5 && lineChars != 7))
         throw std::logic_error("PoemMeter: a poem has 4 or 8 lines of 5 or 7 characters");
+    // What each token fits, looked up once: a poem asks it at every position.
     m_groupSize.assign(verse.rhymes().groupCount(), 0);
-    bool level = false, oblique = false;
-    for (const char32_t c : m_chars) {
+    for (auto& mask : m_fits) mask.assign(m_chars.size(), 0);
+    for (std::size_t t = 0; t < m_chars.size(); ++t) {
+        const char32_t c = m_chars[t];
         if (!c) continue;
-        level = level || toneFits(c, MeterSlot::Level);
-        oblique = oblique || toneFits(c, MeterSlot::Oblique);
-        if (toneFits(c, MeterSlot::Rhyme))
+        for (const MeterSlot slot : {MeterSlot::Free, MeterSlot::Level, MeterSlot::Oblique, MeterSlot::Rhyme})
+            m_fits[static_cast<std::size_t>(slot)][t] = toneFits(c, slot) ? 1 : 0;
+        if (m_fits[static_cast<std::size_t>(MeterSlot::Rhyme)][t] && !verse.rhymes().groupsOf(c).empty()) {
+            m_rhymeTokens.push_back(static_cast<std::int64_t>(t));
             for (const int g : verse.rhymes().groupsOf(c)) ++m_groupSize[static_cast<std::size_t>(g)];
+        }
     }
-    if (!level || !oblique)
+    const auto any = [](const std::vector<char>& mask) {
+        return std::find(mask.begin(), mask.end(), 1) != mask.end();
+    };
+    const bool level = any(m_fits[static_cast<std::size_t>(MeterSlot::Level)]);
+    if (!level || !any(m_fits[static_cast<std::size_t>(MeterSlot::Oblique)]))
         throw InputError(std::string("strict meter: the tone table knows no ") +
                          (level ? "oblique" : "level") + " character of this model's vocabulary");
     const int needed = rhymeCount(MeterPattern::LevelStart);  // the fewest any pattern needs
@@ -160,11 +169,10 @@ std::vector<int> PoemMeter::usableGroups(char32_t c, MeterPattern pattern) const
 
 bool PoemMeter::allowed(const State& state, int line, int position, std::int64_t token) const {
     if (token < 0 || static_cast<std::size_t>(token) >= m_chars.size()) return false;
-    const char32_t c = m_chars[static_cast<std::size_t>(token)];
-    if (!c) return false;
     const MeterSlot slot = meterSlot(state.pattern, m_lineChars, line, position);
-    if (!toneFits(c, slot)) return false;
+    if (!m_fits[static_cast<std::size_t>(slot)][static_cast<std::size_t>(token)]) return false;
     if (slot != MeterSlot::Rhyme) return true;
+    const char32_t c = m_chars[static_cast<std::size_t>(token)];
     if (std::find(state.rhymes.begin(), state.rhymes.end(), c) != state.rhymes.end()) return false;  // 重韵
     const auto groups = usableGroups(c, state.pattern);
     if (state.rhymes.empty()) return !groups.empty();
@@ -176,13 +184,15 @@ bool PoemMeter::allowed(const State& state, int line, int position, std::int64_t
 }
 
 bool PoemMeter::allowedTokens(const State& state, int line, int position, std::vector<char>& mask) const {
-    mask.assign(m_chars.size(), 0);
-    bool any = false;
-    for (std::size_t t = 0; t < m_chars.size(); ++t) {
-        mask[t] = allowed(state, line, position, static_cast<std::int64_t>(t)) ? 1 : 0;
-        any = any || mask[t];
+    const MeterSlot slot = meterSlot(state.pattern, m_lineChars, line, position);
+    if (slot != MeterSlot::Rhyme) {
+        mask = m_fits[static_cast<std::size_t>(slot)];
+    } else {
+        mask.assign(m_chars.size(), 0);
+        for (const auto t : m_rhymeTokens)
+            mask[static_cast<std::size_t>(t)] = allowed(state, line, position, t) ? 1 : 0;
     }
-    return any;
+    return std::find(mask.begin(), mask.end(), 1) != mask.end();
 }
 
 void PoemMeter::choose(State& state, int line, int position, std::int64_t token) const {
