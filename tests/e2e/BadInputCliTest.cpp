@@ -37,6 +37,8 @@ std::string cliArgs(const BadInputCase& c, const BadInput& in, const fs::path& s
             return "resume " + quote(in.path) + " --quiet";
         case Entry::Generate:
             return "generate " + quote(in.path) + " --length 5";
+        case Entry::GeneratePoem:
+            return "generate " + quote(in.path) + " --form quatrain7 --meter strict";
         case Entry::Classify:
             return "classify " + quote(in.path) +
                    (in.classifyFile.empty() ? std::string(" --text 'a good film'")

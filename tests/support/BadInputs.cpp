@@ -34,6 +34,8 @@ std::string cliCommand(Entry e) {
             return "resume";
         case Entry::Generate:
             return "generate";
+        case Entry::GeneratePoem:
+            return "generate --form --meter strict";
         case Entry::Classify:
             return "classify";
         case Entry::Compare:
@@ -54,6 +56,8 @@ std::string apiCall(Entry e) {
             return "TrainingJob::resume";
         case Entry::Generate:
             return "TrainedModel::load + generate";
+        case Entry::GeneratePoem:
+            return "verseCheckerForCorpus + generate";
         case Entry::Classify:
             return "TrainedModel::load + classify";
         case Entry::Compare:
@@ -218,6 +222,24 @@ Writer run(wb::Task task, const std::function<void(const fs::path&)>& breakIt) {
     return [=](const fs::path& dir) {
         copyTinyRun(task, dir / "run");
         breakIt(dir / "run");
+        BadInput in;
+        in.path = (dir / "run").string();
+        return in;
+    };
+}
+
+// A copy of a tiny language-model run whose config names a Tang-style corpus with its tone and rhyme tables
+// beside it (wbtest::writeVerseTables), one table then broken: generating poems reads the tables.
+Writer poemRun(const std::function<void(const fs::path& corpusFolder)>& breakIt) {
+    return [=](const fs::path& dir) {
+        copyTinyRun(wb::Task::LanguageModel, dir / "run");
+        fs::create_directories(dir / "poems");
+        writeText(dir / "poems" / "poems.json", quatrainJson(5));
+        writeVerseTables(dir / "poems");
+        breakIt(dir / "poems");
+        json j = json::parse(readText(dir / "run" / "config.json"));
+        j["data"]["corpus"] = (dir / "poems" / "poems.json").string();
+        writeText(dir / "run" / "config.json", j.dump(1));
         BadInput in;
         in.path = (dir / "run").string();
         return in;
@@ -860,6 +882,62 @@ std::vector<BadInputCase> makeCatalog() {
          run(Task::Classifier,
              [](const fs::path& r) { editJson(r / "vocab.json", [](json& j) { j.erase("classes"); }); }),
          {"vocab.json", "at least two classes"}});
+    add({"RunBaselineTruncated",
+         Entry::Compare,
+         "baseline.json cut off",
+         run(Task::LanguageModel,
+             [](const fs::path& r) {
+                 writeText(r / "baseline.json", "{\n  \"bits_per_token\": 7.36,\n  \"order\": ");
+             }),
+         {"baseline.json", "invalid JSON"}});
+    add({"RunBaselineBadOrder",
+         Entry::Compare,
+         "baseline.json of order 40",
+         run(Task::LanguageModel,
+             [](const fs::path& r) {
+                 writeText(r / "baseline.json",
+                           R"({"order": 40, "bits_per_token": 7.36, "train_tokens": 10, )"
+                           R"("validation_targets": 5, "vocabulary": 4})");
+             }),
+         {"baseline.json", "order: expected an integer from 1 to 16"}});
+    add({"PoemTonesTruncated",
+         Entry::GeneratePoem,
+         "the corpus's tones.json cut off",
+         poemRun([](const fs::path& p) {
+             writeText(p / "tones.json",
+                       "{\"format\": \"lstm-workbench tones\", \"traditional\": {\"春\": [9,");
+         }),
+         {"tones.json", "invalid JSON"}});
+    add({"PoemTonesIsRhymes",
+         Entry::GeneratePoem,
+         "tones.json holding a rhyme table",
+         poemRun([](const fs::path& p) {
+             fs::copy_file(p / "rhymes.json", p / "tones.json", fs::copy_options::overwrite_existing);
+         }),
+         {"tones.json", "not a lstm-workbench tones file"}});
+    add({"PoemTonesNegativeCount",
+         Entry::GeneratePoem,
+         "tones.json with a negative count",
+         poemRun([](const fs::path& p) {
+             writeText(p / "tones.json",
+                       R"({"format": "lstm-workbench tones", "traditional": {"春": [9, -1, 0]}})");
+         }),
+         {"tones.json", "expected [level, oblique, either] counts"}});
+    add({"PoemRhymesLatinLetter",
+         Entry::GeneratePoem,
+         "rhymes.json with a Latin letter in a group",
+         poemRun([](const fs::path& p) {
+             writeText(p / "rhymes.json",
+                       R"({"format": "lstm-workbench rhymes", "groups": [{"traditional": "東A"}]})");
+         }),
+         {"rhymes.json", "'A' is not a Chinese character"}});
+    add({"PoemRhymesNoGroups",
+         Entry::GeneratePoem,
+         "rhymes.json without groups",
+         poemRun([](const fs::path& p) {
+             writeText(p / "rhymes.json", R"({"format": "lstm-workbench rhymes", "version": 1})");
+         }),
+         {"rhymes.json", "missing \"groups\""}});
     add({"RunIsAFile",
          Entry::Compare,
          "a file given where a run folder is expected",

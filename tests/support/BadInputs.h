@@ -23,13 +23,15 @@ namespace wbtest {
 enum class Entry {
     Inspect,  // CLI: inspect CORPUS --json               API: resolveCorpusPath + loadCorpus + computeStats
     Train,  // CLI: train CORPUS --out OUT <tiny flags>  API: TrainingJob(tinyTrainConfig(CORPUS), OUT).run()
-    TrainConfig,  // CLI: train CORPUS --config CFG --out OUT  API: ExperimentConfig::fromJson +
-                  // ensureValid(CFG)
-                  //                                               + TrainingJob(config, OUT).run()
-    Resume,       // CLI: resume RUN                           API: TrainingJob::resume(RUN)->run()
-    Generate,     // CLI: generate RUN --length 5              API: TrainedModel::load(RUN)->generate()
-    Classify,     // CLI: classify RUN (--text|--file F)       API: TrainedModel::load(RUN)->classify(text)
-    Compare,      // CLI: compare RUN --csv OUT.csv            API: loadRunFolder(RUN) + compareRuns
+    TrainConfig,   // CLI: train CORPUS --config CFG --out OUT  API: ExperimentConfig::fromJson +
+                   // ensureValid(CFG)
+                   //                                               + TrainingJob(config, OUT).run()
+    Resume,        // CLI: resume RUN                           API: TrainingJob::resume(RUN)->run()
+    Generate,      // CLI: generate RUN --length 5              API: TrainedModel::load(RUN)->generate()
+    GeneratePoem,  // CLI: generate RUN --form quatrain7 --meter strict
+                   // API: TrainedModel::load(RUN) + verseCheckerForCorpus(its corpus) + generate()
+    Classify,      // CLI: classify RUN (--text|--file F)       API: TrainedModel::load(RUN)->classify(text)
+    Compare,       // CLI: compare RUN --csv OUT.csv            API: loadRunFolder(RUN) + compareRuns
 };
 std::string cliCommand(Entry e);  // "inspect", "train", "train --config", …
 std::string apiCall(Entry e);     // "loadCorpus", "TrainingJob", …

@@ -15,6 +15,7 @@
 #include "workbench/Inference.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Training.h"
+#include "workbench/Verse.h"
 
 namespace fs = std::filesystem;
 using wbtest::BadInput;
@@ -59,6 +60,16 @@ void callApi(const BadInputCase& c, const BadInput& in, Outcome& o) {
             wb::GenerateOptions g;
             g.length = 5;
             (void)wb::TrainedModel::load(in.path)->generate(g);
+            break;
+        }
+        case Entry::GeneratePoem: {
+            const auto model = wb::TrainedModel::load(in.path);
+            const auto verse = wb::verseCheckerForCorpus(model->config().data.corpus);
+            wb::GenerateOptions g;
+            g.form = wb::PoemForm::Quatrain7;
+            g.meter = wb::Meter::Strict;
+            g.verse = verse ? &*verse : nullptr;
+            (void)model->generate(g);
             break;
         }
         case Entry::Classify: {
@@ -137,9 +148,9 @@ TEST_P(BadInputCatalog, ThroughTheApi) {
 INSTANTIATE_TEST_SUITE_P(Catalog, BadInputCatalog, ::testing::ValuesIn(wbtest::badInputCatalog()),
                          [](const ::testing::TestParamInfo<BadInputCase>& info) { return info.param.name; });
 
-TEST(BadInputCatalogSize, HasTheEightySevenCasesTheDocsCountWithUniqueNames) {
+TEST(BadInputCatalogSize, HasTheNinetyFourCasesTheDocsCountWithUniqueNames) {
     const auto& all = wbtest::badInputCatalog();
-    EXPECT_EQ(all.size(), 87u) << "docs/reliability.md counts 87 cases: update it with the catalogue";
+    EXPECT_EQ(all.size(), 94u) << "docs/reliability.md counts 94 cases: update it with the catalogue";
     std::set<std::string> names;
     for (const auto& c : all) EXPECT_TRUE(names.insert(c.name).second) << c.name;
     // BAD_INPUT_TABLE=FILE writes the catalogue as the Markdown table of docs/reliability.md.
