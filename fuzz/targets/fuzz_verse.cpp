@@ -1,16 +1,21 @@
-// The verse tables and the baseline a run folder or a Tang corpus holds, and the checker on any text. The
-// first byte picks the reader: 0 tones.json (ToneTable::parse), 1 rhymes.json (RhymeTable::parse),
-// 2 baseline.json (NgramBaseline::fromJson), anything else a poem for the checker with small fixed tables.
-// Bad input must be an InputError naming the file; a poem must give a report whose violations point at
-// characters the text has, and verseSpots must map every code point.
+// The verse tables and the baseline a run folder or a Tang corpus holds, the checker on any text, and strict
+// meter's promise. The first byte picks: 0 tones.json (ToneTable::parse), 1 rhymes.json (RhymeTable::parse),
+// 2 baseline.json (NgramBaseline::fromJson), 3 strict meter, anything else a poem for the checker with small
+// fixed tables. Bad input must be an InputError naming the file; a poem must give a report whose violations
+// point at characters the text has, and verseSpots must map every code point. Strict meter: over tables the
+// bytes make up (any tones, characters in several rhyme groups or none), a poem drawn among the characters
+// PoemMeter allows, with choices the bytes make, never runs out of characters and always passes the checker.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "FuzzSupport.h"
 #include "workbench/Baseline.h"
 #include "workbench/Errors.h"
+#include "workbench/Meter.h"
 #include "workbench/Utf8.h"
 #include "workbench/Verse.h"
 
@@ -23,6 +28,61 @@ const wb::VerseChecker& checker() {
         wb::RhymeTable::parse(R"({"format": "lstm-workbench rhymes", "groups": [{"traditional": "流樓"}]})",
                               "rhymes.json"));
     return c;
+}
+// Strict meter over made-up tables (see the top of the file).
+void strictMeterPasses(const std::uint8_t* data, std::size_t size) {
+    if (size < 3) return;
+    std::size_t at = 0;
+    const auto next = [&] { return data[at++ % size]; };
+    const int chars = 4 + next() % 40;
+    const int lines = next() % 2 ? 8 : 4, lineChars = next() % 2 ? 7 : 5;
+    std::string tones, groups[4];
+    std::vector<char32_t> vocabulary{0};  // token 0: not a character, as a model's specials are
+    for (int i = 0; i < chars; ++i) {
+        const char32_t c = U'\u4E00' + static_cast<char32_t>(i);
+        const std::string utf8 = wb::encodeUtf8(c);
+        vocabulary.push_back(c);
+        const int tone = next() % 4;  // 0: not in the table
+        static const char* const counts[] = {"", "[9, 0, 0]", "[0, 9, 0]", "[4, 4, 1]"};
+        if (tone) tones += (tones.empty() ? "" : ", ") + ("\"" + utf8 + "\": ") + counts[tone];
+        const int in = next();
+        for (int g = 0; g < 4; ++g)
+            if (in & (1 << g)) groups[g] += utf8;
+    }
+    std::string rhymes;
+    for (const auto& g : groups)
+        if (!g.empty()) rhymes += (rhymes.empty() ? "" : ", ") + ("{\"traditional\": \"" + g + "\"}");
+    const wb::VerseChecker verse(
+        wb::ToneTable::parse(R"({"format": "lstm-workbench tones", "traditional": {)" + tones + "}}",
+                             "tones"),
+        wb::RhymeTable::parse(R"({"format": "lstm-workbench rhymes", "groups": [)" + rhymes + "]}",
+                              "rhymes"));
+    std::optional<wb::PoemMeter> meter;
+    try {
+        meter.emplace(verse, vocabulary, lines, lineChars);
+    } catch (const wb::InputError&) {
+        return;  // tables that cannot make such a poem at all: refused up front, as the user sees it
+    }
+    for (const auto pattern : wb::kMeterPatterns) {
+        if (!meter->usable(pattern)) continue;
+        auto state = meter->start(pattern);
+        std::string poem;
+        std::vector<char> mask;
+        for (int line = 0; line < lines; ++line) {
+            for (int p = 0; p < lineChars; ++p) {
+                FUZZ_CHECK(meter->allowedTokens(state, line, p, mask));  // never runs dry
+                std::vector<std::int64_t> allowed;
+                for (std::size_t t = 0; t < mask.size(); ++t)
+                    if (mask[t]) allowed.push_back(static_cast<std::int64_t>(t));
+                const auto token = allowed[next() % allowed.size()];
+                FUZZ_CHECK(meter->allowed(state, line, p, token));
+                meter->choose(state, line, p, token);
+                poem += wb::encodeUtf8(vocabulary[static_cast<std::size_t>(token)]);
+            }
+            poem += line % 2 == 0 ? "，" : "。\n";
+        }
+        FUZZ_CHECK(verse.check(poem).passed);
+    }
 }
 }  // namespace
 
@@ -42,6 +102,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             const auto b = wb::NgramBaseline::fromJson(text, names[2]);
             const auto again = wb::NgramBaseline::fromJson(b.toJson(), "written back");
             FUZZ_CHECK(again.toJson() == b.toJson());
+        } else if (kind == 3) {
+            strictMeterPasses(data + 1, size - 1);
         } else {
             const auto report = checker().check(text);
             const auto spots = wb::verseSpots(text);
@@ -58,7 +120,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         }
     } catch (const wb::InputError& e) {
         const std::string file = e.file();
-        FUZZ_CHECK(kind > 2 ? file == "poem" : file == names[kind]);
+        FUZZ_CHECK(kind > 3 ? file == "poem" : kind < 3 && file == names[kind]);
     }
     return 0;
 }
