@@ -2,9 +2,11 @@
 """The first-launch default experiment against its n-gram baseline: reads a finished run of it (metrics.csv,
 baseline.json, samples.jsonl, run.json) and a `generate --json` of its last weights, and writes the Markdown
 section of docs/benchmarks.md: val bits per character after 2, 5 and 10 minutes of training next to the
-5-gram's, a few poems from each of those points, and how many generated poems pass the verse checker.
+5-gram's, a few poems from each of those points, and how many generated poems pass the verse checker, free
+and (with a second `generate --json`) in strict meter.
 
-Usage: default_poems.py RUN_DIR GENERATE_JSON > section.md   (scripts/bench-default-poems.sh runs it)
+Usage: default_poems.py RUN_DIR GENERATE_JSON [STRICT_GENERATE_JSON] > section.md
+(scripts/bench-default-poems.sh runs it)
 """
 import csv
 import json
@@ -44,8 +46,8 @@ def main():
     if bpc and (not points or points[-1][1] != bpc[-1]):
         points.append((bpc[-1][0] / 60, bpc[-1]))
     for minutes, (wall, step, value) in points:
-        label = f"{minutes} min" if isinstance(minutes, int) else f"the end ({wall / 60:.1f} min)"
-        out.append(f"| {label} ({wall:.0f} s) | {step} | {value:.3f} | {value - five:+.3f} |")
+        label = f"{minutes} min ({wall:.0f} s)" if isinstance(minutes, int) else f"the end ({wall / 60:.1f} min)"
+        out.append(f"| {label} | {step} | {value:.3f} | {value - five:+.3f} |")
     first_below = next((p for p in bpc if p[2] < five), None)
     out.append("")
     if first_below:
@@ -68,6 +70,13 @@ def main():
                f"({100 * passed / max(1, len(verse)):.1f} %), mean share of checks passed "
                f"{sum(v['score'] for v in verse) / max(1, len(verse)):.3f}. Real Tang 7-character quatrains: "
                f"see docs/verse.md.\n")
+    if len(sys.argv) > 3:
+        strict = json.loads(Path(sys.argv[3]).read_text())
+        verse = strict.get("verse", [])
+        bits = lambda g: sum(s["bits_per_token"] for s in g["scores"]) / max(1, len(g["scores"]))
+        out.append(f"With the same settings and `--meter strict`, {len(verse)} poems: "
+                   f"**{sum(1 for v in verse if v['passed'])} pass every rule**. The model gives them "
+                   f"{bits(strict):.2f} bits per character on average, the free ones {bits(generated):.2f}.\n")
     print("\n".join(out))
 
 

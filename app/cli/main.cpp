@@ -280,7 +280,7 @@ int main(int argc, char** argv) {
             gen.generate.form = wb::poemFormFromString(form);
             gen.generate.meter = wb::meterFromString(meter);
             gen.generate.pattern = wb::meterPatternFromString(pattern);
-            if (genCmd->count("--pattern") > 0 && gen.generate.meter != wb::Meter::Strict)
+            if (gen.generate.pattern != wb::MeterPattern::Auto && gen.generate.meter != wb::Meter::Strict)
                 throw wb::InputError("--pattern is for strict meter: add --meter strict");
             return runGenerate(gen);
         }

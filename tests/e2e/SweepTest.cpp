@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <functional>
 #include <sstream>
@@ -140,6 +142,19 @@ TEST_F(Sweep, AGridWithRepeatsTrainsEveryCellAndWritesResults) {
     }
     EXPECT_EQ(runRows, 8);
     EXPECT_EQ(cellRows, 4);
+    // A character model's rows give its val loss in bits per character and the run's 5-gram baseline.
+    const auto column = [&](const std::string& name) {
+        return std::size_t(std::find(header.begin(), header.end(), name) - header.begin());
+    };
+    const auto loss = column("best_val_loss"), bpc = column("best_val_bpc"), base = column("baseline_bpc");
+    ASSERT_LT(bpc, header.size());
+    ASSERT_LT(base, header.size());
+    EXPECT_EQ(header[bpc + 1], "best_val_bpc_std");
+    for (std::size_t i = 1; i < rows.size(); ++i) {
+        EXPECT_NEAR(std::stod(rows[i][bpc]), std::stod(rows[i][loss]) / std::log(2.0), 1e-4)
+            << i;  // 6 digits
+        EXPECT_GT(std::stod(rows[i][base]), 0) << i;
+    }
 #ifdef WORKBENCH_CLI_HAS_UI
     // The plots this grid can draw, PNG with CSV beside; time against data needs a data_fraction axis.
     for (const std::string id : {"throughput-vs-batch", "speedup", "pareto"}) {

@@ -35,7 +35,7 @@ std::string cliCommand(Entry e) {
         case Entry::Generate:
             return "generate";
         case Entry::GeneratePoem:
-            return "generate --form --meter strict";
+            return "generate --form quatrain7 --meter strict";
         case Entry::Classify:
             return "classify";
         case Entry::Compare:

@@ -293,7 +293,7 @@ void PlaygroundPanel::updateMeter() {
         !m_hasVerseTables
             ? tr("Strict meter needs the tone and rhyme tables of the model's corpus (tones.json and "
                  "rhymes.json, which preparing a Tang corpus writes beside it); this model's corpus has none "
-                 "on this machine")
+                 "on this machine, or they could not be read (the model line says why)")
         : !poem ? tr("Strict meter is for poems: choose a quatrain or a regulated verse as the form")
                 : tr("Every poem follows a tonal pattern of regulated verse and one rhyme: only characters "
                      "of the right tone, or of the poem's rhyme group, are drawn at each position, and no "
@@ -390,8 +390,9 @@ void PlaygroundPanel::onGenerated(const QStringList& samples, const QVariantList
     int passed = 0;
     for (int i = 0; i < samples.size(); ++i) {
         auto* item = new QListWidgetItem(samples[i], m_results);
-        item->setToolTip(
-            tr("The model gives this text %1 bits per character").arg(bitsPerToken.value(i), 0, 'f', 2));
+        item->setToolTip(tr("How likely the model finds this text: %1 bits per token (per character for a "
+                            "character model)")
+                             .arg(bitsPerToken.value(i), 0, 'f', 2));
         if (i >= verse.size()) continue;
         const QVariantMap v = verse[i].toMap();
         item->setData(kVerseHtmlRole, v.value(QStringLiteral("html")));
@@ -454,6 +455,7 @@ void PlaygroundPanel::setStrictMeter(bool strict, wb::MeterPattern pattern) {
     m_pattern->setCurrentIndex(m_pattern->findData(static_cast<int>(pattern)));
 }
 bool PlaygroundPanel::strictMeterAvailable() const { return m_strict->isEnabled(); }
+QString PlaygroundPanel::strictMeterToolTip() const { return m_strict->toolTip(); }
 void PlaygroundPanel::setTemperature(double t) { m_temperature->setValue(t); }
 void PlaygroundPanel::setSamples(int n) { m_samples->setValue(n); }
 void PlaygroundPanel::setLength(int n) { m_length->setValue(n); }

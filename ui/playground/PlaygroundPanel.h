@@ -60,6 +60,7 @@ public:
     // the model's corpus has tone and rhyme tables (strictMeterAvailable).
     void setStrictMeter(bool strict, wb::MeterPattern pattern);
     bool strictMeterAvailable() const;
+    QString strictMeterToolTip() const;  // why it is not, or what it does
     void setSamples(int n);
     void setLength(int n);
     void setTemperature(double t);  // 0 = greedy

@@ -685,6 +685,7 @@ void SweepPanel::fillResults() {
         tr("runs"),          tr("samples/s"),
         tr("µs/sample"),     tr("s to loss %1").arg(m_resultsData.targetLoss, 0, 'g', 3),
         tr("best val loss"), tr("best val acc"),
+        tr("val bits/char"), tr("5-gram bits/char"),
         tr("train s"),       tr("peak RSS, MB"),
         tr("threads"),       tr("processes")};
     headers << measures;
@@ -708,6 +709,8 @@ void SweepPanel::fillResults() {
         m_results->setItem(row, col++, measureItem(r.secondsToTarget, 1));
         m_results->setItem(row, col++, measureItem(r.bestValLoss, 3));
         m_results->setItem(row, col++, measureItem(r.bestValAccuracy, 3));
+        m_results->setItem(row, col++, measureItem(r.bestValBpc, 3));
+        m_results->setItem(row, col++, measureItem(r.baselineBpc, 3));
         m_results->setItem(row, col++, measureItem(r.trainSeconds, 1));
         m_results->setItem(row, col++, measureItem({r.peakRssMb, 0, r.runs > 0}, 0));
         m_results->setItem(row, col++, measureItem({double(r.threads), 0, r.runs > 0}, 0));

@@ -98,8 +98,9 @@ public:
     std::vector<GeneratedText> generate(const GenerateOptions& options) const;
     Classification classify(const std::string& text, std::int64_t topK = 5, bool explain = false) const;
     // A language model's log-probability (natural log) of a text read from a document start, in fp32
-    // through LibTorch, as GeneratedText::logProbability counts it; tokens outside the vocabulary count as
-    // <unk>. `tokens`: how many tokens were scored.
+    // through LibTorch, as GeneratedText::logProbability counts it (for a poem: of its text with one couplet
+    // to a line, as generation feeds it and the corpus has it, where GeneratedText::text breaks every line);
+    // tokens outside the vocabulary count as <unk>. `tokens`: how many tokens were scored.
     double logProbability(const std::string& text, std::int64_t* tokens = nullptr) const;
     // What generate() computes in by default: "bf16" (bf16 weights, AVX512_BF16), "fp16" (fp16 weights) or
     // "fp32" (LibTorch, also what GenerateOptions::fullPrecision asks for).

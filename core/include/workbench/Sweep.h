@@ -80,6 +80,9 @@ struct SweepResultRow {
     std::string status;               // run rows: "done"; cell rows: "done", "failed" or "incomplete"
     int runs = 0;                     // finished runs behind the row
     SweepMeasure samplesPerSecond, usPerSample, secondsToTarget, bestValLoss, bestValAccuracy, trainSeconds;
+    // Character language models: the best val loss in bits per character, and the run's n-gram baseline
+    // on the same validation windows (baseline.json); absent for other runs.
+    SweepMeasure bestValBpc, baselineBpc;
     double peakRssMb = 0;
     std::int64_t threads = 0, processes = 1;
     std::string runDir;  // run rows: relative to the sweep folder
@@ -94,7 +97,7 @@ struct SweepResults {
     // results.csv. Columns: kind, cell, repeat (empty in cell rows), one per axis, status, runs,
     // samples_per_s(_std), us_per_sample(_std), seconds_to_target(_std), best_val_loss(_std),
     // best_val_accuracy(_std), peak_rss_mb, threads, processes, run_dir, train_seconds(_std) (run.json's
-    // training time), samples (trained).
+    // training time), samples (trained), best_val_bpc(_std), baseline_bpc(_std).
     std::string toCsv() const;
 };
 

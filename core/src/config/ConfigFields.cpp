@@ -184,7 +184,7 @@ std::vector<ConfigField> buildTable() {
         .initial("0")
         .number([](C& c) -> double& { return c.model.dropout; })
         .range(0, 1, false, true)
-        .defaults("0.2", "0");
+        .defaults("0.1", "0");
     add({"model", "pooling", "--pooling", "pooling", "Classifier pooling: last, mean or max"})
         .initial("last")
         .choice<Pooling>(

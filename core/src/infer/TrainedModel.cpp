@@ -225,6 +225,9 @@ std::vector<GeneratedText> TrainedModel::generate(const GenerateOptions& o) cons
         for (auto id : seedIds)
             if (!ideographs[static_cast<std::size_t>(id)])
                 throw InputError("a poem's seed text must be Chinese characters");
+        for (auto id : acrostic)
+            if (!ideographs[static_cast<std::size_t>(id)])
+                throw InputError("a poem's acrostic must be Chinese characters (one per line)");
     }
     const std::int64_t newline = vocab.contains("\n") ? vocab.id("\n") : -1;
 
@@ -243,6 +246,9 @@ std::vector<GeneratedText> TrainedModel::generate(const GenerateOptions& o) cons
         meter.emplace(*o.verse, ideographOf, lines, lineChars);
         std::u32string seed;
         for (auto id : seedIds) seed.push_back(ideographOf[static_cast<std::size_t>(id)]);
+        if (static_cast<int>(seed.size()) == lineChars && o.verse->isKnownLine(encodeUtf8(seed)))
+            throw InputError("strict meter writes no line of the corpus, and the seed text '" +
+                             encodeUtf8(seed) + "' is one: shorten it or change a character");
         if (o.pattern != MeterPattern::Auto) {
             const std::string why = meter->whyNot(o.pattern, seed);
             if (!why.empty()) throw InputError("strict meter: " + why);

@@ -268,6 +268,8 @@ SweepResults sweepResults(const std::string& dir, const Sweep& sweep) {
         row.bestValLoss = one(r.bestValLoss);
         row.bestValAccuracy = one(r.bestValAccuracy);
         row.trainSeconds = one(info.summary.trainSeconds);
+        row.bestValBpc = one(r.bestValBpc, r.bestValBpc >= 0);
+        row.baselineBpc = one(r.baselineBpc, r.baselineBpc >= 0);
         row.peakRssMb = static_cast<double>(c.peakRssBytes) / (1024.0 * 1024.0);
         row.threads = info.threads;
         row.processes = info.worldSize;
@@ -305,6 +307,8 @@ SweepResults sweepResults(const std::string& dir, const Sweep& sweep) {
             row.bestValLoss = over(rows, &SweepResultRow::bestValLoss);
             row.bestValAccuracy = over(rows, &SweepResultRow::bestValAccuracy);
             row.trainSeconds = over(rows, &SweepResultRow::trainSeconds);
+            row.bestValBpc = over(rows, &SweepResultRow::bestValBpc);
+            row.baselineBpc = over(rows, &SweepResultRow::baselineBpc);
             double rss = 0, samples = 0;
             for (const auto* r : rows) {
                 rss += r->peakRssMb;
@@ -326,7 +330,8 @@ std::string SweepResults::toCsv() const {
     for (const auto& a : axes) out << "," << a;
     out << ",status,runs,samples_per_s,samples_per_s_std,us_per_sample,us_per_sample_std,seconds_to_target,"
            "seconds_to_target_std,best_val_loss,best_val_loss_std,best_val_accuracy,best_val_accuracy_std,"
-           "peak_rss_mb,threads,processes,run_dir,train_seconds,train_seconds_std,samples\n";
+           "peak_rss_mb,threads,processes,run_dir,train_seconds,train_seconds_std,samples,best_val_bpc,"
+           "best_val_bpc_std,baseline_bpc,baseline_bpc_std\n";
     // A run row leaves the std columns empty; a cell row without finished runs leaves every measure empty.
     auto measure = [](const SweepMeasure& m, bool aggregate) {
         if (!m.present) return std::string(",");
@@ -338,7 +343,7 @@ std::string SweepResults::toCsv() const {
         for (const auto& v : r.values) out << "," << v;
         out << "," << r.status << "," << r.runs;
         if (r.aggregate && r.runs == 0) {
-            out << ",,,,,,,,,,,,,,,,,\n";
+            out << ",,,,,,,,,,,,,,,,,,,,,\n";
             return;
         }
         out << "," << measure(r.samplesPerSecond, r.aggregate) << "," << measure(r.usPerSample, r.aggregate)
@@ -346,8 +351,8 @@ std::string SweepResults::toCsv() const {
             << "," << measure(r.bestValAccuracy, r.aggregate) << "," << number(r.peakRssMb) << ","
             << r.threads << "," << r.processes << "," << r.runDir << ","
             << measure(r.trainSeconds, r.aggregate) << ","
-            << (r.aggregate ? number(r.samples) : std::to_string(static_cast<std::int64_t>(r.samples)))
-            << "\n";
+            << (r.aggregate ? number(r.samples) : std::to_string(static_cast<std::int64_t>(r.samples))) << ","
+            << measure(r.bestValBpc, r.aggregate) << "," << measure(r.baselineBpc, r.aggregate) << "\n";
     };
     for (const auto& r : runs) row(r);
     for (const auto& r : cells) row(r);

@@ -202,7 +202,7 @@ TEST(Config, DefaultConfigsMatchTheGuiDefaults) {
     EXPECT_EQ(lm.data.tokens, wb::TokenLevel::Char);
     EXPECT_EQ(lm.model.hidden, 256);
     // Tuned to beat the 5-gram baseline within 10 minutes on 2 cores (docs/benchmarks.md).
-    EXPECT_DOUBLE_EQ(lm.model.dropout, 0.2);
+    EXPECT_DOUBLE_EQ(lm.model.dropout, 0.1);
     EXPECT_EQ(lm.train.epochs, 0);
     EXPECT_EQ(lm.train.maxSteps, 2800);
     EXPECT_EQ(lm.train.lrSchedule, wb::LrSchedule::Cosine);

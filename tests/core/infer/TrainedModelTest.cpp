@@ -342,6 +342,24 @@ TEST_F(TrainedRuns, AStrictSeedChoosesThePatternsItFits) {
     o.pattern = MeterPattern::Auto;
     o.seedText = "春月春月春月春";  // position 6 oblique as position 2: no pattern
     EXPECT_THROW(model->generate(o), InputError);
+    // A seed that is a whole line of the corpus cannot start a poem of new lines.
+    const auto memorized = TrainedModel::load(s_dir->file("memorized-run"));
+    const auto memorizedVerse = verseCheckerForCorpus(s_dir->file("memorized/poems.json"));
+    o.verse = &*memorizedVerse;
+    o.seedText = "月夜春山水日人";
+    try {
+        memorized->generate(o);
+        FAIL() << "the seed is the memorized poem's first line";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("the seed text '月夜春山水日人' is one"), std::string::npos)
+            << e.what();
+    }
+    // An acrostic of a poem is Chinese characters, with or without strict meter.
+    o.seedText.clear();
+    o.acrostic = "春，";
+    EXPECT_THROW(memorized->generate(o), InputError);
+    o.meter = Meter::Free;
+    EXPECT_THROW(memorized->generate(o), InputError);
 }
 
 TEST_F(TrainedRuns, StrictMeterNeedsAPoemFormAndTables) {
@@ -383,6 +401,17 @@ TEST_F(TrainedRuns, ASamplesProbabilityIsTheModels) {
     EXPECT_NEAR(hot.logProbability, model->logProbability(hot.text), 1e-3);
     EXPECT_LT(greedy.bitsPerToken(), 1.0);
     EXPECT_GT(hot.bitsPerToken(), greedy.bitsPerToken() + 1.0);
+    // A poem's: of its text with one couplet to a line, as the model reads it.
+    const auto poems = TrainedModel::load(s_dir->file("poem-run"));
+    GenerateOptions p;
+    p.form = PoemForm::Regulated5;
+    p.fullPrecision = true;
+    p.rngSeed = 3;
+    const auto poem = poems->generate(p).at(0);
+    std::string couplets = poem.text;
+    for (std::size_t at; (at = couplets.find("，\n")) != std::string::npos;) couplets.erase(at + 3, 1);
+    EXPECT_NEAR(poem.logProbability, poems->logProbability(couplets, &tokens), 1e-3) << couplets;
+    EXPECT_EQ(tokens, poem.tokens);
     // The 16-bit path's probabilities are the same up to its rounding.
     o.fullPrecision = false;
     o.temperature = 0;

@@ -111,8 +111,11 @@ TEST(PlaygroundPanel, StrictMeterNeedsTheCorpusTables) {
     QSignalSpy errors(&panel, &PlaygroundPanel::errorOccurred);
     panel.loadRun(run);
     ASSERT_TRUE(wbuitest::waitFor([&] { return !panel.loadedRun().isEmpty() || errors.count() > 0; }));
+    ASSERT_EQ(errors.count(), 0) << errors.value(0).value(1).toString().toStdString();
     panel.setForm(2);
     EXPECT_FALSE(panel.strictMeterAvailable());
+    EXPECT_TRUE(panel.strictMeterToolTip().contains(QStringLiteral("tones.json")))
+        << panel.strictMeterToolTip().toStdString();
 }
 
 TEST(PlaygroundPanel, ClassifiesWithSavedClassifier) {
