@@ -6,13 +6,7 @@
 # Usage: scripts/bench-default-poems.sh   (env: BUILD_DIR=build-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD_DIR=${BUILD_DIR:-build-bench}
-if [ ! -x "$BUILD_DIR/bin/lstm-workbench-cli" ]; then
-  ./scripts/install-deps.sh
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-fi
-cmake --build "$BUILD_DIR" -j"$(nproc)" --target lstm-workbench-cli >/dev/null
-cli="$BUILD_DIR/bin/lstm-workbench-cli"
+source scripts/lib-bench-cli.sh  # BUILD_DIR, and cli: the release CLI, built up to date
 out="$BUILD_DIR/bench-default-poems"
 rm -rf "$out" && mkdir -p "$out"
 "$cli" prepare tang-quatrains-7 >/dev/null

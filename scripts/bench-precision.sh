@@ -6,14 +6,9 @@
 # Usage: scripts/bench-precision.sh   (env: BUILD_DIR=build-bench, ROUNDS=3, STEPS=20, POEMS_STEPS=6)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD_DIR=${BUILD_DIR:-build-bench}
-if [ ! -x "$BUILD_DIR/bin/lstm-workbench-cli" ]; then
-  ./scripts/install-deps.sh
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-fi
-cmake --build "$BUILD_DIR" -j"$(nproc)" --target lstm-workbench-cli >/dev/null
+source scripts/lib-bench-cli.sh  # BUILD_DIR, and cli: the release CLI, built up to date
 out="$BUILD_DIR/bench-precision"
-/usr/bin/python3 bench/precision_bench.py "$BUILD_DIR/bin/lstm-workbench-cli" "$out" --rounds "${ROUNDS:-3}" \
+/usr/bin/python3 bench/precision_bench.py "$cli" "$out" --rounds "${ROUNDS:-3}" \
   --steps "${STEPS:-20}" --poems-steps "${POEMS_STEPS:-6}"
 mkdir -p docs/benchmarks
 cp "$out/precision.json" docs/benchmarks/precision.json

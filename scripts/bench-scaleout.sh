@@ -6,14 +6,9 @@
 # Usage: scripts/bench-scaleout.sh   (env: BUILD_DIR=build-bench, ROUNDS=3, STEPS=60, POEMS_STEPS=15)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD_DIR=${BUILD_DIR:-build-bench}
-if [ ! -x "$BUILD_DIR/bin/lstm-workbench-cli" ]; then
-  ./scripts/install-deps.sh
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-fi
-cmake --build "$BUILD_DIR" -j"$(nproc)" --target lstm-workbench-cli >/dev/null
+source scripts/lib-bench-cli.sh  # BUILD_DIR, and cli: the release CLI, built up to date
 out="$BUILD_DIR/bench-scaleout"
-/usr/bin/python3 bench/scaleout_bench.py "$BUILD_DIR/bin/lstm-workbench-cli" "$out" --rounds "${ROUNDS:-3}" \
+/usr/bin/python3 bench/scaleout_bench.py "$cli" "$out" --rounds "${ROUNDS:-3}" \
   --steps "${STEPS:-60}" --poems-steps "${POEMS_STEPS:-15}" >/dev/null
 mkdir -p docs/benchmarks
 cp "$out/scaleout.json" docs/benchmarks/scaleout.json

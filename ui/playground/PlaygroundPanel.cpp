@@ -110,11 +110,9 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     // Strict meter: every poem follows a tonal pattern and one rhyme (the corpus's tone and rhyme tables).
     m_strict = new QCheckBox(tr("strict"), lmOptions);
     m_pattern = new QComboBox(lmOptions);
-    for (const auto p : {wb::MeterPattern::Auto, wb::MeterPattern::LevelStart, wb::MeterPattern::ObliqueStart,
-                         wb::MeterPattern::LevelStartRhymed, wb::MeterPattern::ObliqueStartRhymed})
-        m_pattern->addItem(
-            p == wb::MeterPattern::Auto ? tr("any pattern") : QString::fromUtf8(wb::meterPatternLabel(p)),
-            static_cast<int>(p));
+    m_pattern->addItem(tr("any pattern"), static_cast<int>(wb::MeterPattern::Auto));
+    for (const auto p : wb::kMeterPatterns)
+        m_pattern->addItem(QString::fromUtf8(wb::meterPatternLabel(p)), static_cast<int>(p));
     m_pattern->setToolTip(
         tr("The tonal pattern every poem follows: 平起 or 仄起 (the tone of the first line's second "
            "character), and whether the first line rhymes too (首句入韵). Any: one the seed fits, drawn for "

@@ -18,6 +18,13 @@ void appendUtf8(std::string& out, char32_t codePoint);
 std::string encodeUtf8(std::u32string_view codePoints);
 std::string encodeUtf8(char32_t codePoint);
 
+// A Chinese character: a CJK unified ideograph (extension A, the main block, extensions B and later) or a
+// compatibility ideograph. Poem forms, the verse tables and word splitting all mean this.
+inline bool isHanCharacter(char32_t c) {
+    return (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) ||
+           (c >= 0x20000 && c <= 0x3FFFF);
+}
+
 // Number of code points in valid UTF-8 (counts lead bytes; for statistics and display).
 std::size_t countCodePoints(std::string_view utf8);
 

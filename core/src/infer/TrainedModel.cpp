@@ -118,11 +118,6 @@ std::unique_ptr<TrainedModel> TrainedModel::load(const std::string& runDir, Chec
 
 namespace {
 
-bool isIdeograph(char32_t c) {
-    return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || (c >= 0xF900 && c <= 0xFAFF) ||
-           (c >= 0x20000 && c <= 0x2FA1F);
-}
-
 // Picks a token from logits restricted to `allowed` (empty = all), with temperature, top-k and top-p.
 // Only top-k and top-p need the candidates in order, and only top-k's first k of them.
 std::int64_t sampleToken(const torch::Tensor& logits, const std::vector<char>& allowed,
@@ -195,7 +190,7 @@ std::vector<GeneratedText> TrainedModel::generate(const GenerateOptions& o) cons
     std::int64_t ideographCount = 0;
     for (std::int64_t i = Vocabulary::kNumSpecial; i < v; ++i) {
         const auto cps = decodeUtf8(vocab.token(i), "vocabulary");
-        if (cps.size() == 1 && isIdeograph(cps[0])) {
+        if (cps.size() == 1 && isHanCharacter(cps[0])) {
             ideographs[static_cast<std::size_t>(i)] = 1, ++ideographCount;
             ideographOf[static_cast<std::size_t>(i)] = cps[0];
         }

@@ -46,11 +46,7 @@ bool isSpace(char32_t c) {
 
 // Ideographs and kana: written without spaces, so one token per character.
 bool isCjk(char32_t c) {
-    return (c >= 0x3040 && c <= 0x30FF) ||  // hiragana, katakana
-           (c >= 0x3400 && c <= 0x4DBF) ||  // CJK extension A
-           (c >= 0x4E00 && c <= 0x9FFF) ||  // CJK unified ideographs
-           (c >= 0xF900 && c <= 0xFAFF) ||  // compatibility ideographs
-           (c >= 0x20000 && c <= 0x3FFFF);  // extensions B and later
+    return (c >= 0x3040 && c <= 0x30FF) || isHanCharacter(c);  // hiragana, katakana, Chinese characters
 }
 
 // Punctuation and symbols outside ASCII that should split words: general punctuation, CJK punctuation,

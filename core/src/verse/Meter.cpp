@@ -30,8 +30,8 @@ std::string toString(MeterPattern pattern) {
 }
 
 MeterPattern meterPatternFromString(const std::string& s) {
-    for (const MeterPattern p : {MeterPattern::Auto, MeterPattern::LevelStart, MeterPattern::ObliqueStart,
-                                 MeterPattern::LevelStartRhymed, MeterPattern::ObliqueStartRhymed})
+    if (s == toString(MeterPattern::Auto)) return MeterPattern::Auto;
+    for (const MeterPattern p : kMeterPatterns)
         if (s == toString(p)) return p;
     throw InputError(
         "pattern '" + s +

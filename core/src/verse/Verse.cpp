@@ -90,11 +90,6 @@ bool decided(Tone t) { return t == Tone::Level || t == Tone::Oblique; }
 
 const char* toneWord(Tone t) { return t == Tone::Level ? "level" : "oblique"; }
 
-bool isIdeograph(char32_t c) {
-    return (c >= 0x3400 && c <= 0x4DBF) || (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0xF900 && c <= 0xFAFF) ||
-           (c >= 0x20000 && c <= 0x3134F);
-}
-
 // What ends a line; a comma ends a line of verse as much as a full stop does.
 bool isLineMark(char32_t c) {
     return std::u32string_view(U"，。？！；：、,.?!;:").find(c) != std::u32string_view::npos;
@@ -214,7 +209,7 @@ RhymeTable RhymeTable::parse(const std::string& text, const std::string& sourceN
         }
         const int index = static_cast<int>(table.m_names.size());
         for (const char32_t c : decodeUtf8(chars, sourceName)) {
-            if (!isIdeograph(c)) {
+            if (!isHanCharacter(c)) {
                 throw InputError(sourceName, 0, where + ": " + quoted(c) + " is not a Chinese character");
             }
             auto& of = table.m_groups[c];
@@ -342,7 +337,7 @@ VerseReport VerseChecker::check(std::string_view text) const {
                         (length ? std::to_string(length) : std::string("5 or 7")));
         for (int p = 0; p < n; ++p) {
             const char32_t c = line.chars[static_cast<std::size_t>(p)];
-            if (!isIdeograph(c)) {
+            if (!isHanCharacter(c)) {
                 shaped = false;
                 judge.fail(VerseRule::Form, i, p, c, quoted(c) + " is not a Chinese character");
             }
