@@ -4,7 +4,8 @@
 # equivalent instead: the default experiment trained by the CLI, with its comparison chart (PNG) and CSV.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/build.sh
+# Only the two programs: the tests and fuzz replays are scripts/test.sh's (a first launch waits for less).
+./scripts/build.sh --target lstm-workbench --target lstm-workbench-cli
 if ! python3 datasets/prepare.py tang-quatrains-7; then
   echo "run-app: could not prepare the default corpus; the app opens without it (File > Open loads your own)." >&2
 fi
