@@ -30,6 +30,8 @@ inline wb::ExperimentConfig tinyLanguageModel(const std::string& corpus,
     c.train.logEvery = 10;
     c.train.warmupSteps = 2;
     c.device.threads = 1;
+    // fp32, not the default auto: the tests compare runs step by step, on any CPU (auto's tests pin it back).
+    c.device.precision = wb::Precision::Fp32;
     return c;
 }
 
@@ -50,6 +52,7 @@ inline wb::ExperimentConfig tinyClassifier(const std::string& corpus) {
     c.train.learningRate = 1e-2;
     c.train.epochs = 6;
     c.device.threads = 1;
+    c.device.precision = wb::Precision::Fp32;  // as tinyLanguageModel
     return c;
 }
 

@@ -138,8 +138,12 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     m_patience->setSuffix(tr(" validations"));
     m_seed = intBox(trainBox, "seed");
     m_precision = new QComboBox(trainBox);
-    m_precision->addItems({QStringLiteral("fp32"), QStringLiteral("bf16"), QStringLiteral("fp16")});
-    m_precision->setToolTip(tr("bf16/fp16 autocast where the device supports it"));
+    // In wb::Precision's order: the index is the value.
+    m_precision->addItems(
+        {QStringLiteral("fp32"), QStringLiteral("bf16"), QStringLiteral("fp16"), QStringLiteral("auto")});
+    m_precision->setToolTip(
+        tr("bf16/fp16 where the device supports it; auto trains a language model in bf16 on a "
+           "CPU with AVX512_BF16 and everything else in fp32 (the run's log says which)"));
     m_threadSplit = new QComboBox(trainBox);
     m_threadSplit->setObjectName(QStringLiteral("threadSplit"));
     m_threadSplit->addItems({tr("each its share of the batch"), tr("split every operation")});

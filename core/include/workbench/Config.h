@@ -17,7 +17,9 @@ enum class OptimizerKind { Adam, Sgd, RmsProp };
 // The learning rate over a run: Constant after the warm-up, or Cosine, falling from it to 0 at the last
 // planned step (train/LrSchedule.h).
 enum class LrSchedule { Constant, Cosine };
-enum class Precision { Fp32, Bf16, Fp16 };
+// Auto: the fastest precision whose accuracy is checked for the task on the device (device/Autocast.h,
+// choosePrecision); a run records what it chose and why (run.json "precision_choice").
+enum class Precision { Fp32, Bf16, Fp16, Auto };
 enum class LstmBackend { Auto, Torch, Fused };
 // How a CPU step uses several threads: Batch, each thread trains its share of the batch's rows for the whole
 // step (train/ThreadShards.h); Ops, LibTorch and OpenBLAS split every operation between the threads.
@@ -27,7 +29,7 @@ std::string toString(Task v);               // "lm" | "classify"
 std::string toString(Pooling v);            // "last" | "mean" | "max"
 std::string toString(OptimizerKind v);      // "adam" | "sgd" | "rmsprop"
 std::string toString(LrSchedule v);         // "constant" | "cosine"
-std::string toString(Precision v);          // "fp32" | "bf16" | "fp16"
+std::string toString(Precision v);          // "fp32" | "bf16" | "fp16" | "auto"
 std::string toString(ThreadSplit v);        // "batch" | "ops"
 Task taskFromString(const std::string& s);  // these throw InputError naming the accepted values
 Pooling poolingFromString(const std::string& s);

@@ -21,6 +21,7 @@ struct RunInfo {
     std::string deviceName;
     std::int64_t threads = 0;  // per process
     std::string precision;
+    std::string precisionChoice;  // why, when the config asked for auto ("auto: bf16 (...)"); else empty
     // Data-parallel runs (train --nproc, torchrun): processes, their backend ("gloo", "nccl") and the host of
     // each rank; 1, "" and {} for a run in one process.
     std::int64_t worldSize = 1;

@@ -112,7 +112,10 @@ std::string toString(OptimizerKind v) {
     return v == OptimizerKind::Sgd ? "sgd" : v == OptimizerKind::RmsProp ? "rmsprop" : "adam";
 }
 std::string toString(Precision v) {
-    return v == Precision::Bf16 ? "bf16" : v == Precision::Fp16 ? "fp16" : "fp32";
+    return v == Precision::Bf16   ? "bf16"
+           : v == Precision::Fp16 ? "fp16"
+           : v == Precision::Auto ? "auto"
+                                  : "fp32";
 }
 
 std::string toString(ThreadSplit v) { return v == ThreadSplit::Ops ? "ops" : "batch"; }
@@ -144,7 +147,8 @@ Precision precisionFromString(const std::string& s) {
     if (s == "fp32") return Precision::Fp32;
     if (s == "bf16") return Precision::Bf16;
     if (s == "fp16") return Precision::Fp16;
-    throw InputError("unknown precision '" + s + "' (expected fp32, bf16 or fp16)");
+    if (s == "auto") return Precision::Auto;
+    throw InputError("unknown precision '" + s + "' (expected fp32, bf16, fp16 or auto)");
 }
 ThreadSplit threadSplitFromString(const std::string& s) {
     if (s == "batch") return ThreadSplit::Batch;

@@ -302,12 +302,13 @@ std::vector<ConfigField> buildTable() {
         .range(0, 4096)
         .zero("library default")
         .defaults("0", "0");
-    add({"device", "precision", "--precision", "precision", "fp32, bf16 or fp16"})
+    add({"device", "precision", "--precision", "precision",
+         "fp32, bf16, fp16 or auto (bf16 for a language model on a CPU with AVX512_BF16, else fp32)"})
         .initial("fp32")
         .choice<Precision>(
-            {"fp32", "bf16", "fp16"}, [](C& c) -> Precision& { return c.device.precision; },
+            {"fp32", "bf16", "fp16", "auto"}, [](C& c) -> Precision& { return c.device.precision; },
             precisionFromString, toString)
-        .defaults("fp32", "fp32");
+        .defaults("auto", "auto");
     add({"device", "thread_split", "--thread-split", "thread split",
          "How a CPU step uses its threads: batch (each thread trains its share of the batch for the whole "
          "step) "

@@ -36,6 +36,16 @@ bool cpuBf16Active();
 bool cpuBf16KernelsUsable();
 // Tests and benchmarks: CPU bf16 computes in fp32 (the fallback of CPUs without AVX512_BF16) while on.
 void forceCpuBf16Fallback(bool on);
+// What a run asking for `requested` trains in, and why. Auto (the default) chooses bf16 for a language model
+// on a CPU whose bf16 kernels run, where the bf16 accuracy check holds (a 500-step loss curve within 2 % of
+// fp32's: docs/benchmarks.md, "bf16 on the CPU"), and fp32 elsewhere: for classifiers, whose bf16 training
+// no check covers, on CPUs without AVX512_BF16 and on CUDA. Any other request is kept, with no reason.
+struct PrecisionChoice {
+    Precision precision = Precision::Fp32;
+    std::string reason;  // "auto: ..." for Auto, else empty
+};
+PrecisionChoice choosePrecision(const torch::Device& device, Precision requested, Task task);
+
 // What a run in this precision computes in on this device, as run.json records it: "bf16", or for CPU
 // bf16 without the kernels "fp32 (bf16 needs AVX512_BF16)".
 std::string effectivePrecision(const torch::Device& device, Precision precision);

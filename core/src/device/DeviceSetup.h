@@ -6,7 +6,14 @@
 
 #include <torch/torch.h>
 
+#include "workbench/Config.h"
+
 namespace wb {
+
+// A config's device settings as a run uses them: the device spec parsed into device and threads
+// (parseDeviceSpec: "cpu:2" becomes "cpu" with 2 threads) and an auto precision chosen (choosePrecision).
+// Returns why that precision, for the run to say ("" unless it was auto).
+std::string settleDeviceSettings(ExperimentConfig& config);
 
 // Sets LibTorch's intra-op threads and OpenBLAS's threads to the same count (0 = leave as is).
 void applyCpuThreads(std::int64_t threads);

@@ -11,6 +11,7 @@
 
 #include <torch/torch.h>
 
+#include "device/Autocast.h"
 #include "device/DeviceSetup.h"
 #include "workbench/Errors.h"
 
@@ -114,6 +115,16 @@ std::string parseDeviceSpec(const std::string& spec, std::int64_t* threads) {
 }
 
 // ---- DeviceSetup.h ----
+
+std::string settleDeviceSettings(ExperimentConfig& config) {
+    std::int64_t threads = config.device.threads;
+    config.device.device = parseDeviceSpec(config.device.device, &threads);
+    config.device.threads = threads;
+    const auto choice =
+        choosePrecision(torch::Device(config.device.device), config.device.precision, config.task);
+    config.device.precision = choice.precision;
+    return choice.reason;
+}
 
 namespace {
 using SetThreadsFn = void (*)(int);

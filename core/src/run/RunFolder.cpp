@@ -98,6 +98,7 @@ std::string RunInfo::toJson() const {
               {"device_name", deviceName},
               {"threads", threads},
               {"precision", precision},
+              {"precision_choice", precisionChoice},
               {"libtorch_version", libtorchVersion},
               {"blas", blas},
               {"blas_threads", blasThreads},
@@ -147,6 +148,7 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
     r.str("device_name", info.deviceName);
     r.integer("threads", info.threads);
     r.str("precision", info.precision);
+    r.str("precision_choice", info.precisionChoice);  // absent in runs from before the field
     r.str("libtorch_version", info.libtorchVersion);
     r.str("blas", info.blas);
     r.integer("blas_threads", info.blasThreads);

@@ -27,9 +27,8 @@ FinderData prepare(const ExperimentConfig& config, const Corpus& corpus) {
     config.ensureValid();
     FinderData f;
     f.config = config;
-    std::int64_t threads = config.device.threads;
-    f.config.device.device = parseDeviceSpec(config.device.device, &threads);
-    f.config.device.threads = threads;
+    settleDeviceSettings(f.config);  // the finders time steps in the precision the run would train in
+    const auto threads = f.config.device.threads;
     f.device = torch::Device(f.config.device.device);
     f.data = prepareData(f.config, corpus);
     f.data.train = f.data.train.to(f.device);

@@ -29,6 +29,7 @@ struct JobState {
     ProgressState progress;  // restored from the checkpoint when resuming
     std::vector<MetricRecord> records;
     RunInfo info;
+    std::string precisionChoice;  // why this precision, when the config asked for auto (run.json, the log)
 
     std::atomic<bool> stopRequested{false};
     std::atomic<bool> pausedFlag{false};

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/TextDatasets.h"
+#include "device/DeviceSetup.h"
 #include "train/JobState.h"
 #include "train/RunState.h"
 #include "train/TrainingSession.h"
@@ -30,9 +31,7 @@ TrainingJob::TrainingJob() : m(std::make_unique<Impl>()) {}
 TrainingJob::TrainingJob(ExperimentConfig config, std::string runDir, std::shared_ptr<const Corpus> corpus)
     : TrainingJob() {
     config.ensureValid();
-    std::int64_t threadsFromSpec = config.device.threads;
-    config.device.device = parseDeviceSpec(config.device.device, &threadsFromSpec);
-    config.device.threads = threadsFromSpec;
+    m->precisionChoice = settleDeviceSettings(config);
     if (runDir.empty()) throw InputError("no run folder given (--out)");
     std::error_code ec;
     if (fs::exists(runDir, ec) && !(fs::is_directory(runDir, ec) && fs::is_empty(runDir, ec)))
@@ -61,9 +60,8 @@ std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std:
     if (learningRate > 0) m.config.train.learningRate = learningRate;
     if (processes > 0) m.config.device.processes = processes;
     m.config.ensureValid((fs::path(runDir) / runfiles::kConfig).string());
-    std::int64_t threads = m.config.device.threads;
-    m.config.device.device = parseDeviceSpec(m.config.device.device, &threads);
-    m.config.device.threads = threads;
+    // A run's config.json holds the precision it chose; one written by hand with auto chooses now.
+    m.precisionChoice = settleDeviceSettings(m.config);
     m.runDir = runDir;
     m.resuming = true;
 
@@ -96,9 +94,7 @@ std::unique_ptr<TrainingJob> TrainingJob::joinAsWorker(const DistributedSpec& sp
     try {
         m.config = ExperimentConfig::fromJson(m.workerContext->fetch("config"), "rank 0's config");
         if (!corpus.empty()) m.config.data.corpus = corpus;
-        std::int64_t threads = m.config.device.threads;
-        m.config.device.device = parseDeviceSpec(m.config.device.device, &threads);
-        m.config.device.threads = threads;
+        settleDeviceSettings(m.config);  // rank 0's, chosen already
         std::vector<std::string> classes;
         const auto vocabulary =
             parseVocabularyFile(m.workerContext->fetch("vocabulary"), "rank 0's vocabulary", &classes);

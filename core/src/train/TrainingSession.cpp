@@ -123,6 +123,8 @@ void TrainingSession::openRunFolder() {
     info.deviceName = m_device.is_cpu() ? "CPU" : cudaDeviceName(m_device.index(), nullptr);
     info.precision =
         effectivePrecision(m_device, m_config.device.precision);  // what ran, not only what was asked
+    if (!m_job.precisionChoice.empty())
+        info.precisionChoice = m_job.precisionChoice;  // a resume keeps its own
     info.libtorchVersion = libtorchVersion();
     info.blas = blasLibrary();
     info.host = hostName();
@@ -239,9 +241,10 @@ void TrainingSession::describeRun() {
         where += " with " + std::to_string(m_job.info.threads) + " thread(s)" +
                  (m_shards ? " (each with its share of the batch)" : "");
     if (dataParallel()) where += " in each of " + std::to_string(m_sync->worldSize()) + " processes (gloo)";
-    log("training " + std::to_string(m_plannedSteps) + " steps on " + where + ", " +
-        std::to_string(m_job.data.train.size()) + " training and " +
+    log("training " + std::to_string(m_plannedSteps) + " steps on " + where + " in " + m_job.info.precision +
+        ", " + std::to_string(m_job.data.train.size()) + " training and " +
         std::to_string(m_job.data.validation.size()) + " validation samples");
+    if (!m_job.info.precisionChoice.empty()) log("precision " + m_job.info.precisionChoice);
     m_meter = std::make_unique<ThroughputMeter>(m_state, m_tc.warmupSteps, m_device);
 }
 

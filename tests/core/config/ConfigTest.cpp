@@ -284,6 +284,8 @@ TEST(Config, EnumStrings) {
     EXPECT_EQ(wb::optimizerFromString("sgd"), wb::OptimizerKind::Sgd);
     EXPECT_EQ(wb::toString(wb::Precision::Bf16), "bf16");
     EXPECT_EQ(wb::precisionFromString("fp16"), wb::Precision::Fp16);
+    EXPECT_EQ(wb::toString(wb::Precision::Auto), "auto");
+    EXPECT_EQ(wb::precisionFromString("auto"), wb::Precision::Auto);
     EXPECT_THROW(wb::precisionFromString("FP32"), wb::InputError);
     EXPECT_EQ(wb::toString(wb::ThreadSplit::Ops), "ops");
     EXPECT_EQ(wb::threadSplitFromString("batch"), wb::ThreadSplit::Batch);

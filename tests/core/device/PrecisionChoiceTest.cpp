@@ -1,0 +1,98 @@
+// --precision auto, the default (#28): bf16 only where its accuracy is checked, a language model on a CPU
+// whose bf16 kernels run; fp32 for classifiers, on CPUs without AVX512_BF16 and on CUDA. A run says what it
+// chose and why, keeps the choice in config.json and keeps it when resumed.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "device/Autocast.h"
+#include "support/TestSupport.h"
+#include "support/TinyExperiments.h"
+#include "workbench/RunFolder.h"
+#include "workbench/Training.h"
+
+using namespace wb;
+
+namespace {
+bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// Whatever a test sets, the next one starts with the kernels as the machine has them.
+struct FallbackGuard {
+    ~FallbackGuard() { forceCpuBf16Fallback(false); }
+};
+}  // namespace
+
+TEST(PrecisionChoice, BothTasksDefaultToAuto) {
+    EXPECT_EQ(defaultConfig(Task::LanguageModel).device.precision, Precision::Auto);
+    EXPECT_EQ(defaultConfig(Task::Classifier).device.precision, Precision::Auto);
+}
+
+TEST(PrecisionChoice, AutoTrainsALanguageModelInBf16WhereTheCpuHasTheKernels) {
+    FallbackGuard guard;
+    const torch::Device cpu(torch::kCPU);
+    const auto choice = choosePrecision(cpu, Precision::Auto, Task::LanguageModel);
+    if (cpuBf16KernelsUsable()) {
+        EXPECT_EQ(choice.precision, Precision::Bf16);
+        EXPECT_TRUE(startsWith(choice.reason, "auto: bf16 (this CPU has AVX512_BF16")) << choice.reason;
+    } else {
+        EXPECT_EQ(choice.precision, Precision::Fp32);
+        EXPECT_TRUE(startsWith(choice.reason, "auto: fp32")) << choice.reason;
+    }
+    // Without the kernels (another CPU, or switched off) the same request trains in fp32, and says why.
+    forceCpuBf16Fallback(true);
+    const auto without = choosePrecision(cpu, Precision::Auto, Task::LanguageModel);
+    EXPECT_EQ(without.precision, Precision::Fp32);
+    EXPECT_TRUE(startsWith(without.reason, "auto: fp32 (")) << without.reason;
+}
+
+TEST(PrecisionChoice, AutoIsFp32ForAClassifierAndOnCuda) {
+    const auto classifier = choosePrecision(torch::Device(torch::kCPU), Precision::Auto, Task::Classifier);
+    EXPECT_EQ(classifier.precision, Precision::Fp32);
+    EXPECT_NE(classifier.reason.find("classifier"), std::string::npos) << classifier.reason;
+    const auto cuda = choosePrecision(torch::Device(torch::kCUDA, 0), Precision::Auto, Task::LanguageModel);
+    EXPECT_EQ(cuda.precision, Precision::Fp32);
+    EXPECT_NE(cuda.reason.find("CUDA"), std::string::npos) << cuda.reason;
+}
+
+TEST(PrecisionChoice, AnExplicitPrecisionIsKeptWithNoReason) {
+    for (const auto p : {Precision::Fp32, Precision::Bf16, Precision::Fp16})
+        for (const auto task : {Task::LanguageModel, Task::Classifier}) {
+            const auto choice = choosePrecision(torch::Device(torch::kCPU), p, task);
+            EXPECT_EQ(choice.precision, p);
+            EXPECT_EQ(choice.reason, "");
+        }
+}
+
+TEST(PrecisionChoice, ARunSaysWhatAutoChoseKeepsItInItsConfigAndKeepsItWhenResumed) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(60));
+    auto config = wbtest::tinyLanguageModel(dir.file("pattern.txt"));
+    config.device.precision = Precision::Auto;
+    config.train.maxSteps = 10;
+    const bool bf16 = cpuBf16KernelsUsable();
+    const std::string chosen = bf16 ? "bf16" : "fp32";
+
+    std::vector<std::string> lines;
+    TrainingCallbacks callbacks;
+    callbacks.onLog = [&](const std::string& line) { lines.push_back(line); };
+    TrainingJob(config, dir.file("run")).run(callbacks);
+
+    auto run = loadRunFolder(dir.file("run"));
+    EXPECT_EQ(run.info.precision, chosen);
+    EXPECT_TRUE(startsWith(run.info.precisionChoice, "auto: " + chosen)) << run.info.precisionChoice;
+    EXPECT_EQ(run.config.device.precision, bf16 ? Precision::Bf16 : Precision::Fp32);
+    bool said = false;
+    for (const auto& l : lines)
+        said = said || l.find("precision " + run.info.precisionChoice) != std::string::npos;
+    EXPECT_TRUE(said) << "the log says which precision auto chose and why";
+
+    // A resume trains on in the precision the run chose, even where auto would now choose otherwise.
+    const auto reason = run.info.precisionChoice;
+    FallbackGuard guard;
+    forceCpuBf16Fallback(true);
+    TrainingJob::resume(dir.file("run"), 0, 20)->run();
+    run = loadRunFolder(dir.file("run"));
+    EXPECT_EQ(run.config.device.precision, bf16 ? Precision::Bf16 : Precision::Fp32);
+    EXPECT_EQ(run.info.precisionChoice, reason);
+}
