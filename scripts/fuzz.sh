@@ -10,6 +10,7 @@
 # WORKBENCH_FUZZ_BUILD_DIR overrides build-fuzz; WORKBENCH_FUZZ_JOBS the build's parallelism.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib-phase-times.sh
 seconds=${1:-20}
 shift || true
 ./scripts/install-deps.sh
@@ -17,6 +18,7 @@ build_dir=${WORKBENCH_FUZZ_BUILD_DIR:-build-fuzz}
 CC=clang CXX=clang++ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DWORKBENCH_FUZZ=ON >/dev/null
 cmake --build "$build_dir" -j"${WORKBENCH_FUZZ_JOBS:-$(nproc)}"
+phase "fuzz build"
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
@@ -49,6 +51,7 @@ for t in "${targets[@]}"; do
   printf '%-12s %12s %10s %8s  %s\n' "$t" "${execs:-?}" "${speed:-?}" "$files" "$result"
 done
 
+phase "fuzzing"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz: ${failed[*]} failed; logs in $build_dir/logs/, inputs in $build_dir/artifacts/" >&2
   exit 1

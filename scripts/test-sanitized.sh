@@ -5,12 +5,14 @@
 # few one-time allocations of third-party libraries it may not report (none of the project's code).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib-phase-times.sh
 ./scripts/install-deps.sh
 build_dir=${WORKBENCH_ASAN_BUILD_DIR:-build-asan}
 # -O1: the sanitizers' own advice (readable stacks, a quick build); the fused LSTM's kernels still vectorise.
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
   -DWORKBENCH_SANITIZE=ON -DWORKBENCH_PCH=ON -DWORKBENCH_PACKAGING=OFF "$@" >/dev/null
 cmake --build "$build_dir" -j"$(nproc)"
+phase "sanitizer build"
 
 supp="$PWD/tests/sanitizers"
 # allocator_may_return_null: a failed huge allocation is an out-of-memory error the app must report (the
@@ -23,3 +25,4 @@ cd "$build_dir"
 # The packaging test (a .deb of the release build; it says nothing about memory safety) is not configured
 # here, nor the man pages it packs: this flavour builds only what it runs.
 ctest --output-on-failure -j"$(nproc)" --timeout 1800
+phase "sanitizer tests"

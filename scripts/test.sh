@@ -4,11 +4,15 @@
 # build-asan/); then each libFuzzer target for 15 seconds (scripts/fuzz.sh, clang, build-fuzz/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib-phase-times.sh
 ./scripts/build.sh "$@"
+phase "release build"
 # The sources as .clang-format says, before the long part (scripts/check-format.sh).
 ./scripts/check-format.sh
+phase "format check"
 cd "${WORKBENCH_BUILD_DIR:-build}"
 ctest --output-on-failure -j"$(nproc)" --timeout 900
+phase "release tests"
 cd - >/dev/null
 # WORKBENCH_SANITIZE_TESTS=0 skips the sanitizer build (it doubles the time of this script).
 if [ "${WORKBENCH_SANITIZE_TESTS:-1}" != 0 ]; then
