@@ -31,9 +31,10 @@ timed cold_rest cmake --build "$dir" -j"$(nproc)"
 # Ninja's log of the cold build, before the rebuilds below overwrite the entries they repeat.
 /usr/bin/python3 bench/build_times.py "$dir" --json "$dir/build-steps.json" >"$dir/build-steps.txt"
 
-rebuild() {  # rebuild NAME FILE TARGET: touch one file, rebuild TARGET
-  touch "$2"
+rebuild() {  # rebuild NAME FILE TARGET: touch one file, rebuild TARGET (then the rest, untimed, so that
+  touch "$2"  # the next rebuild starts from an up-to-date tree)
   timed "$1" cmake --build "$dir" -j"$(nproc)" --target "$3"
+  cmake --build "$dir" -j"$(nproc)" >/dev/null
 }
 rebuild rebuild_core_source core/src/train/TrainingSession.cpp lstm-workbench-cli
 rebuild rebuild_core_header core/include/workbench/Config.h lstm-workbench

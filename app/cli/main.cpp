@@ -190,7 +190,7 @@ int main(int argc, char** argv) {
     benchCmd->add_option("--preset", presetList,
                          "imdb, charrnn, poems or all (comma-separated list allowed)");
     benchCmd->add_option("--device", bench.device, "cpu, cpu:THREADS or cuda:N");
-    benchCmd->add_option("--precision", bench.precision, "fp32, bf16 or fp16");
+    benchCmd->add_option("--precision", bench.precision, "fp32, bf16, fp16 or auto (as train chooses it)");
     benchCmd->add_option("--steps", bench.steps, "Timed steps");
     benchCmd->add_option("--warmup", bench.warmup, "Untimed warm-up steps");
     benchCmd->add_option("--batch-size", bench.batchSize, "Override the preset's batch size");

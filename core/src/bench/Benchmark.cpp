@@ -90,10 +90,11 @@ double measureMatmulGflops(const std::string& deviceSpec, std::int64_t threads, 
 
 BenchResult runBenchmark(const BenchOptions& o) {
     auto config = presetConfig(o.preset);
-    std::int64_t threads = o.threads;
-    config.device.device = parseDeviceSpec(o.device, &threads);
-    config.device.threads = threads;
+    config.device.device = o.device;
+    config.device.threads = o.threads;
     config.device.precision = precisionFromString(o.precision);
+    settleDeviceSettings(config);  // "cpu:2", and auto as a run would choose it
+    const std::int64_t threads = config.device.threads;
     if (o.batchSize > 0) config.train.batchSize = o.batchSize;
     config.model.backend = parseBackend(o.backend);
     if (!o.threadSplit.empty()) config.device.threadSplit = threadSplitFromString(o.threadSplit);

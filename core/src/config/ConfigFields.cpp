@@ -164,7 +164,7 @@ std::vector<ConfigField> buildTable() {
         .initial("64")
         .integer([](C& c) -> std::int64_t& { return c.model.embedding; })
         .range(1, 8192)
-        .defaults("64", "64");
+        .defaults("128", "64");
     add({"model", "hidden", "--hidden", "hidden size", "LSTM hidden units per direction"})
         .initial("128")
         .integer([](C& c) -> std::int64_t& { return c.model.hidden; })
@@ -207,7 +207,7 @@ std::vector<ConfigField> buildTable() {
         .initial("0.002")
         .number([](C& c) -> double& { return c.train.learningRate; })
         .range(0, kInf, true)
-        .defaults("0.003", "0.002");
+        .defaults("0.004", "0.002");
     add({"train", "optimizer", "--optimizer", "optimizer", "adam, sgd or rmsprop"})
         .initial("adam")
         .choice<OptimizerKind>(
@@ -247,7 +247,7 @@ std::vector<ConfigField> buildTable() {
         .integer([](C& c) -> std::int64_t& { return c.train.maxSteps; })
         .range(0, big)
         .zero("no limit")
-        .defaults("2800", "0");
+        .defaults("4200", "0");
     add({"train", "grad_clip", "--grad-clip", "gradient clipping", "Max gradient L2 norm (0 = off)"})
         .initial("5")
         .number([](C& c) -> double& { return c.train.gradClip; })
