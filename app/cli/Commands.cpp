@@ -162,6 +162,7 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary =
 
 int runDevices(bool jsonOut) {
     const auto devices = wb::listDevices();
+    const auto cuda = wb::cudaSupport();
     const auto blasCaveat = wb::blasThreadsCaveat();
     if (jsonOut) {
         json list = json::array();
@@ -175,6 +176,8 @@ int runDevices(bool jsonOut) {
                             {"fp16", d.fp16}});
         std::cout << json{{"devices", list},
                           {"libtorch", wb::libtorchVersion()},
+                          {"cuda",
+                           {{"compiled", cuda.compiled}, {"nccl", cuda.nccl}, {"devices", cuda.devices}}},
                           {"blas", wb::blasLibrary()},
                           {"blas_threads_settable", blasCaveat.empty()}}
                          .dump(2)
@@ -182,6 +185,7 @@ int runDevices(bool jsonOut) {
         return 0;
     }
     std::printf("LibTorch %s, BLAS: %s\n", wb::libtorchVersion().c_str(), wb::blasLibrary().c_str());
+    std::printf("CUDA: %s\n", cuda.summary().c_str());
     if (!blasCaveat.empty()) std::printf("warning: %s\n", blasCaveat.c_str());
     for (const auto& d : devices) {
         std::printf("%-8s %s", d.id.c_str(), d.name.c_str());

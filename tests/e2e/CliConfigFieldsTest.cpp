@@ -4,6 +4,7 @@
 // flags, the JSON and validation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 

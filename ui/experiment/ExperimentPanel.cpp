@@ -27,7 +27,9 @@ namespace {
 // Ranges, tooltips and what 0 means come from the config table (workbench/ConfigFields.h), as validation's
 // do.
 QSpinBox* intBox(QWidget* parent, const char* key) {
-    const auto& field = wb::configField(key);
+    // A named string: GCC 14 calls a reference returned by a call with a temporary argument dangling.
+    const std::string name = key;
+    const auto& field = wb::configField(name);
     auto* box = new QSpinBox(parent);
     const double lo = std::max(field.min, double(std::numeric_limits<int>::min()));
     const double hi = std::min(field.max, double(std::numeric_limits<int>::max()));
@@ -39,7 +41,8 @@ QSpinBox* intBox(QWidget* parent, const char* key) {
 }
 
 QDoubleSpinBox* numberBox(QWidget* parent, const char* key, int decimals, double step, double shownMax) {
-    const auto& field = wb::configField(key);
+    const std::string name = key;
+    const auto& field = wb::configField(name);
     auto* box = new QDoubleSpinBox(parent);
     box->setDecimals(decimals);
     const double unit = std::pow(10.0, -decimals);

@@ -18,6 +18,17 @@ struct DeviceInfo {
 };
 
 std::vector<DeviceInfo> listDevices();
+
+// What this build and machine say of CUDA: whether LibTorch's CUDA build is linked in (a Debian 13
+// libtorch-cuda or PyTorch's own LibTorch), with NCCL for data-parallel GPU runs, and how many devices it
+// sees.
+struct CudaSupport {
+    bool compiled = false;
+    bool nccl = false;
+    int devices = 0;
+    std::string summary() const;  // "compiled in (NCCL), no device found", "not in this build (CPU LibTorch)"
+};
+CudaSupport cudaSupport();
 // Checks a "cpu" / "cpu:N" / "cuda:N" string; throws InputError if it is malformed or absent here.
 // Returns the device id part ("cpu" or "cuda:N") and sets threads from "cpu:N" when given.
 std::string parseDeviceSpec(const std::string& spec, std::int64_t* threads);

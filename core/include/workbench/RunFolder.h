@@ -27,6 +27,9 @@ struct RunInfo {
     std::int64_t worldSize = 1;
     std::string backend;
     std::vector<std::string> hosts;
+    // The most GPU memory the caching allocator had allocated at once (rank 0's device), at the end of the
+    // sitting; 0 on a CPU and in runs from before the field.
+    std::int64_t peakGpuMemoryBytes = 0;
     std::string libtorchVersion;
     std::string blas;
     // OpenBLAS's threads per process as OpenBLAS reports them (1 with the batch split over threads: each

@@ -84,6 +84,7 @@ struct SweepResultRow {
     // on the same validation windows (baseline.json); absent for other runs.
     SweepMeasure bestValBpc, baselineBpc;
     double peakRssMb = 0;
+    double peakGpuMb = 0;  // run.json's peak_gpu_memory_bytes (rank 0's GPU); 0 on a CPU
     std::int64_t threads = 0, processes = 1;
     std::string runDir;  // run rows: relative to the sweep folder
     double samples = 0;  // trained samples (mean over repeats in cell rows)
@@ -97,7 +98,7 @@ struct SweepResults {
     // results.csv. Columns: kind, cell, repeat (empty in cell rows), one per axis, status, runs,
     // samples_per_s(_std), us_per_sample(_std), seconds_to_target(_std), best_val_loss(_std),
     // best_val_accuracy(_std), peak_rss_mb, threads, processes, run_dir, train_seconds(_std) (run.json's
-    // training time), samples (trained), best_val_bpc(_std), baseline_bpc(_std).
+    // training time), samples (trained), best_val_bpc(_std), baseline_bpc(_std), peak_gpu_mb.
     std::string toCsv() const;
 };
 

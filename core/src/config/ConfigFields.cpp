@@ -319,7 +319,8 @@ std::vector<ConfigField> buildTable() {
             threadSplitFromString, toString)
         .defaults("batch", "batch");
     add({"device", "processes", "--nproc", "processes",
-         "Data-parallel processes on this machine (c10d Gloo), each with its share of every batch"})
+         "Data-parallel processes on this machine (c10d: Gloo on CPUs, NCCL on GPUs), each with its share of "
+         "every batch"})
         .initial("1")
         .integer([](C& c) -> std::int64_t& { return c.device.processes; })
         .range(1, static_cast<double>(kMaxProcesses))

@@ -1,6 +1,7 @@
-// Autocast scope across LibTorch versions: 1.13 has per-backend functions (set_enabled for CUDA,
-// set_cpu_enabled), 2.4+ takes the device type as an argument and deprecates the old names.
+// Autocast scope across LibTorch versions (TorchCompat.h: WORKBENCH_AUTOCAST_DEVICE_API).
 #include "device/Autocast.h"
+
+#include "TorchCompat.h"
 
 #include "model/Bf16Kernels.h"
 
@@ -12,20 +13,16 @@
 
 namespace wb {
 
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-#define WB_NEW_AUTOCAST_API 1
-#endif
-
 namespace {
 bool enabled(bool cuda) {
-#ifdef WB_NEW_AUTOCAST_API
+#ifdef WORKBENCH_AUTOCAST_DEVICE_API
     return at::autocast::is_autocast_enabled(cuda ? at::kCUDA : at::kCPU);
 #else
     return cuda ? at::autocast::is_enabled() : at::autocast::is_cpu_enabled();
 #endif
 }
 void setEnabled(bool cuda, bool on) {
-#ifdef WB_NEW_AUTOCAST_API
+#ifdef WORKBENCH_AUTOCAST_DEVICE_API
     at::autocast::set_autocast_enabled(cuda ? at::kCUDA : at::kCPU, on);
 #else
     if (cuda)
@@ -35,14 +32,14 @@ void setEnabled(bool cuda, bool on) {
 #endif
 }
 at::ScalarType dtype(bool cuda) {
-#ifdef WB_NEW_AUTOCAST_API
+#ifdef WORKBENCH_AUTOCAST_DEVICE_API
     return at::autocast::get_autocast_dtype(cuda ? at::kCUDA : at::kCPU);
 #else
     return cuda ? at::autocast::get_autocast_gpu_dtype() : at::autocast::get_autocast_cpu_dtype();
 #endif
 }
 void setDtype(bool cuda, at::ScalarType type) {
-#ifdef WB_NEW_AUTOCAST_API
+#ifdef WORKBENCH_AUTOCAST_DEVICE_API
     at::autocast::set_autocast_dtype(cuda ? at::kCUDA : at::kCPU, type);
 #else
     if (cuda)

@@ -42,6 +42,14 @@ private:
 void synchronize(const torch::Device& device);
 // Name and total memory of a CUDA device; "CUDA device N" where the build has no CUDA runtime API.
 std::string cudaDeviceName(int index, std::int64_t* memoryBytes);
+// The most memory LibTorch's CUDA caching allocator has had allocated at once on the device since the
+// process started (torch.cuda.max_memory_allocated); 0 for a CPU or a build without CUDA.
+std::int64_t cudaPeakMemoryBytes(const torch::Device& device);
+// The device a process of a data-parallel job trains on: on CUDA the configured GPU's index plus its
+// LOCAL_RANK (cuda:0 with --nproc 2: cuda:0 and cuda:1, as torchrun's scripts do), modulo the GPUs there are
+// (two processes may share one); made the thread's current device, so that NCCL's streams are on it. A CPU
+// device is returned as it is.
+torch::Device deviceForLocalRank(const torch::Device& configured, int localRank);
 // This machine's host name ("" when it cannot be read): run.json's host, each rank's in a distributed run.
 std::string hostName();
 

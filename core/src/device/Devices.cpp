@@ -11,6 +11,7 @@
 
 #include <torch/torch.h>
 
+#include "TorchCompat.h"
 #include "device/Autocast.h"
 #include "device/DeviceSetup.h"
 #include "workbench/Errors.h"
@@ -89,6 +90,24 @@ std::vector<DeviceInfo> listDevices() {
         }
     }
     return out;
+}
+
+CudaSupport cudaSupport() {
+    CudaSupport s;
+#ifdef WORKBENCH_WITH_CUDA
+    s.compiled = true;
+#endif
+#if defined(USE_C10D_NCCL) && defined(WORKBENCH_C10D_BACKENDS)
+    s.nccl = true;  // DistributedContext makes a ProcessGroupNCCL for data-parallel CUDA runs
+#endif
+    s.devices = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
+    return s;
+}
+
+std::string CudaSupport::summary() const {
+    if (!compiled) return "not in this build (CPU LibTorch)";
+    return std::string("compiled in") + (nccl ? " (NCCL)" : " (no NCCL: data-parallel GPU runs use Gloo)") +
+           ", " + (devices == 0 ? std::string("no device found") : std::to_string(devices) + " device(s)");
 }
 
 std::string parseDeviceSpec(const std::string& spec, std::int64_t* threads) {

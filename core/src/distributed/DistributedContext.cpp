@@ -51,13 +51,19 @@ StoredFailure parseFailure(const std::string& stored) {
 }  // namespace
 
 DistributedContext::DistributedContext(const DistributedSpec& spec) : m_spec(spec) {
-    // c10d logs each failed bind, connect and read to stderr through glog, several lines per failure; every
-    // such failure reaches the user here as one line that says what to do, so its own logging is quieted.
-    FLAGS_minloglevel = google::GLOG_FATAL;
+    // c10d logs each failed bind, connect and read to stderr, several lines per failure; every such failure
+    // reaches the user here as one line that says what to do, so its own logging is quieted.
+    FLAGS_minloglevel = google::GLOG_FATAL;  // a LibTorch built with glog (Debian 12's) logs through it
+#ifndef C10_USE_GLOG
+    FLAGS_caffe2_log_level = c10::GLOG_FATAL;  // one without (Debian 13's) through c10's own logger
+#endif
     c10d::TCPStoreOptions o;
     o.port = static_cast<std::uint16_t>(spec.masterPort);
     o.isServer = spec.rank == 0;
     o.waitWorkers = false;
+#ifdef WORKBENCH_TCPSTORE_LIBUV
+    o.useLibUV = false;  // the classic server: LibTorch builds without libuv refuse the other (TorchCompat.h)
+#endif
     o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(spec.timeoutSeconds * 1000));
     try {
         m_store = c10::make_intrusive<c10d::TCPStore>(spec.masterAddr, o);
@@ -132,6 +138,9 @@ void DistributedContext::startHeartbeat() {
     o.port = static_cast<std::uint16_t>(m_spec.masterPort);
     o.isServer = false;
     o.waitWorkers = false;
+#ifdef WORKBENCH_TCPSTORE_LIBUV
+    o.useLibUV = false;  // the classic server: LibTorch builds without libuv refuse the other (TorchCompat.h)
+#endif
     o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(m_spec.timeoutSeconds * 1000));
     auto store = c10::make_intrusive<c10d::TCPStore>(m_spec.masterAddr, o);
     m_heartbeat = std::thread([this, store] {
@@ -212,7 +221,7 @@ void DistributedContext::throwFailureOf(int rank, const std::string& stored) {
     throw TrainingError(line);
 }
 
-void DistributedContext::joinGroup() {
+void DistributedContext::joinGroup(bool cudaDevices) {
     const int self = m_spec.rank, world = m_spec.worldSize;
     m_store->set(key("host", self), bytes(hostName()));
     m_store->add("wb/ready", 1);
@@ -264,7 +273,31 @@ void DistributedContext::joinGroup() {
         options->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
     auto prefixed = c10::make_intrusive<c10d::PrefixStore>("gloo", m_store);
     try {
-        m_group = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, self, world, options);
+        auto gloo = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, self, world, options);
+        m_backend = "gloo";
+#ifdef WORKBENCH_C10D_BACKENDS
+        // The group fronts one backend per device type, as torch.distributed's "cpu:gloo,cuda:nccl" does.
+        m_group = c10::make_intrusive<c10d::ProcessGroup>(m_store, self, world);
+        m_group->setBackend(c10::DeviceType::CPU, c10d::ProcessGroup::BackendType::GLOO, gloo);
+        auto backend = c10d::ProcessGroup::BackendType::GLOO;
+#ifdef WORKBENCH_WITH_NCCL
+        if (cudaDevices) {
+            auto ncclOptions = c10d::ProcessGroupNCCL::Options::create();
+            ncclOptions->timeout = options->timeout;
+            auto nccl = c10::make_intrusive<c10d::ProcessGroupNCCL>(
+                c10::make_intrusive<c10d::PrefixStore>("nccl", m_store), self, world, ncclOptions);
+            m_group->setBackend(c10::DeviceType::CUDA, c10d::ProcessGroup::BackendType::NCCL, nccl);
+            backend = c10d::ProcessGroup::BackendType::NCCL;
+            m_backend = "nccl";
+        }
+#endif
+        // Without NCCL, Gloo carries CUDA tensors too (its CUDA build copies them through the host).
+        if (m_backend == "gloo")
+            m_group->setBackend(c10::DeviceType::CUDA, c10d::ProcessGroup::BackendType::GLOO, gloo);
+        m_group->setDefaultBackend(backend);
+#else
+        m_group = gloo;  // 1.13: ProcessGroupGloo is the group
+#endif
     } catch (const std::exception& e) {
         throw TrainingError(explainLostPeer(e.what()));
     }

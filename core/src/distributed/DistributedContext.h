@@ -37,11 +37,13 @@ public:
     void publish(const std::string& key, const std::string& value);  // rank 0
     std::string fetch(const std::string& key);                       // waits up to the timeout
 
-    // Every rank, once its data is ready: waits until all ranks are, then builds the Gloo group. Throws
-    // (naming the rank) when one failed or did not come within the timeout.
-    void joinGroup();
+    // Every rank, once its data is ready: waits until all ranks are, then builds the process group: Gloo,
+    // or for a job that trains on CUDA devices NCCL where the LibTorch build has it (Gloo then still carries
+    // CPU tensors). Throws (naming the rank) when one failed or did not come within the timeout.
+    void joinGroup(bool cudaDevices);
     const c10::intrusive_ptr<c10d::ProcessGroup>& group() const { return m_group; }
-    std::vector<std::string> hosts();  // each rank's host name, after joinGroup
+    const std::string& backendName() const { return m_backend; }  // "gloo" or "nccl", after joinGroup
+    std::vector<std::string> hosts();                             // each rank's host name, after joinGroup
 
     // Tells the other ranks why this one stops (best effort: the store may be gone). inputError marks bad
     // input (exit 2) as opposed to a runtime failure (exit 1).
@@ -60,6 +62,7 @@ private:
     DistributedSpec m_spec;
     c10::intrusive_ptr<c10d::TCPStore> m_store;
     c10::intrusive_ptr<c10d::ProcessGroup> m_group;
+    std::string m_backend;
     std::vector<pid_t> m_workers;  // index r-1: the local process of rank r
     std::atomic<bool> m_stopHeartbeat{false};
     std::thread m_heartbeat;

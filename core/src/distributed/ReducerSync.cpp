@@ -22,7 +22,7 @@ public:
         for (auto i = static_cast<std::int64_t>(parameters.size()) - 1; i >= 0; --i) order.push_back(i);
         auto assignment = c10d::compute_bucket_assignment_by_size(
             parameters, {static_cast<std::size_t>(kFirstBucketBytes), static_cast<std::size_t>(kBucketBytes)},
-            sparse, order, c10::nullopt);
+            sparse, order, {});
         m_reducer = std::make_unique<c10d::Reducer>(
             parameters, std::get<0>(assignment), std::get<1>(assignment), context.group(), sparse,
             kBucketBytes,

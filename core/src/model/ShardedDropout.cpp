@@ -25,10 +25,9 @@ ScopedDropoutShard::~ScopedDropoutShard() {
 
 torch::Tensor shardedDropout(const torch::Tensor& x, double p, bool training, std::int64_t batchDim) {
     if (!training || p <= 0) return x;
-    if (!t_generator && (t_globalRows == 0 || t_globalRows == x.size(batchDim)))
-        return at::dropout(x, p, /*train=*/true);
-    // What ATen's CPU dropout does (a contiguous noise tensor, bernoulli_(1 - p), divided by 1 - p), on the
-    // global shape; this process keeps its rows.
+    // ATen's CPU dropout of LibTorch 1.13 (a contiguous noise tensor, bernoulli_(1 - p), divided by 1 - p),
+    // on the global shape; this shard keeps its rows. Written out even for the whole batch, so that one
+    // thread and N shards draw the same mask whatever ATen's own dropout does (2.x draws it differently).
     auto shape = x.sizes().vec();
     shape[static_cast<std::size_t>(batchDim)] = t_globalRows > 0 ? t_globalRows : x.size(batchDim);
     auto noise = at::empty(shape, x.options());

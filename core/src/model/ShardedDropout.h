@@ -1,6 +1,6 @@
 // Dropout that a data-parallel run draws exactly as one process would: the mask is drawn for the whole
-// global batch (same shape, same generator calls as at::dropout) and cut to this process's rows. With no
-// shard set (a run in one process) it is at::dropout itself.
+// global batch (same shape, same generator calls as LibTorch 1.13's at::dropout) and cut to this process's
+// rows. With no shard set (a run in one process) the mask is the whole batch's, drawn the same way.
 #pragma once
 
 #include <cstdint>

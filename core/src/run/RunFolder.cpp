@@ -112,7 +112,8 @@ std::string RunInfo::toJson() const {
               {"warnings", warnings},
               {"world_size", worldSize},
               {"backend", backend},
-              {"hosts", hosts}};
+              {"hosts", hosts},
+              {"peak_gpu_memory_bytes", peakGpuMemoryBytes}};
     j["summary"] = {{"steps", s.steps},
                     {"epochs", finite(s.epochs)},
                     {"samples", s.samples},
@@ -166,6 +167,7 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
             info.warnings.push_back(w.get<std::string>());
         }
     }
+    r.integer("peak_gpu_memory_bytes", info.peakGpuMemoryBytes);  // absent in runs from before the field
     r.integer("world_size", info.worldSize);
     if (info.worldSize < 1) throw InputError(sourceName, 0, "world_size must be at least 1");
     r.str("backend", info.backend);

@@ -271,6 +271,7 @@ SweepResults sweepResults(const std::string& dir, const Sweep& sweep) {
         row.bestValBpc = one(r.bestValBpc, r.bestValBpc >= 0);
         row.baselineBpc = one(r.baselineBpc, r.baselineBpc >= 0);
         row.peakRssMb = static_cast<double>(c.peakRssBytes) / (1024.0 * 1024.0);
+        row.peakGpuMb = static_cast<double>(info.peakGpuMemoryBytes) / (1024.0 * 1024.0);
         row.threads = info.threads;
         row.processes = info.worldSize;
         row.runDir = c.runDir;
@@ -309,12 +310,14 @@ SweepResults sweepResults(const std::string& dir, const Sweep& sweep) {
             row.trainSeconds = over(rows, &SweepResultRow::trainSeconds);
             row.bestValBpc = over(rows, &SweepResultRow::bestValBpc);
             row.baselineBpc = over(rows, &SweepResultRow::baselineBpc);
-            double rss = 0, samples = 0;
+            double rss = 0, gpu = 0, samples = 0;
             for (const auto* r : rows) {
                 rss += r->peakRssMb;
+                gpu += r->peakGpuMb;
                 samples += r->samples;
             }
             row.peakRssMb = rss / static_cast<double>(rows.size());
+            row.peakGpuMb = gpu / static_cast<double>(rows.size());
             row.samples = samples / static_cast<double>(rows.size());
             row.threads = rows.back()->threads;
             row.processes = rows.back()->processes;
@@ -331,7 +334,7 @@ std::string SweepResults::toCsv() const {
     out << ",status,runs,samples_per_s,samples_per_s_std,us_per_sample,us_per_sample_std,seconds_to_target,"
            "seconds_to_target_std,best_val_loss,best_val_loss_std,best_val_accuracy,best_val_accuracy_std,"
            "peak_rss_mb,threads,processes,run_dir,train_seconds,train_seconds_std,samples,best_val_bpc,"
-           "best_val_bpc_std,baseline_bpc,baseline_bpc_std\n";
+           "best_val_bpc_std,baseline_bpc,baseline_bpc_std,peak_gpu_mb\n";
     // A run row leaves the std columns empty; a cell row without finished runs leaves every measure empty.
     auto measure = [](const SweepMeasure& m, bool aggregate) {
         if (!m.present) return std::string(",");
@@ -343,7 +346,7 @@ std::string SweepResults::toCsv() const {
         for (const auto& v : r.values) out << "," << v;
         out << "," << r.status << "," << r.runs;
         if (r.aggregate && r.runs == 0) {
-            out << ",,,,,,,,,,,,,,,,,,,,,\n";
+            out << ",,,,,,,,,,,,,,,,,,,,,,\n";
             return;
         }
         out << "," << measure(r.samplesPerSecond, r.aggregate) << "," << measure(r.usPerSample, r.aggregate)
@@ -352,7 +355,8 @@ std::string SweepResults::toCsv() const {
             << r.threads << "," << r.processes << "," << r.runDir << ","
             << measure(r.trainSeconds, r.aggregate) << ","
             << (r.aggregate ? number(r.samples) : std::to_string(static_cast<std::int64_t>(r.samples))) << ","
-            << measure(r.bestValBpc, r.aggregate) << "," << measure(r.baselineBpc, r.aggregate) << "\n";
+            << measure(r.bestValBpc, r.aggregate) << "," << measure(r.baselineBpc, r.aggregate) << ","
+            << number(r.peakGpuMb) << "\n";
     };
     for (const auto& r : runs) row(r);
     for (const auto& r : cells) row(r);

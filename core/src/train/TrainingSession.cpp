@@ -166,10 +166,10 @@ void TrainingSession::joinDataParallelJob() {
         m_context->publish("progress", nlohmann::json(m_state.toMetadata(m_config)).dump());
     }
     if (!m_context) return;
-    m_context->joinGroup();
+    m_device = deviceForLocalRank(m_device, m_context->spec().localRank);
+    m_context->joinGroup(m_device.is_cuda());
     m_job.info.worldSize = m_context->worldSize();
-    // Gloo on every device for now: the NCCL group is for a CUDA build, which no session could compile yet.
-    m_job.info.backend = "gloo";
+    m_job.info.backend = m_context->backendName();
     m_job.info.hosts = m_context->hosts();
 }
 
@@ -475,6 +475,7 @@ RunSummary TrainingSession::finish() {
     RunInfo& info = m_job.info;
     info.status = m_job.status;
     info.endedAt = nowIso();
+    info.peakGpuMemoryBytes = cudaPeakMemoryBytes(m_device);
     m_writer.writeMetrics(m_sink.records());
     m_checkpointer->writeSummary();
     report("done", true);

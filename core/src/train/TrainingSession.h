@@ -59,7 +59,7 @@ private:
     const TrainingCallbacks& m_callbacks;
     const ExperimentConfig& m_config;
     const TrainConfig& m_tc;
-    const torch::Device m_device;
+    torch::Device m_device;  // a data-parallel rank on CUDA moves to its own GPU (joinDataParallelJob)
     ProgressState& m_state;
     const std::int64_t m_stepsPerEpoch, m_plannedSteps, m_tokensPerSample;
 

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <string>
 
+#include "TorchCompat.h"
 #include "io/MemoryBudget.h"
 #include "support/BadInputs.h"
 #include "support/TestSupport.h"
@@ -44,7 +45,19 @@ public:
     LimitedCpuAllocator(const LimitedCpuAllocator&) = delete;
     LimitedCpuAllocator& operator=(const LimitedCpuAllocator&) = delete;
 
-    c10::DataPtr allocate(std::size_t n) const override {
+#ifdef WORKBENCH_ALLOCATOR_COPY_DATA
+    c10::DataPtr allocate(std::size_t n) override { return allocateWithinLimit(n); }
+    void copy_data(void* dest, const void* src, std::size_t count) const override {
+        default_copy_data(dest, src, count);
+    }
+#else
+    c10::DataPtr allocate(std::size_t n) const override { return allocateWithinLimit(n); }
+#endif
+    c10::DeleterFnPtr raw_deleter() const override { return m_previous->raw_deleter(); }
+    int refused() const { return m_refused; }
+
+private:
+    c10::DataPtr allocateWithinLimit(std::size_t n) const {
         if (n > m_limit) {
             ++m_refused;
             TORCH_CHECK_WITH(OutOfMemoryError, false,
@@ -53,10 +66,7 @@ public:
         }
         return m_previous->allocate(n);
     }
-    c10::DeleterFnPtr raw_deleter() const override { return m_previous->raw_deleter(); }
-    int refused() const { return m_refused; }
 
-private:
     // Above c10's own registrations (0), so that this one is the CPU allocator while it lives.
     static constexpr std::uint8_t kPriority = 100;
     std::uint64_t m_limit;

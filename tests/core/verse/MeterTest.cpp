@@ -3,6 +3,7 @@
 // independent judge of the same rules) for every form and pattern.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 

@@ -1,0 +1,34 @@
+// What moved between the LibTorch versions this project builds against (Debian 12: 1.13; Debian 13 and
+// PyTorch's wheels: 2.x), in one place. Each macro says which versions need what; code tests the macro,
+// never a version number of its own.
+#pragma once
+
+#include <torch/version.h>
+
+#define WORKBENCH_TORCH_AT_LEAST(major, minor) \
+    (TORCH_VERSION_MAJOR > (major) || (TORCH_VERSION_MAJOR == (major) && TORCH_VERSION_MINOR >= (minor)))
+
+// 2.0 split c10d's ProcessGroup (what the Reducer and the comm helpers take) from its per-device Backends
+// (ProcessGroupGloo, ProcessGroupNCCL): a group is made, then each backend registered on it. In 1.13
+// ProcessGroupGloo is itself the group.
+#if WORKBENCH_TORCH_AT_LEAST(2, 0)
+#define WORKBENCH_C10D_BACKENDS 1
+#endif
+
+// 2.2 gave the TCPStore a libuv server (TCPStoreOptions::useLibUV), made the default in 2.4; a LibTorch
+// built without libuv (Debian's) then refuses to start a store unless the option is turned off.
+#if WORKBENCH_TORCH_AT_LEAST(2, 2)
+#define WORKBENCH_TCPSTORE_LIBUV 1
+#endif
+
+// 2.3 made c10::Allocator::allocate non-const and added the pure virtual copy_data (a custom allocator, as
+// the out-of-memory test installs, overrides both).
+#if WORKBENCH_TORCH_AT_LEAST(2, 3)
+#define WORKBENCH_ALLOCATOR_COPY_DATA 1
+#endif
+
+// 2.4 replaced the per-device autocast functions (set_enabled for CUDA, set_cpu_enabled, ...) by ones that
+// take the device type, and deprecated the old names.
+#if WORKBENCH_TORCH_AT_LEAST(2, 4)
+#define WORKBENCH_AUTOCAST_DEVICE_API 1
+#endif

@@ -1,0 +1,132 @@
+// The CUDA path through the CLI, as a user with a GPU would take it. Every build runs the first test: the
+// CLI says whether LibTorch's CUDA build is linked in (as CMake found it) and how many devices it sees. The
+// others need a CUDA device and skip by name without one (on the project's CI machine, and in
+// scripts/debian13.sh --cuda's root, which has the CUDA build but no GPU): training on the GPU follows the
+// CPU's losses, fp16 and bf16 autocast train, run.json names the GPU and its peak memory, and with two GPUs
+// `--nproc 2` trains over NCCL.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "CliRunner.h"
+#include "support/TestSupport.h"
+#include "workbench/Metrics.h"
+#include "workbench/RunFolder.h"
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+std::string quote(const std::string& s) { return wbtest::shellQuote(s); }
+
+json devicesJson() {
+    const auto r = wbtest::runCli("devices --json");
+    EXPECT_EQ(r.code, 0) << r.err;
+    return json::parse(r.out);
+}
+
+int cudaDevices() { return devicesJson()["cuda"]["devices"].get<int>(); }
+
+#define SKIP_WITHOUT_GPUS(n)                                                                           \
+    if (const int found = cudaDevices(); found < (n))                                                  \
+    GTEST_SKIP() << "needs " << (n) << " CUDA device(s); `lstm-workbench-cli devices` finds " << found \
+                 << (devicesJson()["cuda"]["compiled"].get<bool>() ? " (CUDA is compiled in)"          \
+                                                                   : " (this build has no CUDA)")
+
+// Dropout off, so that the CPU's fused LSTM and cuDNN's compute the same model from the same initial weights
+// and batches (the weights are made on the CPU, then moved).
+const char* kTinyLm =
+    " --seq-len 16 --embedding 16 --hidden 32 --layers 1 --batch-size 16 --lr 0.01 --threads 1"
+    " --dropout 0 --lr-schedule constant --lr-warmup 0 --weight-decay 0 --quiet";
+
+std::vector<double> trainLosses(const wb::RunRecord& run) {
+    std::vector<double> out;
+    for (const auto& m : run.metrics)
+        if (m.split == "train" && m.metric == "loss") out.push_back(m.value);
+    return out;
+}
+
+wb::RunRecord train(const wbtest::TempDir& tmp, const std::string& name, const std::string& args) {
+    const std::string out = tmp.file(name);
+    const auto r =
+        wbtest::runCli("train " + quote(tmp.file("p.txt")) + " --out " + quote(out) + kTinyLm + args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return wb::loadRunFolder(out);
+}
+
+}  // namespace
+
+TEST(Cuda, DevicesSayWhetherCudaIsCompiledIn) {
+    const auto j = devicesJson();
+#ifdef WORKBENCH_WITH_CUDA
+    EXPECT_TRUE(j["cuda"]["compiled"].get<bool>()) << j.dump();
+#else
+    EXPECT_FALSE(j["cuda"]["compiled"].get<bool>()) << j.dump();
+    EXPECT_EQ(j["cuda"]["devices"], 0);
+#endif
+    int listed = 0;
+    for (const auto& d : j["devices"]) listed += d["kind"] == "cuda";
+    EXPECT_EQ(listed, j["cuda"]["devices"].get<int>());
+    const auto text = wbtest::runCli("devices");
+    EXPECT_NE(text.out.find("CUDA: "), std::string::npos) << text.out;
+    if (j["cuda"]["devices"] == 0) {
+        // Asking for a GPU that is not there is bad input, said in one line.
+        wbtest::TempDir tmp;
+        wbtest::writeText(tmp.path() / "p.txt", wbtest::patternText(40));
+        const auto r = wbtest::runCli("train " + quote(tmp.file("p.txt")) + " --out " +
+                                      quote(tmp.file("run")) + " --device cuda:0 --max-steps 1");
+        EXPECT_EQ(r.code, 2);
+        EXPECT_NE(r.err.find("no CUDA device is available"), std::string::npos) << r.err;
+    }
+}
+
+TEST(Cuda, TrainsTheCpusLossesOnTheGpu) {
+    SKIP_WITHOUT_GPUS(1);
+    wbtest::TempDir tmp;
+    wbtest::writeText(tmp.path() / "p.txt", wbtest::patternText(80));
+    const auto cpu = train(tmp, "cpu", " --device cpu --precision fp32 --max-steps 30");
+    const auto gpu = train(tmp, "gpu", " --device cuda:0 --precision fp32 --max-steps 30");
+    const auto a = trainLosses(cpu), b = trainLosses(gpu);
+    ASSERT_FALSE(a.empty());
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        EXPECT_NEAR(b[i], a[i], 1e-3 * std::max(1.0, std::abs(a[i]))) << "train loss record " << i;
+}
+
+TEST(Cuda, RunJsonNamesTheGpuAndItsPeakMemory) {
+    SKIP_WITHOUT_GPUS(1);
+    wbtest::TempDir tmp;
+    wbtest::writeText(tmp.path() / "p.txt", wbtest::patternText(60));
+    const auto run = train(tmp, "gpu", " --device cuda --precision fp32 --max-steps 5");
+    EXPECT_EQ(run.info.device, "cuda:0");
+    EXPECT_EQ(run.info.deviceName, devicesJson()["devices"][1]["name"].get<std::string>());
+    EXPECT_GT(run.info.peakGpuMemoryBytes, 0);
+    EXPECT_GT(run.info.summary.samplesPerSecond, 0);
+}
+
+TEST(Cuda, Fp16AndBf16AutocastTrain) {
+    SKIP_WITHOUT_GPUS(1);
+    wbtest::TempDir tmp;
+    wbtest::writeText(tmp.path() / "p.txt", wbtest::patternText(80));
+    for (const std::string precision : {"fp16", "bf16"}) {
+        const auto run = train(tmp, precision, " --device cuda:0 --max-steps 40 --precision " + precision);
+        EXPECT_EQ(run.info.precision, precision);
+        const auto losses = trainLosses(run);
+        ASSERT_GE(losses.size(), 2u) << precision;
+        EXPECT_TRUE(std::isfinite(losses.back())) << precision;
+        EXPECT_LT(losses.back(), losses.front()) << precision << ": the loss should fall";
+    }
+}
+
+TEST(Cuda, TwoProcessesTrainOverNccl) {
+    SKIP_WITHOUT_GPUS(2);
+    wbtest::TempDir tmp;
+    wbtest::writeText(tmp.path() / "p.txt", wbtest::patternText(80));
+    const auto run = train(tmp, "nccl", " --device cuda --precision fp32 --max-steps 10 --nproc 2");
+    EXPECT_EQ(run.info.worldSize, 2);
+    EXPECT_EQ(run.info.backend, devicesJson()["cuda"]["nccl"].get<bool>() ? "nccl" : "gloo");
+}
