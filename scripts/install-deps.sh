@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Installs every Debian 12 package LSTM Workbench needs to build, test and run: the one list of them.
+# Installs every Debian package LSTM Workbench needs to build, test and run: the one list of them, in
+# Debian 12's names; the names another release (Debian 13) spells differently are mapped below, in one place.
+# WORKBENCH_TORCH=cuda takes Debian's CUDA build of LibTorch (Debian 13's contrib: scripts/debian13.sh --cuda).
 # Safe to re-run: it only calls apt-get when a package is missing. Needs root or sudo for that.
+# --print lists the packages this release needs, one a line, and installs nothing.
 set -euo pipefail
 
 packages=(
@@ -30,9 +33,40 @@ packages=(
   # datasets/prepare.py: npm fetches the corpus packages; opencc converts the poems to simplified characters
   # (tests/datasets runs both, so without them those tests fail or skip)
   python3 npm opencc
-  # packaging: the man pages are written by help2man from the programs' own --help
-  help2man
+  # packaging: the man pages are written by help2man from the programs' own --help; CPack's dpkg-shlibdeps
+  # step (the package's library dependencies) needs file
+  help2man file
 )
+
+# The names that differ from Debian 12's, per release ("" = not needed there; several, space-separated).
+codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+declare -A renamed=()
+case "$codename" in
+  trixie)
+    # clang 19's runtimes; Qt6OpenGL's CMake package moved into qt6-base-dev.
+    renamed=([libclang-rt-14-dev]=libclang-rt-19-dev [libqt6opengl6-dev]="") ;;
+esac
+if [ "${WORKBENCH_TORCH:-cpu}" = cuda ]; then
+  [ "$codename" = trixie ] || { echo "install-deps: WORKBENCH_TORCH=cuda needs Debian 13 (libtorch-cuda-dev)" >&2; exit 1; }
+  # LibTorch's CMake package finds the CUDA toolkit (nvcc 12.4, its headers) and ProcessGroupNCCL's header
+  # needs NCCL's; Gloo's CUDA build is the one libtorch-cuda links (libgloo0 conflicts with it).
+  renamed[libtorch-dev]="libtorch-cuda-dev nvidia-cuda-toolkit libnccl-dev"
+  renamed[libgloo-dev]=libgloo-cuda-dev
+fi
+mapped=()
+for p in "${packages[@]}"; do
+  if [ -n "${renamed[$p]+set}" ]; then
+    # shellcheck disable=SC2206  # a name may map to several, split on spaces
+    [ -n "${renamed[$p]}" ] && mapped+=(${renamed[$p]})
+  else
+    mapped+=("$p")
+  fi
+done
+packages=("${mapped[@]}")
+if [ "${1:-}" = --print ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 # A package counts as present when the command it is here for already is: NodeSource's nodejs ships npm
 # and conflicts with Debian's npm, which apt-get would otherwise replace it with.
