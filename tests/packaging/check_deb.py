@@ -55,12 +55,28 @@ def build_package(build_dir):
     return debs[0]
 
 
-def check_control(deb, version):
+def owning_package(binary, library):
+    """The Debian package that ships the library `binary` loads whose name starts with `library`."""
+    for line in run(["ldd", binary]).stdout.splitlines():
+        parts = line.split()
+        if parts and parts[0].startswith(library) and len(parts) >= 3 and parts[1] == "=>":
+            owner = run(["dpkg", "-S", os.path.realpath(parts[2])], expect=None)
+            if owner.returncode != 0:  # a merged-/usr path dpkg knows by its other name
+                owner = run(["dpkg", "-S", parts[2]])
+            return owner.stdout.split(":")[0].strip()
+    fail(f"{binary} does not load {library}")
+
+
+def check_control(deb, version, usr):
     fields = {f: run(["dpkg-deb", "-f", deb, f]).stdout.strip() for f in ("Version", "Depends", "Recommends")}
     if fields["Version"] != version:
         fail(f"package version {fields['Version']!r}, expected {version!r}")
-    for dep in ("libtorch1.13", "libopenblas0-pthread", "libqt6widgets6", "libqcustomplot2.1-qt6", "python3"):
-        if dep not in [d.strip().split(" ")[0] for d in fields["Depends"].split(",")]:
+    # The libraries' packages are this release's (dpkg-shlibdeps): LibTorch's is libtorch1.13 on Debian 12,
+    # libtorch2.6 or libtorch-cuda-2.6 on Debian 13.
+    app = usr / "bin" / "lstm-workbench"
+    expected = [owning_package(app, lib) for lib in ("libtorch_cpu.so", "libQt6Widgets.so", "libQCustomPlotQt6.so")]
+    for dep in expected + ["libopenblas0-pthread", "qt6-qpa-plugins", "python3"]:
+        if dep not in [d.strip().split(" ")[0] for d in re.split(r"[,|]", fields["Depends"])]:
             fail(f"the package does not depend on {dep}: {fields['Depends']}")
     for rec in ("npm", "opencc"):
         if rec not in fields["Recommends"]:
@@ -76,6 +92,9 @@ def check_contents(usr):
     missing = [f for f in expected if not (usr / f).is_file()]
     if missing:
         fail(f"missing from the package: {', '.join('/usr/' + f for f in missing)}")
+    copyright_file = usr / "share/doc/lstm-workbench/copyright"
+    if not copyright_file.is_file() or "License: GPL-3+" not in copyright_file.read_text(encoding="utf-8"):
+        fail("/usr/share/doc/lstm-workbench/copyright is missing or does not name GPL-3+")
     if not os.access(usr / "share/lstm-workbench/prepare.py", os.X_OK):
         fail("/usr/share/lstm-workbench/prepare.py is not executable")
     # Every relative link of the installed README resolves inside the installed docs.
@@ -181,11 +200,11 @@ def main():
     parser.add_argument("--version", required=True)
     args = parser.parse_args()
     deb = build_package(args.build_dir.resolve())
-    check_control(deb, args.version)
     with tempfile.TemporaryDirectory(prefix="wb-package-test-") as tmp:
         tmp = Path(tmp)
         run(["dpkg-deb", "-x", deb, tmp / "root"])
         usr = tmp / "root" / "usr"
+        check_control(deb, args.version, usr)
         check_contents(usr)
         use_the_package(usr, tmp)
     check_dependencies_resolve(deb)
