@@ -36,6 +36,9 @@ def main():
     ap.add_argument("--device", default="cpu", help="cpu or cuda[:N]")
     ap.add_argument("--precision", default="fp32", choices=["fp32", "bf16", "fp16"])
     ap.add_argument("--batch-size", type=int, default=0, help="override the preset's batch size")
+    ap.add_argument("--mkldnn", default="on", choices=["on", "off"],
+                    help="torch.backends.mkldnn.enabled: PyTorch 2.x trains a CPU LSTM through oneDNN when on "
+                         "(its default), through its own matrix products and BLAS when off")
     args = ap.parse_args()
 
     # OpenBLAS reads its thread count when it is loaded (with torch). The C++ side sets both; the search for
@@ -53,6 +56,7 @@ def main():
     from torch import nn
 
     torch.set_num_threads(args.threads)
+    torch.backends.mkldnn.enabled = args.mkldnn == "on"
     p = dict(PRESETS[args.preset])
     if args.batch_size > 0:
         p["batch"] = args.batch_size
@@ -111,7 +115,7 @@ def main():
     json.dump({"preset": args.preset, "device": str(device), "precision": args.precision,
                "device_name": torch.cuda.get_device_name(device) if cuda else "CPU",
                "threads": torch.get_num_threads(), "torch": torch.__version__,
-               "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "default"),
+               "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "default"), "mkldnn": args.mkldnn,
                "batch_size": b, "seq_len": t, "median_step_ms": step_ms, "us_per_sample": us,
                "tokens_per_s": 1e6 / us * t, "step_ms": [x * 1e3 for x in times]}, sys.stdout)
     sys.stdout.write("\n")
