@@ -48,6 +48,19 @@ StoredFailure parseFailure(const std::string& stored) {
     return {'1', stored};
 }
 
+// The store's options: the job's port and timeout; rank 0 is the server, every other connection a client.
+c10d::TCPStoreOptions storeOptions(const DistributedSpec& spec, bool server) {
+    c10d::TCPStoreOptions o;
+    o.port = static_cast<std::uint16_t>(spec.masterPort);
+    o.isServer = server;
+    o.waitWorkers = false;
+#ifdef WORKBENCH_TCPSTORE_LIBUV
+    o.useLibUV = false;  // the classic server: LibTorch builds without libuv refuse the other (TorchCompat.h)
+#endif
+    o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(spec.timeoutSeconds * 1000));
+    return o;
+}
+
 }  // namespace
 
 DistributedContext::DistributedContext(const DistributedSpec& spec) : m_spec(spec) {
@@ -57,16 +70,8 @@ DistributedContext::DistributedContext(const DistributedSpec& spec) : m_spec(spe
 #ifndef C10_USE_GLOG
     FLAGS_caffe2_log_level = c10::GLOG_FATAL;  // one without (Debian 13's) through c10's own logger
 #endif
-    c10d::TCPStoreOptions o;
-    o.port = static_cast<std::uint16_t>(spec.masterPort);
-    o.isServer = spec.rank == 0;
-    o.waitWorkers = false;
-#ifdef WORKBENCH_TCPSTORE_LIBUV
-    o.useLibUV = false;  // the classic server: LibTorch builds without libuv refuse the other (TorchCompat.h)
-#endif
-    o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(spec.timeoutSeconds * 1000));
     try {
-        m_store = c10::make_intrusive<c10d::TCPStore>(spec.masterAddr, o);
+        m_store = c10::make_intrusive<c10d::TCPStore>(spec.masterAddr, storeOptions(spec, spec.rank == 0));
     } catch (const std::exception& e) {
         const std::string what = e.what();
         if (spec.rank == 0) {
@@ -134,15 +139,7 @@ void DistributedContext::checkWorldSize() {
 
 void DistributedContext::startHeartbeat() {
     // Its own connection: a TCPStore client is not shared between threads.
-    c10d::TCPStoreOptions o;
-    o.port = static_cast<std::uint16_t>(m_spec.masterPort);
-    o.isServer = false;
-    o.waitWorkers = false;
-#ifdef WORKBENCH_TCPSTORE_LIBUV
-    o.useLibUV = false;  // the classic server: LibTorch builds without libuv refuse the other (TorchCompat.h)
-#endif
-    o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(m_spec.timeoutSeconds * 1000));
-    auto store = c10::make_intrusive<c10d::TCPStore>(m_spec.masterAddr, o);
+    auto store = c10::make_intrusive<c10d::TCPStore>(m_spec.masterAddr, storeOptions(m_spec, false));
     m_heartbeat = std::thread([this, store] {
         const auto beat = key("beat", m_spec.rank);
         try {
