@@ -30,6 +30,7 @@
 #include "experiment/ExperimentPanel.h"
 #include "training/DeviceList.h"
 #include "training/RunController.h"
+#include "training/RunLauncher.h"
 #include "training/RunScheduler.h"
 #include "workbench/Allocator.h"
 #include "workbench/Config.h"
@@ -76,12 +77,12 @@ double guiRun(wbui::MainWindow& window, int threads) {
     window.deviceList()->setDevices({cpu});  // "CPU · 1 thread", "CPU · N threads"
     window.deviceList()->setChecked(0, threads == 1);
     window.deviceList()->setChecked(1, threads != 1);
-    if (!window.startRuns()) throw std::runtime_error("the app refused to start the run");
-    wbui::RunController* run = window.scheduler()->controllers().value(0);
+    if (!window.launcher()->startRuns()) throw std::runtime_error("the app refused to start the run");
+    wbui::RunController* run = window.launcher()->scheduler()->controllers().value(0);
     QEventLoop loop;
     QTimer poll;
     QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
-        if (!window.scheduler()->anyPending()) loop.quit();
+        if (!window.launcher()->scheduler()->anyPending()) loop.quit();
     });
     poll.start(50);
     loop.exec();

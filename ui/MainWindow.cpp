@@ -4,7 +4,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDateTime>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -13,12 +12,6 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QPlainTextEdit>
-#include <QPushButton>
-#include <QSaveFile>
-#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -28,69 +21,47 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include "charts/CompareView.h"
 #include "charts/ComparisonTable.h"
 #include "charts/OverlayChart.h"
 #include "charts/RunChartGrid.h"
-#include "charts/RunChartPanel.h"
 #include "charts/ThroughputChart.h"
 #include "common/ErrorPresenter.h"
+#include "common/FileDrops.h"
 #include "common/QtConversions.h"
+#include "common/ScrollArea.h"
 #include "common/WorkerThreads.h"
 #include "corpus/CorpusPanel.h"
 #include "experiment/BatchSizeFinderDialog.h"
 #include "experiment/ExperimentPanel.h"
 #include "experiment/LrFinderDialog.h"
-#include "export/ChartExporter.h"
+#include "export/ComparisonExport.h"
 #include "help/UserGuide.h"
 #include "playground/PlaygroundPanel.h"
 #include "runs/RunCollection.h"
 #include "runs/RunsPanel.h"
 #include "sweep/SweepPanel.h"
 #include "training/DeviceList.h"
+#include "training/RunControls.h"
+#include "training/RunLauncher.h"
 #include "training/RunProgressPanel.h"
 #include "training/RunScheduler.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/Preparer.h"
+#include "training/TrainingView.h"
 #include "workbench/RunFolder.h"
-
-#include <qcustomplot.h>
 
 namespace wbui {
 
 namespace {
 constexpr int kMaxRecent = 10;
 constexpr const char* kDefaultCorpus = "tang-quatrains-7";
-
-QWidget* scrolled(QWidget* inner, QWidget* parent) {
-    auto* area = new QScrollArea(parent);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    area->setWidget(inner);
-    // Panels wrap their text to the width they get; a sideways scrollbar would only hide the right edge.
-    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    return area;
-}
-
-QString deviceTag(const DeviceChoice& c) {
-    if (c.device == "cpu" && c.processes > 1)
-        return QStringLiteral("cpu%1px%2t").arg(c.processes).arg(c.threads);
-    if (c.device == "cpu") return QStringLiteral("cpu%1t").arg(c.threads);
-    QString tag = toQt(c.device);
-    tag.remove(QLatin1Char(':'));
-    return tag;
-}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("LSTM Workbench"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/lstm-workbench.svg")));
     setAcceptDrops(true);
-    // Text fields and spin boxes accept drops themselves and would insert "file:///…"; the application-wide
-    // filter sends file drops on any of this window's widgets to the window (eventFilter).
-    qApp->installEventFilter(this);
+    new FileDropRouter(this, [this](const QStringList& paths) { openPaths(paths); });
     m_errors = new ErrorPresenter(this, this);
-    m_runs = new RunCollection(this);
-    m_scheduler = new RunScheduler(this);
 
     buildLayout();
     buildMenus();
@@ -112,7 +83,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() {
     // Workers first: their controllers wait for the threads; the run folders are then complete.
-    m_scheduler->shutdown();
+    m_launcher->shutdown();
     // A finder closed mid-step left its thread to us; none may outlive the window.
     waitForRetiredWorkers(this);
 }
@@ -120,81 +91,19 @@ MainWindow::~MainWindow() {
 void MainWindow::buildLayout() {
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    QWidget* side = buildSide();
 
-    // --- left: corpus / experiment / runs, then devices and the run buttons
-    auto* side = new QWidget(m_splitter);
-    auto* sideLayout = new QVBoxLayout(side);
-    sideLayout->setContentsMargins(4, 4, 0, 4);
-    m_sideTabs = new QTabWidget(side);
-    m_corpus = new CorpusPanel;
-    m_experiment = new ExperimentPanel;
-    m_runsPanel = new RunsPanel(m_runs);
-    m_sideTabs->addTab(scrolled(m_corpus, m_sideTabs), tr("&Corpus"));
-    m_sideTabs->addTab(scrolled(m_experiment, m_sideTabs), tr("E&xperiment"));
-    m_sideTabs->addTab(m_runsPanel, tr("R&uns"));
-    sideLayout->addWidget(m_sideTabs, 1);
-
-    auto* devicesLabel = new QLabel(tr("<b>Devices</b>"), side);
-    sideLayout->addWidget(devicesLabel);
-    m_devices = new DeviceList(side);
-    sideLayout->addWidget(m_devices);
-    auto* runRow = new QHBoxLayout;
-    auto* run = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"), side);
-    run->setToolTip(tr("Train the experiment on every ticked device (F5)"));
-    auto* pause = new QPushButton(style()->standardIcon(QStyle::SP_MediaPause), tr("Pause all"), side);
-    pause->setCheckable(true);
-    auto* stop = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop all"), side);
-    runRow->addWidget(run, 2);
-    runRow->addWidget(pause, 1);
-    runRow->addWidget(stop, 1);
-    sideLayout->addLayout(runRow);
-    connect(run, &QPushButton::clicked, this, [this] { startRuns(); });
-    connect(pause, &QPushButton::toggled, this, &MainWindow::pauseAll);
-    connect(stop, &QPushButton::clicked, this, &MainWindow::stopAll);
-    connect(m_scheduler, &RunScheduler::activityChanged, pause, [this, pause] {
-        QSignalBlocker b(pause);
-        pause->setChecked(m_scheduler->allPaused());
-        pause->setEnabled(m_scheduler->anyPending());
-    });
-    connect(m_scheduler, &RunScheduler::activityChanged, stop,
-            [this, stop] { stop->setEnabled(m_scheduler->anyPending()); });
-    pause->setEnabled(false);
-    stop->setEnabled(false);
-
-    // --- right: training / compare / playground
+    // --- right: training / compare / playground / sweep
     m_mainTabs = new QTabWidget(m_splitter);
-    auto* training = new QSplitter(Qt::Vertical, m_mainTabs);
-    m_progress = new RunProgressPanel(training);
-    m_grid = new RunChartGrid(m_runs, training);
-    m_log = new QPlainTextEdit(training);
-    m_log->setReadOnly(true);
-    m_log->setMaximumBlockCount(2000);
-    m_log->setPlaceholderText(tr("Training log"));
-    training->addWidget(scrolled(m_progress, training));
-    training->addWidget(m_grid);
-    training->addWidget(m_log);
-    training->setStretchFactor(0, 0);
-    training->setStretchFactor(1, 1);
-    training->setStretchFactor(2, 0);
-    training->setSizes({90, 600, 70});
-    m_mainTabs->addTab(training, tr("&Training"));
-
-    auto* compare = new QSplitter(Qt::Vertical, m_mainTabs);
-    m_overlay = new OverlayChart(m_runs, compare);
-    auto* bottom = new QSplitter(Qt::Horizontal, compare);
-    m_table = new ComparisonTable(m_runs, bottom);
-    m_throughput = new ThroughputChart(bottom);
-    bottom->addWidget(m_table);
-    bottom->addWidget(m_throughput);
-    bottom->setSizes({600, 400});
-    compare->addWidget(m_overlay);
-    compare->addWidget(bottom);
-    compare->setSizes({520, 260});
-    m_mainTabs->addTab(compare, tr("C&ompare"));
-
+    m_training = new TrainingView(m_launcher->runs(), m_mainTabs);
+    m_mainTabs->addTab(m_training, tr("&Training"));
+    m_compare = new CompareView(m_launcher->runs(), m_mainTabs);
+    m_mainTabs->addTab(m_compare, tr("C&ompare"));
+    m_export = new ComparisonExport({m_launcher->runs(), m_compare->overlay(), m_training->grid(),
+                                     m_compare->table(), m_compare->throughput()},
+                                    m_errors, this);
     m_playground = new PlaygroundPanel(m_mainTabs);
     m_mainTabs->addTab(m_playground, tr("&Playground"));
-
     m_sweep = new SweepPanel(m_mainTabs);
     m_mainTabs->addTab(m_sweep, tr("S&weep"));
 
@@ -209,11 +118,43 @@ void MainWindow::buildLayout() {
     statusBar()->addPermanentWidget(m_statusRuns);
 }
 
+// Left: corpus / experiment / runs, then devices and the run buttons. Makes the launcher, which reads the
+// experiment from these panels.
+QWidget* MainWindow::buildSide() {
+    auto* side = new QWidget(m_splitter);
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(4, 4, 0, 4);
+    m_sideTabs = new QTabWidget(side);
+    m_corpus = new CorpusPanel;
+    m_experiment = new ExperimentPanel;
+    m_devices = new DeviceList(side);
+    m_launcher = new RunLauncher({m_corpus, m_experiment, m_devices}, m_errors, this);
+    m_runsPanel = new RunsPanel(m_launcher->runs());
+    m_sideTabs->addTab(verticallyScrolled(m_corpus, m_sideTabs), tr("&Corpus"));
+    m_sideTabs->addTab(verticallyScrolled(m_experiment, m_sideTabs), tr("E&xperiment"));
+    m_sideTabs->addTab(m_runsPanel, tr("R&uns"));
+    sideLayout->addWidget(m_sideTabs, 1);
+    sideLayout->addWidget(new QLabel(tr("<b>Devices</b>"), side));
+    sideLayout->addWidget(m_devices);
+    auto* controls = new RunControls(m_launcher, side);
+    connect(controls, &RunControls::pauseToggled, this, &MainWindow::updateActions);
+    sideLayout->addWidget(controls);
+    return side;
+}
+
 void MainWindow::buildMenus() {
+    buildFileMenu();
+    buildExperimentMenu();
+    buildViewAndHelpMenus();
+    buildToolbar();
+    updateRecentMenu();
+}
+
+void MainWindow::buildFileMenu() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open Corpus…"), this, &MainWindow::openCorpusDialog);
-    open->setShortcut(QKeySequence::Open);
-    open->setStatusTip(tr("Open a corpus file (text, poems JSON, TSV, CSV)"));
+    m_openAction = file->addAction(tr("&Open Corpus…"), this, &MainWindow::openCorpusDialog);
+    m_openAction->setShortcut(QKeySequence::Open);
+    m_openAction->setStatusTip(tr("Open a corpus file (text, poems JSON, TSV, CSV)"));
     QAction* openFolder = file->addAction(tr("Open Corpus &Folder…"), this, [this] {
         const QString dir =
             QFileDialog::getExistingDirectory(this, tr("Open a folder with one sub-folder per class"));
@@ -221,53 +162,47 @@ void MainWindow::buildMenus() {
     });
     openFolder->setStatusTip(tr("Open a folder-per-class corpus (aclImdb style)"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
-    QAction* openRun = file->addAction(tr("Open Run Fol&der…"), this, &MainWindow::openRunDialog);
-    openRun->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_openRunAction = file->addAction(tr("Open Run Fol&der…"), this, &MainWindow::openRunDialog);
+    m_openRunAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     file->addAction(tr("Open S&weep Folder…"), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a sweep folder"),
-                                                              m_runsRoot + QStringLiteral("/sweeps"));
+                                                              runsDirectory() + QStringLiteral("/sweeps"));
         if (!dir.isEmpty()) openPath(dir);
     });
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
-    QAction* exportChart =
-        exportMenu->addAction(tr("Overlay &Chart (PNG, SVG, PDF)…"), this, &MainWindow::exportChartDialog);
-    exportChart->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    QAction* exportCsv = exportMenu->addAction(tr("All Series as &CSV…"), this, &MainWindow::exportCsvDialog);
-    exportCsv->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
-    exportMenu->addAction(tr("Comparison &Bundle Folder…"), this, &MainWindow::exportBundleDialog);
+    m_exportChartAction = exportMenu->addAction(tr("Overlay &Chart (PNG, SVG, PDF)…"), this,
+                                                [this] { m_export->exportChartDialog(runsDirectory()); });
+    m_exportChartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportCsvAction = exportMenu->addAction(tr("All Series as &CSV…"), this,
+                                              [this] { m_export->exportCsvDialog(runsDirectory()); });
+    m_exportCsvAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    exportMenu->addAction(tr("Comparison &Bundle Folder…"), this,
+                          [this] { m_export->exportBundleDialog(runsDirectory()); });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+}
 
+void MainWindow::buildExperimentMenu() {
     QMenu* experiment = menuBar()->addMenu(tr("E&xperiment"));
     m_runAction = experiment->addAction(style()->standardIcon(QStyle::SP_MediaPlay),
-                                        tr("&Run on Ticked Devices"), this, [this] { startRuns(); });
+                                        tr("&Run on Ticked Devices"), m_launcher, &RunLauncher::startRuns);
     m_runAction->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
     m_pauseAction = experiment->addAction(style()->standardIcon(QStyle::SP_MediaPause), tr("&Pause All"));
     m_pauseAction->setCheckable(true);
     m_pauseAction->setShortcut(QKeySequence(Qt::Key_F6));
-    connect(m_pauseAction, &QAction::toggled, this, &MainWindow::pauseAll);
-    m_stopAction = experiment->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Stop All"), this,
-                                         &MainWindow::stopAll);
+    connect(m_pauseAction, &QAction::toggled, this, [this](bool paused) { pauseAll(paused); });
+    m_stopAction = experiment->addAction(style()->standardIcon(QStyle::SP_MediaStop), tr("&Stop All"),
+                                         m_launcher, &RunLauncher::stopAll);
     m_stopAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
     experiment->addSeparator();
     experiment->addAction(tr("Find &Learning Rate…"), this, &MainWindow::runLrFinder);
     experiment->addAction(tr("Find &Batch Size…"), this, &MainWindow::runBatchSizeFinder);
-    QMenu* presets = experiment->addMenu(tr("Pre&sets"));
-    presets->addAction(tr("Default language model"), this,
-                       [this] { m_experiment->applyPreset(QStringLiteral("default-lm")); });
-    presets->addAction(tr("Default classifier"), this,
-                       [this] { m_experiment->applyPreset(QStringLiteral("default-classify")); });
-    for (const auto& name : wb::presetNames()) {
-        QAction* a =
-            presets->addAction(toQt(name), this, [this, n = toQt(name)] { m_experiment->applyPreset(n); });
-        if (name == "poems") {
-            a->setText(tr("poems — reference 000 model size"));
-            a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
-        }
-    }
+    m_experiment->addPresetActions(experiment->addMenu(tr("Pre&sets")));
+}
 
+void MainWindow::buildViewAndHelpMenus() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     const QStringList tabs = {tr("Training"), tr("Compare"), tr("Playground"), tr("Sweep")};
     for (int i = 0; i < tabs.size(); ++i) {
@@ -280,9 +215,8 @@ void MainWindow::buildMenus() {
         QAction* a = view->addAction(sides[i], this, [this, i] { m_sideTabs->setCurrentIndex(i); });
         a->setShortcut(QKeySequence(Qt::ALT | (Qt::Key_1 + i)));
     }
-
     view->addSeparator();
-    view->addAction(tr("Clear finished runs from the charts"), this, &MainWindow::clearFinishedRuns);
+    view->addAction(tr("Clear finished runs from the charts"), m_launcher, &RunLauncher::clearFinishedRuns);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* guide = help->addAction(tr("&User guide"), this, [this] {
@@ -291,32 +225,26 @@ void MainWindow::buildMenus() {
         dialog->show();
     });
     guide->setShortcut(QKeySequence::HelpContents);
-    help->addAction(tr("&About LSTM Workbench"), this, [this] {
-        QMessageBox::about(
-            this, tr("About LSTM Workbench"),
-            tr("<b>LSTM Workbench %1</b><br>Train small LSTM text models with LibTorch and compare, "
-               "side by side and honestly timed, how they train on different devices.<br><br>"
-               "Runs are saved in %2")
-                .arg(QStringLiteral(WORKBENCH_VERSION), m_runsRoot.toHtmlEscaped()));
-    });
+    help->addAction(tr("&About LSTM Workbench"), this, [this] { showAboutBox(this, runsDirectory()); });
+}
 
+void MainWindow::buildToolbar() {
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolbar"));
-    toolbar->addAction(open);
-    toolbar->addAction(openRun);
+    toolbar->addAction(m_openAction);
+    toolbar->addAction(m_openRunAction);
     toolbar->addSeparator();
     toolbar->addAction(m_runAction);
     toolbar->addAction(m_pauseAction);
     toolbar->addAction(m_stopAction);
     toolbar->addSeparator();
-    toolbar->addAction(exportChart);
-    toolbar->addAction(exportCsv);
+    toolbar->addAction(m_exportChartAction);
+    toolbar->addAction(m_exportCsvAction);
     toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    open->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
-    openRun->setIcon(style()->standardIcon(QStyle::SP_DirOpenIcon));
-    exportChart->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
-    exportCsv->setIcon(style()->standardIcon(QStyle::SP_FileIcon));
-    updateRecentMenu();
+    m_openAction->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    m_openRunAction->setIcon(style()->standardIcon(QStyle::SP_DirOpenIcon));
+    m_exportChartAction->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+    m_exportCsvAction->setIcon(style()->standardIcon(QStyle::SP_FileIcon));
 }
 
 void MainWindow::connectPanels() {
@@ -326,63 +254,58 @@ void MainWindow::connectPanels() {
     connect(m_experiment, &ExperimentPanel::lrFinderRequested, this, &MainWindow::runLrFinder);
     connect(m_experiment, &ExperimentPanel::batchSizeFinderRequested, this, &MainWindow::runBatchSizeFinder);
     connect(m_runsPanel, &RunsPanel::loadFailed, m_errors, &ErrorPresenter::showError);
-    connect(m_runsPanel, &RunsPanel::resumeRequested, this, &MainWindow::resumeRun);
+    connect(m_runsPanel, &RunsPanel::resumeRequested, m_launcher, &RunLauncher::resumeRun);
     connect(m_runsPanel, &RunsPanel::openFolderRequested, this, &MainWindow::openRunDialog);
-    connect(m_runsPanel, &RunsPanel::listChanged, this, &MainWindow::refreshPlaygroundRuns);
+    connect(m_runsPanel, &RunsPanel::listChanged, this,
+            [this] { m_playground->setRuns(m_runsPanel->runsWithModel()); });
     connect(m_runsPanel, &RunsPanel::playgroundRequested, this, [this](const QString& dir) {
         m_playground->loadRun(dir);
         m_mainTabs->setCurrentWidget(m_playground);
     });
-    connect(m_runsPanel, &RunsPanel::configRequested, this, [this](const QString& dir) {
-        try {
-            wb::RunRecord r = wb::loadRunFolder(toStd(dir));
-            wb::ExperimentConfig config = r.config;
-            // Keep the corpus that is loaded here; the run's path may be on another machine.
-            if (m_corpus->hasCorpus()) {
-                config.data.corpus = toStd(m_corpus->corpusPath());
-                config.data.format = m_corpus->loadedFormat();
-            }
-            m_experiment->setConfig(config);
-            m_sideTabs->setCurrentIndex(1);
-            statusBar()->showMessage(tr("Experiment settings taken from %1").arg(QFileInfo(dir).fileName()),
-                                     5000);
-        } catch (const std::exception& e) {
-            m_errors->showError(tr("Could not read the run"), toQt(e.what()));
-        }
-    });
+    connect(m_runsPanel, &RunsPanel::configRequested, m_launcher, &RunLauncher::adoptSettingsOf);
     connect(m_playground, &PlaygroundPanel::errorOccurred, m_errors, &ErrorPresenter::showError);
+
+    connect(m_launcher, &RunLauncher::progressCleared, m_training->progress(), &RunProgressPanel::clear);
+    connect(m_launcher, &RunLauncher::runQueued, m_training->progress(), &RunProgressPanel::addRun);
+    connect(m_launcher, &RunLauncher::logLine, m_training, &TrainingView::appendLog);
+    connect(m_launcher, &RunLauncher::statusMessage, this, &MainWindow::showStatus);
+    connect(m_launcher, &RunLauncher::runsStarted, this, [this] { m_mainTabs->setCurrentIndex(0); });
+    connect(m_launcher, &RunLauncher::experimentRejected, this, [this] { m_sideTabs->setCurrentIndex(1); });
+    connect(m_launcher, &RunLauncher::settingsAdopted, this, [this] { m_sideTabs->setCurrentIndex(1); });
+    connect(m_launcher, &RunLauncher::runFinished, this, [this](const QString& dir, bool hasModel) {
+        m_runsPanel->refresh();
+        // The playground follows the newest finished run, so that Run → Playground just works.
+        if (hasModel) m_playground->loadRun(dir);
+    });
+    connect(m_launcher->scheduler(), &RunScheduler::activityChanged, this, &MainWindow::updateActions);
+    connect(m_export, &ComparisonExport::statusMessage, this, &MainWindow::showStatus);
+
     // A sweep starts from the experiment as set on the Experiment page, on the loaded corpus.
     m_sweep->setBaseProvider([this](wb::ExperimentConfig* config, QString* why) {
-        if (!m_corpus->hasCorpus()) {
-            *why = tr("Load a corpus first: the sweep trains the Experiment page's model on it");
-            return false;
-        }
-        const QStringList problems = m_experiment->problems();
-        if (!problems.isEmpty()) {
-            *why = tr("Fix the Experiment page first: %1").arg(problems.front());
-            return false;
-        }
-        *config = m_experiment->config();
-        config->data.corpus = toStd(m_corpus->corpusPath());
-        return true;
+        if (m_launcher->experimentOnCorpus(config, why)) return true;
+        *why = m_corpus->hasCorpus()
+                   ? tr("Fix the Experiment page first: %1").arg(m_experiment->problems().front())
+                   : tr("Load a corpus first: the sweep trains the Experiment page's model on it");
+        return false;
     });
     connect(m_experiment, &ExperimentPanel::configChanged, m_sweep, [this] { m_sweep->replan(); });
     connect(m_corpus, &CorpusPanel::corpusLoaded, m_sweep, [this] { m_sweep->replan(); });
     connect(m_sweep, &SweepPanel::openRunRequested, this, [this](const QString& dir) { openPath(dir); });
-    connect(m_table, &ComparisonTable::rowsChanged, this,
-            [this] { m_throughput->setRows(m_table->rows(), *m_runs); });
-    connect(m_scheduler, &RunScheduler::activityChanged, this, &MainWindow::updateActions);
     connect(m_errors, &ErrorPresenter::errorShown, this,
             [this](const QString& title, const QString&) { statusBar()->showMessage(title, 8000); });
 }
 
 void MainWindow::setRunsDirectory(const QString& dir) {
-    QDir().mkpath(dir);
-    const QString canonical = QFileInfo(dir).canonicalFilePath();
-    m_runsRoot = canonical.isEmpty() ? QFileInfo(dir).absoluteFilePath() : canonical;
-    m_runsPanel->setRunsRoot(m_runsRoot);
-    m_sweep->setSweepsRoot(m_runsRoot + QStringLiteral("/sweeps"));
+    m_launcher->setRunsDirectory(dir);
+    m_runsPanel->setRunsRoot(runsDirectory());
+    m_sweep->setSweepsRoot(runsDirectory() + QStringLiteral("/sweeps"));
 }
+
+QString MainWindow::runsDirectory() const { return m_launcher->runsDirectory(); }
+RunChartGrid* MainWindow::chartGrid() const { return m_training->grid(); }
+OverlayChart* MainWindow::overlayChart() const { return m_compare->overlay(); }
+ComparisonTable* MainWindow::comparisonTable() const { return m_compare->table(); }
+ThroughputChart* MainWindow::throughputChart() const { return m_compare->throughput(); }
 
 void MainWindow::restoreSettings() {
     QSettings s;
@@ -392,17 +315,11 @@ void MainWindow::restoreSettings() {
     m_recent = s.value(QStringLiteral("recentCorpora")).toStringList();
     m_devices->setCheckedLabels(s.value(QStringLiteral("devices/checked")).toStringList());
     m_devices->setSequentialCpu(s.value(QStringLiteral("devices/sequentialCpu"), true).toBool());
-    m_table->setTargetLoss(
-        s.value(QStringLiteral("compare/fixedTargetLoss"), m_table->targetLoss()).toDouble());
+    comparisonTable()->setTargetLoss(
+        s.value(QStringLiteral("compare/fixedTargetLoss"), comparisonTable()->targetLoss()).toDouble());
     m_runsPanel->setOpenedFolders(s.value(QStringLiteral("runs/opened")).toStringList());
     const QByteArray config = s.value(QStringLiteral("experiment/config")).toByteArray();
-    if (!config.isEmpty()) {
-        try {
-            m_experiment->setConfig(wb::ExperimentConfig::fromJson(config.toStdString(), "settings"));
-        } catch (const std::exception&) {
-            // Settings from an older version: the defaults are a fine start.
-        }
-    }
+    if (!config.isEmpty()) m_experiment->restoreConfigJson(config);
     updateRecentMenu();
 }
 
@@ -414,7 +331,7 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("recentCorpora"), m_recent);
     s.setValue(QStringLiteral("devices/checked"), m_devices->checkedLabels());
     s.setValue(QStringLiteral("devices/sequentialCpu"), m_devices->sequentialCpu());
-    s.setValue(QStringLiteral("compare/fixedTargetLoss"), m_table->targetLoss());
+    s.setValue(QStringLiteral("compare/fixedTargetLoss"), comparisonTable()->targetLoss());
     s.setValue(QStringLiteral("runs/opened"), m_runsPanel->openedFolders());
     s.setValue(QStringLiteral("experiment/config"),
                QByteArray::fromStdString(m_experiment->config().toJson()));
@@ -422,66 +339,27 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::startFirstLaunch() {
-    const QString last = QSettings().value(QStringLiteral("lastCorpus")).toString();
-    if (!last.isEmpty() && QFileInfo::exists(last) && m_corpus->loadPath(last)) return;
-    std::optional<wb::CatalogEntry> entry;
-    try {
-        entry = wb::findPreparedCorpus(kDefaultCorpus);
-    } catch (const std::exception&) {
-    }
-    if (entry) {
-        m_corpus->loadPrepared(QString::fromLatin1(kDefaultCorpus));
-        return;
-    }
-    const QString name = QString::fromLatin1(kDefaultCorpus);
-    m_corpus->selectReadyCorpus(name);
-    const QString hint =
-        m_corpus->canPrepare()
-            ? tr("The default corpus %1 is not prepared yet: press Prepare under Ready corpora (it downloads "
-                 "the "
-                 "chinese-poetry package, about 85 MB, once) — or drop any text file on the window.")
-                  .arg(name)
-            : tr("The default corpus %1 is not prepared yet. Prepare it with: %2 — or drop any text file on "
-                 "the "
-                 "window.")
-                  .arg(name, toQt(wb::prepareCommand(kDefaultCorpus)));
-    m_corpus->setHint(hint);
-    statusBar()->showMessage(hint, 15000);
+    const QString hint = m_corpus->openOnLaunch(QSettings().value(QStringLiteral("lastCorpus")).toString(),
+                                                QString::fromLatin1(kDefaultCorpus));
+    if (!hint.isEmpty()) statusBar()->showMessage(hint, 15000);
 }
 
 void MainWindow::onCorpusLoaded(const QString& path) {
-    const auto corpus = m_corpus->corpus();
-    const auto& stats = m_corpus->stats();
-    // A labelled corpus is for a classifier, plain text for a language model: switch task to match.
-    const wb::Task task = m_experiment->config().task;
-    // The user's own settings stay; only those still at the old task's defaults follow (and are named).
-    const auto said = [](const QStringList& changes) {
-        return changes.isEmpty()
-                   ? QString()
-                   : QObject::tr(" (%1; your other settings kept)").arg(changes.join(QStringLiteral(", ")));
-    };
-    if (corpus->labelled() && task == wb::Task::LanguageModel) {
-        const QStringList changes = m_experiment->switchTask(wb::Task::Classifier);
-        statusBar()->showMessage(
-            tr("Labelled corpus: switched the experiment to a classifier") + said(changes), 12000);
-    } else if (!corpus->labelled() && task == wb::Task::Classifier) {
-        const QStringList changes = m_experiment->switchTask(wb::Task::LanguageModel);
-        statusBar()->showMessage(
-            tr("Unlabelled text: switched the experiment to a language model") + said(changes), 12000);
-    } else {
+    const QString switched = m_experiment->followCorpus(path, *m_corpus->corpus(), m_corpus->stats());
+    if (!switched.isEmpty())
+        statusBar()->showMessage(switched, 12000);
+    else
         statusBar()->showMessage(tr("Loaded %1: %2 documents, %3 characters")
                                      .arg(m_corpus->displayName())
-                                     .arg(stats.documents)
-                                     .arg(stats.characters),
+                                     .arg(m_corpus->stats().documents)
+                                     .arg(m_corpus->stats().characters),
                                  6000);
-    }
-    m_experiment->setCorpus(path, corpus->format, stats.distinctCharacters, stats.distinctWords,
-                            std::int64_t(corpus->classes.size()));
     addRecent(path);
 }
 
 bool MainWindow::openPath(const QString& path) {
-    if (QFileInfo(path).isDir() && wb::isSweepFolder(toStd(path))) {
+    const bool folder = QFileInfo(path).isDir();
+    if (folder && wb::isSweepFolder(toStd(path))) {
         QString why;
         if (!m_sweep->openSweep(path, &why)) {
             m_errors->showError(tr("Cannot open the sweep"), why);
@@ -491,7 +369,7 @@ bool MainWindow::openPath(const QString& path) {
         statusBar()->showMessage(tr("Opened sweep %1").arg(QFileInfo(path).fileName()), 6000);
         return true;
     }
-    if (QFileInfo(path).isDir() && wb::isRunFolder(toStd(path))) {
+    if (folder && wb::isRunFolder(toStd(path))) {
         if (!m_runsPanel->openRunFolder(path)) return false;
         m_mainTabs->setCurrentIndex(1);
         statusBar()->showMessage(tr("Opened run %1 for comparison").arg(QFileInfo(path).fileName()), 6000);
@@ -502,22 +380,7 @@ bool MainWindow::openPath(const QString& path) {
     return ok;
 }
 
-void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    if (event->mimeData()->hasUrls()) {
-        for (const QUrl& url : event->mimeData()->urls())
-            if (url.isLocalFile()) {
-                event->acceptProposedAction();
-                return;
-            }
-    }
-}
-
-void MainWindow::dropEvent(QDropEvent* event) {
-    QStringList paths;
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile()) paths << url.toLocalFile();
-    if (paths.isEmpty()) return;
-    event->acceptProposedAction();
+void MainWindow::openPaths(const QStringList& paths) {
     // Several run folders compare together; a corpus is one file or folder (the first one wins).
     bool corpusTaken = false;
     for (const QString& p : paths) {
@@ -528,220 +391,35 @@ void MainWindow::dropEvent(QDropEvent* event) {
     }
 }
 
-bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
-    const auto type = event->type();
-    if (type == QEvent::DragEnter || type == QEvent::DragMove || type == QEvent::Drop) {
-        auto* widget = qobject_cast<QWidget*>(watched);
-        // QDragEnterEvent and QDragMoveEvent are QDropEvents too.
-        auto* drop = static_cast<QDropEvent*>(event);
-        bool files = false;
-        if (drop->mimeData() && drop->mimeData()->hasUrls())
-            for (const QUrl& url : drop->mimeData()->urls()) files = files || url.isLocalFile();
-        // Only files, only on this window's children (the window's own drops arrive in dropEvent); a text
-        // drag still goes into the text field under it.
-        if (files && widget && widget != this && widget->window() == this) {
-            if (type == QEvent::Drop)
-                dropEvent(drop);
-            else
-                drop->acceptProposedAction();
-            return true;
-        }
-    }
-    return QMainWindow::eventFilter(watched, event);
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (!droppedFiles(event->mimeData()).isEmpty()) event->acceptProposedAction();
 }
 
-QString MainWindow::uniqueRunDir(const QString& base) const {
-    QString dir = m_runsRoot + QLatin1Char('/') + base;
-    for (int n = 2; QFileInfo::exists(dir) || m_runs->contains(dir); ++n)
-        dir = m_runsRoot + QLatin1Char('/') + base + QStringLiteral("-%1").arg(n);
-    return dir;
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QStringList paths = droppedFiles(event->mimeData());
+    if (paths.isEmpty()) return;
+    event->acceptProposedAction();
+    openPaths(paths);
 }
-
-bool MainWindow::startRuns() {
-    if (!m_corpus->hasCorpus()) {
-        m_errors->showError(tr("No corpus"),
-                            tr("Load a corpus first: drop a file or folder on the window, use "
-                               "File → Open, or load a prepared corpus on the Corpus page."));
-        return false;
-    }
-    wb::ExperimentConfig config = m_experiment->config();
-    config.data.corpus = toStd(m_corpus->corpusPath());
-    const QStringList problems = m_experiment->problems();
-    if (!problems.isEmpty()) {
-        m_errors->showError(tr("The experiment cannot run"),
-                            tr("Fix these settings on the Experiment page:\n• %1")
-                                .arg(problems.join(QStringLiteral("\n• "))));
-        m_sideTabs->setCurrentIndex(1);
-        return false;
-    }
-    const auto choices = m_devices->checkedChoices();
-    if (choices.empty()) {
-        m_errors->showError(tr("No device"),
-                            tr("Tick at least one device in the Devices list, then press Run."));
-        return false;
-    }
-    if (!QDir().mkpath(m_runsRoot)) {
-        m_errors->showError(tr("Runs folder"),
-                            tr("Cannot create the runs folder %1. Check its permissions.").arg(m_runsRoot));
-        return false;
-    }
-    // Earlier runs keep their charts: the new runs are compared with them (View → Clear finished runs, or
-    // unticking them in the Runs list, takes them off). Only the progress rows are for the runs in flight.
-    m_progress->clear();
-    for (RunController* c : m_scheduler->controllers()) {
-        if (c->isDone()) continue;
-        const int i = m_runs->indexOf(c->runDir());
-        m_progress->addRun(c, i >= 0 ? m_runs->at(i).color : QColor(Qt::gray));
-    }
-    m_scheduler->removeFinished();
-
-    m_scheduler->setSequentialCpu(m_devices->sequentialCpu());
-    const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
-    const auto corpus = m_corpus->corpus();
-    for (const auto& choice : choices) {
-        wb::ExperimentConfig c = config;
-        c.device.device = choice.device;
-        c.device.threads = choice.threads;
-        c.device.processes = choice.processes;
-        const QString dir = uniqueRunDir(stamp + QLatin1Char('-') + deviceTag(choice));
-        c.name = toStd(QFileInfo(dir).fileName());
-
-        RunEntry entry;
-        entry.key = dir;
-        entry.live = true;
-        entry.record.dir = toStd(dir);
-        entry.record.config = c;
-        entry.record.info.id = c.name;
-        entry.record.info.status = wb::RunStatus::Running;
-        entry.record.info.device = choice.device;
-        entry.record.info.deviceName = choice.name;
-        entry.record.info.threads = choice.threads;
-        entry.record.info.worldSize = choice.processes;
-        entry.record.info.precision = wb::toString(c.device.precision);
-        // The trainer writes its own start time; this one names the run until then (the same minute).
-        entry.record.info.startedAt =
-            toStd(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ")));
-        const int index = m_runs->add(std::move(entry));
-        const QString label = m_runs->at(index).label;
-
-        launch(new RunController(c, dir, label, corpus), m_runs->at(index).color);
-        appendLog(tr("%1: run folder %2").arg(label, dir));
-    }
-    m_mainTabs->setCurrentIndex(0);
-    statusBar()->showMessage(tr("Training on %n device(s)", nullptr, int(choices.size())), 5000);
-    return true;
-}
-
-void MainWindow::clearFinishedRuns() {
-    QStringList finished;
-    for (int i = 0; i < m_runs->size(); ++i)
-        if (!m_runs->at(i).live) finished << m_runs->at(i).key;
-    for (const QString& key : finished) m_runs->remove(key);  // they stay in the Runs list, unticked
-    statusBar()->showMessage(
-        tr("%n finished run(s) left the charts; tick them in the Runs list to bring them back", nullptr,
-           int(finished.size())),
-        8000);
-}
-
-void MainWindow::launch(RunController* controller, const QColor& color) {
-    const QString dir = controller->runDir();
-    const QString label = controller->label();
-    connect(
-        controller, &RunController::metricsReceived, m_runs,
-        [this, dir](const std::vector<wb::MetricRecord>& records) { m_runs->appendMetrics(dir, records); });
-    connect(controller, &RunController::logLine, this,
-            [this, label](const QString& line) { appendLog(label + QStringLiteral(": ") + line); });
-    connect(controller, &RunController::errorOccurred, this, [this, label](const QString& message) {
-        appendLog(label + QStringLiteral(": ") + message);
-        if (!m_closing)
-            m_errors->showError(
-                tr("The run on %1 failed").arg(label),
-                tr("%1\n\nWhat the run learned until then is in its run folder; change the "
-                   "settings (a smaller batch or model for out-of-memory, a lower learning rate "
-                   "for NaN loss) and run again.")
-                    .arg(message));
-    });
-    connect(controller, &RunController::finished, this, [this, controller] { onRunFinished(controller); });
-    m_progress->addRun(controller, color);
-    m_scheduler->submit(controller);
-}
-
-bool MainWindow::resumeRun(const QString& dir, const ResumeRequest& request) {
-    for (RunController* c : m_scheduler->controllers())
-        if (c->runDir() == dir && !c->isDone()) {
-            m_errors->showError(tr("The run is still training"), tr("%1 is training now.").arg(dir));
-            return false;
-        }
-    RunEntry entry;
-    entry.key = dir;
-    try {
-        entry.record = wb::loadRunFolder(toStd(dir));
-    } catch (const std::exception& e) {
-        m_errors->showError(tr("Could not resume the run"), describeError(e));
-        return false;
-    }
-    // The curves so far come from the folder; the resumed steps are appended as they arrive.
-    m_runs->remove(dir);
-    entry.live = true;
-    const int index = m_runs->add(std::move(entry));
-    const RunEntry& added = m_runs->at(index);
-    auto* controller = new RunController(added.record.config, dir, added.label, nullptr);
-    controller->setResume(request);
-    launch(controller, added.color);
-    appendLog(tr("%1: resuming from its last checkpoint").arg(added.label));
-    m_mainTabs->setCurrentIndex(0);
-    return true;
-}
-
-void MainWindow::onRunFinished(RunController* controller) {
-    if (m_closing) return;
-    const QString dir = controller->runDir();
-    m_runs->reloadFromDisk(dir);
-    m_runsPanel->refresh();
-    const QString state = RunController::stateName(controller->state());
-    statusBar()->showMessage(tr("%1: %2").arg(controller->label(), state), 8000);
-    // The playground follows the newest finished run, so that Run → Playground just works.
-    if (controller->state() != RunController::State::Failed &&
-        QFileInfo::exists(dir + QLatin1Char('/') + QLatin1String(wb::runfiles::kModel)))
-        m_playground->loadRun(dir);
-}
-
-void MainWindow::refreshPlaygroundRuns() { m_playground->setRuns(m_runsPanel->runsWithModel()); }
 
 void MainWindow::pauseAll(bool paused) {
-    m_scheduler->pauseAll(paused);
+    m_launcher->pauseAll(paused);
     updateActions();
 }
 
-void MainWindow::stopAll() {
-    m_scheduler->stopAll();
-    statusBar()->showMessage(tr("Stopping: each run ends after its current batch and saves its run folder"),
-                             5000);
-}
-
 void MainWindow::updateActions() {
-    const bool pending = m_scheduler->anyPending();
-    m_pauseAction->setEnabled(pending);
-    m_stopAction->setEnabled(pending);
+    RunScheduler* scheduler = m_launcher->scheduler();
+    m_pauseAction->setEnabled(scheduler->anyPending());
+    m_stopAction->setEnabled(scheduler->anyPending());
     {
         QSignalBlocker b(m_pauseAction);
-        m_pauseAction->setChecked(m_scheduler->allPaused());
+        m_pauseAction->setChecked(scheduler->allPaused());
     }
-    int running = 0, paused = 0, queued = 0;
-    for (RunController* c : m_scheduler->controllers()) {
-        if (c->state() == RunController::State::Running) ++running;
-        if (c->state() == RunController::State::Paused) ++paused;
-        if (c->state() == RunController::State::Queued) ++queued;
-    }
-    // A paused run is not running: "1 running" under a paused progress bar read as a fault.
-    QString text = tr("%1 running").arg(running);
-    if (paused > 0) text += tr(" · %1 paused").arg(paused);
-    text += tr(" · %1 queued").arg(queued);
-    m_statusRuns->setText(pending ? text : QString());
+    m_statusRuns->setText(scheduler->summary());
 }
 
-void MainWindow::appendLog(const QString& line) {
-    m_log->appendPlainText(QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss ")) + line);
+void MainWindow::showStatus(const QString& text, int milliseconds) {
+    statusBar()->showMessage(text, milliseconds);
 }
 
 void MainWindow::addRecent(const QString& path) {
@@ -768,181 +446,48 @@ void MainWindow::openCorpusDialog() {
 }
 
 void MainWindow::openRunDialog() {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a run folder"), m_runsRoot);
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a run folder"), runsDirectory());
     if (!dir.isEmpty()) openPath(dir);
 }
 
-bool MainWindow::exportChart(const QString& path) {
-    m_overlay->flush();
-    QString error;
-    if (!ChartExporter::savePlot(
-            m_overlay->plot(), path, &error, ChartExporter::kWidth, ChartExporter::kHeight,
-            ChartExporter::caption(tr("LSTM Workbench comparison"), m_runs->records()))) {
-        m_errors->showError(tr("Export failed"), error + tr("\n\nPick another folder or file name."));
-        return false;
-    }
-    statusBar()->showMessage(tr("Chart saved to %1").arg(path), 6000);
-    return true;
-}
-
-bool MainWindow::exportCsv(const QString& path) {
-    QString error;
-    if (!ChartExporter::writeCsv(m_runs->records(), path, &error)) {
-        m_errors->showError(tr("Export failed"), error + tr("\n\nPick another folder or file name."));
-        return false;
-    }
-    statusBar()->showMessage(tr("All series saved to %1").arg(path), 6000);
-    return true;
-}
-
-bool MainWindow::exportBundle(const QString& dir) {
-    QString error;
-    const auto fail = [&] {
-        m_errors->showError(tr("Export failed"), error + tr("\n\nPick another folder."));
-        return false;
-    };
-    if (!QDir().mkpath(dir + QStringLiteral("/configs"))) {
-        error = tr("%1: cannot create the folder").arg(dir);
-        return fail();
-    }
-    m_overlay->flush();
-    m_grid->flush();
-    m_table->refresh();
-    // The overlay in every x-axis mode a reader may ask about, then each run's own chart.
-    const XAxisMode shown = m_overlay->xAxisMode();
-    const struct {
-        XAxisMode mode;
-        const char* name;
-    } modes[] = {{XAxisMode::Step, "overlay-step.png"},
-                 {XAxisMode::WallSeconds, "overlay-wall-seconds.png"},
-                 {XAxisMode::Samples, "overlay-samples.png"}};
-    for (const auto& m : modes) {
-        m_overlay->setXAxisMode(m.mode);
-        if (!ChartExporter::savePlot(
-                m_overlay->plot(), dir + QLatin1Char('/') + QLatin1String(m.name), &error,
-                ChartExporter::kWidth, ChartExporter::kHeight,
-                ChartExporter::caption(tr("LSTM Workbench comparison"), m_runs->records()))) {
-            m_overlay->setXAxisMode(shown);
-            return fail();
-        }
-    }
-    m_overlay->setXAxisMode(shown);
-    for (int i = 0; i < m_runs->size(); ++i) {
-        const RunEntry& e = m_runs->at(i);
-        const QString id = QFileInfo(e.key).fileName();
-        if (RunChartPanel* panel = m_grid->panel(e.key))
-            if (!ChartExporter::savePlot(panel->plot(), dir + QStringLiteral("/run-%1.png").arg(id), &error,
-                                         900, 560))
-                return fail();
-        QSaveFile config(dir + QStringLiteral("/configs/%1.json").arg(id));
-        if (!config.open(QIODevice::WriteOnly) ||
-            config.write(QByteArray::fromStdString(e.record.config.toJson())) < 0 || !config.commit()) {
-            error = tr("%1: cannot write").arg(config.fileName());
-            return fail();
-        }
-    }
-    if (m_throughput->barCount() > 0 &&
-        !ChartExporter::saveChartView(m_throughput, dir + QStringLiteral("/throughput.png"), &error))
-        return fail();
-    if (!ChartExporter::writeCsv(m_runs->records(), dir + QStringLiteral("/metrics.csv"), &error))
-        return fail();
-    if (!ChartExporter::writeComparisonTableCsv(m_table->rows(), dir + QStringLiteral("/comparison.csv"),
-                                                &error))
-        return fail();
-    QSaveFile env(dir + QStringLiteral("/environment.json"));
-    if (!env.open(QIODevice::WriteOnly) || env.write(ChartExporter::environmentJson()) < 0 || !env.commit()) {
-        error = tr("%1: cannot write").arg(env.fileName());
-        return fail();
-    }
-    statusBar()->showMessage(tr("Comparison bundle written to %1").arg(dir), 8000);
-    return true;
-}
-
-void MainWindow::exportChartDialog() {
-    QString selected;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the overlay chart"), m_runsRoot + QStringLiteral("/comparison.png"),
-        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"), &selected);
-    if (path.isEmpty()) return;
-    QString file = path;
-    if (QFileInfo(file).suffix().isEmpty())
-        file += selected.contains(QLatin1String("svg"))   ? QStringLiteral(".svg")
-                : selected.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
-                                                          : QStringLiteral(".png");
-    exportChart(file);
-}
-
-void MainWindow::exportCsvDialog() {
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export all series"), m_runsRoot + QStringLiteral("/metrics.csv"), tr("CSV (*.csv)"));
-    if (path.isEmpty()) return;
-    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
-    exportCsv(path);
-}
-
-void MainWindow::exportBundleDialog() {
-    const QString dir =
-        QFileDialog::getExistingDirectory(this, tr("Folder for the comparison bundle"), m_runsRoot);
-    if (dir.isEmpty()) return;
-    exportBundle(dir + QStringLiteral("/comparison-") +
-                 QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
-}
-
-bool MainWindow::finderConfig(const QString& finder, wb::ExperimentConfig* config) {
-    if (!m_corpus->hasCorpus()) {
-        m_errors->showError(tr("No corpus"), tr("The %1 trains on the corpus: load one first.").arg(finder));
-        return false;
-    }
-    *config = m_experiment->config();
-    config->data.corpus = toStd(m_corpus->corpusPath());
-    // A finder measures on one device, in this process: the last one ticked.
-    const auto choices = m_devices->checkedChoices();
-    if (!choices.empty()) {
-        config->device.device = choices.back().device;
-        config->device.threads = choices.back().threads;
-    }
-    return true;
+// Opens a finder's dialog on the experiment as set (the launcher refuses, saying why, without a corpus).
+template <class Dialog>
+Dialog* MainWindow::openFinder(const QString& finder, const QString& errorTitle) {
+    wb::ExperimentConfig config;
+    if (!m_launcher->finderExperiment(finder, &config)) return nullptr;
+    auto* dialog = new Dialog(config, m_corpus->corpus(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &FinderDialog::failed, this,
+            [this, errorTitle](const QString& m) { m_errors->showError(errorTitle, m); });
+    dialog->open();
+    dialog->start();
+    return dialog;
 }
 
 void MainWindow::runLrFinder() {
-    wb::ExperimentConfig config;
-    if (!finderConfig(tr("learning-rate finder"), &config)) return;
-    auto* dialog = new LrFinderDialog(config, m_corpus->corpus(), this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &LrFinderDialog::rateChosen, this, [this](double rate) {
-        m_experiment->setLearningRate(rate);
-        statusBar()->showMessage(tr("Learning rate set to %1").arg(rate, 0, 'g', 3), 5000);
-    });
-    connect(dialog, &LrFinderDialog::failed, this,
-            [this](const QString& m) { m_errors->showError(tr("LR finder"), m); });
-    dialog->open();
-    dialog->start();
+    if (auto* dialog = openFinder<LrFinderDialog>(tr("learning-rate finder"), tr("LR finder")))
+        connect(dialog, &LrFinderDialog::rateChosen, this, [this](double rate) {
+            m_experiment->setLearningRate(rate);
+            statusBar()->showMessage(tr("Learning rate set to %1").arg(rate, 0, 'g', 3), 5000);
+        });
 }
 
 void MainWindow::runBatchSizeFinder() {
-    wb::ExperimentConfig config;
-    if (!finderConfig(tr("batch-size finder"), &config)) return;
-    auto* dialog = new BatchSizeFinderDialog(config, m_corpus->corpus(), this);
-    dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &BatchSizeFinderDialog::batchSizeChosen, this, [this](qint64 size) {
-        m_experiment->setBatchSize(size);
-        statusBar()->showMessage(tr("Batch size set to %1").arg(size), 5000);
-    });
-    connect(dialog, &BatchSizeFinderDialog::failed, this,
-            [this](const QString& m) { m_errors->showError(tr("Batch-size finder"), m); });
-    dialog->open();
-    dialog->start();
+    if (auto* dialog = openFinder<BatchSizeFinderDialog>(tr("batch-size finder"), tr("Batch-size finder")))
+        connect(dialog, &BatchSizeFinderDialog::batchSizeChosen, this, [this](qint64 size) {
+            m_experiment->setBatchSize(size);
+            statusBar()->showMessage(tr("Batch size set to %1").arg(size), 5000);
+        });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    m_closing = true;
-    if (m_scheduler->anyPending()) {
-        statusBar()->showMessage(tr("Stopping the runs and saving their run folders…"));
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        // Each run stops within one batch and writes its checkpoint, metrics and run.json.
-        m_scheduler->shutdown();
-        QApplication::restoreOverrideCursor();
-    }
+    const bool pending = m_launcher->scheduler()->anyPending();
+    if (pending) statusBar()->showMessage(tr("Stopping the runs and saving their run folders…"));
+    if (pending) QApplication::setOverrideCursor(Qt::WaitCursor);
+    // Each run stops within one batch and writes its checkpoint, metrics and run.json; no error dialog is
+    // shown from here on.
+    m_launcher->shutdown();
+    if (pending) QApplication::restoreOverrideCursor();
     saveSettings();
     event->accept();
 }

@@ -1,25 +1,23 @@
 // The main window of LSTM Workbench: corpus, experiment and runs on the left; live training charts, the
-// comparison (overlay chart, table, throughput bars) and the playground on the right. Files and run
-// folders can be dropped anywhere on it. Owns the RunScheduler, so closing the window stops and waits for
-// every training thread (their run folders stay consistent).
+// comparison (overlay chart, table, throughput bars), the playground and sweeps on the right. Files and run
+// folders can be dropped anywhere on it. The window lays out, wires and remembers; the RunLauncher it owns
+// starts and stops the runs, so closing the window stops and waits for every training thread (their run
+// folders stay consistent).
 #pragma once
 
 #include <QMainWindow>
 #include <QStringList>
 
-#include <vector>
-
-#include "training/RunController.h"
-
 class QAction;
 class QLabel;
 class QMenu;
-class QPlainTextEdit;
 class QSplitter;
 class QTabWidget;
 
 namespace wbui {
 
+class CompareView;
+class ComparisonExport;
 class ComparisonTable;
 class CorpusPanel;
 class DeviceList;
@@ -28,12 +26,11 @@ class ExperimentPanel;
 class OverlayChart;
 class PlaygroundPanel;
 class RunChartGrid;
-class RunCollection;
-class RunProgressPanel;
-class RunScheduler;
+class RunLauncher;
 class RunsPanel;
 class SweepPanel;
 class ThroughputChart;
+class TrainingView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -48,33 +45,25 @@ public:
     // A dropped or opened path: a run folder goes to the comparison, a sweep folder to the Sweep tab,
     // anything else is loaded as a corpus.
     bool openPath(const QString& path);
-    // Starts the experiment on every ticked device. False (with an error shown) when it cannot start.
-    bool startRuns();
-    // Continues a stopped or finished run from its last checkpoint with new totals (Runs list → Resume…).
-    bool resumeRun(const QString& dir, const wbui::ResumeRequest& request);
-    // Takes the runs that are not training off the charts and tables (they stay in the Runs list).
-    void clearFinishedRuns();
-    void pauseAll(bool paused);
-    void stopAll();
+    // Several dropped paths: run and sweep folders all open; of the rest, only the first loads as the corpus.
+    void openPaths(const QStringList& paths);
 
-    bool exportChart(const QString& path);
-    bool exportCsv(const QString& path);
-    bool exportBundle(const QString& dir);
-
-    // Where new runs go (default: AppDataLocation/runs; $LSTM_WORKBENCH_RUNS overrides).
+    // Where new runs and sweeps go (default: AppDataLocation/runs; $LSTM_WORKBENCH_RUNS overrides).
     void setRunsDirectory(const QString& dir);
-    QString runsDirectory() const { return m_runsRoot; }
+    QString runsDirectory() const;
+
+    // The presenter that starts, stops and lists runs, and the Compare tab's exports.
+    RunLauncher* launcher() const { return m_launcher; }
+    ComparisonExport* comparisonExport() const { return m_export; }
 
     ErrorPresenter* errors() const { return m_errors; }
     CorpusPanel* corpusPanel() const { return m_corpus; }
     ExperimentPanel* experimentPanel() const { return m_experiment; }
     DeviceList* deviceList() const { return m_devices; }
-    RunScheduler* scheduler() const { return m_scheduler; }
-    RunCollection* runs() const { return m_runs; }
-    RunChartGrid* chartGrid() const { return m_grid; }
-    OverlayChart* overlayChart() const { return m_overlay; }
-    ComparisonTable* comparisonTable() const { return m_table; }
-    ThroughputChart* throughputChart() const { return m_throughput; }
+    RunChartGrid* chartGrid() const;
+    OverlayChart* overlayChart() const;
+    ComparisonTable* comparisonTable() const;
+    ThroughputChart* throughputChart() const;
     PlaygroundPanel* playground() const { return m_playground; }
     SweepPanel* sweepPanel() const { return m_sweep; }
     RunsPanel* runsPanel() const { return m_runsPanel; }
@@ -84,13 +73,16 @@ public:
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
-    // File drops load wherever they land, child widgets included (see the .cpp).
-    bool eventFilter(QObject* watched, QEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
 
 private:
     void buildMenus();
+    void buildFileMenu();
+    void buildExperimentMenu();
+    void buildViewAndHelpMenus();
+    void buildToolbar();
     void buildLayout();
+    QWidget* buildSide();
     void connectPanels();
     void restoreSettings();
     void saveSettings();
@@ -98,26 +90,18 @@ private:
     void updateRecentMenu();
     void addRecent(const QString& path);
     void onCorpusLoaded(const QString& path);
-    void onRunFinished(RunController* controller);
-    // Wires a run's signals to the charts, the log and the error dialog, and queues it.
-    void launch(RunController* controller, const QColor& color);
-    void refreshPlaygroundRuns();
     void openCorpusDialog();
     void openRunDialog();
-    void exportChartDialog();
-    void exportCsvDialog();
-    void exportBundleDialog();
-    // The experiment as a finder should try it; false (after telling the user) when there is no corpus.
-    bool finderConfig(const QString& finder, wb::ExperimentConfig* config);
+    template <class Dialog>
+    Dialog* openFinder(const QString& finder, const QString& errorTitle);
     void runLrFinder();
     void runBatchSizeFinder();
-    QString uniqueRunDir(const QString& base) const;
-    void appendLog(const QString& line);
+    void pauseAll(bool paused);
+    void showStatus(const QString& text, int milliseconds);
 
     ErrorPresenter* m_errors = nullptr;
-    RunCollection* m_runs = nullptr;
-    RunScheduler* m_scheduler = nullptr;
-    QString m_runsRoot;
+    RunLauncher* m_launcher = nullptr;
+    ComparisonExport* m_export = nullptr;
     QStringList m_recent;
 
     QSplitter* m_splitter = nullptr;
@@ -127,21 +111,20 @@ private:
     ExperimentPanel* m_experiment = nullptr;
     RunsPanel* m_runsPanel = nullptr;
     DeviceList* m_devices = nullptr;
-    RunProgressPanel* m_progress = nullptr;
-    RunChartGrid* m_grid = nullptr;
-    OverlayChart* m_overlay = nullptr;
-    ComparisonTable* m_table = nullptr;
-    ThroughputChart* m_throughput = nullptr;
+    TrainingView* m_training = nullptr;
+    CompareView* m_compare = nullptr;
     PlaygroundPanel* m_playground = nullptr;
     SweepPanel* m_sweep = nullptr;
-    QPlainTextEdit* m_log = nullptr;
     QLabel* m_statusRuns = nullptr;
 
     QMenu* m_recentMenu = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_openRunAction = nullptr;
+    QAction* m_exportChartAction = nullptr;
+    QAction* m_exportCsvAction = nullptr;
     QAction* m_runAction = nullptr;
     QAction* m_pauseAction = nullptr;
     QAction* m_stopAction = nullptr;
-    bool m_closing = false;
 };
 
 }  // namespace wbui

@@ -241,7 +241,7 @@ int runCells(const std::string& dir, wb::Sweep& sweep, bool quiet) {
     wb::writeFileAtomic((fs::path(dir) / wb::kSweepResults).string(), wb::sweepResultsCsv(dir, sweep));
 #ifdef WORKBENCH_HAVE_UI
     std::string why;
-    if (!wbui::exportSweepPlots(dir, &why))
+    if (!wbui::exportSweepFolderPlots(dir, &why))
         std::fprintf(stderr, "sweep: the plots were not written: %s\n", why.c_str());
 #endif
     std::signal(SIGINT, SIG_DFL);

@@ -135,18 +135,18 @@ TEST(MainWindow, FirstLaunchWithoutPreparedCorpusShowsHint) {
 
 TEST(MainWindow, RunWithoutCorpusExplains) {
     Window win;
-    EXPECT_FALSE(win.w->startRuns());
+    EXPECT_FALSE(win.w->launcher()->startRuns());
     EXPECT_TRUE(win.w->errors()->lastError().contains(QStringLiteral("corpus")));
 }
 
 TEST(MainWindow, ShortRunPlotsPointsAndFillsComparisonTable) {
     Window win;
     win.prepareTinyRun(10);
-    ASSERT_TRUE(win.w->startRuns()) << win.w->errors()->lastError().toStdString();
-    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
+    ASSERT_TRUE(win.w->launcher()->startRuns()) << win.w->errors()->lastError().toStdString();
+    ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
     EXPECT_EQ(win.w->errors()->errorCount(), 0) << win.w->errors()->lastError().toStdString();
-    ASSERT_EQ(win.w->runs()->size(), 1);
-    const QString dir = win.w->runs()->at(0).key;
+    ASSERT_EQ(win.w->launcher()->runs()->size(), 1);
+    const QString dir = win.w->launcher()->runs()->at(0).key;
     EXPECT_TRUE(wb::isRunFolder(dir.toStdString()));
     win.w->chartGrid()->flush();
     ASSERT_EQ(win.w->chartGrid()->panelCount(), 1);
@@ -181,18 +181,18 @@ TEST(MainWindow, ShortRunPlotsPointsAndFillsComparisonTable) {
 TEST(MainWindow, RunningAgainKeepsTheEarlierRunsCharts) {
     Window win;
     win.prepareTinyRun(4);
-    ASSERT_TRUE(win.w->startRuns());
-    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
-    const QString first = win.w->runs()->at(0).key;
-    ASSERT_TRUE(win.w->startRuns());
-    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
-    ASSERT_EQ(win.w->runs()->size(), 2);
-    EXPECT_TRUE(win.w->runs()->contains(first));
+    ASSERT_TRUE(win.w->launcher()->startRuns());
+    ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
+    const QString first = win.w->launcher()->runs()->at(0).key;
+    ASSERT_TRUE(win.w->launcher()->startRuns());
+    ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
+    ASSERT_EQ(win.w->launcher()->runs()->size(), 2);
+    EXPECT_TRUE(win.w->launcher()->runs()->contains(first));
     win.w->chartGrid()->flush();
     EXPECT_EQ(win.w->chartGrid()->panelCount(), 2);
-    EXPECT_NE(win.w->runs()->at(0).label, win.w->runs()->at(1).label);  // two runs on one device, told apart
-    win.w->clearFinishedRuns();
-    EXPECT_EQ(win.w->runs()->size(), 0);
+    EXPECT_NE(win.w->launcher()->runs()->at(0).label, win.w->launcher()->runs()->at(1).label);  // two runs on one device, told apart
+    win.w->launcher()->clearFinishedRuns();
+    EXPECT_EQ(win.w->launcher()->runs()->size(), 0);
     win.w->chartGrid()->flush();
     EXPECT_EQ(win.w->chartGrid()->panelCount(), 0);
     EXPECT_EQ(win.w->runsPanel()->runCount(), 2);
@@ -203,22 +203,22 @@ TEST(MainWindow, RunningAgainKeepsTheEarlierRunsCharts) {
 TEST(MainWindow, AFinishedRunResumesFromTheRunsList) {
     Window win;
     win.prepareTinyRun(4);
-    ASSERT_TRUE(win.w->startRuns());
-    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
-    const QString dir = win.w->runs()->at(0).key;
+    ASSERT_TRUE(win.w->launcher()->startRuns());
+    ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
+    const QString dir = win.w->launcher()->runs()->at(0).key;
     ASSERT_EQ(wb::loadRunFolder(dir.toStdString()).info.summary.steps, 4);
     wbui::ResumeRequest more;
     more.maxSteps = 8;
-    ASSERT_TRUE(win.w->resumeRun(dir, more)) << win.w->errors()->lastError().toStdString();
-    EXPECT_FALSE(win.w->resumeRun(dir, more));  // not twice at once
-    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
+    ASSERT_TRUE(win.w->launcher()->resumeRun(dir, more)) << win.w->errors()->lastError().toStdString();
+    EXPECT_FALSE(win.w->launcher()->resumeRun(dir, more));  // not twice at once
+    ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
     EXPECT_EQ(win.w->errors()->errorCount(), 1) << win.w->errors()->lastError().toStdString();
     const auto record = wb::loadRunFolder(dir.toStdString());
     EXPECT_EQ(record.info.summary.steps, 8);
     EXPECT_EQ(record.info.status, wb::RunStatus::Completed);
-    ASSERT_EQ(win.w->runs()->size(), 1);
+    ASSERT_EQ(win.w->launcher()->runs()->size(), 1);
     std::int64_t first = -1, last = -1;
-    for (const auto& r : win.w->runs()->at(0).record.metrics)
+    for (const auto& r : win.w->launcher()->runs()->at(0).record.metrics)
         if (r.split == "train") {
             if (first < 0) first = r.step;
             last = r.step;
@@ -230,11 +230,11 @@ TEST(MainWindow, AFinishedRunResumesFromTheRunsList) {
 TEST(MainWindow, PauseHoldsAndStopEndsTheRun) {
     Window win;
     win.prepareTinyRun(100000);
-    ASSERT_TRUE(win.w->startRuns());
-    RunController* run = win.w->scheduler()->controllers().value(0);
+    ASSERT_TRUE(win.w->launcher()->startRuns());
+    RunController* run = win.w->launcher()->scheduler()->controllers().value(0);
     ASSERT_NE(run, nullptr);
     ASSERT_TRUE(waitFor([&] { return run->lastProgress().step > 0; }, 120000));
-    win.w->pauseAll(true);
+    win.w->launcher()->pauseAll(true);
     EXPECT_EQ(run->state(), RunController::State::Paused);
     // The worker reports "paused" when it blocks, after the batch in flight: from then on it takes no step.
     ASSERT_TRUE(waitFor([&] { return run->lastProgress().phase == "paused"; }, 60000))
@@ -247,15 +247,15 @@ TEST(MainWindow, PauseHoldsAndStopEndsTheRun) {
         1000))
         << "paused at step " << stepPaused << ", now at step " << run->lastProgress().step << " ("
         << run->lastProgress().phase << ")";
-    win.w->pauseAll(false);
+    win.w->launcher()->pauseAll(false);
     EXPECT_EQ(run->state(), RunController::State::Running);
     ASSERT_TRUE(waitFor([&] { return run->lastProgress().step > stepPaused; }, 60000))
         << "the run did not go on";
     // Paused again and stopped while paused: the run ends at the step it paused at.
-    win.w->pauseAll(true);
+    win.w->launcher()->pauseAll(true);
     ASSERT_TRUE(waitFor([&] { return run->lastProgress().phase == "paused"; }, 60000));
     const auto stepStopped = run->lastProgress().step;
-    win.w->stopAll();
+    win.w->launcher()->stopAll();
     ASSERT_TRUE(waitFor([&] { return run->isDone(); }, 60000));
     EXPECT_EQ(run->state(), RunController::State::Stopped);
     ASSERT_TRUE(wb::isRunFolder(run->runDir().toStdString()));
@@ -265,8 +265,8 @@ TEST(MainWindow, PauseHoldsAndStopEndsTheRun) {
 TEST(MainWindow, ClosingMidRunStopsWorkerAndKeepsRunFolder) {
     Window win;
     win.prepareTinyRun(100000);
-    ASSERT_TRUE(win.w->startRuns());
-    RunController* run = win.w->scheduler()->controllers().value(0);
+    ASSERT_TRUE(win.w->launcher()->startRuns());
+    RunController* run = win.w->launcher()->scheduler()->controllers().value(0);
     ASSERT_TRUE(waitFor([&] { return run->lastProgress().step >= 3; }, 120000));
     const QString dir = run->runDir();
     win.w->close();  // stops and waits for the worker
@@ -281,13 +281,13 @@ TEST(MainWindow, TwoCpuEntriesRunOneAfterAnother) {
     Window win;
     win.prepareTinyRun(6);
     win.w->deviceList()->setChecked(1, true);
-    ASSERT_TRUE(win.w->startRuns());
-    const auto controllers = win.w->scheduler()->controllers();
+    ASSERT_TRUE(win.w->launcher()->startRuns());
+    const auto controllers = win.w->launcher()->scheduler()->controllers();
     ASSERT_EQ(controllers.size(), 2);
     EXPECT_TRUE(controllers[0]->isActive());
     EXPECT_EQ(controllers[1]->state(), RunController::State::Queued);
-    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
-    EXPECT_EQ(win.w->runs()->size(), 2);
+    ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
+    EXPECT_EQ(win.w->launcher()->runs()->size(), 2);
     win.w->comparisonTable()->refresh();
     EXPECT_EQ(win.w->comparisonTable()->rows().size(), 2u);
 }
@@ -303,30 +303,30 @@ TEST(MainWindow, TheMultiProcessEntryTrainsOverGlooAndItsRunSaysSo) {
     EXPECT_EQ(choices[2].threads, 1);
     win.w->deviceList()->setChecked(0, false);
     win.w->deviceList()->setChecked(2, true);
-    ASSERT_TRUE(win.w->startRuns()) << win.w->errors()->lastError().toStdString();
-    ASSERT_TRUE(waitFor([&] { return !win.w->scheduler()->anyPending(); }, 240000));
+    ASSERT_TRUE(win.w->launcher()->startRuns()) << win.w->errors()->lastError().toStdString();
+    ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
     EXPECT_EQ(win.w->errors()->errorCount(), 0) << win.w->errors()->lastError().toStdString();
-    ASSERT_EQ(win.w->runs()->size(), 1);
-    const auto record = wb::loadRunFolder(win.w->runs()->at(0).key.toStdString());
+    ASSERT_EQ(win.w->launcher()->runs()->size(), 1);
+    const auto record = wb::loadRunFolder(win.w->launcher()->runs()->at(0).key.toStdString());
     EXPECT_EQ(record.info.status, wb::RunStatus::Completed);
     EXPECT_EQ(record.info.worldSize, 2);
     EXPECT_EQ(record.info.backend, "gloo");
     EXPECT_EQ(record.config.device.processes, 2);
     EXPECT_EQ(record.info.summary.steps, 8);
-    const QString device = RunCollection::deviceLabelFor(win.w->runs()->at(0).record);
+    const QString device = RunCollection::deviceLabelFor(win.w->launcher()->runs()->at(0).record);
     EXPECT_NE(device.indexOf(QStringLiteral("2 processes (Gloo)")), -1) << device.toStdString();
-    EXPECT_NE(win.w->runs()->at(0).label.indexOf(QStringLiteral("2 processes (gloo)")),
+    EXPECT_NE(win.w->launcher()->runs()->at(0).label.indexOf(QStringLiteral("2 processes (gloo)")),
               -1)  // in its name too
-        << win.w->runs()->at(0).label.toStdString();
+        << win.w->launcher()->runs()->at(0).label.toStdString();
     win.w->chartGrid()->flush();
-    EXPECT_GT(win.w->chartGrid()->panel(win.w->runs()->at(0).key)->pointCount(), 0);
+    EXPECT_GT(win.w->chartGrid()->panel(win.w->launcher()->runs()->at(0).key)->pointCount(), 0);
 }
 
 TEST(MainWindow, DroppingRunFolderAddsItToComparison) {
     Window win;
     const QString run = wbuitest::trainedLanguageModelRun();
     dropFiles(win.w.get(), {run});
-    EXPECT_EQ(win.w->runs()->size(), 1);
+    EXPECT_EQ(win.w->launcher()->runs()->size(), 1);
     EXPECT_FALSE(win.w->corpusPanel()->hasCorpus());
     const QString notRun = QString::fromStdString(win.tmp.file("empty-folder"));
     QDir().mkpath(notRun);

@@ -13,6 +13,7 @@
 #include "corpus/CorpusPanel.h"
 #include "experiment/ExperimentPanel.h"
 #include "training/DeviceList.h"
+#include "training/RunLauncher.h"
 #include "workbench/Devices.h"
 
 namespace wbuitest {

@@ -19,6 +19,7 @@
 #include "common/QtConversions.h"
 #include "corpus/ClassBalanceChart.h"
 #include "corpus/CorpusPreparer.h"
+#include "workbench/CorpusCatalog.h"
 #include "workbench/Preparer.h"
 
 namespace wbui {
@@ -254,6 +255,31 @@ void CorpusPanel::onPrepared(const QString& name, CorpusPreparer::Outcome outcom
         Q_EMIT loadFailed(tr("Could not prepare the corpus"), message);
     }
     Q_EMIT prepareFailed(name, message);
+}
+
+QString CorpusPanel::openOnLaunch(const QString& lastCorpus, const QString& fallback) {
+    if (!lastCorpus.isEmpty() && QFileInfo::exists(lastCorpus) && loadPath(lastCorpus)) return QString();
+    std::optional<wb::CatalogEntry> entry;
+    try {
+        entry = wb::findPreparedCorpus(toStd(fallback));
+    } catch (const std::exception&) {
+    }
+    if (entry) {
+        loadPrepared(fallback);
+        return QString();
+    }
+    selectReadyCorpus(fallback);
+    const QString hint =
+        canPrepare() ? tr("The default corpus %1 is not prepared yet: press Prepare under Ready corpora (it "
+                          "downloads the "
+                          "chinese-poetry package, about 85 MB, once) — or drop any text file on the window.")
+                           .arg(fallback)
+                     : tr("The default corpus %1 is not prepared yet. Prepare it with: %2 — or drop any text "
+                          "file on the "
+                          "window.")
+                           .arg(fallback, toQt(wb::prepareCommand(toStd(fallback))));
+    setHint(hint);
+    return hint;
 }
 
 void CorpusPanel::setHint(const QString& text) { m_message->setText(text); }

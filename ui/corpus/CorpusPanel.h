@@ -48,6 +48,10 @@ public:
     QString prepareStage() const { return m_prepareStage; }
     // A line under the header, for "prepare it with: …" hints.
     void setHint(const QString& text);
+    // At launch: loads lastCorpus when it still loads, else the prepared corpus `fallback`; when that is not
+    // prepared either, selects it under Ready corpora and shows how to prepare it. Returns that hint ("" when
+    // a corpus was loaded).
+    QString openOnLaunch(const QString& lastCorpus, const QString& fallback);
 
     bool hasCorpus() const { return m_corpus != nullptr; }
     std::shared_ptr<const wb::Corpus> corpus() const { return m_corpus; }

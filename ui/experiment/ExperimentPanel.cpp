@@ -8,6 +8,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
@@ -226,6 +227,29 @@ void ExperimentPanel::setConfig(const wb::ExperimentConfig& config) {
     refresh();
 }
 
+bool ExperimentPanel::restoreConfigJson(const QByteArray& json) {
+    try {
+        setConfig(wb::ExperimentConfig::fromJson(json.toStdString(), "settings"));
+        return true;
+    } catch (const std::exception&) {
+        return false;  // settings from an older version: the defaults are a fine start
+    }
+}
+
+void ExperimentPanel::addPresetActions(QMenu* menu) {
+    menu->addAction(tr("Default language model"), this,
+                    [this] { applyPreset(QStringLiteral("default-lm")); });
+    menu->addAction(tr("Default classifier"), this,
+                    [this] { applyPreset(QStringLiteral("default-classify")); });
+    for (const auto& name : wb::presetNames()) {
+        QAction* a = menu->addAction(toQt(name), this, [this, n = toQt(name)] { applyPreset(n); });
+        if (name == "poems") {
+            a->setText(tr("poems — reference 000 model size"));
+            a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+        }
+    }
+}
+
 void ExperimentPanel::applyPreset(const QString& name) {
     wb::ExperimentConfig fresh;
     if (name == QLatin1String("default-lm")) {
@@ -277,6 +301,26 @@ void ExperimentPanel::setBatchSize(std::int64_t size) {
     m_config.train.batchSize = size;
     writeWidgets();
     refresh();
+}
+
+QString ExperimentPanel::followCorpus(const QString& path, const wb::Corpus& corpus,
+                                      const wb::CorpusStats& stats) {
+    const wb::Task task = m_config.task;
+    const auto said = [](const QStringList& changes) {
+        return changes.isEmpty()
+                   ? QString()
+                   : tr(" (%1; your other settings kept)").arg(changes.join(QStringLiteral(", ")));
+    };
+    QString switched;
+    if (corpus.labelled() && task == wb::Task::LanguageModel)
+        switched = tr("Labelled corpus: switched the experiment to a classifier") +
+                   said(switchTask(wb::Task::Classifier));
+    else if (!corpus.labelled() && task == wb::Task::Classifier)
+        switched = tr("Unlabelled text: switched the experiment to a language model") +
+                   said(switchTask(wb::Task::LanguageModel));
+    setCorpus(path, corpus.format, stats.distinctCharacters, stats.distinctWords,
+              std::int64_t(corpus.classes.size()));
+    return switched;
 }
 
 void ExperimentPanel::setCorpus(const QString& path, wb::CorpusFormat format, std::int64_t distinctChars,

@@ -9,11 +9,13 @@
 #include <cstdint>
 
 #include "workbench/Config.h"
+#include "workbench/Corpus.h"
 
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QMenu;
 class QPushButton;
 class QSpinBox;
 
@@ -31,6 +33,11 @@ public:
     // Shows a config in the widgets (presets, a saved run's config.json).
     void setConfig(const wb::ExperimentConfig& config);
     void applyPreset(const QString& name);
+    // The config saved in the settings (ExperimentConfig::toJson); one that no longer reads (an older
+    // version's) leaves the form as it is, and false is returned.
+    bool restoreConfigJson(const QByteArray& json);
+    // The presets as menu actions that apply them (Experiment → Presets).
+    void addPresetActions(QMenu* menu);
     // Switches the experiment to another task and keeps what the user set: a field still at the old task's
     // default takes the new task's default, a field the user changed keeps its value. Returns what changed,
     // one "label: old → new" per field (empty when the task was already this one).
@@ -41,6 +48,10 @@ public:
     // The loaded corpus: path for DataConfig::corpus, and what the summary needs to size the vocabulary.
     void setCorpus(const QString& path, wb::CorpusFormat format, std::int64_t distinctChars,
                    std::int64_t distinctWords, std::int64_t classes);
+    // A corpus was loaded: takes it (setCorpus) and, when its kind does not fit the task, switches the task
+    // (a labelled corpus is for a classifier, plain text for a language model; settings still at the old
+    // task's defaults follow, the user's own stay). Returns a sentence saying what switched, else "".
+    QString followCorpus(const QString& path, const wb::Corpus& corpus, const wb::CorpusStats& stats);
 
     QStringList problems() const { return m_problems; }
     ModelSummaryView* summaryView() const { return m_summary; }

@@ -4,6 +4,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QDate>
+#include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -29,7 +30,9 @@ bool failed(QString* error, const QString& path, const QString& why) {
     if (error) *error = QStringLiteral("%1: %2").arg(path, why);
     return false;
 }
-bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
+}  // namespace
+
+bool ChartExporter::writeFile(const QString& path, const QByteArray& bytes, QString* error) {
     // QSaveFile writes a temporary file and renames it: no half-written export is ever left behind.
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) return failed(error, path, file.errorString());
@@ -37,7 +40,13 @@ bool writeBytes(const QString& path, const QByteArray& bytes, QString* error) {
     if (!file.commit()) return failed(error, path, file.errorString());
     return true;
 }
-}  // namespace
+
+bool ChartExporter::copyFile(const QString& from, const QString& to, QString* error) {
+    QFile::remove(to);
+    if (QFile::copy(from, to)) return true;
+    if (error) *error = QObject::tr("%1: cannot copy to %2").arg(from, to);
+    return false;
+}
 
 QString ChartExporter::caption(const QString& what, const std::vector<wb::RunRecord>& runs) {
     QStringList corpora, labels;
@@ -165,7 +174,7 @@ bool ChartExporter::saveChartView(QChartView* view, const QString& path, QString
 
 bool ChartExporter::writeCsv(const std::vector<wb::RunRecord>& runs, const QString& path, QString* error) {
     try {
-        return writeBytes(path, QByteArray::fromStdString(wb::comparisonCsv(runs)), error);
+        return writeFile(path, QByteArray::fromStdString(wb::comparisonCsv(runs)), error);
     } catch (const std::exception& e) {
         return failed(error, path, toQt(e.what()));
     }
@@ -191,7 +200,7 @@ bool ChartExporter::writeComparisonTableCsv(const std::vector<wb::ComparisonRow>
                QByteArray::number(r.bestValAccuracy, 'g', 8) + ',' + QByteArray::number(r.speedup, 'g', 6) +
                ',' + (r.baseline ? "true" : "false") + ',' + quote(r.note) + '\n';
     }
-    return writeBytes(path, csv, error);
+    return writeFile(path, csv, error);
 }
 
 QByteArray ChartExporter::environmentJson() {

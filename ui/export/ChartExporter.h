@@ -30,6 +30,10 @@ public:
     static bool writeCsv(const std::vector<wb::RunRecord>& runs, const QString& path, QString* error);
     static bool writeComparisonTableCsv(const std::vector<wb::ComparisonRow>& rows, const QString& path,
                                         QString* error);
+    // Writes the whole file or nothing (a temporary file renamed into place); false with *error set.
+    static bool writeFile(const QString& path, const QByteArray& bytes, QString* error);
+    // Replaces `to` with a copy of `from`; false with *error naming both.
+    static bool copyFile(const QString& from, const QString& to, QString* error);
     // environment.json for the bundle: this machine's devices, LibTorch, BLAS, Qt and QCustomPlot versions.
     static QByteArray environmentJson();
 };

@@ -14,8 +14,8 @@
 #include "charts/OverlayChart.h"
 #include "common/QtConversions.h"
 #include "export/ChartExporter.h"
+#include "export/SweepExport.h"
 #include "runs/RunCollection.h"
-#include "sweep/SweepChart.h"
 #include "workbench/RunFolder.h"
 #include "workbench/SweepPlots.h"
 
@@ -86,7 +86,7 @@ int exportComparison(const std::vector<std::string>& runDirs, const std::string&
     return 0;
 }
 
-bool exportSweepPlots(const std::string& sweepDir, std::string* error) {
+bool exportSweepFolderPlots(const std::string& sweepDir, std::string* error) {
     try {
         const auto sweep = wb::loadSweep(sweepDir);
         const auto plots = wb::sweepPlots(sweep, wb::sweepResults(sweepDir, sweep));

@@ -16,6 +16,6 @@ int exportComparison(const std::vector<std::string>& runDirs, const std::string&
 
 // A sweep's plots (workbench/SweepPlots.h) as PNG and CSV in SWEEP_DIR/plots/, for `lstm-workbench-cli
 // sweep`: the Sweep tab's own charts. Returns false with *error set when a file cannot be written.
-bool exportSweepPlots(const std::string& sweepDir, std::string* error);
+bool exportSweepFolderPlots(const std::string& sweepDir, std::string* error);
 
 }  // namespace wbui

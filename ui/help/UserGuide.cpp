@@ -2,6 +2,7 @@
 
 #include <QDialogButtonBox>
 #include <QFile>
+#include <QMessageBox>
 #include <QRegularExpression>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -27,6 +28,15 @@ UserGuideDialog::UserGuideDialog(QWidget* parent) : QDialog(parent) {
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     resize(900, 760);
+}
+
+void showAboutBox(QWidget* parent, const QString& runsDirectory) {
+    QMessageBox::about(
+        parent, QObject::tr("About LSTM Workbench"),
+        QObject::tr("<b>LSTM Workbench %1</b><br>Train small LSTM text models with LibTorch and "
+                    "compare, side by side and honestly timed, how they train on different "
+                    "devices.<br><br>Runs are saved in %2")
+            .arg(QStringLiteral(WORKBENCH_VERSION), runsDirectory.toHtmlEscaped()));
 }
 
 }  // namespace wbui

@@ -13,6 +13,9 @@ namespace wbui {
 // The guide's Markdown without its image lines.
 QString userGuideMarkdown();
 
+// Help → About: the version, what the app is for, and where runs are saved.
+void showAboutBox(QWidget* parent, const QString& runsDirectory);
+
 class UserGuideDialog : public QDialog {
     Q_OBJECT
 public:

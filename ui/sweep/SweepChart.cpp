@@ -238,33 +238,4 @@ void SweepChart::setPlot(const wb::SweepPlot& data, const QString& subtitle) {
     m_plot->replot();
 }
 
-bool exportSweepPlots(const std::vector<wb::SweepPlot>& plots, const QString& subtitle, const QString& dir,
-                      QStringList* written, QString* error) {
-    if (!QDir().mkpath(dir)) {
-        if (error) *error = dir + QStringLiteral(": cannot create the folder");
-        return false;
-    }
-    for (const auto& p : plots) {
-        if (!p.unavailable.empty()) continue;
-        SweepChart chart;
-        chart.resize(ChartExporter::kWidth, ChartExporter::kHeight);
-        chart.setPlot(p, subtitle);
-        const QString base = QDir(dir).filePath(toQt(p.id));
-        if (!ChartExporter::savePlot(chart.plot(), base + QStringLiteral(".png"), error)) return false;
-        QSaveFile csv(base + QStringLiteral(".csv"));
-        if (!csv.open(QIODevice::WriteOnly) || csv.write(QByteArray::fromStdString(p.toCsv())) < 0 ||
-            !csv.commit()) {
-            if (error) *error = base + QStringLiteral(".csv: ") + csv.errorString();
-            return false;
-        }
-        if (written) *written << base + QStringLiteral(".png") << base + QStringLiteral(".csv");
-    }
-    return true;
-}
-
-QString sweepSubtitle(const wb::Sweep& sweep) {
-    return QFileInfo(toQt(sweep.base.data.corpus)).fileName() + QStringLiteral(" · ") +
-           QDate::currentDate().toString(Qt::ISODate);
-}
-
 }  // namespace wbui

@@ -26,12 +26,4 @@ private:
     wb::SweepPlot m_data;
 };
 
-// Writes plot.id + ".png" and ".csv" into dir for every plot that the sweep can draw; the names of the files
-// written go to *written. Returns false with *error set (one line naming the file).
-bool exportSweepPlots(const std::vector<wb::SweepPlot>& plots, const QString& subtitle, const QString& dir,
-                      QStringList* written, QString* error);
-
-// "corpus · 2026-11-23": the subtitle of a sweep's charts.
-QString sweepSubtitle(const wb::Sweep& sweep);
-
 }  // namespace wbui

@@ -32,6 +32,7 @@
 
 #include "common/QtConversions.h"
 #include "export/ChartExporter.h"
+#include "export/SweepExport.h"
 #include "sweep/SweepChart.h"
 #include "workbench/ConfigFields.h"
 #include "workbench/Distributed.h"
@@ -79,13 +80,6 @@ QString humanSeconds(double s) {
     if (s >= 3600) return QStringLiteral("%1 h").arg(s / 3600, 0, 'f', 1);
     if (s >= 60) return QStringLiteral("%1 min").arg(s / 60, 0, 'f', 1);
     return QStringLiteral("%1 s").arg(s, 0, 'f', 0);
-}
-
-bool copyFile(const QString& from, const QString& to, QString* error) {
-    QFile::remove(to);
-    if (QFile::copy(from, to)) return true;
-    if (error) *error = QObject::tr("%1: cannot copy to %2").arg(from, to);
-    return false;
 }
 
 }  // namespace
@@ -775,43 +769,8 @@ bool SweepPanel::exportBundle(const QString& dir, QString* error) {
         if (error) *error = tr("No sweep to export");
         return false;
     }
-    const QDir out(dir);
-    if (!out.mkpath(QStringLiteral("runs"))) {
-        if (error) *error = tr("%1: cannot create the folder").arg(dir);
+    if (!writeSweepBundle(*m_sweep, m_dir, m_resultsData, toStd(m_baseline->currentText()), dir, error))
         return false;
-    }
-    const QDir src(m_dir);
-    for (const auto* name : {wb::kSweepFile, wb::kSweepResults})
-        if (QFileInfo::exists(src.filePath(QLatin1String(name))) &&
-            !copyFile(src.filePath(QLatin1String(name)), out.filePath(QLatin1String(name)), error))
-            return false;
-    const auto plots = wb::sweepPlots(*m_sweep, m_resultsData, toStd(m_baseline->currentText()));
-    if (!exportSweepPlots(plots, sweepSubtitle(*m_sweep), out.filePath(QStringLiteral("plots")), nullptr,
-                          error))
-        return false;
-    for (const auto& c : m_sweep->cells) {
-        if (c.state != wb::CellState::Done) continue;
-        const QString runName = QFileInfo(toQt(c.runDir)).fileName();
-        if (!out.mkpath(QStringLiteral("runs/") + runName)) {
-            if (error)
-                *error =
-                    tr("%1: cannot create the folder").arg(out.filePath(QStringLiteral("runs/") + runName));
-            return false;
-        }
-        for (const auto* name : {wb::runfiles::kConfig, wb::runfiles::kRun, wb::runfiles::kMetrics}) {
-            const QString from = src.filePath(toQt(c.runDir) + QLatin1Char('/') + QLatin1String(name));
-            if (QFileInfo::exists(from) && !copyFile(from,
-                                                     out.filePath(QStringLiteral("runs/") + runName +
-                                                                  QLatin1Char('/') + QLatin1String(name)),
-                                                     error))
-                return false;
-        }
-    }
-    QSaveFile env(out.filePath(QStringLiteral("environment.json")));
-    if (!env.open(QIODevice::WriteOnly) || env.write(ChartExporter::environmentJson()) < 0 || !env.commit()) {
-        if (error) *error = tr("%1: %2").arg(env.fileName(), env.errorString());
-        return false;
-    }
     m_progress->setText(tr("Exported the sweep to %1").arg(dir));
     return true;
 }

@@ -74,6 +74,20 @@ bool RunScheduler::anyPending() const {
     return false;
 }
 
+QString RunScheduler::summary() const {
+    if (!anyPending()) return QString();
+    int running = 0, paused = 0, queued = 0;
+    for (RunController* c : m_controllers) {
+        running += c->state() == RunController::State::Running;
+        paused += c->state() == RunController::State::Paused;
+        queued += c->state() == RunController::State::Queued;
+    }
+    // A paused run is not running: "1 running" under a paused progress bar read as a fault.
+    QString text = tr("%1 running").arg(running);
+    if (paused > 0) text += tr(" · %1 paused").arg(paused);
+    return text + tr(" · %1 queued").arg(queued);
+}
+
 bool RunScheduler::allPaused() const {
     bool any = false;
     for (auto* c : m_controllers) {

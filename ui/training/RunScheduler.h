@@ -33,6 +33,8 @@ public:
     bool anyActive() const;
     bool anyPending() const;  // active or queued
     bool allPaused() const;
+    // "2 running · 1 paused · 0 queued" for the status bar ("" when nothing is pending).
+    QString summary() const;
     const QList<RunController*>& controllers() const { return m_controllers; }
 
 Q_SIGNALS:

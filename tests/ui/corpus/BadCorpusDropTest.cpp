@@ -55,14 +55,14 @@ TEST_P(BadCorpusDrop, ReportsAndKeepsThePreviousCorpus) {
         win.w->deviceList()->setChecked(0, true);
         win.w->deviceList()->setChecked(1, false);
         win.w->deviceList()->setChecked(2, false);
-        win.w->startRuns();  // refused at once, or the run fails on its thread
+        win.w->launcher()->startRuns();  // refused at once, or the run fails on its thread
         ASSERT_TRUE(wbuitest::waitFor([&] { return win.w->errors()->errorCount() > errorsBefore; }, 60000))
             << "no error when training on it";
         EXPECT_EQ(win.w->errors()->errorCount(), errorsBefore + 1);
         const std::string error = win.w->errors()->lastError().toStdString();
         for (const auto& fragment : c.expected)
             EXPECT_NE(error.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << error;
-        ASSERT_TRUE(wbuitest::waitFor([&] { return !win.w->scheduler()->anyPending(); }, 60000));
+        ASSERT_TRUE(wbuitest::waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 60000));
         return;
     }
     // Refused by the loader: the drop reports it.

@@ -14,7 +14,9 @@
 #include "UiTestSupport.h"
 #include "charts/ThroughputChart.h"
 #include "common/ErrorPresenter.h"
+#include "export/ComparisonExport.h"
 #include "runs/RunCollection.h"
+#include "training/RunLauncher.h"
 
 using namespace wbui;
 
@@ -35,11 +37,11 @@ TEST(BundleExport, WritesChartsTablesConfigsAndEnvironment) {
     w.resize(1400, 900);
     const QString run = wbuitest::trainedLanguageModelRun();
     ASSERT_TRUE(w.openPath(run));
-    ASSERT_EQ(w.runs()->size(), 1);
+    ASSERT_EQ(w.launcher()->runs()->size(), 1);
     const QString id = QFileInfo(run).fileName();
 
     const QString dir = QString::fromStdString(tmp.file("bundle"));
-    ASSERT_TRUE(w.exportBundle(dir));
+    ASSERT_TRUE(w.comparisonExport()->exportBundle(dir));
     EXPECT_EQ(w.errors()->errorCount(), 0);
 
     for (const char* name : {"overlay-step.png", "overlay-wall-seconds.png", "overlay-samples.png"}) {
@@ -68,7 +70,7 @@ TEST(BundleExport, WritesChartsTablesConfigsAndEnvironment) {
     ASSERT_EQ(table.size(), 2);  // header and the one run
     EXPECT_TRUE(table[1].contains(id));
     // Named as the window names it (the panels, the legend, the table).
-    EXPECT_TRUE(table[1].contains(w.runs()->at(0).label)) << table[1].toStdString();
+    EXPECT_TRUE(table[1].contains(w.launcher()->runs()->at(0).label)) << table[1].toStdString();
 
     const QJsonDocument config =
         QJsonDocument::fromJson(readAll(dir + QStringLiteral("/configs/%1.json").arg(id)).toUtf8());
@@ -86,6 +88,6 @@ TEST(BundleExport, FolderThatCannotBeMadeIsReported) {
     w.setRunsDirectory(QString::fromStdString(tmp.file("runs")));
     ASSERT_TRUE(w.openPath(wbuitest::trainedLanguageModelRun()));
     wbtest::writeText(tmp.file("a-file"), "not a folder\n");
-    EXPECT_FALSE(w.exportBundle(QString::fromStdString(tmp.file("a-file")) + QStringLiteral("/bundle")));
+    EXPECT_FALSE(w.comparisonExport()->exportBundle(QString::fromStdString(tmp.file("a-file")) + QStringLiteral("/bundle")));
     EXPECT_EQ(w.errors()->errorCount(), 1);
 }

@@ -48,7 +48,7 @@ TEST(RunIdentity, RenamingFromTheRunsListRenamesEverywhere) {
     const QString dir = copyRun(win, wbuitest::trainedLanguageModelRun(), "lm-copy");
     ASSERT_TRUE(win.w->runsPanel()->openRunFolder(dir));
     win.w->runsPanel()->refresh();
-    const QString before = win.w->runs()->at(0).label;
+    const QString before = win.w->launcher()->runs()->at(0).label;
     EXPECT_TRUE(before.startsWith(QStringLiteral("pattern LM · cpu"))) << before.toStdString();
 
     wb::RunAnnotations a;
@@ -57,7 +57,7 @@ TEST(RunIdentity, RenamingFromTheRunsListRenamesEverywhere) {
     a.notes = "first run\nsecond line";
     ASSERT_TRUE(win.w->runsPanel()->annotate(dir, a));
     EXPECT_EQ(wb::readRunAnnotations(dir.toStdString()).name, "pattern baseline");
-    EXPECT_EQ(win.w->runs()->at(0).label, QStringLiteral("pattern baseline"));
+    EXPECT_EQ(win.w->launcher()->runs()->at(0).label, QStringLiteral("pattern baseline"));
     EXPECT_EQ(win.w->runsPanel()->runName(dir), QStringLiteral("pattern baseline"));
     win.w->comparisonTable()->refresh();
     EXPECT_TRUE(tableHasRun(win.w->comparisonTable()->table(), QStringLiteral("pattern baseline")));
@@ -70,7 +70,7 @@ TEST(RunIdentity, RenamingFromTheRunsListRenamesEverywhere) {
     // An empty name goes back to the default.
     a.name.clear();
     ASSERT_TRUE(win.w->runsPanel()->annotate(dir, a));
-    EXPECT_EQ(win.w->runs()->at(0).label, before);
+    EXPECT_EQ(win.w->launcher()->runs()->at(0).label, before);
 }
 
 TEST(RunIdentity, TheNotesDialogEditsNameTagsAndNotes) {
@@ -99,13 +99,13 @@ TEST(RunIdentity, DeleteRemovesOnlyThatFolderAndRefusesALiveRun) {
     EXPECT_FALSE(fs::exists(doomed.toStdString()));
     EXPECT_TRUE(fs::exists(keep.toStdString() + "/config.json"));
     EXPECT_EQ(win.w->runsPanel()->runCount(), before - 1);
-    EXPECT_FALSE(win.w->runs()->contains(doomed));
+    EXPECT_FALSE(win.w->launcher()->runs()->contains(doomed));
 
     RunEntry live;
     live.key = keep;
     live.live = true;
     live.record = wb::loadRunFolder(keep.toStdString());
-    win.w->runs()->add(std::move(live));
+    win.w->launcher()->runs()->add(std::move(live));
     const int errors = win.w->errors()->errorCount();
     EXPECT_FALSE(win.w->runsPanel()->deleteRun(keep));
     EXPECT_TRUE(fs::exists(keep.toStdString() + "/config.json"));

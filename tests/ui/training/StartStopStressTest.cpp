@@ -56,9 +56,9 @@ TEST(StartStopStress, AHundredRunsStartedAndStoppedInARow) {
     const char* moments[] = {"at once", "after a step", "validating", "checkpointing"};
     double residentAfter10 = 0;
     for (int i = 0; i < 100; ++i) {
-        ASSERT_TRUE(win.w->startRuns()) << "run " << i;
-        ASSERT_EQ(win.w->scheduler()->controllers().size(), 1) << "finished runs are let go";
-        RunController* run = win.w->scheduler()->controllers().value(0);
+        ASSERT_TRUE(win.w->launcher()->startRuns()) << "run " << i;
+        ASSERT_EQ(win.w->launcher()->scheduler()->controllers().size(), 1) << "finished runs are let go";
+        RunController* run = win.w->launcher()->scheduler()->controllers().value(0);
         const std::string moment = moments[i % 4];
         // The moment is the state the run reported last, as the GUI sees it (the worker may be a batch
         // further): waited for, never slept for. The run has 100,000 steps, so it cannot end first; a wait
@@ -69,13 +69,13 @@ TEST(StartStopStress, AHundredRunsStartedAndStoppedInARow) {
             ASSERT_TRUE(waitFor([&] { return run->lastProgress().phase == moment; }, 60000))
                 << "run " << i << " never reported " << moment;
         ASSERT_FALSE(run->isDone()) << "run " << i;
-        win.w->stopAll();
+        win.w->launcher()->stopAll();
         ASSERT_TRUE(waitFor([&] { return run->isDone(); }, 60000)) << "run " << i << " did not stop";
         EXPECT_NE(run->state(), RunController::State::Failed) << "run " << i;
         expectConsistentRunFolder(run->runDir().toStdString(), i);
         // Finished runs keep their charts by design until the user clears them; cleared here, what is left
         // of a run is what the bound below is about.
-        win.w->clearFinishedRuns();
+        win.w->launcher()->clearFinishedRuns();
         if (i == 9) residentAfter10 = residentMiB();
     }
     const double growth = residentMiB() - residentAfter10;

@@ -1,0 +1,130 @@
+// The comparison's chart, CSV and bundle exports.
+#include "export/ComparisonExport.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+
+#include "charts/ComparisonTable.h"
+#include "charts/OverlayChart.h"
+#include "charts/RunChartGrid.h"
+#include "charts/RunChartPanel.h"
+#include "charts/ThroughputChart.h"
+#include "common/ErrorPresenter.h"
+#include "export/ChartExporter.h"
+#include "runs/RunCollection.h"
+
+namespace wbui {
+
+ComparisonExport::ComparisonExport(const Views& views, ErrorPresenter* errors, QWidget* dialogParent)
+    : QObject(dialogParent), m_views(views), m_errors(errors), m_dialogParent(dialogParent) {}
+
+bool ComparisonExport::fail(const QString& error, const QString& hint) {
+    m_errors->showError(tr("Export failed"), error + hint);
+    return false;
+}
+
+bool ComparisonExport::exportChart(const QString& path) {
+    m_views.overlay->flush();
+    QString error;
+    if (!ChartExporter::savePlot(
+            m_views.overlay->plot(), path, &error, ChartExporter::kWidth, ChartExporter::kHeight,
+            ChartExporter::caption(tr("LSTM Workbench comparison"), m_views.runs->records())))
+        return fail(error, tr("\n\nPick another folder or file name."));
+    emit statusMessage(tr("Chart saved to %1").arg(path), 6000);
+    return true;
+}
+
+bool ComparisonExport::exportCsv(const QString& path) {
+    QString error;
+    if (!ChartExporter::writeCsv(m_views.runs->records(), path, &error))
+        return fail(error, tr("\n\nPick another folder or file name."));
+    emit statusMessage(tr("All series saved to %1").arg(path), 6000);
+    return true;
+}
+
+bool ComparisonExport::exportBundle(const QString& dir) {
+    const QString hint = tr("\n\nPick another folder.");
+    if (!QDir().mkpath(dir + QStringLiteral("/configs")))
+        return fail(tr("%1: cannot create the folder").arg(dir), hint);
+    OverlayChart* overlay = m_views.overlay;
+    RunCollection* runs = m_views.runs;
+    overlay->flush();
+    m_views.grid->flush();
+    m_views.table->refresh();
+    QString error;
+    // The overlay in every x-axis mode a reader may ask about, then each run's own chart.
+    const XAxisMode shown = overlay->xAxisMode();
+    const struct {
+        XAxisMode mode;
+        const char* name;
+    } modes[] = {{XAxisMode::Step, "overlay-step.png"},
+                 {XAxisMode::WallSeconds, "overlay-wall-seconds.png"},
+                 {XAxisMode::Samples, "overlay-samples.png"}};
+    for (const auto& m : modes) {
+        overlay->setXAxisMode(m.mode);
+        const bool saved = ChartExporter::savePlot(
+            overlay->plot(), dir + QLatin1Char('/') + QLatin1String(m.name), &error, ChartExporter::kWidth,
+            ChartExporter::kHeight, ChartExporter::caption(tr("LSTM Workbench comparison"), runs->records()));
+        if (!saved) {
+            overlay->setXAxisMode(shown);
+            return fail(error, hint);
+        }
+    }
+    overlay->setXAxisMode(shown);
+    for (int i = 0; i < runs->size(); ++i) {
+        const RunEntry& e = runs->at(i);
+        const QString id = QFileInfo(e.key).fileName();
+        if (RunChartPanel* panel = m_views.grid->panel(e.key))
+            if (!ChartExporter::savePlot(panel->plot(), dir + QStringLiteral("/run-%1.png").arg(id), &error,
+                                         900, 560))
+                return fail(error, hint);
+        if (!ChartExporter::writeFile(dir + QStringLiteral("/configs/%1.json").arg(id),
+                                      QByteArray::fromStdString(e.record.config.toJson()), &error))
+            return fail(error, hint);
+    }
+    const bool written =
+        (m_views.throughput->barCount() == 0 ||
+         ChartExporter::saveChartView(m_views.throughput, dir + QStringLiteral("/throughput.png"), &error)) &&
+        ChartExporter::writeCsv(runs->records(), dir + QStringLiteral("/metrics.csv"), &error) &&
+        ChartExporter::writeComparisonTableCsv(m_views.table->rows(), dir + QStringLiteral("/comparison.csv"),
+                                               &error) &&
+        ChartExporter::writeFile(dir + QStringLiteral("/environment.json"), ChartExporter::environmentJson(),
+                                 &error);
+    if (!written) return fail(error, hint);
+    emit statusMessage(tr("Comparison bundle written to %1").arg(dir), 8000);
+    return true;
+}
+
+void ComparisonExport::exportChartDialog(const QString& startDir) {
+    QString selected;
+    const QString path = QFileDialog::getSaveFileName(
+        m_dialogParent, tr("Export the overlay chart"), startDir + QStringLiteral("/comparison.png"),
+        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"), &selected);
+    if (path.isEmpty()) return;
+    QString file = path;
+    if (QFileInfo(file).suffix().isEmpty())
+        file += selected.contains(QLatin1String("svg"))   ? QStringLiteral(".svg")
+                : selected.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
+                                                          : QStringLiteral(".png");
+    exportChart(file);
+}
+
+void ComparisonExport::exportCsvDialog(const QString& startDir) {
+    QString path = QFileDialog::getSaveFileName(m_dialogParent, tr("Export all series"),
+                                                startDir + QStringLiteral("/metrics.csv"), tr("CSV (*.csv)"));
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
+    exportCsv(path);
+}
+
+void ComparisonExport::exportBundleDialog(const QString& startDir) {
+    const QString dir =
+        QFileDialog::getExistingDirectory(m_dialogParent, tr("Folder for the comparison bundle"), startDir);
+    if (dir.isEmpty()) return;
+    exportBundle(dir + QStringLiteral("/comparison-") +
+                 QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+}
+
+}  // namespace wbui

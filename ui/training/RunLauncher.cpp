@@ -1,0 +1,259 @@
+// Starting, resuming, pausing and stopping runs, and the run folders' names.
+#include "training/RunLauncher.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+
+#include "common/ErrorPresenter.h"
+#include "common/QtConversions.h"
+#include "corpus/CorpusPanel.h"
+#include "experiment/ExperimentPanel.h"
+#include "runs/RunCollection.h"
+#include "training/DeviceList.h"
+#include "training/RunScheduler.h"
+#include "workbench/RunFolder.h"
+
+namespace wbui {
+
+namespace {
+// The device part of a run folder's name: cpu2t, cpu2px1t, cuda0.
+QString deviceTag(const DeviceChoice& c) {
+    if (c.device == "cpu" && c.processes > 1)
+        return QStringLiteral("cpu%1px%2t").arg(c.processes).arg(c.threads);
+    if (c.device == "cpu") return QStringLiteral("cpu%1t").arg(c.threads);
+    QString tag = toQt(c.device);
+    tag.remove(QLatin1Char(':'));
+    return tag;
+}
+
+RunEntry newRunEntry(const QString& dir, const wb::ExperimentConfig& config, const DeviceChoice& choice) {
+    RunEntry entry;
+    entry.key = dir;
+    entry.live = true;
+    entry.record.dir = toStd(dir);
+    entry.record.config = config;
+    entry.record.info.id = config.name;
+    entry.record.info.status = wb::RunStatus::Running;
+    entry.record.info.device = choice.device;
+    entry.record.info.deviceName = choice.name;
+    entry.record.info.threads = choice.threads;
+    entry.record.info.worldSize = choice.processes;
+    entry.record.info.precision = wb::toString(config.device.precision);
+    // The trainer writes its own start time; this one names the run until then (the same minute).
+    entry.record.info.startedAt =
+        toStd(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ")));
+    return entry;
+}
+}  // namespace
+
+RunLauncher::RunLauncher(const Views& views, ErrorPresenter* errors, QObject* parent)
+    : QObject(parent),
+      m_views(views),
+      m_errors(errors),
+      m_runs(new RunCollection(this)),
+      m_scheduler(new RunScheduler(this)) {}
+
+RunLauncher::~RunLauncher() { shutdown(); }
+
+void RunLauncher::setRunsDirectory(const QString& dir) {
+    QDir().mkpath(dir);
+    const QString canonical = QFileInfo(dir).canonicalFilePath();
+    m_runsRoot = canonical.isEmpty() ? QFileInfo(dir).absoluteFilePath() : canonical;
+}
+
+bool RunLauncher::experimentOnCorpus(wb::ExperimentConfig* config, QString* why) const {
+    if (!m_views.corpus->hasCorpus()) {
+        *why =
+            tr("Load a corpus first: drop a file or folder on the window, use File → Open, or load a "
+               "prepared corpus on the Corpus page.");
+        return false;
+    }
+    const QStringList problems = m_views.experiment->problems();
+    if (!problems.isEmpty()) {
+        *why =
+            tr("Fix these settings on the Experiment page:\n• %1").arg(problems.join(QStringLiteral("\n• ")));
+        return false;
+    }
+    *config = m_views.experiment->config();
+    config->data.corpus = toStd(m_views.corpus->corpusPath());
+    return true;
+}
+
+bool RunLauncher::finderExperiment(const QString& finder, wb::ExperimentConfig* config) const {
+    if (!m_views.corpus->hasCorpus()) {
+        m_errors->showError(tr("No corpus"), tr("The %1 trains on the corpus: load one first.").arg(finder));
+        return false;
+    }
+    *config = m_views.experiment->config();
+    config->data.corpus = toStd(m_views.corpus->corpusPath());
+    const auto choices = m_views.devices->checkedChoices();
+    if (!choices.empty()) {
+        config->device.device = choices.back().device;
+        config->device.threads = choices.back().threads;
+    }
+    return true;
+}
+
+bool RunLauncher::startRuns() {
+    wb::ExperimentConfig config;
+    QString why;
+    if (!experimentOnCorpus(&config, &why)) {
+        const bool noCorpus = !m_views.corpus->hasCorpus();
+        m_errors->showError(noCorpus ? tr("No corpus") : tr("The experiment cannot run"), why);
+        if (!noCorpus) emit experimentRejected();
+        return false;
+    }
+    const auto choices = m_views.devices->checkedChoices();
+    if (choices.empty()) {
+        m_errors->showError(tr("No device"),
+                            tr("Tick at least one device in the Devices list, then press Run."));
+        return false;
+    }
+    if (!QDir().mkpath(m_runsRoot)) {
+        m_errors->showError(tr("Runs folder"),
+                            tr("Cannot create the runs folder %1. Check its permissions.").arg(m_runsRoot));
+        return false;
+    }
+    // Earlier runs keep their charts: the new runs are compared with them (View → Clear finished runs, or
+    // unticking them in the Runs list, takes them off). Only the progress rows are for the runs in flight.
+    resetProgress();
+    m_scheduler->setSequentialCpu(m_views.devices->sequentialCpu());
+    const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    const auto corpus = m_views.corpus->corpus();
+    for (const auto& choice : choices) {
+        wb::ExperimentConfig c = config;
+        c.device.device = choice.device;
+        c.device.threads = choice.threads;
+        c.device.processes = choice.processes;
+        const QString dir = uniqueRunDir(stamp + QLatin1Char('-') + deviceTag(choice));
+        c.name = toStd(QFileInfo(dir).fileName());
+        const int index = m_runs->add(newRunEntry(dir, c, choice));
+        const QString label = m_runs->at(index).label;
+        launch(new RunController(c, dir, label, corpus), m_runs->at(index).color);
+        emit logLine(tr("%1: run folder %2").arg(label, dir));
+    }
+    emit runsStarted();
+    emit statusMessage(tr("Training on %n device(s)", nullptr, int(choices.size())), 5000);
+    return true;
+}
+
+void RunLauncher::resetProgress() {
+    emit progressCleared();
+    for (RunController* c : m_scheduler->controllers()) {
+        if (c->isDone()) continue;
+        const int i = m_runs->indexOf(c->runDir());
+        emit runQueued(c, i >= 0 ? m_runs->at(i).color : QColor(Qt::gray));
+    }
+    m_scheduler->removeFinished();
+}
+
+bool RunLauncher::resumeRun(const QString& dir, const ResumeRequest& request) {
+    for (RunController* c : m_scheduler->controllers())
+        if (c->runDir() == dir && !c->isDone()) {
+            m_errors->showError(tr("The run is still training"), tr("%1 is training now.").arg(dir));
+            return false;
+        }
+    RunEntry entry;
+    entry.key = dir;
+    try {
+        entry.record = wb::loadRunFolder(toStd(dir));
+    } catch (const std::exception& e) {
+        m_errors->showError(tr("Could not resume the run"), describeError(e));
+        return false;
+    }
+    // The curves so far come from the folder; the resumed steps are appended as they arrive.
+    m_runs->remove(dir);
+    entry.live = true;
+    const int index = m_runs->add(std::move(entry));
+    const RunEntry& added = m_runs->at(index);
+    auto* controller = new RunController(added.record.config, dir, added.label, nullptr);
+    controller->setResume(request);
+    launch(controller, added.color);
+    emit logLine(tr("%1: resuming from its last checkpoint").arg(added.label));
+    emit runsStarted();
+    return true;
+}
+
+bool RunLauncher::adoptSettingsOf(const QString& dir) {
+    try {
+        wb::ExperimentConfig config = wb::loadRunFolder(toStd(dir)).config;
+        // Keep the corpus that is loaded here; the run's path may be on another machine.
+        if (m_views.corpus->hasCorpus()) {
+            config.data.corpus = toStd(m_views.corpus->corpusPath());
+            config.data.format = m_views.corpus->loadedFormat();
+        }
+        m_views.experiment->setConfig(config);
+    } catch (const std::exception& e) {
+        m_errors->showError(tr("Could not read the run"), toQt(e.what()));
+        return false;
+    }
+    emit settingsAdopted();
+    emit statusMessage(tr("Experiment settings taken from %1").arg(QFileInfo(dir).fileName()), 5000);
+    return true;
+}
+
+void RunLauncher::launch(RunController* controller, const QColor& color) {
+    const QString dir = controller->runDir();
+    const QString label = controller->label();
+    connect(
+        controller, &RunController::metricsReceived, m_runs,
+        [this, dir](const std::vector<wb::MetricRecord>& records) { m_runs->appendMetrics(dir, records); });
+    connect(controller, &RunController::logLine, this,
+            [this, label](const QString& line) { emit logLine(label + QStringLiteral(": ") + line); });
+    connect(controller, &RunController::errorOccurred, this, [this, label](const QString& message) {
+        emit logLine(label + QStringLiteral(": ") + message);
+        if (!m_closing)
+            m_errors->showError(
+                tr("The run on %1 failed").arg(label),
+                tr("%1\n\nWhat the run learned until then is in its run folder; change the "
+                   "settings (a smaller batch or model for out-of-memory, a lower learning rate "
+                   "for NaN loss) and run again.")
+                    .arg(message));
+    });
+    connect(controller, &RunController::finished, this, [this, controller] { onRunFinished(controller); });
+    emit runQueued(controller, color);
+    m_scheduler->submit(controller);
+}
+
+void RunLauncher::onRunFinished(RunController* controller) {
+    if (m_closing) return;
+    const QString dir = controller->runDir();
+    m_runs->reloadFromDisk(dir);
+    emit statusMessage(tr("%1: %2").arg(controller->label(), RunController::stateName(controller->state())),
+                       8000);
+    const bool hasModel = controller->state() != RunController::State::Failed &&
+                          QFileInfo::exists(dir + QLatin1Char('/') + QLatin1String(wb::runfiles::kModel));
+    emit runFinished(dir, hasModel);
+}
+
+void RunLauncher::clearFinishedRuns() {
+    QStringList finished;
+    for (int i = 0; i < m_runs->size(); ++i)
+        if (!m_runs->at(i).live) finished << m_runs->at(i).key;
+    for (const QString& key : finished) m_runs->remove(key);  // they stay in the Runs list, unticked
+    emit statusMessage(tr("%n finished run(s) left the charts; tick them in the Runs list to bring them back",
+                          nullptr, int(finished.size())),
+                       8000);
+}
+
+void RunLauncher::pauseAll(bool paused) { m_scheduler->pauseAll(paused); }
+
+void RunLauncher::stopAll() {
+    m_scheduler->stopAll();
+    emit statusMessage(tr("Stopping: each run ends after its current batch and saves its run folder"), 5000);
+}
+
+void RunLauncher::shutdown() {
+    m_closing = true;
+    m_scheduler->shutdown();
+}
+
+QString RunLauncher::uniqueRunDir(const QString& base) const {
+    QString dir = m_runsRoot + QLatin1Char('/') + base;
+    for (int n = 2; QFileInfo::exists(dir) || m_runs->contains(dir); ++n)
+        dir = m_runsRoot + QLatin1Char('/') + base + QStringLiteral("-%1").arg(n);
+    return dir;
+}
+
+}  // namespace wbui
