@@ -190,7 +190,8 @@ TEST(MainWindow, RunningAgainKeepsTheEarlierRunsCharts) {
     EXPECT_TRUE(win.w->launcher()->runs()->contains(first));
     win.w->chartGrid()->flush();
     EXPECT_EQ(win.w->chartGrid()->panelCount(), 2);
-    EXPECT_NE(win.w->launcher()->runs()->at(0).label, win.w->launcher()->runs()->at(1).label);  // two runs on one device, told apart
+    EXPECT_NE(win.w->launcher()->runs()->at(0).label,
+              win.w->launcher()->runs()->at(1).label);  // two runs on one device, told apart
     win.w->launcher()->clearFinishedRuns();
     EXPECT_EQ(win.w->launcher()->runs()->size(), 0);
     win.w->chartGrid()->flush();

@@ -88,6 +88,7 @@ TEST(BundleExport, FolderThatCannotBeMadeIsReported) {
     w.setRunsDirectory(QString::fromStdString(tmp.file("runs")));
     ASSERT_TRUE(w.openPath(wbuitest::trainedLanguageModelRun()));
     wbtest::writeText(tmp.file("a-file"), "not a folder\n");
-    EXPECT_FALSE(w.comparisonExport()->exportBundle(QString::fromStdString(tmp.file("a-file")) + QStringLiteral("/bundle")));
+    EXPECT_FALSE(w.comparisonExport()->exportBundle(QString::fromStdString(tmp.file("a-file")) +
+                                                    QStringLiteral("/bundle")));
     EXPECT_EQ(w.errors()->errorCount(), 1);
 }
