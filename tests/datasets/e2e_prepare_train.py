@@ -15,7 +15,10 @@ SKIP = 77
 ROOT = Path(__file__).resolve().parents[2]
 PREPARE = ROOT / "datasets" / "prepare.py"
 sys.path.insert(0, str(PREPARE.parent))
-import prepare  # noqa: E402  (for the pinned version only)
+from workbench_corpora.cli import EXIT_UNREACHABLE  # noqa: E402
+from workbench_corpora.common import PrepareError, RegistryUnreachable, run_tool  # noqa: E402
+from workbench_corpora.poems import quatrain_lines  # noqa: E402
+from workbench_corpora.sources import PINNED  # noqa: E402
 
 
 def fail(message):
@@ -46,25 +49,25 @@ def main():
         fail(f"{args.cli} does not exist: build the lstm-workbench-cli target first")
 
     # Only an unreachable registry is a skip. npm itself is a dependency (scripts/install-deps.sh installs
-    # it): without it, or when npm fails for any other reason, the test fails. prepare.run_tool tells the
-    # two apart as prepare.py does for users, from npm's network error codes (NETWORK_ERROR_HINTS).
-    version = prepare.PINNED["npm:chinese-poetry"]["version"]
+    # it): without it, or when npm fails for any other reason, the test fails. run_tool tells the two apart
+    # as prepare.py does for users, from npm's network error codes (NETWORK_ERROR_HINTS).
+    version = PINNED["npm:chinese-poetry"]["version"]
     what = f"npm view chinese-poetry@{version} dist.integrity"
     try:
-        integrity = prepare.run_tool(["npm", "view", f"chinese-poetry@{version}", "dist.integrity",
-                                      "--fetch-retries=0", "--fetch-timeout=10000"], what, timeout=30).strip()
-    except prepare.RegistryUnreachable as e:
+        integrity = run_tool(["npm", "view", f"chinese-poetry@{version}", "dist.integrity",
+                              "--fetch-retries=0", "--fetch-timeout=10000"], what, timeout=30).strip()
+    except RegistryUnreachable as e:
         skip(str(e))
-    except prepare.PrepareError as e:
+    except PrepareError as e:
         fail(f"{e} (npm is needed: scripts/install-deps.sh installs it)")
-    if integrity != prepare.PINNED["npm:chinese-poetry"]["integrity"]:
-        fail(f"{what}: {integrity!r}, not the pinned {prepare.PINNED['npm:chinese-poetry']['integrity']!r}")
+    if integrity != PINNED["npm:chinese-poetry"]["integrity"]:
+        fail(f"{what}: {integrity!r}, not the pinned {PINNED['npm:chinese-poetry']['integrity']!r}")
 
     with tempfile.TemporaryDirectory(prefix="wb-e2e-corpus-") as tmp:
         cache = Path(tmp) / "corpora"
         env = dict(os.environ, LSTM_WORKBENCH_DATA=str(cache))
         done = run([sys.executable, PREPARE, "tang-quatrains-7"], timeout=240, env=env)
-        if done.returncode == prepare.EXIT_UNREACHABLE:
+        if done.returncode == EXIT_UNREACHABLE:
             skip(done.stderr.strip().splitlines()[-1])
         if done.returncode != 0:
             fail(f"prepare.py failed: {done.stderr.strip()}")
@@ -72,7 +75,7 @@ def main():
         if manifest["format"] != "poems" or manifest["documents"] < 1000:
             fail(f"unexpected manifest: {manifest}")
         poems = json.loads((cache / "tang-quatrains-7" / manifest["data"]).read_text(encoding="utf-8"))
-        bad = [p for p in poems if prepare.quatrain_lines(p["paragraphs"], 7) is None]
+        bad = [p for p in poems if quatrain_lines(p["paragraphs"], 7) is None]
         if bad:
             fail(f"{len(bad)} poems are not 7-character quatrains, e.g. {bad[0]}")
 

@@ -97,6 +97,14 @@ def check_contents(usr):
         fail("/usr/share/doc/lstm-workbench/copyright is missing or does not name GPL-3+")
     if not os.access(usr / "share/lstm-workbench/prepare.py", os.X_OK):
         fail("/usr/share/lstm-workbench/prepare.py is not executable")
+    # prepare.py imports its package from beside itself: every module of the source tree's, and no bytecode.
+    package = usr / "share/lstm-workbench/workbench_corpora"
+    modules = sorted(p.name for p in (ROOT / "datasets/workbench_corpora").glob("*.py"))
+    missing = [m for m in modules if not (package / m).is_file()]
+    if missing:
+        fail(f"missing beside /usr/share/lstm-workbench/prepare.py: workbench_corpora/{', '.join(missing)}")
+    if any(package.rglob("__pycache__")):
+        fail("/usr/share/lstm-workbench/workbench_corpora holds a __pycache__ folder")
     # Every relative link of the installed README resolves inside the installed docs.
     readme = (usr / "share/doc/lstm-workbench/README.md").read_text(encoding="utf-8")
     for target in re.findall(r"\]\((?!https?:|#)([^)#\s]+)", readme):

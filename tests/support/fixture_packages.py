@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "datasets"))
-import test_prepare  # noqa: E402  (the npm tarball writer of the preparer's own tests)
+import prepare_fixtures  # noqa: E402  (the npm tarball writer of the preparer's own tests)
 
 QUATRAINS = 48
 CHARS = "山水風月花雲春秋江天人日夜高明清長"
@@ -40,7 +40,7 @@ def fixture_strains(poems):
 
 def write_fixture_packages(folder):
     poems = fixture_quatrains()
-    return test_prepare.poetry_tgz(Path(folder), poems=poems, strains=fixture_strains(poems))
+    return prepare_fixtures.poetry_tgz(Path(folder), poems=poems, strains=fixture_strains(poems))
 
 
 if __name__ == "__main__":
