@@ -36,7 +36,7 @@ def render(rows, meta):
              f"{meta['load_after']} after; {meta['rounds']} rounds alternating fp32 and bf16, median µs/sample of "
              "`lstm-workbench-cli bench` (synthetic data of the preset's shape; 2 threads split the batch). bf16 "
              "computes every matrix product of the LSTM and the head with bf16 operands and fp32 sums "
-             "(`core/src/model/Bf16Kernels.cpp`); the gate activations, the loss, the embedding and Adam stay fp32. "
+             "(`core/engine/src/model/Bf16Kernels.cpp`); the gate activations, the loss, the embedding and Adam stay fp32. "
              "Floor: the preset's training FLOPs per sample at the matrix-product rate of that precision measured "
              "in the same run (1024³; fp32: OpenBLAS sgemm, bf16: the bf16 kernels). Raw: "
              "`docs/benchmarks/precision.json`.", "",

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The PyTorch peer of `lstm-workbench-cli bench`: the identical model (Embedding -> LSTM -> Dropout ->
 Linear, last-step pooling for the classifier), synthetic batch, loss, gradient clipping and optimizer (Adam,
-betas 0.9/0.999, eps 1e-8, the preset's learning rate, as core/src/train/Optimizer.cpp) at the same thread
+betas 0.9/0.999, eps 1e-8, the preset's learning rate, as core/engine/src/train/Optimizer.cpp) at the same thread
 count, in Python PyTorch (Debian's python3-torch: run it with /usr/bin/python3; on the GPU machine its own
 python3). Prints the median time per training step after warm-up, as one JSON object, so
 scripts/bench-report.sh (CPU) and scripts/gpu-bench.sh (CUDA) can put it next to ours. On CUDA it times
@@ -102,7 +102,7 @@ def main():
         with torch.autocast(device_type=device.type, dtype=amp_dtype, enabled=amp_dtype is not None):
             logits = model(inputs)
             loss = nn.functional.cross_entropy(logits.reshape(-1, logits.size(-1)).float(), targets)
-        # As core/src/train/TrainingStep.cpp: autocast around the forward and the loss, no loss scaling.
+        # As core/engine/src/train/TrainingStep.cpp: autocast around the forward and the loss, no loss scaling.
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), GRAD_CLIP)
         opt.step()

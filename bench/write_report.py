@@ -93,7 +93,7 @@ def main():
     w("<!-- round two targets: begin (bench/round_two_targets.py) -->\n<!-- round two targets: end -->\n\n")
     w("## What runs\n\n"
       "- ours, torch: `torch::nn::LSTM` (ATen's CPU LSTM: per step and layer a handful of ops, each an autograd\n"
-      "  node). ours, fused: `core/src/model/FusedLstm.cpp`: per layer one product for the input projections of\n"
+      "  node). ours, fused: `core/engine/src/model/FusedLstm.cpp`: per layer one product for the input projections of\n"
       "  all steps, per step one recurrent product and one vectorised gate kernel (AVX-512 or AVX2 clone chosen at load\n"
       "  time), and a hand-written backward (one autograd node per layer and direction; dW_ih, dW_hh, dX as one\n"
       "  product each over all steps). Up to H = 256 each thread runs every step of its share of the batch,\n"
@@ -239,7 +239,7 @@ def main():
           "\"。\" (form `regulated7`): 56 sampled characters and 8 marks and 3 line breaks fed back, 68 one-token steps\n"
           "of a poems-preset-sized model (emb 512, hidden 512, 2 layers, 4379 characters). Each step reads every\n"
           "weight once (matrix-vector products), ~26 MB in fp32; the default CPU path\n"
-          "(core/src/infer/HalfStepper.cpp) reads 16-bit copies (~13 MB) without LibTorch's per-op dispatch: bf16,\n"
+          "(core/engine/src/infer/HalfStepper.cpp) reads 16-bit copies (~13 MB) without LibTorch's per-op dispatch: bf16,\n"
           "multiplied by vdpbf16ps, where the CPU has AVX512_BF16 (this one: "
           f"{'yes' if any('bf16' in str(a.get('generation_weights', '')) for a in apps.values()) else 'see generation_weights'}), "
           "fp16 elsewhere; it runs the head only where a character is\n"

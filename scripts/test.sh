@@ -9,6 +9,10 @@ source scripts/lib-phase-times.sh
 phase "release build"
 # The sources as .clang-format says, before the long part (scripts/check-format.sh).
 ./scripts/check-format.sh
+# formats never includes the engine, the engine never Qt, the front end never LibTorch; no function over 120
+# lines.
+./scripts/check-layers.sh
+./scripts/check-function-size.sh
 phase "format check"
 cd "${WORKBENCH_BUILD_DIR:-build}"
 ctest --output-on-failure -j"$(nproc)" --timeout 900

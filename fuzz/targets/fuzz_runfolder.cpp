@@ -11,7 +11,7 @@
 
 #include "FuzzSupport.h"
 #include "io/Safetensors.h"
-#include "train/RunState.h"
+#include "run/RunState.h"
 #include "workbench/Errors.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Utf8.h"

@@ -82,6 +82,47 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     presetRow->addWidget(m_preset, 1);
     layout->addLayout(presetRow);
 
+    layout->addWidget(buildModelBox());
+
+    layout->addWidget(buildTrainingBox());
+
+    m_problemsLabel = new QLabel(this);
+    m_problemsLabel->setWordWrap(true);
+    m_problemsLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
+    layout->addWidget(m_problemsLabel);
+
+    auto* summaryBox = new QGroupBox(tr("Model summary"), this);
+    auto* summaryLayout = new QVBoxLayout(summaryBox);
+    m_summary = new ModelSummaryView(summaryBox);
+    summaryLayout->addWidget(m_summary);
+    layout->addWidget(summaryBox, 1);
+
+    connect(m_lrFinder, &QPushButton::clicked, this, &ExperimentPanel::lrFinderRequested);
+    connect(m_batchFinder, &QPushButton::clicked, this, &ExperimentPanel::batchSizeFinderRequested);
+    connect(m_task, &QComboBox::activated, this, [this](int i) {
+        const wb::Task task = i == 0 ? wb::Task::LanguageModel : wb::Task::Classifier;
+        switchTask(task);
+    });
+    const auto changed = [this] {
+        if (m_updating) return;
+        readWidgets();
+        refresh();
+    };
+    for (QSpinBox* box : {m_vocabSize, m_embedding, m_hidden, m_layers, m_seqLen, m_batch, m_epochs,
+                          m_maxSteps, m_validateEvery, m_patience, m_seed, m_lrWarmup})
+        connect(box, &QSpinBox::valueChanged, this, changed);
+    for (QDoubleSpinBox* box : {m_dropout, m_lr, m_valFraction, m_weightDecay, m_gradClip})
+        connect(box, &QDoubleSpinBox::valueChanged, this, changed);
+    for (QComboBox* box : {m_tokens, m_pooling, m_optimizer, m_precision, m_threadSplit, m_lrSchedule})
+        connect(box, &QComboBox::currentIndexChanged, this, changed);
+    connect(m_bidirectional, &QCheckBox::toggled, this, changed);
+
+    writeWidgets();
+    refresh();
+}
+
+// The model's rows: task, tokens, vocabulary, sizes, dropout, pooling.
+QGroupBox* ExperimentPanel::buildModelBox() {
     auto* modelBox = new QGroupBox(tr("Model"), this);
     auto* model = new QFormLayout(modelBox);
     m_task = new QComboBox(modelBox);
@@ -108,8 +149,11 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     model->addRow(QString(), m_bidirectional);
     model->addRow(tr("Dropout:"), m_dropout);
     model->addRow(tr("Pooling:"), m_pooling);
-    layout->addWidget(modelBox);
+    return modelBox;
+}
 
+// The training rows: sequence, batch, optimiser and schedule, stopping, precision, validation.
+QGroupBox* ExperimentPanel::buildTrainingBox() {
     auto* trainBox = new QGroupBox(tr("Training"), this);
     auto* train = new QFormLayout(trainBox);
     m_seqLen = intBox(trainBox, "seq_len");
@@ -182,41 +226,7 @@ ExperimentPanel::ExperimentPanel(QWidget* parent) : QWidget(parent) {
     train->addRow(tr("Precision:"), m_precision);
     train->addRow(tr("CPU threads:"), m_threadSplit);
     train->addRow(tr("Validation fraction:"), m_valFraction);
-    layout->addWidget(trainBox);
-
-    m_problemsLabel = new QLabel(this);
-    m_problemsLabel->setWordWrap(true);
-    m_problemsLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
-    layout->addWidget(m_problemsLabel);
-
-    auto* summaryBox = new QGroupBox(tr("Model summary"), this);
-    auto* summaryLayout = new QVBoxLayout(summaryBox);
-    m_summary = new ModelSummaryView(summaryBox);
-    summaryLayout->addWidget(m_summary);
-    layout->addWidget(summaryBox, 1);
-
-    connect(m_lrFinder, &QPushButton::clicked, this, &ExperimentPanel::lrFinderRequested);
-    connect(m_batchFinder, &QPushButton::clicked, this, &ExperimentPanel::batchSizeFinderRequested);
-    connect(m_task, &QComboBox::activated, this, [this](int i) {
-        const wb::Task task = i == 0 ? wb::Task::LanguageModel : wb::Task::Classifier;
-        switchTask(task);
-    });
-    const auto changed = [this] {
-        if (m_updating) return;
-        readWidgets();
-        refresh();
-    };
-    for (QSpinBox* box : {m_vocabSize, m_embedding, m_hidden, m_layers, m_seqLen, m_batch, m_epochs,
-                          m_maxSteps, m_validateEvery, m_patience, m_seed, m_lrWarmup})
-        connect(box, &QSpinBox::valueChanged, this, changed);
-    for (QDoubleSpinBox* box : {m_dropout, m_lr, m_valFraction, m_weightDecay, m_gradClip})
-        connect(box, &QDoubleSpinBox::valueChanged, this, changed);
-    for (QComboBox* box : {m_tokens, m_pooling, m_optimizer, m_precision, m_threadSplit, m_lrSchedule})
-        connect(box, &QComboBox::currentIndexChanged, this, changed);
-    connect(m_bidirectional, &QCheckBox::toggled, this, changed);
-
-    writeWidgets();
-    refresh();
+    return trainBox;
 }
 
 wb::ExperimentConfig ExperimentPanel::config() const { return m_config; }

@@ -14,6 +14,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QMenu;
 class QPushButton;
@@ -62,6 +63,8 @@ Q_SIGNALS:
     void batchSizeFinderRequested();
 
 private:
+    QGroupBox* buildModelBox();
+    QGroupBox* buildTrainingBox();
     void readWidgets();
     void writeWidgets();
     void refresh();

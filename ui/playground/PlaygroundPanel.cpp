@@ -79,8 +79,35 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_timing);
 
     m_pages = new QStackedWidget(this);
-    // --- language model page
-    auto* lmPage = new QWidget(m_pages);
+    m_pages->addWidget(buildGeneratePage());
+    m_pages->addWidget(buildClassifyPage());
+    layout->addWidget(m_pages, 1);
+    startWorker();
+
+    connect(m_load, &QPushButton::clicked, this, [this] {
+        if (m_run->currentIndex() >= 0) loadRun(m_run->currentData().toString());
+    });
+    // Picking another run loads it: the box must not name one run while another one's model answers.
+    connect(m_run, &QComboBox::activated, this, [this](int index) {
+        const QString dir = m_run->itemData(index).toString();
+        if (!dir.isEmpty() && dir != m_loadedRun) loadRun(dir);
+    });
+    // The other weights of the loaded run are loaded at once, as another run would be.
+    connect(m_checkpoint, &QComboBox::activated, this, [this] {
+        if (!m_loadedRun.isEmpty()) loadRun(m_loadedRun);
+    });
+    connect(m_generate, &QPushButton::clicked, this, &PlaygroundPanel::generate);
+    connect(m_form, &QComboBox::currentIndexChanged, this, &PlaygroundPanel::updateMeter);
+    connect(m_strict, &QCheckBox::toggled, this, &PlaygroundPanel::updateMeter);
+    updateMeter();
+    connect(m_classify, &QPushButton::clicked, this, &PlaygroundPanel::classify);
+    m_generate->setEnabled(false);
+    m_classify->setEnabled(false);
+}
+
+// The language model's page: the sampling options on the left, the samples on the right.
+QWidget* PlaygroundPanel::buildGeneratePage() {
+    auto* lmPage = new QWidget(this);
     auto* lm = new QHBoxLayout(lmPage);
     auto* lmOptions = new QGroupBox(tr("Generate"), lmPage);
     auto* form = new QFormLayout(lmOptions);
@@ -156,10 +183,19 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     resultsLayout->addWidget(copy, 0, Qt::AlignRight);
     lm->addWidget(lmOptions);
     lm->addWidget(resultsBox, 1);
-    m_pages->addWidget(lmPage);
 
-    // --- classifier page: trying texts on the left, how the model does on its validation split on the right
-    auto* clsPage = new QWidget(m_pages);
+    connect(copy, &QPushButton::clicked, this, [this] {
+        QStringList texts;
+        for (auto* item : m_results->selectedItems()) texts << item->text();
+        if (texts.isEmpty()) texts = results();
+        QApplication::clipboard()->setText(texts.join(QStringLiteral("\n\n")));
+    });
+    return lmPage;
+}
+
+// The classifier's page: trying texts on the left, how the model does on its validation split on the right.
+QWidget* PlaygroundPanel::buildClassifyPage() {
+    auto* clsPage = new QWidget(this);
     auto* clsColumns = new QHBoxLayout(clsPage);
     auto* tryBox = new QGroupBox(tr("Classify"), clsPage);
     auto* cls = new QVBoxLayout(tryBox);
@@ -195,9 +231,11 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     evaluationLayout->addWidget(m_evaluation);
     clsColumns->addWidget(tryBox, 1);
     clsColumns->addWidget(evaluationBox, 1);
-    m_pages->addWidget(clsPage);
-    layout->addWidget(m_pages, 1);
+    return clsPage;
+}
 
+// Loading, generating and classifying run on a thread of their own; the answers come back as signals.
+void PlaygroundPanel::startWorker() {
     m_worker = new InferenceWorker;
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
@@ -210,32 +248,6 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     });
     m_thread.setObjectName(QStringLiteral("inference"));
     m_thread.start();
-
-    connect(m_load, &QPushButton::clicked, this, [this] {
-        if (m_run->currentIndex() >= 0) loadRun(m_run->currentData().toString());
-    });
-    // Picking another run loads it: the box must not name one run while another one's model answers.
-    connect(m_run, &QComboBox::activated, this, [this](int index) {
-        const QString dir = m_run->itemData(index).toString();
-        if (!dir.isEmpty() && dir != m_loadedRun) loadRun(dir);
-    });
-    // The other weights of the loaded run are loaded at once, as another run would be.
-    connect(m_checkpoint, &QComboBox::activated, this, [this] {
-        if (!m_loadedRun.isEmpty()) loadRun(m_loadedRun);
-    });
-    connect(m_generate, &QPushButton::clicked, this, &PlaygroundPanel::generate);
-    connect(m_form, &QComboBox::currentIndexChanged, this, &PlaygroundPanel::updateMeter);
-    connect(m_strict, &QCheckBox::toggled, this, &PlaygroundPanel::updateMeter);
-    updateMeter();
-    connect(m_classify, &QPushButton::clicked, this, &PlaygroundPanel::classify);
-    connect(copy, &QPushButton::clicked, this, [this] {
-        QStringList texts;
-        for (auto* item : m_results->selectedItems()) texts << item->text();
-        if (texts.isEmpty()) texts = results();
-        QApplication::clipboard()->setText(texts.join(QStringLiteral("\n\n")));
-    });
-    m_generate->setEnabled(false);
-    m_classify->setEnabled(false);
 }
 
 PlaygroundPanel::~PlaygroundPanel() {

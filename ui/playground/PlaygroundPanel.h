@@ -81,6 +81,9 @@ Q_SIGNALS:
     void errorOccurred(const QString& title, const QString& message);
 
 private:
+    QWidget* buildGeneratePage();
+    QWidget* buildClassifyPage();
+    void startWorker();
     // "" when the poem options are consistent, else what the user should change in the panel.
     QString formAdvice(const wb::GenerateOptions& options) const;
     void onLoaded(const QString& runDir, bool isLanguageModel, bool hasVerseTables,

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "io/Safetensors.h"
-#include "io/TensorIO.h"
 #include "support/TestSupport.h"
+#include "tensors/TensorIO.h"
 #include "workbench/Errors.h"
 
 using namespace wb;

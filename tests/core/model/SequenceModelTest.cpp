@@ -2,9 +2,9 @@
 // padding, and a weights round trip through safetensors that gives identical outputs.
 #include <gtest/gtest.h>
 
-#include "io/TensorIO.h"
 #include "model/SequenceModel.h"
 #include "support/TestSupport.h"
+#include "tensors/TensorIO.h"
 #include "train/TrainingStep.h"
 #include "workbench/ModelSummary.h"
 

@@ -5,9 +5,9 @@
 #include <filesystem>
 
 #include "io/Safetensors.h"
+#include "run/RunState.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
-#include "train/RunState.h"
 #include "workbench/Training.h"
 
 using namespace wb;

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "run/RunState.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
-#include "train/RunState.h"
 #include "train/ThroughputMeter.h"
 #include "workbench/Training.h"
 

@@ -1,0 +1,186 @@
+// Generation and classification with a trained run (see Inference.h). Generation carries the LSTM state
+// from step to step: each new token costs one single-step forward, the prefix is never run again.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <numeric>
+
+#include "infer/GenerationSession.h"
+#include "infer/HalfStepper.h"
+#include "io/Safetensors.h"
+#include "model/SequenceModel.h"
+#include "run/RunState.h"
+#include "tensors/TensorIO.h"
+#include "train/TrainingStep.h"
+#include "workbench/Errors.h"
+#include "workbench/Inference.h"
+#include "workbench/Meter.h"
+#include "workbench/RunFolder.h"
+
+namespace fs = std::filesystem;
+
+namespace wb {
+
+std::string toString(PoemForm f) {
+    switch (f) {
+        case PoemForm::Free:
+            return "free";
+        case PoemForm::Quatrain5:
+            return "quatrain5";
+        case PoemForm::Quatrain7:
+            return "quatrain7";
+        case PoemForm::Regulated5:
+            return "regulated5";
+        case PoemForm::Regulated7:
+            return "regulated7";
+    }
+    return "free";
+}
+
+PoemForm poemFormFromString(const std::string& s) {
+    if (s == "free") return PoemForm::Free;
+    if (s == "quatrain5") return PoemForm::Quatrain5;
+    if (s == "quatrain7") return PoemForm::Quatrain7;
+    if (s == "regulated5") return PoemForm::Regulated5;
+    if (s == "regulated7") return PoemForm::Regulated7;
+    throw InputError("form '" + s + "': expected free, quatrain5, quatrain7, regulated5 or regulated7");
+}
+
+std::string toString(Meter m) { return m == Meter::Strict ? "strict" : "free"; }
+
+Meter meterFromString(const std::string& s) {
+    if (s == "free") return Meter::Free;
+    if (s == "strict") return Meter::Strict;
+    throw InputError("meter '" + s + "': expected free or strict");
+}
+
+std::vector<std::string> textsOf(const std::vector<GeneratedText>& samples) {
+    std::vector<std::string> out;
+    for (const auto& s : samples) out.push_back(s.text);
+    return out;
+}
+
+double GeneratedText::bitsPerToken() const {
+    return tokens > 0 ? -logProbability / std::log(2.0) / static_cast<double>(tokens) : 0.0;
+}
+
+struct TrainedModel::Impl {
+    ExperimentConfig config;
+    Vocabulary vocabulary;
+    std::vector<std::string> classes;
+    SequenceModel model{nullptr};
+    std::unique_ptr<HalfStepper> halfStepper;  // generation's fast CPU path (null: not applicable)
+};
+
+TrainedModel::TrainedModel() : m(std::make_unique<Impl>()) {}
+TrainedModel::~TrainedModel() = default;
+const ExperimentConfig& TrainedModel::config() const { return m->config; }
+const Vocabulary& TrainedModel::vocabulary() const { return m->vocabulary; }
+const std::vector<std::string>& TrainedModel::classes() const { return m->classes; }
+
+std::unique_ptr<TrainedModel> TrainedModel::load(const std::string& runDir, Checkpoint checkpoint) {
+    const fs::path dir(runDir);
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) throw InputError(runDir, 0, "not a run folder (no such folder)");
+    std::unique_ptr<TrainedModel> tm(new TrainedModel());
+    auto& m = *tm->m;
+    const auto configPath = (dir / runfiles::kConfig).string();
+    m.config = ExperimentConfig::fromJson(readFile(configPath), configPath);
+    m.vocabulary = readVocabularyFile((dir / runfiles::kVocab).string(), &m.classes);
+    const bool best = checkpoint == Checkpoint::Best;
+    const auto modelPath = (dir / (best ? runfiles::kBestModel : runfiles::kModel)).string();
+    if (!fs::exists(modelPath, ec))
+        throw InputError(modelPath, 0,
+                         best
+                             ? "missing: this run has no best checkpoint (never validated, or trained before "
+                               "best checkpoints were kept); use the last one"
+                             : "missing: this run has no saved weights yet");
+    const auto file = safetensors::read(modelPath);
+    const auto vocab = static_cast<std::int64_t>(m.vocabulary.size());
+    std::int64_t outputs = vocab;
+    if (m.config.task == Task::Classifier) {
+        if (m.classes.size() < 2)
+            throw InputError((dir / runfiles::kVocab).string(), 0,
+                             "a classifier run needs at least two classes");
+        outputs = static_cast<std::int64_t>(m.classes.size());
+    }
+    // Shapes come from the config and vocabulary; a file that disagrees is rejected before any copy.
+    for (const auto& problem : m.config.validate()) throw InputError(configPath, 0, problem);
+    torch::NoGradGuard noGrad;
+    m.model = SequenceModel(m.config.task, m.config.model, vocab, outputs);
+    loadInto(file, namedParameters(m.model), modelPath);
+    m.model->eval();
+    m.halfStepper = HalfStepper::create(*m.model);
+    return tm;
+}
+
+std::vector<GeneratedText> TrainedModel::generate(const GenerateOptions& o) const {
+    if (m->config.task != Task::LanguageModel)
+        throw InputError("this run is a classifier: it classifies text, it does not generate");
+    return GenerationSession(m->model, m->halfStepper.get(), m->vocabulary, o).run();
+}
+
+Classification TrainedModel::classify(const std::string& text, std::int64_t topK, bool explain) const {
+    if (m->config.task != Task::Classifier)
+        throw InputError("this run is a language model: it generates text, it does not classify");
+    const auto& vocab = m->vocabulary;
+    auto tokens = vocab.tokenize(text);
+    const auto maxLen = m->config.data.seqLen;
+    if (static_cast<std::int64_t>(tokens.size()) > maxLen) tokens.resize(static_cast<std::size_t>(maxLen));
+    std::vector<std::int64_t> ids;
+    for (const auto& t : tokens) ids.push_back(vocab.id(t));
+    if (ids.empty()) ids.push_back(Vocabulary::kUnk);
+    const auto len = static_cast<std::int64_t>(ids.size());
+
+    torch::NoGradGuard noGrad;
+    auto input = torch::tensor(ids, torch::kInt64).view({1, len});
+    auto probs = torch::softmax(m->model->forward(input, torch::full({1}, len, torch::kInt64)), 1)[0].to(
+        torch::kFloat64);
+    const auto c = probs.size(0);
+    std::vector<std::int64_t> order(static_cast<std::size_t>(c));
+    std::iota(order.begin(), order.end(), 0);
+    auto p = probs.accessor<double, 1>();
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return p[a] > p[b]; });
+    Classification result;
+    result.predicted = m->classes[static_cast<std::size_t>(order[0])];
+    const auto k = topK > 0 ? std::min<std::int64_t>(topK, c) : c;
+    for (std::int64_t i = 0; i < k; ++i)
+        result.top.push_back({m->classes[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])],
+                              p[order[static_cast<std::size_t>(i)]]});
+
+    if (explain && !tokens.empty()) {
+        // Occlusion: replace one token at a time with <unk>, all variants in one batch; a token's score is
+        // how much the predicted class's probability drops without it.
+        auto variants = input.repeat({len, 1});
+        variants.diagonal().fill_(Vocabulary::kUnk);
+        auto occluded = torch::softmax(m->model->forward(variants, torch::full({len}, len, torch::kInt64)), 1)
+                            .select(1, order[0])
+                            .to(torch::kFloat64);
+        auto q = occluded.accessor<double, 1>();
+        for (std::int64_t i = 0; i < len; ++i)
+            result.attributions.push_back({tokens[static_cast<std::size_t>(i)], p[order[0]] - q[i]});
+    }
+    return result;
+}
+
+double TrainedModel::logProbability(const std::string& text, std::int64_t* tokens) const {
+    if (m->config.task != Task::LanguageModel)
+        throw InputError("this run is a classifier: it does not score text as a language model");
+    std::vector<std::int64_t> ids{Vocabulary::kEos};
+    for (const auto& t : m->vocabulary.tokenize(text)) ids.push_back(m->vocabulary.id(t));
+    if (tokens) *tokens = static_cast<std::int64_t>(ids.size()) - 1;
+    if (ids.size() < 2) return 0.0;
+    torch::NoGradGuard noGrad;
+    const auto n = static_cast<std::int64_t>(ids.size());
+    const auto input = torch::tensor(ids, torch::kInt64).view({1, n});
+    const auto logp = torch::log_softmax(m->model->forward(input)[0].to(torch::kFloat64), 1);  // [n, V]
+    const auto next = input[0].slice(0, 1).unsqueeze(1);                                       // [n-1, 1]
+    return logp.slice(0, 0, n - 1).gather(1, next).sum().item<double>();
+}
+
+std::string TrainedModel::generationPrecision() const {
+    if (!m->halfStepper) return "fp32";
+    return m->halfStepper->bf16() ? "bf16" : "fp16";
+}
+
+}  // namespace wb

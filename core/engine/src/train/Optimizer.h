@@ -1,0 +1,55 @@
+// Adam, SGD and RMSprop written out over tensors rather than torch::optim: the state is ours to save in
+// optimizer.safetensors (by parameter name) and restore exactly, identically on LibTorch 1.13 and 2.x.
+// Update rules and defaults follow torch.optim (Adam: betas 0.9/0.999, eps 1e-8; RMSprop: alpha 0.99).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "io/Safetensors.h"
+#include "tensors/TensorIO.h"
+#include "workbench/Config.h"
+
+namespace wb {
+
+class Optimizer {
+public:
+    Optimizer(OptimizerKind kind, NamedTensors parameters, double learningRate);
+
+    void zeroGrad();
+    // Scales gradients so their global L2 norm is at most maxNorm, without a host synchronisation.
+    void clipGradNorm(double maxNorm);
+    void step();
+
+    double learningRate() const { return m_lr; }
+    // Decoupled weight decay (AdamW, Loshchilov & Hutter): before each update the weight matrices (not the
+    // biases) shrink by lr * decay, whatever the optimizer.
+    void setWeightDecay(double decay) { m_weightDecay = decay; }
+    void setLearningRate(double lr) { m_lr = lr; }
+    std::int64_t steps() const { return m_steps; }
+    void setSteps(std::int64_t steps) { m_steps = steps; }  // a worker's, from rank 0's checkpoint
+    OptimizerKind kind() const { return m_kind; }
+
+    // "<param>.exp_avg" style tensors for saving.
+    NamedTensors state() const;
+    // Restores the state saved by state(); throws InputError(sourceName) on a mismatch.
+    void loadState(const safetensors::File& file, std::int64_t steps, const std::string& sourceName);
+
+private:
+    struct Slot {
+        std::string name;
+        torch::Tensor param;
+        torch::Tensor first;   // Adam exp_avg
+        torch::Tensor second;  // Adam exp_avg_sq, RMSprop square_avg
+    };
+    OptimizerKind m_kind;
+    double m_lr;
+    double m_weightDecay = 0;
+    std::int64_t m_steps = 0;
+    std::vector<Slot> m_slots;
+};
+
+}  // namespace wb

@@ -1,0 +1,65 @@
+// RunFolderWriter (see RunFolderWriter.h).
+#include "train/RunFolderWriter.h"
+
+#include "run/RunState.h"
+
+namespace wb {
+
+namespace fs = std::filesystem;
+
+void RunFolderWriter::writeConfig(const ExperimentConfig& config) const {
+    if (m_enabled) writeFileAtomic((m_dir / runfiles::kConfig).string(), config.toJson());
+}
+
+void RunFolderWriter::writeVocabulary(const std::string& vocabularyJson) const {
+    if (m_enabled) writeFileAtomic((m_dir / runfiles::kVocab).string(), vocabularyJson);
+}
+
+void RunFolderWriter::writeRunInfo(const RunInfo& info) const {
+    if (m_enabled) writeFileAtomic((m_dir / runfiles::kRun).string(), info.toJson());
+}
+
+void RunFolderWriter::writeMetrics(const std::vector<MetricRecord>& records) const {
+    if (!m_enabled) return;
+    const auto id = runId();
+    std::string csv = metricsCsvHeader() + "\n";
+    for (const auto& r : records) csv += toCsvRow(id, r) + "\n";
+    writeFileAtomic((m_dir / runfiles::kMetrics).string(), csv);
+}
+
+void RunFolderWriter::writeEvaluation(const ClassifierEvaluation& evaluation) const {
+    if (m_enabled) writeFileAtomic((m_dir / runfiles::kEvaluation).string(), evaluation.toJson());
+}
+
+void RunFolderWriter::writeBaseline(const NgramBaseline& baseline) const {
+    if (m_enabled) writeFileAtomic((m_dir / runfiles::kBaseline).string(), baseline.toJson());
+}
+
+void RunFolderWriter::writeBestModel(const NamedTensors& model,
+                                     const std::map<std::string, std::string>& metadata) const {
+    // One file, so no pair to commit: saveSafetensors writes a temporary and renames it (a resume removes a
+    // temporary a killed run left).
+    if (m_enabled) saveSafetensors((m_dir / runfiles::kBestModel).string(), model, metadata);
+}
+
+void RunFolderWriter::writeCheckpoint(const NamedTensors& model,
+                                      const std::map<std::string, std::string>& modelMetadata,
+                                      const NamedTensors& optimizer,
+                                      const std::map<std::string, std::string>& optimizerMetadata) const {
+    if (!m_enabled) return;
+    const auto modelNext = (m_dir / runfiles::kModel).string() + ".next",
+               optimizerNext = (m_dir / runfiles::kOptimizer).string() + ".next";
+    try {
+        saveSafetensors(modelNext, model, modelMetadata);
+        saveSafetensors(optimizerNext, optimizer, optimizerMetadata);
+    } catch (...) {
+        // Half a new checkpoint is worthless; the committed pair is untouched.
+        std::error_code ec;
+        fs::remove(modelNext, ec);
+        fs::remove(optimizerNext, ec);
+        throw;
+    }
+    commitCheckpoint(m_dir.string());
+}
+
+}  // namespace wb

@@ -1,0 +1,46 @@
+// Everything a training run writes into its folder, each file atomically: config.json and vocab.json at the
+// start, run.json and metrics.csv as it goes, a classifier's evaluation.json at each validation, the
+// checkpoint pair. In a data-parallel run only rank 0 has
+// an enabled writer; the other ranks' writers do nothing.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tensors/TensorIO.h"
+#include "workbench/Config.h"
+#include "workbench/Evaluation.h"
+#include "workbench/Metrics.h"
+#include "workbench/RunFolder.h"
+
+namespace wb {
+
+class RunFolderWriter {
+public:
+    RunFolderWriter(std::filesystem::path dir, bool enabled) : m_dir(std::move(dir)), m_enabled(enabled) {}
+    bool enabled() const { return m_enabled; }
+    const std::filesystem::path& dir() const { return m_dir; }
+    std::string runId() const { return m_dir.filename().string(); }
+
+    void writeConfig(const ExperimentConfig& config) const;
+    void writeVocabulary(const std::string& vocabularyJson) const;
+    void writeRunInfo(const RunInfo& info) const;
+    void writeMetrics(const std::vector<MetricRecord>& records) const;
+    void writeEvaluation(const ClassifierEvaluation& evaluation) const;
+    void writeBaseline(const NgramBaseline& baseline) const;
+    // best-model.safetensors, written to a temporary file and renamed over the previous best.
+    void writeBestModel(const NamedTensors& model, const std::map<std::string, std::string>& metadata) const;
+    // Writes the model and optimizer files as ".next" and commits them as one checkpoint (RunState.h); a
+    // failure removes the half-written pair and leaves the committed one untouched.
+    void writeCheckpoint(const NamedTensors& model, const std::map<std::string, std::string>& modelMetadata,
+                         const NamedTensors& optimizer,
+                         const std::map<std::string, std::string>& optimizerMetadata) const;
+
+private:
+    std::filesystem::path m_dir;
+    bool m_enabled;
+};
+
+}  // namespace wb

@@ -1,0 +1,163 @@
+// TrainingJob: the training facade (see Training.h). It builds a job (a new run, a resumed one, or a rank of
+// a data-parallel job) and hands each run() to a TrainingSession, which holds the loop.
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "data/TextDatasets.h"
+#include "device/DeviceSetup.h"
+#include "run/RunState.h"
+#include "train/JobState.h"
+#include "train/TrainingSession.h"
+#include "workbench/CorpusCatalog.h"
+#include "workbench/Devices.h"
+#include "workbench/Errors.h"
+#include "workbench/RunFolder.h"
+#include "workbench/Training.h"
+
+namespace fs = std::filesystem;
+
+namespace wb {
+
+struct TrainingJob::Impl : JobState {};
+
+static std::shared_ptr<const Corpus> loadConfiguredCorpus(const ExperimentConfig& config) {
+    const auto path = resolveCorpusPath(config.data.corpus);
+    return std::make_shared<const Corpus>(loadCorpus(path, config.data.format));
+}
+
+TrainingJob::TrainingJob() : m(std::make_unique<Impl>()) {}
+
+TrainingJob::TrainingJob(ExperimentConfig config, std::string runDir, std::shared_ptr<const Corpus> corpus)
+    : TrainingJob() {
+    config.ensureValid();
+    m->precisionChoice = settleDeviceSettings(config);
+    if (runDir.empty()) throw InputError("no run folder given (--out)");
+    std::error_code ec;
+    if (fs::exists(runDir, ec) && !(fs::is_directory(runDir, ec) && fs::is_empty(runDir, ec)))
+        throw InputError(runDir, 0,
+                         "the run folder already exists and is not empty (resume it, or choose another)");
+    m->config = std::move(config);
+    m->runDir = std::move(runDir);
+    m->corpus = corpus ? std::move(corpus) : loadConfiguredCorpus(m->config);
+    m->data = prepareData(m->config, *m->corpus);
+}
+
+std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std::int64_t epochs,
+                                                 std::int64_t maxSteps, double learningRate,
+                                                 std::int64_t processes) {
+    recoverCheckpoint(runDir);  // a run killed while saving resumes from one consistent checkpoint
+    auto record = loadRunFolder(runDir);
+    for (const char* name : {runfiles::kModel, runfiles::kOptimizer, runfiles::kVocab})
+        if (!fs::exists(fs::path(runDir) / name))
+            throw InputError((fs::path(runDir) / name).string(), 0,
+                             "missing: this run has no checkpoint to resume from");
+    std::unique_ptr<TrainingJob> job(new TrainingJob());
+    auto& m = *job->m;
+    m.config = record.config;
+    if (epochs > 0) m.config.train.epochs = epochs;
+    if (maxSteps > 0) m.config.train.maxSteps = maxSteps;
+    if (learningRate > 0) m.config.train.learningRate = learningRate;
+    if (processes > 0) m.config.device.processes = processes;
+    m.config.ensureValid((fs::path(runDir) / runfiles::kConfig).string());
+    // A run's config.json holds the precision it chose; one written by hand with auto chooses now.
+    m.precisionChoice = settleDeviceSettings(m.config);
+    m.runDir = runDir;
+    m.resuming = true;
+
+    const auto vocabPath = (fs::path(runDir) / runfiles::kVocab).string();
+    std::vector<std::string> classes;
+    const auto vocabulary = readVocabularyFile(vocabPath, &classes);
+    m.corpus = loadConfiguredCorpus(m.config);
+    m.data = prepareData(m.config, *m.corpus, &vocabulary);
+    if (m.config.task == Task::Classifier && m.data.classes != classes)
+        throw InputError(vocabPath, 0, "the corpus's classes differ from the ones this run was trained on");
+
+    const auto optimizerFile = safetensors::read((fs::path(runDir) / runfiles::kOptimizer).string());
+    m.progress = ProgressState::fromMetadata(optimizerFile.metadata,
+                                             (fs::path(runDir) / runfiles::kOptimizer).string());
+    // Metrics written after the checkpoint would be written again: keep what the checkpoint covers.
+    for (const auto& r : record.metrics)
+        if (r.step <= m.progress.step) m.records.push_back(r);
+    m.info = record.info;
+    return job;
+}
+
+TrainingJob::~TrainingJob() = default;
+
+std::unique_ptr<TrainingJob> TrainingJob::joinAsWorker(const DistributedSpec& spec,
+                                                       const std::string& corpus) {
+    if (spec.rank == 0) throw InputError("rank 0 is not a worker: it trains as an ordinary job");
+    std::unique_ptr<TrainingJob> job(new TrainingJob());
+    auto& m = *job->m;
+    m.workerContext = std::make_unique<DistributedContext>(spec);
+    try {
+        m.config = ExperimentConfig::fromJson(m.workerContext->fetch("config"), "rank 0's config");
+        if (!corpus.empty()) m.config.data.corpus = corpus;
+        settleDeviceSettings(m.config);  // rank 0's, chosen already
+        std::vector<std::string> classes;
+        const auto vocabulary =
+            parseVocabularyFile(m.workerContext->fetch("vocabulary"), "rank 0's vocabulary", &classes);
+        const auto progress = nlohmann::json::parse(m.workerContext->fetch("progress"));
+        m.progress = ProgressState::fromMetadata(progress.get<std::map<std::string, std::string>>(),
+                                                 "rank 0's progress");
+        m.resuming = m.progress.step > 0;
+        m.corpus = loadConfiguredCorpus(m.config);
+        m.data = prepareData(m.config, *m.corpus, &vocabulary);
+        if (m.config.task == Task::Classifier && m.data.classes != classes)
+            throw InputError(m.config.data.corpus, 0, "the corpus's classes differ from rank 0's");
+    } catch (const InputError& e) {
+        m.workerContext->reportFailure(e.what(), true);
+        throw;
+    } catch (const std::exception& e) {
+        m.workerContext->reportFailure(e.what(), false);
+        throw;
+    }
+    return job;
+}
+
+void TrainingJob::joinAsRankZero(const DistributedSpec& spec) {
+    if (spec.rank != 0) throw InputError("joinAsRankZero needs rank 0, got " + std::to_string(spec.rank));
+    m->joinSpec = spec;
+    m->config.device.processes = spec.worldSize;
+}
+
+RunSummary TrainingJob::run(const TrainingCallbacks& callbacks) {
+    TrainingSession session(*m, callbacks);
+    return session.run();
+}
+
+void TrainingJob::requestStop() {
+    m->stopRequested = true;
+    m->pauseChanged.notify_all();
+}
+
+void TrainingJob::setPaused(bool paused) {
+    {
+        std::lock_guard<std::mutex> lock(m->pauseMutex);
+        m->pausedFlag = paused;
+    }
+    m->pauseChanged.notify_all();
+}
+
+bool TrainingJob::paused() const { return m->pausedFlag; }
+const ExperimentConfig& TrainingJob::config() const { return m->config; }
+const std::string& TrainingJob::runDir() const { return m->runDir; }
+std::string TrainingJob::runId() const { return fs::path(m->runDir).filename().string(); }
+std::int64_t TrainingJob::vocabularySize() const {
+    return static_cast<std::int64_t>(m->data.vocabulary.size());
+}
+std::int64_t TrainingJob::classCount() const { return static_cast<std::int64_t>(m->data.classes.size()); }
+RunStatus TrainingJob::status() const { return m->status; }
+int TrainingJob::rank() const { return m->workerContext ? m->workerContext->rank() : 0; }
+int TrainingJob::worldSize() const {
+    if (m->workerContext) return m->workerContext->worldSize();
+    return m->joinSpec ? m->joinSpec->worldSize : static_cast<int>(m->config.device.processes);
+}
+
+std::int64_t TrainingJob::stepsPerEpoch() const {
+    const auto n = m->data.train.size(), b = m->config.train.batchSize;
+    return (n + b - 1) / b;
+}
+
+}  // namespace wb

@@ -1,0 +1,173 @@
+// The run folder shared by GUI and CLI (docs/architecture.md): config.json, run.json, metrics.csv,
+// vocab.json, model.safetensors, optimizer.safetensors, evaluation.json (classifiers). Reading a run needs
+// no tensors, so the GUI lists runs cheaply.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "workbench/Baseline.h"
+#include "workbench/Config.h"
+#include "workbench/Metrics.h"
+
+namespace wb {
+
+enum class RunStatus { Created, Running, Completed, Stopped, Failed };
+std::string toString(RunStatus s);  // "created" | "running" | "completed" | "stopped" | "failed"
+RunStatus runStatusFromString(const std::string& s);
+
+// Throughput and quality, as stored in run.json's "summary".
+struct RunSummary {
+    std::int64_t steps = 0;
+    double epochs = 0;
+    std::int64_t samples = 0;
+    double trainSeconds = 0;      // wall time of training steps, validation excluded
+    double samplesPerSecond = 0;  // warm-up steps excluded
+    double usPerSample = 0;
+    double tokensPerSecond = 0;
+    double finalTrainLoss = 0;
+    double bestValLoss = 0;      // 0 when never validated
+    double bestValAccuracy = 0;  // classifier only
+    double finalValLoss = 0;
+    double finalValAccuracy = 0;
+    std::int64_t parameters = 0;
+};
+
+struct RunInfo {
+    std::string id;
+    RunStatus status = RunStatus::Created;
+    std::string device;  // "cpu", "cuda:0"
+    std::string deviceName;
+    std::int64_t threads = 0;  // per process
+    std::string precision;
+    std::string precisionChoice;  // why, when the config asked for auto ("auto: bf16 (...)"); else empty
+    // Data-parallel runs (train --nproc, torchrun): processes, their backend ("gloo", "nccl") and the host of
+    // each rank; 1, "" and {} for a run in one process.
+    std::int64_t worldSize = 1;
+    std::string backend;
+    std::vector<std::string> hosts;
+    // The most GPU memory the caching allocator had allocated at once (rank 0's device), at the end of the
+    // sitting; 0 on a CPU and in runs from before the field.
+    std::int64_t peakGpuMemoryBytes = 0;
+    std::string libtorchVersion;
+    std::string blas;
+    // OpenBLAS's threads per process as OpenBLAS reports them (1 with the batch split over threads: each
+    // thread calls BLAS single-threaded); -1 for another BLAS, whose threads the run cannot set; 0 when not
+    // recorded (a GPU run, a run from before this field).
+    std::int64_t blasThreads = 0;
+    std::string host;
+    // The host's 1-minute load average and online CPUs when the run started (-1, 0: not recorded): a run
+    // slower than it should be on a busy machine says so in the comparison.
+    double loadAverage = -1;
+    std::int64_t hostCpus = 0;
+    std::string startedAt, endedAt;  // ISO 8601 UTC
+    std::string timingMethod;
+    std::string error;  // why it failed, when it did
+    // What the run could not do as asked, in a sentence each (a thread count the BLAS cannot take).
+    std::vector<std::string> warnings;
+    RunSummary summary;
+
+    std::string toJson() const;
+    static RunInfo fromJson(const std::string& json, const std::string& sourceName);
+};
+
+// What the user says about a run: its name, notes and tags (annotations.json). Only the user's actions write
+// it (the app's Rename and Notes, `train --name`), never the training, so renaming a live run cannot race
+// the trainer's writes of run.json.
+struct RunAnnotations {
+    std::string name;  // "" = the default name (RunRecord::defaultName)
+    std::string notes;
+    std::vector<std::string> tags;
+
+    bool empty() const { return name.empty() && notes.empty() && tags.empty(); }
+    std::string toJson() const;
+    static RunAnnotations fromJson(const std::string& json, const std::string& sourceName);
+};
+
+struct RunRecord {
+    std::string dir;
+    ExperimentConfig config;
+    RunInfo info;
+    RunAnnotations annotations;
+    std::vector<MetricRecord> metrics;
+    std::optional<NgramBaseline> baseline;  // a language model's baseline.json
+    bool hasCheckpoint = false;
+    // "cpu · 2 threads · fp32" style label of the device.
+    std::string label() const;
+    // The corpus as a short name: a prepared corpus's name, else the file or folder name without extension.
+    std::string corpusName() const;
+    // "tang-quatrains-7 LM · cpu · 2 threads · fp32 · 11-24 14:05" (the start in local time): tells two runs
+    // of one experiment on one device apart.
+    std::string defaultName() const;
+    // The user's name when set, else the default: what every legend, table and list shows.
+    std::string name() const;
+    // Runs whose curves and speeds can be compared: the same task, corpus and model. Two runs with equal keys
+    // differ only in device, precision, batch, schedule or length.
+    std::string comparabilityKey() const;
+    std::string comparabilityLabel() const;  // "tang-quatrains-7 · LM · 2×256, emb 64"
+};
+
+namespace runfiles {
+inline constexpr const char* kConfig = "config.json";
+inline constexpr const char* kRun = "run.json";
+inline constexpr const char* kMetrics = "metrics.csv";
+inline constexpr const char* kVocab = "vocab.json";
+inline constexpr const char* kModel = "model.safetensors";
+inline constexpr const char* kOptimizer = "optimizer.safetensors";
+// The weights of the validation with the lowest loss so far (for generation and classification only: no
+// optimizer state, so a resume continues from the last checkpoint).
+inline constexpr const char* kBestModel = "best-model.safetensors";
+inline constexpr const char* kEvaluation = "evaluation.json";  // classifiers (workbench/Evaluation.h)
+inline constexpr const char* kBaseline = "baseline.json";      // language models (workbench/Baseline.h)
+// Language models: a few samples generated at every validation, one JSON object per line.
+inline constexpr const char* kSamples = "samples.jsonl";
+}  // namespace runfiles
+
+bool isRunFolder(const std::string& dir);  // has config.json and run.json
+// annotations.json of a run folder: {} when there is none; InputError naming the file when it is malformed.
+RunAnnotations readRunAnnotations(const std::string& dir);
+void writeRunAnnotations(const std::string& dir, const RunAnnotations& annotations);
+// Deletes a run folder and everything in it. Refuses (InputError) a path that is not a run folder, so that a
+// wrong path can never delete anything else.
+void removeRunFolder(const std::string& dir);
+// Reads config, run info and metrics. Throws InputError naming the file for anything missing or malformed.
+RunRecord loadRunFolder(const std::string& dir);
+
+// Writes bytes to path via a temporary file in the same folder, flushed and renamed over the target.
+// Throws TrainingError on failure, leaving the old file (if any) intact and no temporary behind.
+void writeFileAtomic(const std::string& path, const std::string& bytes);
+std::string readFile(const std::string& path);  // throws InputError when missing or unreadable
+
+// One row per run for the comparison table.
+struct ComparisonRow {
+    std::string runId, label, device;
+    std::string name;  // RunRecord::name()
+    double samplesPerSecond = 0, usPerSample = 0;
+    double secondsToTarget = -1;  // wall seconds until the row's target was first reached; -1: not reached
+    std::string target;           // "val loss ≤ 5.210", "val accuracy ≥ 85.0 %"
+    double bestValLoss = 0, bestValAccuracy = 0;
+    // Character models: the best val loss in bits per character, and the run's n-gram baseline on the same
+    // split (baseline.json); -1 when the run has none.
+    double bestValBpc = -1, baselineBpc = -1;
+    double speedup = 1;      // samples/s relative to the baseline of its group; 0 when not measured
+    int group = 0;           // runs with one comparabilityKey share a group (numbered from 0 in order)
+    std::string groupLabel;  // RunRecord::comparabilityLabel()
+    bool baseline = false;   // the run the group's speed-ups are relative to
+    std::string note;        // why a number may surprise (a busy machine at the run's start)
+};
+
+struct CompareOptions {
+    // > 0: one target loss for every run (val loss, train loss when never validated). 0: a target per group
+    // and task: a language model by the val loss the slowest-learning run of its group reached (its best),
+    // a classifier by the val accuracy every run of its group reached.
+    double targetLoss = 0;
+    int baseline = -1;  // index of the run speed-ups are relative to, in its group; -1: each group's slowest
+};
+std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, const CompareOptions& options);
+inline std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, double targetLoss) {
+    return compareRuns(runs, CompareOptions{targetLoss, -1});
+}
+std::string comparisonCsv(const std::vector<RunRecord>& runs);  // all metrics, long format, every run
+
+}  // namespace wb

@@ -1,0 +1,316 @@
+// ExperimentConfig as JSON (config.json, snake_case keys), its validation with messages a user can act on,
+// the per-task defaults and the docs/performance.md reference presets. The fields themselves (keys, types,
+// ranges, defaults) come from the table in ConfigFields.cpp.
+#include "workbench/Config.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "io/JsonDocument.h"
+#include "workbench/ConfigFields.h"
+#include "workbench/Errors.h"
+
+namespace wb {
+namespace {
+
+using nlohmann::json;
+
+// Reads the fields of one JSON section, keeping defaults for missing keys and naming the key
+// ("data.seq_len") in every type error.
+class SectionReader {
+public:
+    SectionReader(const json& parent, const char* section, const std::string& source)
+        : m_source(source), m_prefix(section ? std::string(section) + "." : std::string()) {
+        if (!section) {
+            m_obj = &parent;
+            return;
+        }
+        const auto it = parent.find(section);
+        if (it == parent.end() || it->is_null()) return;
+        if (!it->is_object()) fail(section, "expected an object");
+        m_obj = &*it;
+    }
+
+    void integer(const char* key, std::int64_t& out) const {
+        if (const json* v = find(key)) {
+            if (v->is_number_integer()) {
+                if (v->is_number_unsigned() && v->get<std::uint64_t>() > std::uint64_t(INT64_MAX))
+                    fail(m_prefix + key, "integer out of range");
+                out = v->get<std::int64_t>();
+            } else if (v->is_number_float() && std::isfinite(v->get<double>()) &&
+                       v->get<double>() == std::floor(v->get<double>()) &&
+                       std::fabs(v->get<double>()) < 9e15) {
+                out = static_cast<std::int64_t>(v->get<double>());  // 64.0 written by another tool
+            } else {
+                fail(m_prefix + key, "expected an integer");
+            }
+        }
+    }
+    void unsignedInteger(const char* key, std::uint64_t& out) const {
+        if (const json* v = find(key)) {
+            if (v->is_number_unsigned())
+                out = v->get<std::uint64_t>();
+            else if (v->is_number_integer() && v->get<std::int64_t>() >= 0)
+                out = static_cast<std::uint64_t>(v->get<std::int64_t>());
+            else
+                fail(m_prefix + key, "expected a non-negative integer");
+        }
+    }
+    void number(const char* key, double& out) const {
+        if (const json* v = find(key)) {
+            if (!v->is_number()) fail(m_prefix + key, "expected a number");
+            out = v->get<double>();
+        }
+    }
+    void boolean(const char* key, bool& out) const {
+        if (const json* v = find(key)) {
+            if (!v->is_boolean()) fail(m_prefix + key, "expected true or false");
+            out = v->get<bool>();
+        }
+    }
+    void string(const char* key, std::string& out) const {
+        if (const json* v = find(key)) {
+            if (!v->is_string()) fail(m_prefix + key, "expected a string");
+            out = v->get<std::string>();
+        }
+    }
+    // Choices go through the field's setter, whose message lists the accepted values.
+    void choice(const char* key, const std::function<void(const std::string&)>& set) const {
+        if (!find(key)) return;
+        std::string s;
+        string(key, s);
+        try {
+            set(s);
+        } catch (const InputError& e) {
+            fail(m_prefix + key, e.reason());
+        }
+    }
+
+private:
+    const json* find(const char* key) const {
+        if (!m_obj) return nullptr;
+        const auto it = m_obj->find(key);
+        return it == m_obj->end() || it->is_null() ? nullptr : &*it;
+    }
+    [[noreturn]] void fail(const std::string& key, const std::string& why) const {
+        throw InputError(m_source, 0, key + ": " + why);
+    }
+    const json* m_obj = nullptr;
+    std::string m_source;
+    std::string m_prefix;
+};
+
+}  // namespace
+
+std::string toString(Task v) { return v == Task::Classifier ? "classify" : "lm"; }
+std::string toString(Pooling v) { return v == Pooling::Mean ? "mean" : v == Pooling::Max ? "max" : "last"; }
+std::string toString(OptimizerKind v) {
+    return v == OptimizerKind::Sgd ? "sgd" : v == OptimizerKind::RmsProp ? "rmsprop" : "adam";
+}
+std::string toString(Precision v) {
+    return v == Precision::Bf16   ? "bf16"
+           : v == Precision::Fp16 ? "fp16"
+           : v == Precision::Auto ? "auto"
+                                  : "fp32";
+}
+
+std::string toString(ThreadSplit v) { return v == ThreadSplit::Ops ? "ops" : "batch"; }
+
+Task taskFromString(const std::string& s) {
+    if (s == "lm") return Task::LanguageModel;
+    if (s == "classify") return Task::Classifier;
+    throw InputError("unknown task '" + s + "' (expected lm or classify)");
+}
+Pooling poolingFromString(const std::string& s) {
+    if (s == "last") return Pooling::Last;
+    if (s == "mean") return Pooling::Mean;
+    if (s == "max") return Pooling::Max;
+    throw InputError("unknown pooling '" + s + "' (expected last, mean or max)");
+}
+std::string toString(LrSchedule v) { return v == LrSchedule::Cosine ? "cosine" : "constant"; }
+LrSchedule lrScheduleFromString(const std::string& s) {
+    if (s == "constant") return LrSchedule::Constant;
+    if (s == "cosine") return LrSchedule::Cosine;
+    throw InputError("unknown learning-rate schedule '" + s + "' (expected constant or cosine)");
+}
+OptimizerKind optimizerFromString(const std::string& s) {
+    if (s == "adam") return OptimizerKind::Adam;
+    if (s == "sgd") return OptimizerKind::Sgd;
+    if (s == "rmsprop") return OptimizerKind::RmsProp;
+    throw InputError("unknown optimizer '" + s + "' (expected adam, sgd or rmsprop)");
+}
+Precision precisionFromString(const std::string& s) {
+    if (s == "fp32") return Precision::Fp32;
+    if (s == "bf16") return Precision::Bf16;
+    if (s == "fp16") return Precision::Fp16;
+    if (s == "auto") return Precision::Auto;
+    throw InputError("unknown precision '" + s + "' (expected fp32, bf16, fp16 or auto)");
+}
+ThreadSplit threadSplitFromString(const std::string& s) {
+    if (s == "batch") return ThreadSplit::Batch;
+    if (s == "ops") return ThreadSplit::Ops;
+    throw InputError("unknown thread split '" + s + "' (expected batch or ops)");
+}
+
+std::string ExperimentConfig::toJson() const {
+    json j = json::object();
+    for (const auto& f : configFields()) {
+        json& slot = f.section.empty() ? j[f.key] : j[f.section][f.key];
+        auto& c = const_cast<ExperimentConfig&>(*this);
+        switch (f.type) {
+            case FieldType::Integer:
+                slot = f.integer(c);
+                break;
+            case FieldType::UnsignedInteger:
+                slot = f.unsignedInteger(c);
+                break;
+            case FieldType::Number:
+                slot = f.number(c);
+                break;
+            case FieldType::Boolean:
+                slot = f.boolean(c);
+                break;
+            case FieldType::Choice:
+            case FieldType::Text:
+                slot = f.get(*this);
+                break;
+        }
+    }
+    return j.dump(2) + "\n";
+}
+
+ExperimentConfig ExperimentConfig::fromJson(const std::string& text, const std::string& sourceName) {
+    const json j = detail::parseJsonDocument(text, sourceName);
+    if (!j.is_object())
+        throw InputError(sourceName, 0,
+                         "expected a JSON object (an experiment config), found " + detail::jsonTypeName(j));
+    ExperimentConfig c;
+    for (const auto& f : configFields()) {
+        const SectionReader r(j, f.section.empty() ? nullptr : f.section.c_str(), sourceName);
+        const char* key = f.key.c_str();
+        switch (f.type) {
+            case FieldType::Integer:
+                r.integer(key, f.integer(c));
+                break;
+            case FieldType::UnsignedInteger:
+                r.unsignedInteger(key, f.unsignedInteger(c));
+                break;
+            case FieldType::Number:
+                r.number(key, f.number(c));
+                break;
+            case FieldType::Boolean:
+                r.boolean(key, f.boolean(c));
+                break;
+            case FieldType::Text:
+                r.string(key, f.text(c));
+                break;
+            case FieldType::Choice:
+                r.choice(key, [&](const std::string& v) { f.setChoice(c, v); });
+                break;
+        }
+    }
+    return c;
+}
+
+std::vector<std::string> ExperimentConfig::validate() const {
+    std::vector<std::string> p;
+    if (data.corpus.empty()) p.push_back("no corpus: choose a corpus file or folder");
+    for (const auto& f : configFields())
+        if (auto problem = f.rangeProblem(*this); !problem.empty()) p.push_back(std::move(problem));
+    // Rules that a range cannot say.
+    if (model.bidirectional && task == Task::LanguageModel)
+        p.push_back(
+            "bidirectional is for classifiers only: a bidirectional language model would see the token "
+            "it must predict");
+    if (data.vocabSize != 0 && data.vocabSize < 5)
+        p.push_back("vocabulary size must be 0 (every token) or at least 5 (4 special tokens and one more)");
+    if (train.epochs == 0 && train.maxSteps == 0)
+        p.push_back("nothing to train: set epochs or max steps above 0");
+    if (device.processes >= 1 && train.batchSize < device.processes)
+        p.push_back("the batch size (" + std::to_string(train.batchSize) +
+                    ") must be at least the number of processes (" + std::to_string(device.processes) +
+                    "): each process trains on its share of every batch");
+    const bool cuda = device.device.rfind("cuda", 0) == 0;
+    if (device.precision == Precision::Fp16 && !cuda)
+        p.push_back("fp16 needs a CUDA device (use bf16 or fp32 on " + device.device + ")");
+    return p;
+}
+
+void ExperimentConfig::ensureValid(const std::string& sourceName) const {
+    const auto problems = validate();
+    if (!problems.empty()) throw InputError(sourceName, 0, problems.front());
+}
+
+ExperimentConfig defaultConfig(Task task) {
+    ExperimentConfig c;
+    for (const auto& f : configFields()) {
+        const auto& value = task == Task::LanguageModel ? f.lmDefault : f.classifierDefault;
+        if (!value.empty()) f.set(c, value);
+    }
+    c.name = task == Task::LanguageModel ? "Tang quatrains (char LM)" : "Text classifier";
+    return c;
+}
+
+std::vector<std::string> presetNames() { return {"imdb", "charrnn", "poems"}; }
+
+ExperimentConfig presetConfig(const std::string& name) {
+    ExperimentConfig c;
+    c.name = name + " preset";
+    c.train.optimizer = OptimizerKind::Adam;
+    if (name == "imdb") {
+        c.task = Task::Classifier;
+        c.data.corpus = "spam-assassin";
+        c.data.format = CorpusFormat::Folder;
+        c.data.tokens = TokenLevel::Word;
+        c.data.vocabSize = 15000;
+        c.data.seqLen = 250;
+        c.model.embedding = 32;
+        c.model.hidden = 100;
+        c.model.layers = 1;
+        c.model.bidirectional = false;
+        c.model.pooling = Pooling::Last;
+        c.train.batchSize = 64;
+        c.train.learningRate = 1e-3;
+        c.train.epochs = 20;
+    } else if (name == "charrnn") {
+        c.task = Task::LanguageModel;
+        c.data.corpus = "fortunes-text";
+        c.data.format = CorpusFormat::Text;
+        c.data.tokens = TokenLevel::Char;
+        c.data.seqLen = 50;
+        c.model.embedding = 128;
+        c.model.hidden = 128;
+        c.model.layers = 2;
+        c.train.batchSize = 64;
+        c.train.learningRate = 2e-3;
+        c.train.epochs = 10;
+    } else if (name == "poems") {
+        c.task = Task::LanguageModel;
+        c.data.corpus = "tang-quatrains-7";
+        c.data.format = CorpusFormat::Poems;
+        c.data.tokens = TokenLevel::Char;
+        c.data.vocabSize = 4379;
+        c.data.seqLen = 73;
+        c.model.embedding = 512;
+        c.model.hidden = 512;
+        c.model.layers = 2;
+        c.train.batchSize = 32;
+        c.train.learningRate = 1e-3;
+        c.train.epochs = 10;
+    } else {
+        throw InputError("unknown preset '" + name + "' (expected imdb, charrnn or poems)");
+    }
+    // CPU threads: the fastest count measured per preset by scripts/bench-threads.sh (docs/benchmarks.md,
+    // "Two threads"). With the batch split over threads (the default) two threads beat one on every preset
+    // (1.37x to 1.78x); splitting every operation lost on imdb and charrnn.
+    const std::int64_t measuredBest = 2;
+    const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
+    c.device.threads = std::min(measuredBest, cores);
+    return c;
+}
+
+}  // namespace wb

@@ -1,0 +1,342 @@
+// Run folders: reading what a run left (config.json, run.json, metrics.csv) without tensors, writing files
+// atomically so a crash never leaves half a file, and the cross-run comparison table.
+#include "workbench/RunFolder.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "io/Failpoints.h"
+#include "io/JsonDocument.h"
+#include "workbench/Errors.h"
+
+namespace fs = std::filesystem;
+
+namespace wb {
+namespace {
+
+using nlohmann::json;
+
+// Typed field access for run.json: missing keys keep defaults, wrong types name the key.
+struct FieldReader {
+    const json& obj;
+    const std::string& source;
+    std::string prefix;
+
+    const json* find(const char* key) const {
+        const auto it = obj.find(key);
+        return it == obj.end() || it->is_null() ? nullptr : &*it;
+    }
+    [[noreturn]] void fail(const char* key, const char* what) const {
+        throw InputError(source, 0, prefix + key + ": expected " + what);
+    }
+    void str(const char* key, std::string& out) const {
+        if (const json* v = find(key)) {
+            if (!v->is_string()) fail(key, "a string");
+            out = v->get<std::string>();
+        }
+    }
+    void integer(const char* key, std::int64_t& out) const {
+        if (const json* v = find(key)) {
+            if (!v->is_number_integer()) fail(key, "an integer");
+            out = v->get<std::int64_t>();
+        }
+    }
+    void number(const char* key, double& out) const {
+        if (const json* v = find(key)) {
+            if (!v->is_number()) fail(key, "a number");
+            out = v->get<double>();
+        }
+    }
+};
+
+// JSON has no NaN or Inf; a diverged run's losses are written as null and read back as 0.
+json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+std::string joinPath(const std::string& dir, const char* name) { return (fs::path(dir) / name).string(); }
+
+}  // namespace
+
+std::string toString(RunStatus s) {
+    switch (s) {
+        case RunStatus::Created:
+            return "created";
+        case RunStatus::Running:
+            return "running";
+        case RunStatus::Completed:
+            return "completed";
+        case RunStatus::Stopped:
+            return "stopped";
+        case RunStatus::Failed:
+            return "failed";
+    }
+    return "created";
+}
+
+RunStatus runStatusFromString(const std::string& s) {
+    for (auto v : {RunStatus::Created, RunStatus::Running, RunStatus::Completed, RunStatus::Stopped,
+                   RunStatus::Failed})
+        if (s == toString(v)) return v;
+    throw InputError("unknown run status '" + s +
+                     "' (expected created, running, completed, stopped or failed)");
+}
+
+std::string RunInfo::toJson() const {
+    const RunSummary& s = summary;
+    json j = {{"id", id},
+              {"status", toString(status)},
+              {"device", device},
+              {"device_name", deviceName},
+              {"threads", threads},
+              {"precision", precision},
+              {"precision_choice", precisionChoice},
+              {"libtorch_version", libtorchVersion},
+              {"blas", blas},
+              {"blas_threads", blasThreads},
+              {"host", host},
+              {"load_average", finite(loadAverage)},
+              {"host_cpus", hostCpus},
+              {"started_at", startedAt},
+              {"ended_at", endedAt},
+              {"timing_method", timingMethod},
+              {"error", error},
+              {"warnings", warnings},
+              {"world_size", worldSize},
+              {"backend", backend},
+              {"hosts", hosts},
+              {"peak_gpu_memory_bytes", peakGpuMemoryBytes}};
+    j["summary"] = {{"steps", s.steps},
+                    {"epochs", finite(s.epochs)},
+                    {"samples", s.samples},
+                    {"train_seconds", finite(s.trainSeconds)},
+                    {"samples_per_second", finite(s.samplesPerSecond)},
+                    {"us_per_sample", finite(s.usPerSample)},
+                    {"tokens_per_second", finite(s.tokensPerSecond)},
+                    {"final_train_loss", finite(s.finalTrainLoss)},
+                    {"best_val_loss", finite(s.bestValLoss)},
+                    {"best_val_accuracy", finite(s.bestValAccuracy)},
+                    {"final_val_loss", finite(s.finalValLoss)},
+                    {"final_val_accuracy", finite(s.finalValAccuracy)},
+                    {"parameters", s.parameters}};
+    return j.dump(2) + "\n";
+}
+
+RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName) {
+    const json j = detail::parseJsonDocument(text, sourceName);
+    if (!j.is_object())
+        throw InputError(sourceName, 0,
+                         "expected a JSON object (run info), found " + detail::jsonTypeName(j));
+    RunInfo info;
+    const FieldReader r{j, sourceName, ""};
+    r.str("id", info.id);
+    std::string status = "created";
+    r.str("status", status);
+    try {
+        info.status = runStatusFromString(status);
+    } catch (const InputError& e) {
+        throw InputError(sourceName, 0, "status: " + e.reason());
+    }
+    r.str("device", info.device);
+    r.str("device_name", info.deviceName);
+    r.integer("threads", info.threads);
+    r.str("precision", info.precision);
+    r.str("precision_choice", info.precisionChoice);  // absent in runs from before the field
+    r.str("libtorch_version", info.libtorchVersion);
+    r.str("blas", info.blas);
+    r.integer("blas_threads", info.blasThreads);
+    r.str("host", info.host);
+    r.number("load_average", info.loadAverage);
+    r.integer("host_cpus", info.hostCpus);
+    r.str("started_at", info.startedAt);
+    r.str("ended_at", info.endedAt);
+    r.str("timing_method", info.timingMethod);
+    r.str("error", info.error);
+    if (const json* wj = r.find("warnings")) {  // absent in runs from before the field
+        if (!wj->is_array()) r.fail("warnings", "an array of strings");
+        for (const auto& w : *wj) {
+            if (!w.is_string()) r.fail("warnings", "an array of strings");
+            info.warnings.push_back(w.get<std::string>());
+        }
+    }
+    r.integer("peak_gpu_memory_bytes", info.peakGpuMemoryBytes);  // absent in runs from before the field
+    r.integer("world_size", info.worldSize);
+    if (info.worldSize < 1) throw InputError(sourceName, 0, "world_size must be at least 1");
+    r.str("backend", info.backend);
+    if (const json* hj = r.find("hosts")) {
+        if (!hj->is_array()) r.fail("hosts", "an array of strings");
+        for (const auto& h : *hj) {
+            if (!h.is_string()) r.fail("hosts", "an array of strings");
+            info.hosts.push_back(h.get<std::string>());
+        }
+    }
+    if (const json* sj = r.find("summary")) {
+        if (!sj->is_object()) r.fail("summary", "an object");
+        const FieldReader s{*sj, sourceName, "summary."};
+        RunSummary& m = info.summary;
+        s.integer("steps", m.steps);
+        s.number("epochs", m.epochs);
+        s.integer("samples", m.samples);
+        s.number("train_seconds", m.trainSeconds);
+        s.number("samples_per_second", m.samplesPerSecond);
+        s.number("us_per_sample", m.usPerSample);
+        s.number("tokens_per_second", m.tokensPerSecond);
+        s.number("final_train_loss", m.finalTrainLoss);
+        s.number("best_val_loss", m.bestValLoss);
+        s.number("best_val_accuracy", m.bestValAccuracy);
+        s.number("final_val_loss", m.finalValLoss);
+        s.number("final_val_accuracy", m.finalValAccuracy);
+        s.integer("parameters", m.parameters);
+    }
+    return info;
+}
+
+std::string RunRecord::label() const {
+    const std::string dev = info.device.empty() ? config.device.device : info.device;
+    const std::string precision = info.precision.empty() ? toString(config.device.precision) : info.precision;
+    std::string out;
+    if (dev.rfind("cpu", 0) == 0) {
+        const std::int64_t threads = info.threads > 0 ? info.threads : config.device.threads;
+        out = "cpu";
+        if (info.worldSize > 1) {
+            out += " · " + std::to_string(info.worldSize) + " processes";
+            if (!info.backend.empty()) out += " (" + info.backend + ")";
+            if (threads > 0) out += " × " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+        } else if (threads > 0) {
+            out += " · " + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+        }
+    } else {
+        out = info.deviceName.empty() ? dev : info.deviceName;
+    }
+    return out + " · " + precision;
+}
+
+bool isRunFolder(const std::string& dir) {
+    std::error_code ec;
+    return fs::is_regular_file(fs::path(dir) / runfiles::kConfig, ec) &&
+           fs::is_regular_file(fs::path(dir) / runfiles::kRun, ec);
+}
+
+RunRecord loadRunFolder(const std::string& dir) {
+    std::error_code ec;
+    if (!fs::exists(dir, ec)) throw InputError(dir, 0, "no such run folder");
+    if (!fs::is_directory(dir, ec))
+        throw InputError(dir, 0, "not a run folder (expected a folder with config.json and run.json)");
+    RunRecord rec;
+    rec.dir = dir;
+    for (const char* required : {runfiles::kConfig, runfiles::kRun})
+        if (!fs::exists(fs::path(dir) / required, ec))
+            throw InputError(joinPath(dir, required), 0,
+                             "no such file (a run folder needs config.json and run.json)");
+    const std::string configPath = joinPath(dir, runfiles::kConfig);
+    rec.config = ExperimentConfig::fromJson(readFile(configPath), configPath);
+    const std::string runPath = joinPath(dir, runfiles::kRun);
+    rec.info = RunInfo::fromJson(readFile(runPath), runPath);
+    if (rec.info.id.empty()) rec.info.id = fs::path(dir).lexically_normal().filename().string();
+    const std::string metricsPath = joinPath(dir, runfiles::kMetrics);
+    if (fs::exists(metricsPath, ec)) {
+        std::string metricsId;
+        rec.metrics = parseMetricsCsv(readFile(metricsPath), metricsPath, &metricsId);
+        // Files copied between run folders would mix two runs' curves under one name.
+        if (!rec.metrics.empty() && metricsId != rec.info.id)
+            throw InputError(
+                metricsPath, 0,
+                "run_id '" + metricsId + "' does not match the id '" + rec.info.id + "' in run.json");
+    }
+    rec.hasCheckpoint = fs::is_regular_file(fs::path(dir) / runfiles::kModel, ec);
+    rec.annotations = readRunAnnotations(dir);
+    rec.baseline = loadBaseline(dir);
+    return rec;
+}
+
+void writeFileAtomic(const std::string& path, const std::string& bytes) {
+    const fs::path target(path);
+    const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::string tmp = (parent / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
+    auto failure = [&](const char* what, int err) {
+        return TrainingError("cannot write " + path + ": " + what + std::strerror(err));
+    };
+    if (const int injected = failpoints::reached(failpoints::Site::BeforeCreate, path))
+        throw failure("", injected);
+    const int fd = ::mkstemp(tmp.data());
+    if (fd < 0) throw failure("", errno);
+    // From here on the temporary must go away on every failure path.
+    auto abandon = [&](const char* what) {
+        const int err = errno;
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        throw failure(what, err);
+    };
+    auto writeAll = [&](std::size_t from, std::size_t to) {
+        while (from < to) {
+            const ssize_t n = ::write(fd, bytes.data() + from, to - from);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                abandon("");
+            }
+            from += static_cast<std::size_t>(n);
+        }
+    };
+    writeAll(0, bytes.size() / 2);
+    if (const int injected = failpoints::reached(failpoints::Site::MidWrite, path)) {
+        errno = injected;
+        abandon("");
+    }
+    writeAll(bytes.size() / 2, bytes.size());
+    // mkstemp creates 0600; a run folder is meant to be shared like any other file the user writes.
+    ::fchmod(fd, 0644);
+    failpoints::reached(failpoints::Site::BeforeSync, path);
+    if (::fsync(fd) != 0) abandon("");
+    if (::close(fd) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        throw failure("", err);
+    }
+    failpoints::reached(failpoints::Site::BeforeRename, path);
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(tmp.c_str());
+        throw failure("", err);
+    }
+    // Persist the rename itself (best effort: some file systems refuse fsync on folders).
+    const int dfd = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+}
+
+std::string readFile(const std::string& path) {
+    std::error_code ec;
+    const auto st = fs::status(path, ec);
+    if (ec || !fs::exists(st)) throw InputError(path, 0, "no such file");
+    if (!fs::is_regular_file(st)) throw InputError(path, 0, "not a regular file");
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
+    std::string out;
+    char buf[1 << 16];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    const bool bad = std::ferror(f);
+    const int err = errno;
+    std::fclose(f);
+    if (bad) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(err));
+    return out;
+}
+
+std::string comparisonCsv(const std::vector<RunRecord>& runs) {
+    std::string out = metricsCsvHeader() + "\n";
+    for (const auto& run : runs)
+        for (const auto& r : run.metrics) out += toCsvRow(run.info.id, r) + "\n";
+    return out;
+}
+
+}  // namespace wb

@@ -1,0 +1,287 @@
+// Which run is which and what may be compared with what: the user's name, notes and tags of a run
+// (annotations.json), the default name, the comparability groups and the comparison table built on them.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "io/JsonDocument.h"
+#include "workbench/ConfigFields.h"
+#include "workbench/Errors.h"
+#include "workbench/RunFolder.h"
+
+namespace fs = std::filesystem;
+
+namespace wb {
+namespace {
+
+using nlohmann::json;
+
+const char* const kAnnotations = "annotations.json";
+
+// "2026-11-24T13:05:12Z" (UTC) as "11-24 14:05" in local time; "" when it does not parse.
+std::string localStart(const std::string& iso) {
+    std::tm tm{};
+    if (iso.size() < 19 || std::sscanf(iso.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
+                                       &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+        return "";
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    const std::time_t t = timegm(&tm);
+    std::tm local{};
+    if (t == -1 || !localtime_r(&t, &local)) return "";
+    char out[32];
+    std::strftime(out, sizeof out, "%m-%d %H:%M", &local);
+    return out;
+}
+
+std::string taskWord(Task task) { return task == Task::Classifier ? "classifier" : "LM"; }
+
+double firstTime(const std::vector<MetricRecord>& series, bool (*reached)(double, double), double target) {
+    for (const auto& r : series)
+        if (std::isfinite(r.value) && reached(r.value, target)) return r.wallSeconds;
+    return -1;
+}
+
+std::string formatNumber(const char* format, double value) {
+    char out[64];
+    std::snprintf(out, sizeof out, format, value);
+    return out;
+}
+
+}  // namespace
+
+std::string RunAnnotations::toJson() const {
+    return json{{"name", name}, {"notes", notes}, {"tags", tags}}.dump(2) + "\n";
+}
+
+RunAnnotations RunAnnotations::fromJson(const std::string& text, const std::string& sourceName) {
+    const json j = detail::parseJsonDocument(text, sourceName);
+    if (!j.is_object())
+        throw InputError(sourceName, 0,
+                         "expected a JSON object (name, notes, tags), found " + detail::jsonTypeName(j));
+    RunAnnotations a;
+    auto text_of = [&](const char* key, std::string& out) {
+        const auto it = j.find(key);
+        if (it == j.end() || it->is_null()) return;
+        if (!it->is_string()) throw InputError(sourceName, 0, std::string(key) + ": expected a string");
+        out = it->get<std::string>();
+    };
+    text_of("name", a.name);
+    text_of("notes", a.notes);
+    if (const auto it = j.find("tags"); it != j.end() && !it->is_null()) {
+        if (!it->is_array()) throw InputError(sourceName, 0, "tags: expected an array of strings");
+        for (const auto& t : *it) {
+            if (!t.is_string()) throw InputError(sourceName, 0, "tags: expected an array of strings");
+            a.tags.push_back(t.get<std::string>());
+        }
+    }
+    return a;
+}
+
+RunAnnotations readRunAnnotations(const std::string& dir) {
+    const fs::path path = fs::path(dir) / kAnnotations;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) return {};
+    return RunAnnotations::fromJson(readFile(path.string()), path.string());
+}
+
+void writeRunAnnotations(const std::string& dir, const RunAnnotations& annotations) {
+    if (!isRunFolder(dir))
+        throw InputError(dir, 0, "not a run folder (expected config.json and run.json in it)");
+    writeFileAtomic((fs::path(dir) / kAnnotations).string(), annotations.toJson());
+}
+
+void removeRunFolder(const std::string& dir) {
+    std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(dir, ec)))
+        throw InputError(dir, 0, "is a symbolic link; delete the run folder it points to instead");
+    if (!isRunFolder(dir))
+        throw InputError(dir, 0, "not a run folder (expected config.json and run.json in it)");
+    fs::remove_all(dir, ec);
+    if (ec) throw TrainingError("cannot delete " + dir + ": " + ec.message());
+}
+
+std::string RunRecord::corpusName() const {
+    fs::path corpus(config.data.corpus);
+    if (corpus.empty()) return "corpus";
+    // A prepared corpus's data sits in a folder of its name: ~/.cache/…/corpora/tang-quatrains-7/….json.
+    std::string stem =
+        corpus.filename().empty() ? corpus.parent_path().filename().string() : corpus.stem().string();
+    return stem.empty() ? corpus.string() : stem;
+}
+
+std::string RunRecord::defaultName() const {
+    std::string out = corpusName() + " " + taskWord(config.task) + " · " + label();
+    if (const std::string start = localStart(info.startedAt); !start.empty()) out += " · " + start;
+    return out;
+}
+
+// The config's own name is the experiment's (a preset's title, the app's folder id), shared by every run of
+// it, so it does not tell runs apart.
+std::string RunRecord::name() const { return annotations.name.empty() ? defaultName() : annotations.name; }
+
+std::string RunRecord::comparabilityKey() const {
+    const ModelConfig& m = config.model;
+    return toString(config.task) + "|" + corpusName() + "|" + configField("tokens").get(config) + "|" +
+           std::to_string(m.embedding) + "|" + std::to_string(m.hidden) + "|" + std::to_string(m.layers) +
+           "|" + (m.bidirectional ? "bi" : "uni");
+}
+
+std::string RunRecord::comparabilityLabel() const {
+    const ModelConfig& m = config.model;
+    return corpusName() + " · " + taskWord(config.task) + " · " + std::to_string(m.layers) + "×" +
+           std::to_string(m.hidden) + (m.bidirectional ? " bidirectional" : "") + ", emb " +
+           std::to_string(m.embedding) + ", " + configField("tokens").get(config) + " tokens";
+}
+
+namespace {
+
+// A run's row before its group is known: throughput, best validation, bits per character.
+ComparisonRow rowOf(const RunRecord& run) {
+    ComparisonRow row;
+    row.runId = run.info.id;
+    row.label = run.label();
+    row.name = run.name();
+    row.device = run.info.device.empty() ? run.config.device.device : run.info.device;
+    const RunSummary& s = run.info.summary;
+    row.samplesPerSecond = s.samplesPerSecond;
+    row.usPerSample =
+        s.usPerSample > 0 ? s.usPerSample : (s.samplesPerSecond > 0 ? 1e6 / s.samplesPerSecond : 0);
+    row.bestValLoss = s.bestValLoss;
+    row.bestValAccuracy = s.bestValAccuracy;
+    // Runs written before the summary was final (stopped, failed) may still have curves.
+    if (row.bestValLoss == 0)
+        for (const auto& r : seriesOf(run.metrics, "val", "loss"))
+            if (std::isfinite(r.value) && (row.bestValLoss == 0 || r.value < row.bestValLoss))
+                row.bestValLoss = r.value;
+    if (row.bestValAccuracy == 0)
+        for (const auto& r : seriesOf(run.metrics, "val", "accuracy"))
+            if (std::isfinite(r.value)) row.bestValAccuracy = std::max(row.bestValAccuracy, r.value);
+    if (hasBitsPerCharacter(run.config)) {
+        if (row.bestValLoss > 0) row.bestValBpc = bitsFromNats(row.bestValLoss);
+        if (run.baseline) row.baselineBpc = run.baseline->bitsPerToken;
+    }
+    return row;
+}
+
+// Speed-ups against the group's baseline: the chosen run when it is in this group, else the group's slowest
+// measured run.
+void markSpeedups(std::vector<ComparisonRow>& rows, const std::vector<std::size_t>& members, int group,
+                  const CompareOptions& options) {
+    long baseline = -1;
+    const auto chosen = std::size_t(options.baseline);
+    if (options.baseline >= 0 && chosen < rows.size() && rows[chosen].group == group &&
+        rows[chosen].samplesPerSecond > 0) {
+        baseline = options.baseline;
+    } else {
+        for (std::size_t i : members)
+            if (rows[i].samplesPerSecond > 0 &&
+                (baseline < 0 || rows[i].samplesPerSecond < rows[std::size_t(baseline)].samplesPerSecond))
+                baseline = long(i);
+    }
+    for (std::size_t i : members) {
+        rows[i].speedup = baseline >= 0 && rows[i].samplesPerSecond > 0
+                              ? rows[i].samplesPerSecond / rows[std::size_t(baseline)].samplesPerSecond
+                              : 0;
+        rows[i].baseline = long(i) == baseline;
+    }
+}
+
+// The target every run of the group can be timed to: a loss the user chose, else per task the level
+// the slowest-learning run reached (a language model's worst best val loss, a classifier's lowest
+// best val accuracy), so "time to target" compares how fast each run got to the same place.
+void timeToTarget(const std::vector<RunRecord>& runs, std::vector<ComparisonRow>& rows,
+                  const std::vector<std::size_t>& members, const CompareOptions& options) {
+    const bool classifier = runs[members.front()].config.task == Task::Classifier;
+    double level = 0;
+    if (options.targetLoss <= 0) {
+        for (std::size_t i : members) {
+            // The best of the curve the time is read from (metrics.csv rounds what run.json keeps exact),
+            // so that every run surely reaches the level on its own curve.
+            const auto series = seriesOf(runs[i].metrics, "val", classifier ? "accuracy" : "loss");
+            double best = 0;
+            for (const auto& r : series)
+                if (std::isfinite(r.value) && r.value > 0)
+                    best = best == 0 ? r.value
+                                     : (classifier ? std::max(best, r.value) : std::min(best, r.value));
+            if (best > 0)
+                level = level == 0 ? best : (classifier ? std::min(level, best) : std::max(level, best));
+        }
+    }
+    for (std::size_t i : members) {
+        const auto& metrics = runs[i].metrics;
+        if (options.targetLoss > 0) {
+            auto series = seriesOf(metrics, "val", "loss");
+            const bool train = series.empty();
+            if (train) series = seriesOf(metrics, "train", "loss");
+            rows[i].target =
+                std::string(train ? "train" : "val") + " loss ≤ " + formatNumber("%.3f", options.targetLoss);
+            rows[i].secondsToTarget = firstTime(
+                series, [](double v, double t) { return v <= t; }, options.targetLoss);
+        } else if (level > 0 && classifier) {
+            rows[i].target = "val accuracy ≥ " + formatNumber("%.1f %%", level * 100);
+            rows[i].secondsToTarget = firstTime(
+                seriesOf(metrics, "val", "accuracy"), [](double v, double t) { return v >= t - 1e-12; },
+                level);
+        } else if (level > 0) {
+            rows[i].target = "val loss ≤ " + formatNumber("%.3f", level);
+            rows[i].secondsToTarget = firstTime(
+                seriesOf(metrics, "val", "loss"), [](double v, double t) { return v <= t + 1e-12; }, level);
+        }
+    }
+}
+
+// More threads or processes but slower than a run with fewer, on a machine that was busy when it
+// started: the cores were not all ours, which the comparison should say rather than hide.
+void noteBusyMachine(const std::vector<RunRecord>& runs, std::vector<ComparisonRow>& rows,
+                     const std::vector<std::size_t>& members) {
+    for (std::size_t i : members) {
+        const RunInfo& info = runs[i].info;
+        const std::int64_t workers = std::max<std::int64_t>(1, info.threads) * info.worldSize;
+        if (info.loadAverage < 0 || info.hostCpus <= 0 ||
+            info.loadAverage + double(workers) <= double(info.hostCpus) + 0.5)
+            continue;
+        for (std::size_t j : members) {
+            const RunInfo& other = runs[j].info;
+            const std::int64_t otherWorkers = std::max<std::int64_t>(1, other.threads) * other.worldSize;
+            if (otherWorkers < workers && rows[j].samplesPerSecond > rows[i].samplesPerSecond &&
+                rows[i].samplesPerSecond > 0) {
+                rows[i].note = "the machine was busy when it started (load " +
+                               formatNumber("%.1f", info.loadAverage) + " on " +
+                               std::to_string(info.hostCpus) + " CPUs): its " + std::to_string(workers) +
+                               " workers shared cores with other work";
+                break;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, const CompareOptions& options) {
+    std::vector<ComparisonRow> rows;
+    std::map<std::string, int> groupOf;
+    for (const auto& run : runs) {
+        ComparisonRow row = rowOf(run);
+        const auto [it, added] = groupOf.emplace(run.comparabilityKey(), int(groupOf.size()));
+        row.group = it->second;
+        row.groupLabel = run.comparabilityLabel();
+        rows.push_back(std::move(row));
+    }
+    for (int g = 0; g < int(groupOf.size()); ++g) {
+        std::vector<std::size_t> members;
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            if (rows[i].group == g) members.push_back(i);
+        markSpeedups(rows, members, g, options);
+        timeToTarget(runs, rows, members, options);
+        noteBusyMachine(runs, rows, members);
+    }
+    return rows;
+}
+
+}  // namespace wb

@@ -1,0 +1,366 @@
+// Sweeps as data and files (see Sweep.h).
+#include "workbench/Sweep.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "io/JsonDocument.h"
+#include "run/CsvText.h"
+#include "workbench/ConfigFields.h"
+#include "workbench/Errors.h"
+#include "workbench/RunFolder.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace wb {
+
+namespace {
+
+std::string slug(const std::string& s) {
+    std::string out;
+    for (char ch : s) out += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' ? ch : '-';
+    return out;
+}
+
+double mean(const std::vector<double>& v) {
+    double s = 0;
+    for (double x : v) s += x;
+    return v.empty() ? 0 : s / static_cast<double>(v.size());
+}
+
+double stddev(const std::vector<double>& v) {  // sample standard deviation; 0 for one value
+    if (v.size() < 2) return 0;
+    const double m = mean(v);
+    double s = 0;
+    for (double x : v) s += (x - m) * (x - m);
+    return std::sqrt(s / static_cast<double>(v.size() - 1));
+}
+
+std::string number(double v) { return csv::number(v, 6); }
+
+}  // namespace
+
+std::string toString(CellState s) {
+    switch (s) {
+        case CellState::Running:
+            return "running";
+        case CellState::Done:
+            return "done";
+        case CellState::Failed:
+            return "failed";
+        default:
+            return "queued";
+    }
+}
+
+static CellState cellStateFromString(const std::string& s, const std::string& source) {
+    for (auto v : {CellState::Queued, CellState::Running, CellState::Done, CellState::Failed})
+        if (toString(v) == s) return v;
+    throw InputError(source, 0, "unknown cell state '" + s + "' (expected queued, running, done or failed)");
+}
+
+SweepAxis parseSweepAxis(const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw InputError("--grid " + text + ": expected FIELD=V1,V2,… (e.g. batch_size=16,32,64)");
+    SweepAxis axis;
+    axis.field = configField(text.substr(0, eq)).key;  // throws, listing the known names
+    std::stringstream values(text.substr(eq + 1));
+    for (std::string v; std::getline(values, v, ',');) {
+        if (v.empty()) throw InputError("--grid " + text + ": an empty value");
+        axis.values.push_back(v);
+    }
+    std::set<std::string> seen(axis.values.begin(), axis.values.end());
+    if (seen.size() != axis.values.size()) throw InputError("--grid " + text + ": a value is given twice");
+    return axis;
+}
+
+Sweep Sweep::plan(const ExperimentConfig& base, const std::vector<SweepAxis>& axes, int repeats,
+                  double targetLoss) {
+    if (axes.empty()) throw InputError("a sweep needs at least one --grid FIELD=V1,V2,…");
+    if (repeats < 1 || repeats > 100) throw InputError("--repeats must be between 1 and 100");
+    std::set<std::string> fields;
+    for (const auto& a : axes)
+        if (!fields.insert(a.field).second)
+            throw InputError("--grid " + a.field + ": the axis is given twice");
+    Sweep s;
+    s.base = base;
+    s.axes = axes;
+    s.repeats = repeats;
+    s.targetLoss = targetLoss;
+    std::size_t combinations = 1;
+    for (const auto& a : axes) combinations *= a.values.size();
+    if (combinations * static_cast<std::size_t>(repeats) > 10000)
+        throw InputError("the grid has " + std::to_string(combinations * repeats) + " runs (at most 10000)");
+    for (std::size_t i = 0; i < combinations; ++i) {
+        std::vector<std::pair<std::string, std::string>> setting;
+        std::size_t rest = i;
+        for (auto a = axes.rbegin(); a != axes.rend(); ++a) {  // the last axis varies fastest
+            setting.insert(setting.begin(), {a->field, a->values[rest % a->values.size()]});
+            rest /= a->values.size();
+        }
+        for (int r = 0; r < repeats; ++r) {
+            SweepCell cell;
+            cell.index = static_cast<int>(i);
+            cell.setting = setting;
+            cell.repeat = r;
+            char prefix[16];
+            std::snprintf(prefix, sizeof prefix, "%03zu", s.cells.size());
+            std::string name = prefix;
+            for (const auto& [k, v] : setting) name += "-" + slug(k) + "-" + slug(v);
+            if (repeats > 1) name += "-r" + std::to_string(r + 1);
+            cell.runDir = "runs/" + name;
+            s.cells.push_back(cell);
+        }
+    }
+    // Every cell's config is checked before anything exists: a bad value names its axis.
+    for (const auto& cell : s.cells) {
+        ExperimentConfig c;
+        try {
+            c = s.cellConfig(cell);
+        } catch (const InputError& e) {
+            throw InputError("--grid: " + std::string(e.what()));
+        }
+        const auto problems = c.validate();
+        if (!problems.empty())
+            throw InputError("--grid: the cell " + s.describe(cell) +
+                             " is not a valid experiment: " + problems.front());
+    }
+    return s;
+}
+
+ExperimentConfig Sweep::cellConfig(const SweepCell& cell) const {
+    ExperimentConfig c = base;
+    for (const auto& [key, value] : cell.setting) configField(key).set(c, value);
+    c.train.seed = base.train.seed + static_cast<std::uint64_t>(cell.repeat);
+    c.name = describe(cell);
+    return c;
+}
+
+std::string Sweep::describe(const SweepCell& cell) const {
+    std::string out;
+    for (const auto& [key, value] : cell.setting) out += (out.empty() ? "" : " ") + key + "=" + value;
+    if (repeats > 1) out += " (repeat " + std::to_string(cell.repeat + 1) + ")";
+    return out;
+}
+
+std::string Sweep::toJson() const {
+    json axesJson = json::array();
+    for (const auto& a : axes) axesJson.push_back({{"field", a.field}, {"values", a.values}});
+    json cellsJson = json::array();
+    for (const auto& c : cells) {
+        json setting = json::object();
+        for (const auto& [k, v] : c.setting) setting[k] = v;
+        cellsJson.push_back({{"index", c.index},
+                             {"setting", setting},
+                             {"repeat", c.repeat},
+                             {"run_dir", c.runDir},
+                             {"state", toString(c.state)},
+                             {"error", c.error},
+                             {"peak_rss_bytes", c.peakRssBytes}});
+    }
+    json j = {{"format", "lstm-workbench sweep"},
+              {"base", json::parse(base.toJson())},
+              {"axes", axesJson},
+              {"repeats", repeats},
+              {"target_loss", targetLoss},
+              {"cells", cellsJson}};
+    return j.dump(2) + "\n";
+}
+
+Sweep Sweep::fromJson(const std::string& text, const std::string& source) {
+    const json j = detail::parseJsonDocument(text, source);
+    try {
+        if (!j.is_object() || j.value("format", "") != "lstm-workbench sweep")
+            throw InputError(source, 0, "not a sweep file (expected \"format\": \"lstm-workbench sweep\")");
+        Sweep s;
+        s.base = ExperimentConfig::fromJson(j.at("base").dump(), source);
+        for (const auto& a : j.at("axes"))
+            s.axes.push_back(
+                {a.at("field").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
+        s.repeats = j.at("repeats").get<int>();
+        s.targetLoss = j.at("target_loss").get<double>();
+        for (const auto& c : j.at("cells")) {
+            SweepCell cell;
+            cell.index = c.at("index").get<int>();
+            for (const auto& [k, v] : c.at("setting").items())
+                cell.setting.emplace_back(k, v.get<std::string>());
+            // The axes' order, not the JSON object's (keys come back sorted).
+            std::vector<std::pair<std::string, std::string>> ordered;
+            for (const auto& a : s.axes)
+                for (const auto& kv : cell.setting)
+                    if (kv.first == a.field) ordered.push_back(kv);
+            cell.setting = ordered;
+            cell.repeat = c.at("repeat").get<int>();
+            cell.runDir = c.at("run_dir").get<std::string>();
+            if (cell.runDir.rfind("runs/", 0) != 0 || cell.runDir.find("..") != std::string::npos)
+                throw InputError(source, 0,
+                                 "cell run_dir '" + cell.runDir + "' is not inside the sweep's runs/");
+            cell.state = cellStateFromString(c.at("state").get<std::string>(), source);
+            cell.error = c.value("error", "");
+            cell.peakRssBytes = c.value("peak_rss_bytes", std::int64_t{0});
+            s.cells.push_back(cell);
+        }
+        return s;
+    } catch (const json::exception& e) {
+        throw InputError(source, 0, std::string("malformed sweep file: ") + e.what());
+    }
+}
+
+bool isSweepFolder(const std::string& dir) { return fs::is_regular_file(fs::path(dir) / kSweepFile); }
+
+Sweep loadSweep(const std::string& dir) {
+    const auto path = (fs::path(dir) / kSweepFile).string();
+    return Sweep::fromJson(readFile(path), path);
+}
+
+void saveSweep(const std::string& dir, const Sweep& sweep) {
+    writeFileAtomic((fs::path(dir) / kSweepFile).string(), sweep.toJson());
+}
+
+SweepResults sweepResults(const std::string& dir, const Sweep& sweep) {
+    SweepResults out;
+    for (const auto& a : sweep.axes) out.axes.push_back(a.field);
+    std::vector<RunRecord> records;
+    std::vector<const SweepCell*> finished;
+    for (const auto& c : sweep.cells) {
+        if (c.state != CellState::Done) continue;
+        records.push_back(loadRunFolder((fs::path(dir) / c.runDir).string()));
+        finished.push_back(&c);
+    }
+    double target = sweep.targetLoss;
+    if (target <= 0)  // the loss every run reached: the highest of their best losses
+        for (const auto& r : records) {
+            const double best =
+                r.info.summary.bestValLoss > 0 ? r.info.summary.bestValLoss : r.info.summary.finalTrainLoss;
+            target = std::max(target, best);
+        }
+    out.targetLoss = target;
+    const auto compared = compareRuns(records, target);
+    auto axisValues = [](const SweepCell& c) {
+        std::vector<std::string> v;
+        for (const auto& kv : c.setting) v.push_back(kv.second);
+        return v;
+    };
+    auto one = [](double v, bool present = true) { return SweepMeasure{v, 0, present}; };
+    for (std::size_t i = 0; i < finished.size(); ++i) {
+        const auto& c = *finished[i];
+        const auto& r = compared[i];
+        const auto& info = records[i].info;
+        SweepResultRow row;
+        row.cell = c.index;
+        row.repeat = c.repeat + 1;
+        row.values = axisValues(c);
+        row.status = "done";
+        row.runs = 1;
+        row.samplesPerSecond = one(r.samplesPerSecond);
+        row.usPerSample = one(r.usPerSample);
+        row.secondsToTarget = one(r.secondsToTarget, r.secondsToTarget >= 0);
+        row.bestValLoss = one(r.bestValLoss);
+        row.bestValAccuracy = one(r.bestValAccuracy);
+        row.trainSeconds = one(info.summary.trainSeconds);
+        row.bestValBpc = one(r.bestValBpc, r.bestValBpc >= 0);
+        row.baselineBpc = one(r.baselineBpc, r.baselineBpc >= 0);
+        row.peakRssMb = static_cast<double>(c.peakRssBytes) / (1024.0 * 1024.0);
+        row.peakGpuMb = static_cast<double>(info.peakGpuMemoryBytes) / (1024.0 * 1024.0);
+        row.threads = info.threads;
+        row.processes = info.worldSize;
+        row.runDir = c.runDir;
+        row.samples = static_cast<double>(info.summary.samples);
+        out.runs.push_back(row);
+    }
+    auto over = [](const std::vector<const SweepResultRow*>& rows, SweepMeasure SweepResultRow::*m) {
+        std::vector<double> v;
+        for (const auto* r : rows)
+            if ((r->*m).present) v.push_back((r->*m).mean);
+        return v.empty() ? SweepMeasure{} : SweepMeasure{mean(v), stddev(v), true};
+    };
+    for (const auto& c : sweep.cells) {
+        if (c.repeat != 0) continue;
+        int planned = 0, failed = 0;
+        for (const auto& other : sweep.cells)
+            if (other.index == c.index) {
+                ++planned;
+                failed += other.state == CellState::Failed;
+            }
+        std::vector<const SweepResultRow*> rows;
+        for (const auto& r : out.runs)
+            if (r.cell == c.index) rows.push_back(&r);
+        SweepResultRow row;
+        row.aggregate = true;
+        row.cell = c.index;
+        row.values = axisValues(c);
+        row.runs = static_cast<int>(rows.size());
+        row.status = row.runs == planned ? "done" : failed ? "failed" : "incomplete";
+        if (!rows.empty()) {
+            row.samplesPerSecond = over(rows, &SweepResultRow::samplesPerSecond);
+            row.usPerSample = over(rows, &SweepResultRow::usPerSample);
+            row.secondsToTarget = over(rows, &SweepResultRow::secondsToTarget);
+            row.bestValLoss = over(rows, &SweepResultRow::bestValLoss);
+            row.bestValAccuracy = over(rows, &SweepResultRow::bestValAccuracy);
+            row.trainSeconds = over(rows, &SweepResultRow::trainSeconds);
+            row.bestValBpc = over(rows, &SweepResultRow::bestValBpc);
+            row.baselineBpc = over(rows, &SweepResultRow::baselineBpc);
+            double rss = 0, gpu = 0, samples = 0;
+            for (const auto* r : rows) {
+                rss += r->peakRssMb;
+                gpu += r->peakGpuMb;
+                samples += r->samples;
+            }
+            row.peakRssMb = rss / static_cast<double>(rows.size());
+            row.peakGpuMb = gpu / static_cast<double>(rows.size());
+            row.samples = samples / static_cast<double>(rows.size());
+            row.threads = rows.back()->threads;
+            row.processes = rows.back()->processes;
+        }
+        out.cells.push_back(row);
+    }
+    return out;
+}
+
+std::string SweepResults::toCsv() const {
+    std::ostringstream out;
+    out << "kind,cell,repeat";
+    for (const auto& a : axes) out << "," << a;
+    out << ",status,runs,samples_per_s,samples_per_s_std,us_per_sample,us_per_sample_std,seconds_to_target,"
+           "seconds_to_target_std,best_val_loss,best_val_loss_std,best_val_accuracy,best_val_accuracy_std,"
+           "peak_rss_mb,threads,processes,run_dir,train_seconds,train_seconds_std,samples,best_val_bpc,"
+           "best_val_bpc_std,baseline_bpc,baseline_bpc_std,peak_gpu_mb\n";
+    // A run row leaves the std columns empty; a cell row without finished runs leaves every measure empty.
+    auto measure = [](const SweepMeasure& m, bool aggregate) {
+        if (!m.present) return std::string(",");
+        return number(m.mean) + "," + (aggregate ? number(m.std) : "");
+    };
+    auto row = [&](const SweepResultRow& r) {
+        out << (r.aggregate ? "cell," : "run,") << r.cell << ","
+            << (r.aggregate ? std::string() : std::to_string(r.repeat));
+        for (const auto& v : r.values) out << "," << v;
+        out << "," << r.status << "," << r.runs;
+        if (r.aggregate && r.runs == 0) {
+            out << ",,,,,,,,,,,,,,,,,,,,,,\n";
+            return;
+        }
+        out << "," << measure(r.samplesPerSecond, r.aggregate) << "," << measure(r.usPerSample, r.aggregate)
+            << "," << measure(r.secondsToTarget, r.aggregate) << "," << measure(r.bestValLoss, r.aggregate)
+            << "," << measure(r.bestValAccuracy, r.aggregate) << "," << number(r.peakRssMb) << ","
+            << r.threads << "," << r.processes << "," << r.runDir << ","
+            << measure(r.trainSeconds, r.aggregate) << ","
+            << (r.aggregate ? number(r.samples) : std::to_string(static_cast<std::int64_t>(r.samples))) << ","
+            << measure(r.bestValBpc, r.aggregate) << "," << measure(r.baselineBpc, r.aggregate) << ","
+            << number(r.peakGpuMb) << "\n";
+    };
+    for (const auto& r : runs) row(r);
+    for (const auto& r : cells) row(r);
+    return out.str();
+}
+
+}  // namespace wb

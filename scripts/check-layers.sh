@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The arrows between the libraries (docs/architecture.md, "Layers"), checked on the sources' #include lines:
+#   core/formats  never includes an engine header (core/engine/include/workbench/*.h, or the engine's own
+#                 folders), LibTorch or Qt: it builds and fuzzes without them;
+#   core/engine   never includes Qt (its signals/slots macros break LibTorch's headers);
+#   ui, app/gui   never include LibTorch (they reach the engine through its plain-C++ facade).
+# Prints each offending line as file:line and exits 1; run by scripts/test.sh and as the ctest layers_check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 - <<'PY'
+import pathlib, re, sys
+
+root = pathlib.Path(".")
+engine_headers = {f"workbench/{p.name}" for p in (root / "core/engine/include/workbench").glob("*.h")}
+engine_dirs = {p.name for p in (root / "core/engine/src").iterdir() if p.is_dir()}
+formats_dirs = {p.name for p in (root / "core/formats/src").iterdir() if p.is_dir()}
+torch = re.compile(r"^(torch|ATen|c10|caffe2)/")
+qt = re.compile(r"^Q[A-Za-z]*(/|$)|^qcustomplot\.h$")
+include = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]')
+
+def sources(*folders):
+    for folder in folders:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in (".h", ".cpp") and path.is_file():
+                yield path
+
+rules = [
+    (("core/formats",), lambda h: h in engine_headers
+        or (h.split("/")[0] in engine_dirs and h.split("/")[0] not in formats_dirs)
+        or torch.match(h) or qt.match(h), "an engine, LibTorch or Qt header in the formats"),
+    (("core/engine",), lambda h: qt.match(h), "a Qt header in the engine"),
+    (("ui", "app/gui"), lambda h: torch.match(h), "a LibTorch header in the Qt front end"),
+]
+problems = []
+for folders, forbidden, what in rules:
+    for path in sources(*folders):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            m = include.match(line)
+            if m and forbidden(m.group(1)):
+                problems.append(f"{path}:{number}: {what}: {m.group(1)}")
+if problems:
+    print("check-layers: includes that cross a layer the wrong way:", *problems, sep="\n  ", file=sys.stderr)
+    sys.exit(1)
+print(f"check-layers: formats → nothing, engine → formats, ui → engine facade; {len(engine_headers)} engine headers")
+PY
