@@ -196,7 +196,11 @@ class VerseTables:
         def parts_without(removed):
             left, found = set(chars) - {removed}, []
             while left:
-                stack = [left.pop()]
+                # From the smallest character left, so that the parts come in one order whatever the
+                # process's string hashing (a set's pop() order changes from run to run).
+                first = min(left)
+                left.discard(first)
+                stack = [first]
                 part = set(stack)
                 while stack:
                     for other in links.get(stack.pop(), ()):

@@ -1,8 +1,12 @@
 """The verse tables beside the Tang corpora (workbench_corpora.verse): tones.json and rhymes.json."""
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 import unittest
+from pathlib import Path
 from unittest import mock
 
 # prepare_fixtures first: importing it puts datasets/ on sys.path for workbench_corpora.
@@ -132,3 +136,38 @@ class VerseTablesTest(Fixture):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RhymeSplitOrderTest(unittest.TestCase):
+    """rhymes.json must not depend on the process: Python salts string hashes per process, so a split that
+    followed a set's pop() order wrote other groups (and another rhymes.sha256) from run to run."""
+
+    SCRIPT = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from workbench_corpora.verse import VerseTables
+cliques = [[f"{name}{i}" for i in range(6)] for name in "abc"]
+links = {}
+def link(x, y):
+    links.setdefault(x, set()).add(y)
+    links.setdefault(y, set()).add(x)
+for clique in cliques:
+    for x in clique:
+        for y in clique:
+            if x < y:
+                link(x, y)
+    link("Z", clique[0])  # one character with a reading in each of three rhymes
+chars = set(sum(cliques, [])) | {"Z"}
+print([sorted(part) for part in VerseTables._split_at_bridges(chars, links)])
+"""
+
+    def test_same_groups_in_the_same_order_whatever_the_hash_seed(self):
+        datasets = str(Path(__file__).resolve().parents[2] / "datasets")
+        outputs = set()
+        for seed in range(1, 7):
+            env = dict(os.environ, PYTHONHASHSEED=str(seed))
+            done = subprocess.run([sys.executable, "-c", self.SCRIPT, datasets], env=env, check=True,
+                                  capture_output=True, text=True)
+            outputs.add(done.stdout)
+        self.assertEqual(len(outputs), 1, outputs)
+        self.assertIn("'Z'", outputs.pop())  # the bridge belongs to every part
