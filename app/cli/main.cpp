@@ -82,6 +82,13 @@ wb::ExperimentConfig buildConfig(const CLI::App* cmd, const TrainFlags& f, const
     return c;
 }
 
+// Which weights of a run generate and classify load.
+void addCheckpointOption(CLI::App* cmd, std::string& checkpoint) {
+    cmd->add_option("--checkpoint", checkpoint,
+                    "last (the weights at the end) or best (those of the lowest validation loss)")
+        ->check(CLI::IsMember({"last", "best"}));
+}
+
 // A subcommand and what runs it once it is parsed. The options it fills live as
 // long as the call.
 struct Command {
@@ -198,10 +205,7 @@ Command addGenerate(CLI::App& app) {
                     "oblique-start-rhymed (平起/仄起, 首句入韵)");
     cmd->add_option("--samples", g.samples, "How many samples");
     cmd->add_option("--rng-seed", g.rngSeed, "Sampling seed (0 = random)");
-    cmd->add_option("--checkpoint", o->gen.checkpoint,
-                    "last (the weights at the end) or best (those of the lowest "
-                    "validation loss)")
-        ->check(CLI::IsMember({"last", "best"}));
+    addCheckpointOption(cmd, o->gen.checkpoint);
     cmd->add_flag("--json", o->gen.json, "Machine-readable output");
     return {cmd, [o] {
                 wb::GenerateOptions& g = o->gen.generate;
@@ -223,10 +227,7 @@ Command addClassify(CLI::App& app) {
     text->excludes(file);
     cmd->add_option("--top-k", o->topK, "Classes to show");
     cmd->add_flag("--explain", o->explain, "Show which tokens pushed the decision");
-    cmd->add_option("--checkpoint", o->checkpoint,
-                    "last (the weights at the end) or best (those of the lowest "
-                    "validation loss)")
-        ->check(CLI::IsMember({"last", "best"}));
+    addCheckpointOption(cmd, o->checkpoint);
     cmd->add_flag("--json", o->json, "Machine-readable output");
     return {cmd, [o] {
                 if (o->text.empty() && o->file.empty())

@@ -62,6 +62,12 @@ void RunLauncher::setRunsDirectory(const QString& dir) {
     m_runsRoot = canonical.isEmpty() ? QFileInfo(dir).absoluteFilePath() : canonical;
 }
 
+wb::ExperimentConfig RunLauncher::experimentAsSet() const {
+    wb::ExperimentConfig config = m_views.experiment->config();
+    config.data.corpus = toStd(m_views.corpus->corpusPath());
+    return config;
+}
+
 bool RunLauncher::experimentOnCorpus(wb::ExperimentConfig* config, QString* why) const {
     if (!m_views.corpus->hasCorpus()) {
         *why =
@@ -75,8 +81,7 @@ bool RunLauncher::experimentOnCorpus(wb::ExperimentConfig* config, QString* why)
             tr("Fix these settings on the Experiment page:\n• %1").arg(problems.join(QStringLiteral("\n• ")));
         return false;
     }
-    *config = m_views.experiment->config();
-    config->data.corpus = toStd(m_views.corpus->corpusPath());
+    *config = experimentAsSet();
     return true;
 }
 
@@ -85,8 +90,7 @@ bool RunLauncher::finderExperiment(const QString& finder, wb::ExperimentConfig* 
         m_errors->showError(tr("No corpus"), tr("The %1 trains on the corpus: load one first.").arg(finder));
         return false;
     }
-    *config = m_views.experiment->config();
-    config->data.corpus = toStd(m_views.corpus->corpusPath());
+    *config = experimentAsSet();
     const auto choices = m_views.devices->checkedChoices();
     if (!choices.empty()) {
         config->device.device = choices.back().device;

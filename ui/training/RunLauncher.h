@@ -77,6 +77,8 @@ Q_SIGNALS:
     void runFinished(const QString& dir, bool hasModel);
 
 private:
+    // The Experiment page's config on the loaded corpus, unchecked.
+    wb::ExperimentConfig experimentAsSet() const;
     // Wires a run's signals to the collection, the log and the error dialog, and queues it.
     void launch(RunController* controller, const QColor& color);
     void onRunFinished(RunController* controller);
