@@ -16,9 +16,11 @@
 #include "ProgressPrinter.h"
 #include "workbench/Benchmark.h"
 #include "workbench/CorpusCatalog.h"
+#include "workbench/DeviceSpec.h"
 #include "workbench/Devices.h"
 #include "workbench/Errors.h"
 #include "workbench/Evaluation.h"
+#include "workbench/Format.h"
 #include "workbench/ModelSummary.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Training.h"
@@ -66,19 +68,6 @@ std::string bitsVersusBaseline(double bpc, double baseline) {
         std::snprintf(buf, sizeof buf, "- (5-gram %.3f)", baseline);
     else
         std::snprintf(buf, sizeof buf, "%.3f (5-gram %.3f)", bpc, baseline);
-    return buf;
-}
-
-std::string humanCount(double v) {
-    char buf[32];
-    if (v >= 1e9)
-        std::snprintf(buf, sizeof buf, "%.2fG", v / 1e9);
-    else if (v >= 1e6)
-        std::snprintf(buf, sizeof buf, "%.2fM", v / 1e6);
-    else if (v >= 1e3)
-        std::snprintf(buf, sizeof buf, "%.1fk", v / 1e3);
-    else
-        std::snprintf(buf, sizeof buf, "%.0f", v);
     return buf;
 }
 
@@ -260,7 +249,7 @@ int runTrain(TrainOptions o) {
     if (spec && spec->rank > 0) return runWorker(*spec, o.corpus);
     // Processes sharing this machine share its cores: unless told otherwise, each gets its share.
     const auto localProcesses = spec ? spec->localWorldSize : o.config.device.processes;
-    if (localProcesses > 1 && !o.threadsGiven && o.config.device.device.rfind("cpu", 0) == 0)
+    if (localProcesses > 1 && !o.threadsGiven && wb::isCpuDevice(o.config.device.device))
         o.config.device.threads = std::max<std::int64_t>(
             1, static_cast<std::int64_t>(std::thread::hardware_concurrency()) / localProcesses);
     wb::TrainingJob job(o.config, o.out);
@@ -269,7 +258,7 @@ int runTrain(TrainOptions o) {
         const auto summary = wb::summarizeModel(job.config(), job.vocabularySize(), job.classCount());
         std::fprintf(stderr, "%s: %lld parameters, %s train FLOPs/sample, %lld steps/epoch\n", o.out.c_str(),
                      static_cast<long long>(summary.totalParameters),
-                     humanCount(summary.trainFlopsPerSample).c_str(),
+                     wb::humanCount(summary.trainFlopsPerSample).c_str(),
                      static_cast<long long>(job.stepsPerEpoch()));
     }
     // The name a user gives on the command line names the run in every list, as the app's Rename does. The

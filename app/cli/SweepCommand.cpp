@@ -21,6 +21,7 @@
 #include "Commands.h"
 #include "workbench/CorpusCatalog.h"
 #include "workbench/Errors.h"
+#include "workbench/Format.h"
 #include "workbench/ModelSummary.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Sweep.h"
@@ -148,17 +149,6 @@ std::vector<double> estimateSeconds(const wb::Sweep& sweep, double* calibrationU
     return out;
 }
 
-std::string humanSeconds(double s) {
-    char buf[32];
-    if (s >= 3600)
-        std::snprintf(buf, sizeof buf, "%.1f h", s / 3600);
-    else if (s >= 60)
-        std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
-    else
-        std::snprintf(buf, sizeof buf, "%.0f s", s);
-    return buf;
-}
-
 int printPlan(const wb::Sweep& sweep, bool jsonOut) {
     double calibrationUs = 0;
     const auto seconds = estimateSeconds(sweep, &calibrationUs);
@@ -183,11 +173,11 @@ int printPlan(const wb::Sweep& sweep, bool jsonOut) {
                 sweep.repeats > 1 ? (" x " + std::to_string(sweep.repeats) + " repeats").c_str() : "");
     for (std::size_t i = 0; i < sweep.cells.size(); ++i)
         std::printf("  %3zu  %-50s ~%s\n", i + 1, sweep.describe(sweep.cells[i]).c_str(),
-                    humanSeconds(seconds[i]).c_str());
+                    wb::humanSeconds(seconds[i]).c_str());
     std::printf(
         "estimated %s in all (the first cell's %.0f us/sample from a 5-step calibration, scaled by each "
         "cell's FLOPs and samples); nothing was trained or created\n",
-        humanSeconds(total).c_str(), calibrationUs);
+        wb::humanSeconds(total).c_str(), calibrationUs);
     return 0;
 }
 

@@ -15,6 +15,7 @@
 #include "Commands.h"
 #include "workbench/Allocator.h"
 #include "workbench/ConfigFields.h"
+#include "workbench/DeviceSpec.h"
 #include "workbench/Distributed.h"
 #include "workbench/Errors.h"
 #include "workbench/RunFolder.h"
@@ -159,9 +160,8 @@ Command addTrain(CLI::App& app) {
                 o->config = buildConfig(cmd, *flags, o->corpus);
                 o->nprocGiven = cmd->count("--nproc") > 0;
                 if (cmd->count("--name") > 0) o->runName = o->config.name;
-                o->threadsGiven =
-                    cmd->count("--threads") > 0 ||
-                    (cmd->count("--device") > 0 && flags->values["device"].find(':') != std::string::npos);
+                const auto device = wb::DeviceSpec::tryParse(flags->values["device"]);
+                o->threadsGiven = cmd->count("--threads") > 0 || (device && device->threads > 0);
                 return runTrain(std::move(*o));
             }};
 }

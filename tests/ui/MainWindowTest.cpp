@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "MainWindow.h"
@@ -208,9 +209,14 @@ TEST(MainWindow, AFinishedRunResumesFromTheRunsList) {
     ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
     const QString dir = win.w->launcher()->runs()->at(0).key;
     ASSERT_EQ(wb::loadRunFolder(dir.toStdString()).info.summary.steps, 4);
+    const QColor colour = win.w->launcher()->runs()->at(0).color;
     wbui::ResumeRequest more;
     more.maxSteps = 8;
     ASSERT_TRUE(win.w->launcher()->resumeRun(dir, more)) << win.w->errors()->lastError().toStdString();
+    // Issue #35: while it trains again it reads running, not the "completed" of its folder, and keeps its
+    // colour on every chart.
+    EXPECT_EQ(win.w->runsPanel()->runStatus(dir), QStringLiteral("running"));
+    EXPECT_EQ(win.w->launcher()->runs()->at(0).color, colour);
     EXPECT_FALSE(win.w->launcher()->resumeRun(dir, more));  // not twice at once
     ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
     EXPECT_EQ(win.w->errors()->errorCount(), 1) << win.w->errors()->lastError().toStdString();
@@ -236,10 +242,12 @@ TEST(MainWindow, PauseHoldsAndStopEndsTheRun) {
     ASSERT_NE(run, nullptr);
     ASSERT_TRUE(waitFor([&] { return run->lastProgress().step > 0; }, 120000));
     win.w->launcher()->pauseAll(true);
-    EXPECT_EQ(run->state(), RunController::State::Paused);
-    // The worker reports "paused" when it blocks, after the batch in flight: from then on it takes no step.
+    // The worker reports "paused" when it blocks, after the batch in flight: from then on it takes no step,
+    // and only then does the run read paused (issue #35: states tell what the worker does, not what was
+    // asked).
     ASSERT_TRUE(waitFor([&] { return run->lastProgress().phase == "paused"; }, 60000))
         << "the run never reported that it paused";
+    EXPECT_EQ(run->state(), RunController::State::Paused);
     const auto stepPaused = run->lastProgress().step;
     // Events go on being processed (progress and metrics would arrive): none moves the run on. A worker
     // that went on training would report within this window (a progress report at least every 200 ms).
@@ -249,9 +257,9 @@ TEST(MainWindow, PauseHoldsAndStopEndsTheRun) {
         << "paused at step " << stepPaused << ", now at step " << run->lastProgress().step << " ("
         << run->lastProgress().phase << ")";
     win.w->launcher()->pauseAll(false);
-    EXPECT_EQ(run->state(), RunController::State::Running);
     ASSERT_TRUE(waitFor([&] { return run->lastProgress().step > stepPaused; }, 60000))
         << "the run did not go on";
+    EXPECT_EQ(run->state(), RunController::State::Running);
     // Paused again and stopped while paused: the run ends at the step it paused at.
     win.w->launcher()->pauseAll(true);
     ASSERT_TRUE(waitFor([&] { return run->lastProgress().phase == "paused"; }, 60000));
@@ -305,7 +313,13 @@ TEST(MainWindow, TheMultiProcessEntryTrainsOverGlooAndItsRunSaysSo) {
     win.w->deviceList()->setChecked(0, false);
     win.w->deviceList()->setChecked(2, true);
     ASSERT_TRUE(win.w->launcher()->startRuns()) << win.w->errors()->lastError().toStdString();
+    const QString key = win.w->launcher()->runs()->at(0).key;
+    // Issue #35: once its last record is in, the Runs list reads completed within a second (it once stayed
+    // "running · 0 steps" for over a minute).
     ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
+    EXPECT_TRUE(
+        waitFor([&] { return win.w->runsPanel()->runStatus(key) == QStringLiteral("completed"); }, 1000))
+        << win.w->runsPanel()->runStatus(key).toStdString();
     EXPECT_EQ(win.w->errors()->errorCount(), 0) << win.w->errors()->lastError().toStdString();
     ASSERT_EQ(win.w->launcher()->runs()->size(), 1);
     const auto record = wb::loadRunFolder(win.w->launcher()->runs()->at(0).key.toStdString());
@@ -321,6 +335,38 @@ TEST(MainWindow, TheMultiProcessEntryTrainsOverGlooAndItsRunSaysSo) {
         << win.w->launcher()->runs()->at(0).label.toStdString();
     win.w->chartGrid()->flush();
     EXPECT_GT(win.w->chartGrid()->panel(win.w->launcher()->runs()->at(0).key)->pointCount(), 0);
+}
+
+// Issue #35: Pause All on a run over several processes, which cannot pause (its log says so), left it
+// labelled "paused" while it kept training. It reads running, and the toolbar's Pause All is not checked.
+TEST(MainWindow, PauseAllOnAMultiProcessRunLeavesItLabelledRunning) {
+    Window win;
+    win.prepareTinyRun(100000);
+    win.w->deviceList()->setChecked(0, false);
+    win.w->deviceList()->setChecked(2, true);  // CPU · 2 processes (Gloo)
+    ASSERT_TRUE(win.w->launcher()->startRuns()) << win.w->errors()->lastError().toStdString();
+    RunController* run = win.w->launcher()->scheduler()->controllers().value(0);
+    ASSERT_NE(run, nullptr);
+    QStringList log;
+    QObject::connect(run, &RunController::logLine, [&](const QString& line) { log << line; });
+    ASSERT_TRUE(waitFor([&] { return run->lastProgress().step > 0; }, 120000));
+    win.w->launcher()->pauseAll(true);
+    const auto stepAsked = run->lastProgress().step;
+    ASSERT_TRUE(waitFor([&] { return run->lastProgress().step > stepAsked + 2; }, 60000))
+        << "a multi-process run goes on training when asked to pause";
+    EXPECT_EQ(run->state(), RunController::State::Running);
+    EXPECT_FALSE(win.w->launcher()->scheduler()->allPaused());
+    // The Runs list says so too, with the steps the worker reports.
+    const QString key = run->runDir();
+    EXPECT_EQ(win.w->runsPanel()->runStatus(key), QStringLiteral("running"));
+    const int index = win.w->launcher()->runs()->indexOf(key);
+    ASSERT_GE(index, 0);
+    EXPECT_GT(win.w->launcher()->runs()->at(index).record.info.summary.steps, 0);
+    EXPECT_TRUE(std::any_of(log.begin(), log.end(), [](const QString& l) {
+        return l.contains(QStringLiteral("cannot pause"));
+    })) << log.join(QLatin1Char('\n')).toStdString();
+    win.w->launcher()->stopAll();
+    ASSERT_TRUE(waitFor([&] { return run->isDone(); }, 120000));
 }
 
 TEST(MainWindow, DroppingRunFolderAddsItToComparison) {

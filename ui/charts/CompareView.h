@@ -1,5 +1,5 @@
-// The Compare tab: every run's curves overlaid above the comparison table and the throughput bars, which
-// follow the table's rows.
+// The Compare tab: every run's curves overlaid, the throughput bars beside them (they follow the table's
+// rows), and the comparison table below at the whole width.
 #pragma once
 
 #include <QSplitter>

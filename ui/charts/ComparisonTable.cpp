@@ -16,6 +16,7 @@
 #include "charts/ReplotThrottle.h"
 #include "common/QtConversions.h"
 #include "runs/RunCollection.h"
+#include "workbench/Format.h"
 
 namespace wbui {
 
@@ -97,16 +98,23 @@ ComparisonTable::ComparisonTable(RunCollection* runs, QWidget* parent) : QWidget
     layout->addLayout(bar);
 
     m_table = new QTableWidget(0, kColumns, this);
-    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Device"), tr("Group"), tr("samples/s"),
-                                        tr("µs/sample"), tr("target"), tr("time to target"),
-                                        tr("best val loss"), tr("val bits/char (5-gram)"), tr("best val acc"),
-                                        tr("speed-up")});
+    m_table->setHorizontalHeaderLabels(
+        {tr("Run"), tr("Device"), tr("Group"), tr("samples/s"), tr("µs/sample"), tr("target"),
+         tr("time to target"), tr("best val loss"), tr("bits/char (5-gram)"), tr("val acc"), tr("speed-up")});
+    m_table->horizontalHeaderItem(kSpeedup)->setToolTip(
+        tr("Throughput against the group's baseline run: how much faster it processes samples. "
+           "How much sooner it learns is the time to target."));
     m_table->horizontalHeaderItem(kBits)->setToolTip(
         tr("Character models: the best val loss in bits per character, and in brackets an interpolated "
            "Kneser-Ney 5-gram model's on the same validation split. Below it, the network has learned more "
            "than n-gram statistics."));
+    // The numbers take what they need; the run's name takes what is left and is shortened in the middle
+    // (whole in its tooltip), so the table never needs a sideways scroll bar for a long name.
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(kRun, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setMinimumSectionSize(60);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -177,7 +185,7 @@ void ComparisonTable::refresh() {
         const auto& r = m_rows[std::size_t(i)];
         auto* run = new QTableWidgetItem(toQt(r.label.empty() ? r.runId : r.label));
         if (i < m_runs->size()) run->setForeground(m_runs->at(i).color);
-        run->setToolTip(toQt(r.runId));
+        run->setToolTip(run->text() + QLatin1Char('\n') + toQt(r.runId));
         m_table->setItem(i, kRun, run);
         m_table->setItem(
             i, kDevice,
@@ -196,8 +204,8 @@ void ComparisonTable::refresh() {
         m_table->setItem(i, kUs, numberItem(r.usPerSample, 1));
         m_table->setItem(i, kTarget,
                          new QTableWidgetItem(r.target.empty() ? QStringLiteral("–") : toQt(r.target)));
-        auto* target = new QTableWidgetItem(r.secondsToTarget >= 0 ? humanDuration(r.secondsToTarget)
-                                                                   : tr("not reached"));
+        auto* target = new QTableWidgetItem(
+            r.secondsToTarget >= 0 ? toQt(wb::clockDuration(r.secondsToTarget)) : tr("not reached"));
         target->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         m_table->setItem(i, kToTarget, target);
         m_table->setItem(i, kBestLoss, numberItem(r.bestValLoss, 4));
@@ -213,6 +221,13 @@ void ComparisonTable::refresh() {
     }
     m_table->setColumnHidden(kGroup, groups < 2);
     m_table->setColumnHidden(kBits, !anyBits);
+    // One target for every row (the usual case): it goes into the header, and its column is not needed.
+    bool oneTarget = !m_rows.empty();
+    for (const auto& r : m_rows) oneTarget = oneTarget && r.target == m_rows.front().target;
+    m_table->setColumnHidden(kTarget, oneTarget);
+    m_table->horizontalHeaderItem(kToTarget)->setText(oneTarget && !m_rows.front().target.empty()
+                                                          ? tr("time to %1").arg(toQt(m_rows.front().target))
+                                                          : tr("time to target"));
     QStringList lines;
     if (groups > 1) {
         lines << tr("<b>These runs form %1 groups that cannot be compared with each other</b> (another task, "
@@ -228,6 +243,11 @@ void ComparisonTable::refresh() {
     for (const auto& r : m_rows)
         if (!r.note.empty())
             lines << tr("⚠ %1: %2").arg(toQt(r.label).toHtmlEscaped(), toQt(r.note).toHtmlEscaped());
+    // What the two kinds of "faster" are: a run can process samples faster and still learn no sooner.
+    if (m_rows.size() > 1)
+        lines << tr(
+            "<i>Speed-up: samples per second against the group's baseline run (throughput). Time to "
+            "target: how soon each run reached the loss every run reached (learning).</i>");
     m_groups->setText(lines.join(QStringLiteral("<br>")));
     m_groups->setVisible(!lines.isEmpty());
     Q_EMIT rowsChanged();

@@ -27,7 +27,10 @@ OverlayChart::OverlayChart(RunCollection* runs, QWidget* parent) : QWidget(paren
     layout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
     m_metricBox = new QComboBox(this);
-    for (const auto& m : kOverlayMetrics) m_metricBox->addItem(tr(m.title));
+    for (const auto& m : kOverlayMetrics) {
+        m_metrics.push_back({m.split, m.metric, tr(m.title)});
+        m_metricBox->addItem(m_metrics.back().title);
+    }
     m_metricBox->setToolTip(tr("The metric plotted for every run"));
     m_axisBox = new QComboBox(this);
     for (auto mode : {XAxisMode::Step, XAxisMode::Epoch, XAxisMode::Samples, XAxisMode::WallSeconds})
@@ -125,7 +128,7 @@ void OverlayChart::setXAxisMode(XAxisMode mode) {
 }
 
 void OverlayChart::setMetric(int index) {
-    if (index < 0 || index >= int(std::size(kOverlayMetrics))) return;
+    if (index < 0 || index >= metricCount()) return;
     m_metric = index;
     {
         QSignalBlocker b(m_metricBox);
@@ -161,6 +164,20 @@ void OverlayChart::setSmoothing(double weight) {
     rebuildAll();
 }
 
+QString OverlayChart::metricTitle(int index) const {
+    return index >= 0 && index < metricCount() ? m_metrics[std::size_t(index)].title : QString();
+}
+
+void OverlayChart::noteMetric(const std::string& split, const std::string& metric) {
+    for (const auto& m : m_metrics)
+        if (m.metric == metric && m.split == split) return;
+    QString title = QString::fromStdString(split + " " + metric);
+    title.replace(QLatin1Char('_'), QLatin1Char(' '));
+    m_metrics.push_back({split, metric, title});
+    QSignalBlocker b(m_metricBox);
+    m_metricBox->addItem(title);
+}
+
 int OverlayChart::graphCount() const { return m_series.size(); }
 
 int OverlayChart::pointCount() const {
@@ -189,7 +206,7 @@ void OverlayChart::syncPending() {
     for (auto it = m_pending.cbegin(); it != m_pending.cend(); ++it) syncRun(it.key(), it.value());
     m_pending.clear();
     m_plot->xAxis->setLabel(xAxisTitle(m_mode));
-    m_plot->yAxis->setLabel(tr(kOverlayMetrics[m_metric].title));
+    m_plot->yAxis->setLabel(m_metrics[std::size_t(m_metric)].title);
     applyAxes();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -209,14 +226,19 @@ void OverlayChart::syncRun(const QString& key, bool rebuild) {
         s.consumed = 0;
         s.started = false;
     }
-    const auto& metric = kOverlayMetrics[m_metric];
+    // A copy: noteMetric may grow m_metrics while the records are read.
+    const Choice metric = m_metrics[std::size_t(m_metric)];
     const auto& records = entry.record.metrics;
     QVector<double> xs, ys;
     xs.reserve(int(records.size() - s.consumed));
     ys.reserve(int(records.size() - s.consumed));
     for (std::size_t i = s.consumed; i < records.size(); ++i) {
         const auto& r = records[i];
-        if (r.metric != metric.metric || r.split != metric.split || !std::isfinite(r.value)) continue;
+        if (r.metric != metric.metric || r.split != metric.split) {
+            noteMetric(r.split, r.metric);
+            continue;
+        }
+        if (!std::isfinite(r.value)) continue;
         if (!s.started) {
             s.ema = r.value;
             s.started = true;

@@ -8,6 +8,8 @@
 #include <QWidget>
 
 #include <cstddef>
+#include <string>
+#include <vector>
 
 #include "charts/SeriesAxis.h"
 
@@ -32,9 +34,13 @@ public:
 
     void setXAxisMode(XAxisMode mode);
     XAxisMode xAxisMode() const { return m_mode; }
-    // Index into kOverlayMetrics.
+    // The metrics to choose from: kOverlayMetrics first, then every other (split, metric) pair the runs'
+    // records carry, by name ("val macro f1"), added as they first arrive, so a metric the trainer starts
+    // to emit can be compared without an edit here. setMetric takes an index into them.
     void setMetric(int index);
     int metric() const { return m_metric; }
+    int metricCount() const { return int(m_metrics.size()); }
+    QString metricTitle(int index) const;
     void setLogScale(bool on);
     bool logScale() const { return m_log; }
     // 0 = raw, up to 0.99 = heavy (TensorBoard's EMA weight).
@@ -56,6 +62,8 @@ private:
         double ema = 0;
         bool started = false;
     };
+    // Adds (split, metric) to the choices when it is not one yet.
+    void noteMetric(const std::string& split, const std::string& metric);
     void rebuildAll();
     void syncRun(const QString& key, bool rebuild);
     void removeRun(const QString& key);
@@ -73,6 +81,11 @@ private:
     QCPItemText* m_readout = nullptr;
     ReplotThrottle* m_throttle = nullptr;
 
+    struct Choice {
+        std::string split, metric;
+        QString title;
+    };
+    std::vector<Choice> m_metrics;
     QHash<QString, Series> m_series;
     QHash<QString, bool> m_pending;  // key -> needs rebuild
     XAxisMode m_mode = XAxisMode::Step;

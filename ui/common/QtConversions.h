@@ -20,13 +20,6 @@ inline QString toQt(const std::string& s) {
 inline std::string toStd(const QString& s) { return s.toUtf8().toStdString(); }
 QStringList toQt(const std::vector<std::string>& v);
 
-// "12.3 k", "4.5 M": parameter counts and FLOPs in the summary and tables.
-QString humanCount(double value);
-// "1.2 GB", "340 MB".
-QString humanBytes(double bytes);
-// "1:05:03", "4:12", "12 s".
-QString humanDuration(double seconds);
-
 // An error message for a dialog: the core's one-line message, plus a hint on what to do when we know one.
 QString describeError(const std::exception& e);
 

@@ -1,24 +1,24 @@
-// The experiment page: every field of wb::ExperimentConfig that a user tunes, defaults per task
-// (wb::defaultConfig), the reference presets (wb::presetConfig), a live model summary and the problems
-// ExperimentConfig::validate() finds, updated as values change. The LR and batch-size finder buttons ask
+// The experiment page: a form built from the config table (every field with a form group, with the table's
+// range, default, choices and help; workbench/ConfigFields.h), defaults per task (wb::defaultConfig), the
+// reference presets (wb::presets), a live model summary and the problems ExperimentConfig::validate()
+// finds, updated as values change. The LR and batch-size finder buttons ask
 // the main window to run them (they need the corpus and a worker thread).
 #pragma once
 
 #include <QWidget>
 
 #include <cstdint>
+#include <vector>
 
 #include "workbench/Config.h"
+#include "workbench/ConfigFields.h"
 #include "workbench/Corpus.h"
 
-class QCheckBox;
 class QComboBox;
-class QDoubleSpinBox;
-class QGroupBox;
 class QLabel;
 class QMenu;
 class QPushButton;
-class QSpinBox;
+class QVBoxLayout;
 
 namespace wbui {
 
@@ -55,6 +55,8 @@ public:
     QString followCorpus(const QString& path, const wb::Corpus& corpus, const wb::CorpusStats& stats);
 
     QStringList problems() const { return m_problems; }
+    // The form's widget of a config-table field, by its key ("seq_len"); also its objectName.
+    QWidget* formWidget(const QString& key) const;
     ModelSummaryView* summaryView() const { return m_summary; }
 
 Q_SIGNALS:
@@ -63,8 +65,7 @@ Q_SIGNALS:
     void batchSizeFinderRequested();
 
 private:
-    QGroupBox* buildModelBox();
-    QGroupBox* buildTrainingBox();
+    void buildForm(QVBoxLayout* layout);
     void readWidgets();
     void writeWidgets();
     void refresh();
@@ -76,31 +77,12 @@ private:
     bool m_updating = false;
 
     QComboBox* m_preset = nullptr;
-    QComboBox* m_task = nullptr;
-    QComboBox* m_tokens = nullptr;
-    QSpinBox* m_vocabSize = nullptr;
-    QSpinBox* m_embedding = nullptr;
-    QSpinBox* m_hidden = nullptr;
-    QSpinBox* m_layers = nullptr;
-    QCheckBox* m_bidirectional = nullptr;
-    QDoubleSpinBox* m_dropout = nullptr;
-    QComboBox* m_pooling = nullptr;
-    QSpinBox* m_seqLen = nullptr;
-    QSpinBox* m_batch = nullptr;
-    QDoubleSpinBox* m_lr = nullptr;
-    QComboBox* m_optimizer = nullptr;
-    QComboBox* m_lrSchedule = nullptr;
-    QSpinBox* m_lrWarmup = nullptr;
-    QDoubleSpinBox* m_weightDecay = nullptr;
-    QDoubleSpinBox* m_gradClip = nullptr;
-    QSpinBox* m_epochs = nullptr;
-    QSpinBox* m_maxSteps = nullptr;
-    QSpinBox* m_validateEvery = nullptr;
-    QSpinBox* m_patience = nullptr;
-    QSpinBox* m_seed = nullptr;
-    QComboBox* m_precision = nullptr;
-    QComboBox* m_threadSplit = nullptr;  // ThreadSplit's order: batch, ops
-    QDoubleSpinBox* m_valFraction = nullptr;
+    // The form, built from the config table: one widget per field that has a form group.
+    struct FormField {
+        const wb::ConfigField* field;
+        QWidget* widget;
+    };
+    std::vector<FormField> m_form;
     QLabel* m_problemsLabel = nullptr;
     QPushButton* m_lrFinder = nullptr;
     QPushButton* m_batchFinder = nullptr;

@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "common/QtConversions.h"
+#include "workbench/Format.h"
 
 namespace wbui {
 
@@ -43,11 +44,11 @@ void ModelSummaryView::setSummary(const wb::ModelSummary& s, const QString& note
     m_totals->setText(
         tr("<b>Total params: %1</b> (%2 as fp32) · vocabulary %3 · outputs %4<br>"
            "FLOPs per sample: %5 forward, %6 training · training memory ≈ %7%8")
-            .arg(QLocale().toString(qlonglong(s.totalParameters)), humanBytes(s.parameterBytes))
+            .arg(QLocale().toString(qlonglong(s.totalParameters)), toQt(wb::humanBytes(s.parameterBytes)))
             .arg(s.vocabSize)
             .arg(s.outputs)
-            .arg(humanCount(s.forwardFlopsPerSample), humanCount(s.trainFlopsPerSample),
-                 humanBytes(s.trainingMemoryBytes),
+            .arg(toQt(wb::humanCount(s.forwardFlopsPerSample)), toQt(wb::humanCount(s.trainFlopsPerSample)),
+                 toQt(wb::humanBytes(s.trainingMemoryBytes)),
                  note.isEmpty() ? QString() : QStringLiteral("<br><i>%1</i>").arg(note.toHtmlEscaped())));
 }
 

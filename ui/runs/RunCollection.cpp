@@ -101,6 +101,18 @@ void RunCollection::reloadFromDisk(const QString& key) {
     }
 }
 
+void RunCollection::setLiveProgress(const QString& key, wb::RunStatus status, std::int64_t steps,
+                                    double samplesPerSecond) {
+    const int i = indexOf(key);
+    if (i < 0) return;
+    auto& info = m_entries[i]->record.info;
+    if (info.status == status && info.summary.steps == steps) return;
+    info.status = status;
+    info.summary.steps = steps;
+    if (samplesPerSecond > 0) info.summary.samplesPerSecond = samplesPerSecond;
+    Q_EMIT liveProgressChanged(key);
+}
+
 void RunCollection::setAnnotations(const QString& key, const wb::RunAnnotations& annotations) {
     const int i = indexOf(key);
     if (i < 0) return;

@@ -41,6 +41,10 @@ public:
     void updateInfo(const QString& key, const wb::RunInfo& info);
     // Re-reads a finished run's folder (final run.json, complete metrics).
     void reloadFromDisk(const QString& key);
+    // A live run as its worker reports it (status, steps done, throughput), until its folder is read back:
+    // the Runs list shows what the run does, not what it was when it started.
+    void setLiveProgress(const QString& key, wb::RunStatus status, std::int64_t steps,
+                         double samplesPerSecond);
     // A new name, notes or tags (already written to the folder): every view renames the run.
     void setAnnotations(const QString& key, const wb::RunAnnotations& annotations);
 
@@ -56,6 +60,8 @@ Q_SIGNALS:
     void runRemoved(const QString& key);
     void metricsAppended(const QString& key);
     void runUpdated(const QString& key);
+    // setLiveProgress: only the status, steps and throughput changed (the charts need not rebuild).
+    void liveProgressChanged(const QString& key);
     void cleared();
 
 private:

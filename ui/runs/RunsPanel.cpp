@@ -8,6 +8,7 @@
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeySequence>
@@ -29,7 +30,9 @@ namespace wbui {
 
 namespace {
 // Tags and notes next to the name: what tells runs apart comes first in a narrow side panel.
-enum Column { kRun, kTags, kNotes, kStatus, kDevice, kTask, kSteps, kSpeed, kColumns };
+// What tells runs apart first (state, device, progress), then the rest: a narrow side panel shows the
+// first columns, and the Device column was off it.
+enum Column { kRun, kStatus, kDevice, kSteps, kSpeed, kTask, kTags, kNotes, kColumns };
 constexpr int kDirRole = Qt::UserRole + 1;
 constexpr int kModelRole = Qt::UserRole + 2;
 QString canonical(const QString& dir) {
@@ -42,20 +45,19 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     auto* layout = new QVBoxLayout(this);
     m_tree = new QTreeWidget(this);
     m_tree->setColumnCount(kColumns);
-    m_tree->setHeaderLabels({tr("Run"), tr("Tags"), tr("Notes"), tr("Status"), tr("Device"), tr("Task"),
-                             tr("Steps"), tr("samples/s")});
+    m_tree->setHeaderLabels({tr("Run"), tr("Status"), tr("Device"), tr("Steps"), tr("samples/s"), tr("Task"),
+                             tr("Tags"), tr("Notes")});
     m_tree->setRootIsDecorated(false);
     m_tree->setSortingEnabled(true);
     m_tree->sortByColumn(kRun, Qt::DescendingOrder);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // Default names are long; the full name is in the tooltip and the column can be widened.
     m_tree->header()->setSectionResizeMode(kRun, QHeaderView::Interactive);
-    m_tree->header()->resizeSection(kRun, 220);
+    m_tree->header()->resizeSection(kRun, 180);
     m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->setToolTip(tr("Tick a run to compare it; double-click to try it in the playground"));
     layout->addWidget(m_tree, 1);
 
-    auto* buttons = new QHBoxLayout;
     auto* open = new QPushButton(tr("Open run folder…"), this);
     open->setToolTip(
         tr("Open a run folder made here or by lstm-workbench-cli elsewhere (Ctrl+Shift+O); "
@@ -77,21 +79,13 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
            "learning rate"));
     auto* settings = new QPushButton(tr("Compare settings…"), this);
     settings->setToolTip(tr("The settings of the ticked runs side by side, differences highlighted"));
-    // Two rows: the side panel stays narrow enough for the charts beside it.
-    buttons->addWidget(open);
-    buttons->addWidget(refreshButton);
-    buttons->addWidget(show);
-    buttons->addStretch(1);
-    buttons->addWidget(useConfig);
-    buttons->addWidget(playground);
+    // Three rows of three: the side panel stays narrow enough for the charts and the comparison table
+    // beside it (two rows made it 477 px wide at the least).
+    auto* buttons = new QGridLayout;
+    const QList<QPushButton*> order{open,     refreshButton, show,   useConfig, playground,
+                                    settings, edit,          remove, resume};
+    for (int i = 0; i < order.size(); ++i) buttons->addWidget(order[i], i / 3, i % 3);
     layout->addLayout(buttons);
-    auto* runButtons = new QHBoxLayout;
-    runButtons->addWidget(edit);
-    runButtons->addWidget(remove);
-    runButtons->addWidget(resume);
-    runButtons->addStretch(1);
-    runButtons->addWidget(settings);
-    layout->addLayout(runButtons);
 
     connect(open, &QPushButton::clicked, this, &RunsPanel::openFolderRequested);
     connect(edit, &QPushButton::clicked, this, &RunsPanel::editSelected);
@@ -120,6 +114,8 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     // Live runs appear as soon as they start and are ticked; their rows refresh when they end.
     connect(m_runs, &RunCollection::runAdded, this, [this](const QString& key) { addOrUpdate(key); });
     connect(m_runs, &RunCollection::runUpdated, this, [this](const QString& key) { addOrUpdate(key); });
+    connect(m_runs, &RunCollection::liveProgressChanged, this,
+            [this](const QString& key) { addOrUpdate(key); });
     connect(m_runs, &RunCollection::runRemoved, this, [this](const QString& key) {
         if (auto* item = itemFor(key)) {
             m_updating = true;
@@ -284,6 +280,11 @@ void RunsPanel::selectRun(const QString& dir) {
 QString RunsPanel::runName(const QString& dir) const {
     auto* item = itemFor(dir);
     return item ? item->text(kRun) : QString();
+}
+
+QString RunsPanel::runStatus(const QString& dir) const {
+    auto* item = itemFor(dir);
+    return item ? item->text(kStatus) : QString();
 }
 
 bool RunsPanel::annotate(const QString& dir, const wb::RunAnnotations& annotations) {

@@ -37,7 +37,8 @@ public:
     // Run folders with a checkpoint, newest first: what the playground can load.
     QStringList runsWithModel() const;
     void selectRun(const QString& dir);
-    QString runName(const QString& dir) const;  // what the Run column shows
+    QString runName(const QString& dir) const;    // what the Run column shows
+    QString runStatus(const QString& dir) const;  // what the Status column shows ("running", "completed")
 
     // Writes a run's name, notes and tags to its folder; every view renames it. False (and loadFailed) when
     // the folder cannot be written.

@@ -30,12 +30,14 @@
 #include <csignal>
 #include <map>
 
+#include "common/ElidedLabel.h"
 #include "common/QtConversions.h"
 #include "export/ChartExporter.h"
 #include "export/SweepExport.h"
 #include "sweep/SweepChart.h"
 #include "workbench/ConfigFields.h"
 #include "workbench/Distributed.h"
+#include "workbench/Format.h"
 #include "workbench/RunFolder.h"
 
 namespace wbui {
@@ -74,12 +76,6 @@ QColor stateColor(wb::CellState s) {
         default:
             return QColor(236, 236, 236);
     }
-}
-
-QString humanSeconds(double s) {
-    if (s >= 3600) return QStringLiteral("%1 h").arg(s / 3600, 0, 'f', 1);
-    if (s >= 60) return QStringLiteral("%1 min").arg(s / 60, 0, 'f', 1);
-    return QStringLiteral("%1 s").arg(s, 0, 'f', 0);
 }
 
 }  // namespace
@@ -144,15 +140,14 @@ SweepPanel::SweepPanel(QWidget* parent)
     m_exportButton = new QPushButton(tr("Export Bundle…"), this);
     m_exportButton->setToolTip(
         tr("sweep.json, results.csv, the plots (PNG and CSV) and every cell's run files"));
-    m_folder = new QLabel(this);
-    m_folder->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_folder = new ElidedLabel(this);
+    m_folder->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_progress = new QLabel(this);
     for (auto* b : {m_startButton, m_pauseButton, m_resumeButton, m_cancelButton, m_exportButton})
         controls->addWidget(b);
     controls->addSpacing(12);
     controls->addWidget(m_progress);
-    controls->addStretch(1);
-    controls->addWidget(m_folder);
+    controls->addWidget(m_folder, 1);
     connect(m_startButton, &QPushButton::clicked, this, [this] { start(); });
     connect(m_pauseButton, &QPushButton::clicked, this, &SweepPanel::pause);
     connect(m_resumeButton, &QPushButton::clicked, this, [this] { resume(); });
@@ -419,9 +414,9 @@ void SweepPanel::estimate() {
         connect(m_estimator, &QProcess::finished, this, [this](int code, QProcess::ExitStatus) {
             const auto out = QJsonDocument::fromJson(m_estimator->readAllStandardOutput()).object();
             if (code == 0 && out.contains(QStringLiteral("estimated_seconds")))
-                m_estimate->setText(
-                    tr("about %1")
-                        .arg(humanSeconds(out.value(QStringLiteral("estimated_seconds")).toDouble())));
+                m_estimate->setText(tr("about %1")
+                                        .arg(toQt(wb::humanSeconds(
+                                            out.value(QStringLiteral("estimated_seconds")).toDouble()))));
             else
                 m_estimate->setText(tr("no estimate: %1")
                                         .arg(QString::fromUtf8(m_estimator->readAllStandardError())
@@ -509,7 +504,7 @@ bool SweepPanel::launch(const QStringList& arguments) {
         return false;
     }
     m_clock.start();
-    m_folder->setText(m_dir);
+    m_folder->setFullText(m_dir);
     setState(State::Running);
     m_poll->start();
     return true;
@@ -594,7 +589,7 @@ bool SweepPanel::openSweep(const QString& dir, QString* error) {
         return false;
     }
     m_dir = QFileInfo(dir).absoluteFilePath();
-    m_folder->setText(m_dir);
+    m_folder->setFullText(m_dir);
     m_shownDone = -1;
     // The grid it was made with, so that a similar one is one edit away.
     const auto loaded = *m_sweep;
@@ -698,7 +693,13 @@ void SweepPanel::fillResults() {
                                numeric ? new NumberItem(toQt(v), x) : new QTableWidgetItem(toQt(v)));
         }
         m_results->setItem(row, col++, new NumberItem(QString::number(r.runs), r.runs));
-        m_results->setItem(row, col++, measureItem(r.samplesPerSecond, 0));
+        auto* speed = measureItem(r.samplesPerSecond, 0);
+        if (!r.overlap
+                 .empty()) {  // a cell that shared the machine with another run is flagged, as in Compare
+            speed->setText(QStringLiteral("⚠ ") + speed->text());
+            speed->setToolTip(toQt(r.overlap));
+        }
+        m_results->setItem(row, col++, speed);
         m_results->setItem(row, col++, measureItem(r.usPerSample, 0));
         m_results->setItem(row, col++, measureItem(r.secondsToTarget, 1));
         m_results->setItem(row, col++, measureItem(r.bestValLoss, 3));
@@ -757,7 +758,7 @@ void SweepPanel::updateProgress() {
     if (isRunning() && done > m_doneAtLaunch && done < total) {
         // Wall time per finished cell so far, times the cells left.
         const double perCell = double(m_clock.elapsed()) / 1000.0 / double(done - m_doneAtLaunch);
-        text += tr(" · about %1 left").arg(humanSeconds(perCell * double(total - done - failed)));
+        text += tr(" · about %1 left").arg(toQt(wb::humanSeconds(perCell * double(total - done - failed))));
     }
     if (m_state == State::Pausing) text += tr(" · pausing after the running cell");
     if (m_state == State::Stopped) text += tr(" · stopped: Resume trains the rest");

@@ -32,6 +32,7 @@ class QVBoxLayout;
 
 namespace wbui {
 
+class ElidedLabel;
 class SweepChart;
 
 class SweepPanel : public QWidget {
@@ -122,7 +123,7 @@ private:
     QSpinBox* m_steps;
     QLabel* m_plan;
     QLabel* m_estimate;
-    QLabel* m_folder;
+    ElidedLabel* m_folder;
     QLabel* m_progress;
     QPushButton* m_startButton;
     QPushButton* m_estimateButton;

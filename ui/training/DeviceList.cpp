@@ -8,6 +8,8 @@
 #include <algorithm>
 
 #include "common/QtConversions.h"
+#include "workbench/DeviceSpec.h"
+#include "workbench/Format.h"
 
 namespace wbui {
 
@@ -44,7 +46,7 @@ void DeviceList::setDevices(const std::vector<wb::DeviceInfo>& devices) {
     const QStringList previouslyChecked = checkedLabels();
     m_choices.clear();
     for (const auto& d : devices) {
-        if (d.kind == "cpu" || d.id.rfind("cpu", 0) == 0) {
+        if (wb::isCpuDevice(d.id)) {
             m_choices.push_back({"cpu", 1, deviceLabel("cpu", 1, d.name), d.name});
             if (d.threads > 1) {
                 m_choices.push_back({"cpu", d.threads, deviceLabel("cpu", d.threads, d.name), d.name});
@@ -54,7 +56,8 @@ void DeviceList::setDevices(const std::vector<wb::DeviceInfo>& devices) {
             }
         } else {
             QString label = toQt(d.name.empty() ? d.id : d.name);
-            if (d.memoryBytes > 0) label += QStringLiteral(" · ") + humanBytes(double(d.memoryBytes));
+            if (d.memoryBytes > 0)
+                label += QStringLiteral(" · ") + toQt(wb::humanBytes(double(d.memoryBytes)));
             label += QStringLiteral(" (%1)").arg(toQt(d.id));
             m_choices.push_back({d.id, 0, label, d.name});
         }
@@ -76,7 +79,7 @@ void DeviceList::setDevices(const std::vector<wb::DeviceInfo>& devices) {
     if (previouslyChecked.isEmpty() && m_list->count() > 0) {
         int pick = 0;
         for (int i = 0; i < int(m_choices.size()); ++i)
-            if (m_choices[std::size_t(i)].device == "cpu" && m_choices[std::size_t(i)].processes == 1)
+            if (wb::isCpuDevice(m_choices[std::size_t(i)].device) && m_choices[std::size_t(i)].processes == 1)
                 pick = i;
         m_list->item(pick)->setCheckState(Qt::Checked);
     }

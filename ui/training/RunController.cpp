@@ -61,14 +61,16 @@ void RunController::start() {
         },
         Qt::QueuedConnection);
     connect(worker, &TrainingWorker::finished, this, &RunController::onWorkerFinished, Qt::QueuedConnection);
-    setState(m_channel->paused() ? State::Paused : State::Running);
+    // Running until the worker says otherwise: a pause asked for before the start shows once it holds.
+    setState(State::Running);
     m_thread.start();
 }
 
 void RunController::setPaused(bool paused) {
     if (isDone()) return;
+    // Only asked for: the state follows what the worker reports (drain). A run over several processes
+    // cannot pause, says so in its log and goes on; it must not read "paused" meanwhile.
     m_channel->setPaused(paused);
-    if (isActive()) setState(paused ? State::Paused : State::Running);
 }
 
 void RunController::stop() {
@@ -92,6 +94,8 @@ void RunController::drain() {
     if (!pending.records.empty()) Q_EMIT metricsReceived(pending.records);
     if (pending.progress) {
         m_progress = *pending.progress;
+        // The worker blocks with a "paused" report and reports again when it goes on.
+        if (isActive()) setState(m_progress.phase == "paused" ? State::Paused : State::Running);
         Q_EMIT progressChanged(m_progress);
     }
     for (const QString& line : pending.log) Q_EMIT logLine(line);

@@ -16,6 +16,7 @@
 #include "training/TrainingWorker.h"
 #include "workbench/Config.h"
 #include "workbench/Corpus.h"
+#include "workbench/DeviceSpec.h"
 #include "workbench/Metrics.h"
 #include "workbench/Training.h"
 
@@ -44,7 +45,7 @@ public:
     bool isDone() const {
         return m_state == State::Completed || m_state == State::Stopped || m_state == State::Failed;
     }
-    bool isCpu() const { return m_config.device.device.rfind("cpu", 0) == 0; }
+    bool isCpu() const { return wb::isCpuDevice(m_config.device.device); }
     const QString& runDir() const { return m_runDir; }
     const QString& label() const { return m_label; }
     const wb::ExperimentConfig& config() const { return m_config; }

@@ -22,18 +22,21 @@ RunControls::RunControls(RunLauncher* launcher, QWidget* parent) : QWidget(paren
     row->addWidget(pause, 1);
     row->addWidget(stop, 1);
     connect(run, &QPushButton::clicked, launcher, &RunLauncher::startRuns);
-    connect(pause, &QPushButton::toggled, this, [this, launcher](bool paused) {
-        launcher->pauseAll(paused);
-        emit pauseToggled(paused);
-    });
-    connect(stop, &QPushButton::clicked, launcher, &RunLauncher::stopAll);
     RunScheduler* scheduler = launcher->scheduler();
-    connect(scheduler, &RunScheduler::activityChanged, this, [scheduler, pause, stop] {
+    // Checked while every run is paused, as the runs report it, not as it was asked.
+    const auto showActivity = [scheduler, pause, stop] {
         QSignalBlocker b(pause);
         pause->setChecked(scheduler->allPaused());
         pause->setEnabled(scheduler->anyPending());
         stop->setEnabled(scheduler->anyPending());
+    };
+    connect(pause, &QPushButton::toggled, this, [this, launcher, showActivity](bool paused) {
+        launcher->pauseAll(paused);
+        showActivity();
+        emit pauseToggled(paused);
     });
+    connect(stop, &QPushButton::clicked, launcher, &RunLauncher::stopAll);
+    connect(scheduler, &RunScheduler::activityChanged, this, showActivity);
     pause->setEnabled(false);
     stop->setEnabled(false);
 }

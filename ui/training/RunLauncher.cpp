@@ -12,6 +12,7 @@
 #include "runs/RunCollection.h"
 #include "training/DeviceList.h"
 #include "training/RunScheduler.h"
+#include "workbench/DeviceSpec.h"
 #include "workbench/RunFolder.h"
 
 namespace wbui {
@@ -19,12 +20,23 @@ namespace wbui {
 namespace {
 // The device part of a run folder's name: cpu2t, cpu2px1t, cuda0.
 QString deviceTag(const DeviceChoice& c) {
-    if (c.device == "cpu" && c.processes > 1)
-        return QStringLiteral("cpu%1px%2t").arg(c.processes).arg(c.threads);
-    if (c.device == "cpu") return QStringLiteral("cpu%1t").arg(c.threads);
-    QString tag = toQt(c.device);
-    tag.remove(QLatin1Char(':'));
-    return tag;
+    const wb::DeviceSpec spec = wb::DeviceSpec::parse(c.device);
+    if (spec.isCuda()) return QStringLiteral("cuda%1").arg(spec.index);
+    if (c.processes > 1) return QStringLiteral("cpu%1px%2t").arg(c.processes).arg(c.threads);
+    return QStringLiteral("cpu%1t").arg(c.threads);
+}
+
+wb::RunStatus runStatusOf(RunController::State state) {
+    switch (state) {
+        case RunController::State::Completed:
+            return wb::RunStatus::Completed;
+        case RunController::State::Stopped:
+            return wb::RunStatus::Stopped;
+        case RunController::State::Failed:
+            return wb::RunStatus::Failed;
+        default:
+            return wb::RunStatus::Running;
+    }
 }
 
 RunEntry newRunEntry(const QString& dir, const wb::ExperimentConfig& config, const DeviceChoice& choice) {
@@ -166,9 +178,12 @@ bool RunLauncher::resumeRun(const QString& dir, const ResumeRequest& request) {
         m_errors->showError(tr("Could not resume the run"), describeError(e));
         return false;
     }
-    // The curves so far come from the folder; the resumed steps are appended as they arrive.
+    // The curves so far come from the folder; the resumed steps are appended as they arrive. It keeps its
+    // colour: on every chart it is still the same run.
+    if (const int shown = m_runs->indexOf(dir); shown >= 0) entry.color = m_runs->at(shown).color;
     m_runs->remove(dir);
     entry.live = true;
+    entry.record.info.status = wb::RunStatus::Running;  // the folder says how it ended last time
     const int index = m_runs->add(std::move(entry));
     const RunEntry& added = m_runs->at(index);
     auto* controller = new RunController(added.record.config, dir, added.label, nullptr);
@@ -216,6 +231,13 @@ void RunLauncher::launch(RunController* controller, const QColor& color) {
                     .arg(message));
     });
     connect(controller, &RunController::finished, this, [this, controller] { onRunFinished(controller); });
+    // The Runs list follows the worker: its state and steps as reported, until the folder is read back.
+    const auto showLive = [this, controller, dir] {
+        if (controller->isDone()) return;
+        const auto& p = controller->lastProgress();
+        m_runs->setLiveProgress(dir, wb::RunStatus::Running, p.step, p.samplesPerSecond);
+    };
+    connect(controller, &RunController::progressChanged, this, showLive);
     emit runQueued(controller, color);
     m_scheduler->submit(controller);
 }
@@ -223,6 +245,10 @@ void RunLauncher::launch(RunController* controller, const QColor& color) {
 void RunLauncher::onRunFinished(RunController* controller) {
     if (m_closing) return;
     const QString dir = controller->runDir();
+    // What the worker said last, then the folder's own record when it reads (a run that failed before
+    // writing one keeps this).
+    m_runs->setLiveProgress(dir, runStatusOf(controller->state()), controller->lastProgress().step,
+                            controller->lastProgress().samplesPerSecond);
     m_runs->reloadFromDisk(dir);
     emit statusMessage(tr("%1: %2").arg(controller->label(), RunController::stateName(controller->state())),
                        8000);

@@ -8,6 +8,7 @@
 #include <QToolButton>
 
 #include "common/QtConversions.h"
+#include "workbench/Format.h"
 
 namespace wbui {
 
@@ -85,7 +86,7 @@ void RunProgressPanel::updateProgress(RunController* controller, const wb::Train
     const double fraction = p.totalSteps > 0 ? double(p.step) / double(p.totalSteps) : 0.0;
     it->bar->setValue(int(fraction * 1000));
     QString text = QStringLiteral("%1% · step %2/%3").arg(int(fraction * 100)).arg(p.step).arg(p.totalSteps);
-    if (p.etaSeconds >= 0) text += tr(" · ETA %1").arg(humanDuration(p.etaSeconds));
+    if (p.etaSeconds >= 0) text += tr(" · ETA %1").arg(toQt(wb::clockDuration(p.etaSeconds)));
     if (p.samplesPerSecond > 0) text += tr(" · %1 samples/s").arg(p.samplesPerSecond, 0, 'f', 0);
     if (!p.phase.empty() && p.phase != "training") text += QStringLiteral(" · ") + toQt(p.phase);
     it->bar->setFormat(text);
@@ -110,7 +111,8 @@ void RunProgressPanel::updateState(RunController* controller) {
     }
     if (state == RunController::State::Completed) {
         it->bar->setValue(1000);
-        it->bar->setFormat(tr("done · %1").arg(humanDuration(controller->lastProgress().wallSeconds)));
+        it->bar->setFormat(
+            tr("done · %1").arg(toQt(wb::clockDuration(controller->lastProgress().wallSeconds))));
     } else if (state == RunController::State::Stopped) {
         it->bar->setFormat(tr("stopped at step %1").arg(controller->lastProgress().step));
     } else if (state == RunController::State::Failed) {

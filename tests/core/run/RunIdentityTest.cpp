@@ -179,4 +179,61 @@ TEST(CompareRuns, AMoreThreadedRunSlowerOnABusyMachineSaysWhy) {
     EXPECT_TRUE(rows[1].note.empty()) << rows[1].note;
 }
 
+// Issue #35: two runs that trained at the same time on one host shared its cores: both are flagged, whatever
+// their thread counts (before, only a many-worker run on a busy machine was, and one-thread runs side by side
+// were compared as if each had had a core to itself).
+TEST(CompareRuns, RunsThatTrainedAtOnceOnOneHostAreFlagged) {
+    std::vector<wb::RunRecord> runs = {
+        run("first", wb::Task::LanguageModel, 150, {{10, 3.0}}),
+        run("beside", wb::Task::LanguageModel, 140, {{10, 3.0}}),
+        run("after", wb::Task::LanguageModel, 150, {{10, 3.0}}),
+        run("elsewhere", wb::Task::LanguageModel, 150, {{10, 3.0}}),
+    };
+    const std::pair<const char*, const char*> times[] = {{"2026-11-25T16:00:00Z", "2026-11-25T16:05:00Z"},
+                                                         {"2026-11-25T16:04:00Z", "2026-11-25T16:09:00Z"},
+                                                         {"2026-11-25T16:09:00Z", "2026-11-25T16:12:00Z"},
+                                                         {"2026-11-25T16:01:00Z", "2026-11-25T16:03:00Z"}};
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        runs[i].info.host = i == 3 ? "gpu-server" : "laptop";
+        runs[i].info.startedAt = times[i].first;
+        runs[i].info.endedAt = times[i].second;
+        runs[i].info.status = wb::RunStatus::Completed;
+    }
+    const auto rows = wb::compareRuns(runs, wb::CompareOptions{});
+    EXPECT_TRUE(rows[0].overlapped);
+    EXPECT_TRUE(rows[1].overlapped);
+    EXPECT_FALSE(rows[2].overlapped);  // started the second "beside" ended
+    EXPECT_FALSE(rows[3].overlapped);  // at the same time, on another machine
+    EXPECT_NE(rows[0].note.find("same time as " + runs[1].name()), std::string::npos) << rows[0].note;
+    EXPECT_NE(rows[1].note.find("on laptop"), std::string::npos) << rows[1].note;
+    EXPECT_TRUE(rows[2].note.empty()) << rows[2].note;
+    // A run still training overlaps whatever started on its host since.
+    runs[2].info.endedAt.clear();
+    runs[2].info.status = wb::RunStatus::Running;
+    runs[2].info.startedAt = "2026-11-25T16:08:00Z";
+    EXPECT_TRUE(wb::compareRuns(runs, wb::CompareOptions{})[2].overlapped);
+}
+
+// Issue #35: time to a loss target has one definition in Compare and sweeps. The target every run reached
+// is read from the curves the times are read from: run.json's best (exact) could lie a hair under the
+// curve metrics.csv keeps (rounded), and a run with the same best loss then read "—" beside another's 2.3 s.
+TEST(CompareRuns, TheCommonTargetIsReachedOnEveryRunsOwnCurve) {
+    std::vector<wb::RunRecord> runs = {
+        run("a", wb::Task::LanguageModel, 100, {{1.0, 0.9}, {2.3, 0.600001}}),
+        run("b", wb::Task::LanguageModel, 100, {{1.5, 0.7}, {3.1, 0.5}}),
+    };
+    runs[0].info.summary.bestValLoss = 0.6000004;  // exact in run.json, rounded up in the curve
+    const double target = wb::commonLossTarget(runs);
+    EXPECT_DOUBLE_EQ(target, 0.600001);
+    const auto rows = wb::compareRuns(runs, target);
+    EXPECT_DOUBLE_EQ(rows[0].secondsToTarget, 2.3);
+    EXPECT_DOUBLE_EQ(rows[1].secondsToTarget, 3.1);
+    // A run never validated is timed on its train loss, and its best there counts.
+    wb::RunRecord trainOnly = run("c", wb::Task::LanguageModel, 100, {});
+    trainOnly.metrics.push_back({1, 0, 10, 4.0, "train", "loss", 0.8});
+    runs.push_back(trainOnly);
+    EXPECT_DOUBLE_EQ(wb::commonLossTarget(runs), 0.8);
+    EXPECT_DOUBLE_EQ(wb::compareRuns(runs, 0.8)[2].secondsToTarget, 4.0);
+}
+
 }  // namespace

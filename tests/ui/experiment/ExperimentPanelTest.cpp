@@ -1,7 +1,9 @@
 // The experiment panel: a live summary that follows the values, presets, and problems explained.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QSpinBox>
+#include <QWidget>
 
 #include <gtest/gtest.h>
 
@@ -81,7 +83,7 @@ TEST(ExperimentPanel, SwitchingTheTaskKeepsTheUsersSettingsAndSaysWhatChanged) {
 
 TEST(ExperimentPanel, TheThreadSplitBoxSetsAndShowsTheConfig) {
     ExperimentPanel panel;
-    auto* box = panel.findChild<QComboBox*>(QStringLiteral("threadSplit"));
+    auto* box = panel.findChild<QComboBox*>(QStringLiteral("thread_split"));
     ASSERT_NE(box, nullptr);
     EXPECT_EQ(panel.config().device.threadSplit, wb::ThreadSplit::Batch);  // the table's default
     box->setCurrentIndex(1);
@@ -95,10 +97,10 @@ TEST(ExperimentPanel, TheThreadSplitBoxSetsAndShowsTheConfig) {
 // The schedule's settings (warm-up, cosine decay, weight decay, clipping) are in the form both ways.
 TEST(ExperimentPanel, TheScheduleBoxesSetAndShowTheConfig) {
     ExperimentPanel panel;
-    auto* schedule = panel.findChild<QComboBox*>(QStringLiteral("lrSchedule"));
-    auto* warmup = panel.findChild<QSpinBox*>(QStringLiteral("lrWarmup"));
-    auto* decay = panel.findChild<QDoubleSpinBox*>(QStringLiteral("weightDecay"));
-    auto* clip = panel.findChild<QDoubleSpinBox*>(QStringLiteral("gradClip"));
+    auto* schedule = panel.findChild<QComboBox*>(QStringLiteral("lr_schedule"));
+    auto* warmup = panel.findChild<QSpinBox*>(QStringLiteral("lr_warmup_steps"));
+    auto* decay = panel.findChild<QDoubleSpinBox*>(QStringLiteral("weight_decay"));
+    auto* clip = panel.findChild<QDoubleSpinBox*>(QStringLiteral("grad_clip"));
     ASSERT_TRUE(schedule && warmup && decay && clip);
     wb::ExperimentConfig c = panel.config();
     c.train.lrSchedule = wb::LrSchedule::Cosine;
@@ -168,4 +170,92 @@ TEST(ExperimentPanel, BoxesTakeTheirRangesFromTheConfigTable) {
     c = panel.config();
     c.data.corpus = "x.txt";
     EXPECT_EQ(wb::configField("seq_len").rangeProblem(c), "");
+}
+
+// Issue #31: the form is the config table's form rows. Every field with a form group is on the page, by its
+// key, with the table's range, default, choices and help, and nothing else is: a new field needs its table
+// row (and its Config member and the code that uses it), never an edit of the panel.
+TEST(ExperimentPanel, TheFormIsBuiltFromTheConfigTable) {
+    ExperimentPanel panel;  // starts at the language model's defaults
+    wb::ExperimentConfig defaults = wb::defaultConfig(wb::Task::LanguageModel);
+    int onForm = 0;
+    for (const auto& field : wb::configFields()) {
+        const QString key = QString::fromStdString(field.key);
+        QWidget* widget = panel.findChild<QWidget*>(key);
+        if (field.form.group.empty()) {
+            EXPECT_EQ(panel.formWidget(key), nullptr) << field.key;
+            continue;
+        }
+        ++onForm;
+        ASSERT_NE(widget, nullptr) << field.key;
+        EXPECT_EQ(panel.formWidget(key), widget) << field.key;
+        EXPECT_TRUE(widget->toolTip().startsWith(QString::fromStdString(field.help))) << field.key;
+        const std::string shown = field.get(defaults);
+        switch (field.type) {
+            case wb::FieldType::Integer:
+            case wb::FieldType::UnsignedInteger: {
+                auto* box = qobject_cast<QSpinBox*>(widget);
+                ASSERT_NE(box, nullptr) << field.key;
+                EXPECT_EQ(box->minimum(), int(std::max(field.min, double(std::numeric_limits<int>::min()))))
+                    << field.key;
+                EXPECT_EQ(box->maximum(), int(std::min(field.max, double(std::numeric_limits<int>::max()))))
+                    << field.key;
+                EXPECT_EQ(std::to_string(box->value()), shown) << field.key;
+                break;
+            }
+            case wb::FieldType::Number: {
+                auto* box = qobject_cast<QDoubleSpinBox*>(widget);
+                ASSERT_NE(box, nullptr) << field.key;
+                EXPECT_TRUE(field.inRange(box->minimum())) << field.key;
+                EXPECT_TRUE(field.inRange(box->maximum())) << field.key;
+                EXPECT_DOUBLE_EQ(box->value(), std::stod(shown)) << field.key;
+                break;
+            }
+            case wb::FieldType::Boolean: {
+                auto* box = qobject_cast<QCheckBox*>(widget);
+                ASSERT_NE(box, nullptr) << field.key;
+                EXPECT_EQ(box->isChecked() ? "true" : "false", shown) << field.key;
+                break;
+            }
+            case wb::FieldType::Choice: {
+                auto* box = qobject_cast<QComboBox*>(widget);
+                ASSERT_NE(box, nullptr) << field.key;
+                ASSERT_EQ(box->count(), int(field.choices.size())) << field.key;
+                for (int i = 0; i < box->count(); ++i)
+                    EXPECT_EQ(box->itemData(i).toString().toStdString(), field.choices[std::size_t(i)]);
+                EXPECT_EQ(box->currentData().toString().toStdString(), shown) << field.key;
+                break;
+            }
+            case wb::FieldType::Text:
+                break;
+        }
+    }
+    EXPECT_GT(onForm, 20);
+    // And every input of the form is a field of the table (the preset box is not a setting).
+    int inputs = 0;
+    for (auto* w : panel.findChildren<QWidget*>()) {
+        if (!qobject_cast<QAbstractSpinBox*>(w) && !qobject_cast<QComboBox*>(w) &&
+            !qobject_cast<QCheckBox*>(w))
+            continue;
+        if (w->parentWidget() && qobject_cast<QAbstractSpinBox*>(w->parentWidget())) continue;
+        const auto* field = wb::findConfigField(w->objectName().toStdString());
+        if (!field) continue;
+        EXPECT_FALSE(field->form.group.empty()) << field->key;
+        ++inputs;
+    }
+    EXPECT_EQ(inputs, onForm);
+}
+
+// A choice box is read by the choice it shows, not by its position: the items follow the table.
+TEST(ExperimentPanel, ChoiceBoxesReadTheChoiceNotThePosition) {
+    ExperimentPanel panel;
+    for (const auto& field : wb::configFields()) {
+        if (field.type != wb::FieldType::Choice || field.form.group.empty() || field.key == "task") continue;
+        auto* box = qobject_cast<QComboBox*>(panel.formWidget(QString::fromStdString(field.key)));
+        ASSERT_NE(box, nullptr) << field.key;
+        for (int i = 0; i < box->count(); ++i) {
+            box->setCurrentIndex(i);
+            EXPECT_EQ(field.get(panel.config()), field.choices[std::size_t(i)]) << field.key;
+        }
+    }
 }

@@ -64,7 +64,7 @@ std::string BenchResult::toJson() const {
 
 double measureMatmulGflops(const std::string& deviceSpec, std::int64_t threads, std::int64_t n,
                            Precision precision) {
-    const torch::Device device(deviceSpec);
+    const torch::Device device = torchDevice(deviceSpec);
     // The measurement's threads, and the caller's back afterwards (the app measures in its own process).
     const CpuThreadsScope threadsScope(device.is_cpu() ? threads : 0);
     torch::NoGradGuard noGrad;
@@ -101,7 +101,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
     if (o.steps < 1 || o.warmup < 0) throw InputError("bench needs at least one timed step");
     for (const auto& problem : config.validate())
         if (problem.find("corpus") == std::string::npos) throw InputError(problem);
-    const torch::Device device(config.device.device);
+    const torch::Device device = torchDevice(config.device.device);
     // Restores LibTorch's and OpenBLAS's counts on return, including the OpenBLAS count of 1 set below.
     const CpuThreadsScope threadsScope(device.is_cpu() ? threads : 0);
 

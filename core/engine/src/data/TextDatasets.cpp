@@ -9,6 +9,7 @@
 
 #include "io/MemoryBudget.h"
 #include "workbench/Errors.h"
+#include "workbench/Format.h"
 
 namespace wb {
 

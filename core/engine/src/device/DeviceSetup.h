@@ -14,6 +14,8 @@ namespace wb {
 // (parseDeviceSpec: "cpu:2" becomes "cpu" with 2 threads) and an auto precision chosen (choosePrecision).
 // Returns why that precision, for the run to say ("" unless it was auto).
 std::string settleDeviceSettings(ExperimentConfig& config);
+// The torch::Device a device string names ("cpu", "cpu:2", "cuda:1"; workbench/DeviceSpec.h parses it).
+torch::Device torchDevice(const std::string& text);
 
 // Sets LibTorch's intra-op threads and OpenBLAS's threads to the same count (0 = leave as is).
 void applyCpuThreads(std::int64_t threads);

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <regex>
 #include <thread>
 
 #include <torch/torch.h>
@@ -14,6 +13,7 @@
 #include "TorchCompat.h"
 #include "device/Autocast.h"
 #include "device/DeviceSetup.h"
+#include "workbench/DeviceSpec.h"
 #include "workbench/Errors.h"
 
 namespace wb {
@@ -110,27 +110,24 @@ std::string CudaSupport::summary() const {
            ", " + (devices == 0 ? std::string("no device found") : std::to_string(devices) + " device(s)");
 }
 
-std::string parseDeviceSpec(const std::string& spec, std::int64_t* threads) {
-    static const std::regex cpuRe(R"(cpu(?::(\d{1,4}))?)"), cudaRe(R"(cuda(?::(\d{1,3}))?)");
-    std::smatch m;
-    if (std::regex_match(spec, m, cpuRe)) {
-        if (m[1].matched) {
-            const long n = std::stol(m[1].str());
-            if (n < 1) throw InputError("device '" + spec + "': the thread count must be at least 1");
-            if (threads) *threads = n;
-        }
-        return "cpu";
+std::string parseDeviceSpec(const std::string& text, std::int64_t* threads) {
+    const DeviceSpec spec = DeviceSpec::parse(text);
+    if (spec.isCpu()) {
+        if (spec.threads > 0 && threads) *threads = spec.threads;
+        return spec.id();
     }
-    if (std::regex_match(spec, m, cudaRe)) {
-        const long index = m[1].matched ? std::stol(m[1].str()) : 0;
-        const long count = torch::cuda::is_available() ? static_cast<long>(torch::cuda::device_count()) : 0;
-        if (index >= count)
-            throw InputError("device '" + spec + "': " +
-                             (count == 0 ? std::string("no CUDA device is available in this build/machine")
-                                         : "only " + std::to_string(count) + " CUDA device(s) here"));
-        return "cuda:" + std::to_string(index);
-    }
-    throw InputError("device '" + spec + "': expected cpu, cpu:THREADS or cuda:N");
+    const int count = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
+    if (spec.index >= count)
+        throw InputError("device '" + text + "': " +
+                         (count == 0 ? std::string("no CUDA device is available in this build/machine")
+                                     : "only " + std::to_string(count) + " CUDA device(s) here"));
+    return spec.id();
+}
+
+torch::Device torchDevice(const std::string& text) {
+    const DeviceSpec spec = DeviceSpec::parse(text);
+    return spec.isCpu() ? torch::Device(torch::kCPU)
+                        : torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(spec.index));
 }
 
 // ---- DeviceSetup.h ----
@@ -140,7 +137,7 @@ std::string settleDeviceSettings(ExperimentConfig& config) {
     config.device.device = parseDeviceSpec(config.device.device, &threads);
     config.device.threads = threads;
     const auto choice =
-        choosePrecision(torch::Device(config.device.device), config.device.precision, config.task);
+        choosePrecision(torchDevice(config.device.device), config.device.precision, config.task);
     config.device.precision = choice.precision;
     return choice.reason;
 }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "workbench/Config.h"
@@ -15,6 +16,21 @@
 namespace wb {
 
 enum class FieldType { Integer, UnsignedInteger, Number, Boolean, Choice, Text };
+
+// How the app's Experiment page shows a field: ui/experiment/ExperimentPanel builds its form from these rows,
+// so a field with a group appears there, with the table's range, default, choices and help, and no edit
+// of the panel. A field with no group is not on the form (the CLI and config.json still have it).
+struct FormRow {
+    std::string group;                      // "Model" or "Training"; "" = not on the form
+    std::string label;                      // "Sequence length"; a Boolean's check box text
+    std::vector<std::string> choiceLabels;  // Choice: what the box shows for each choice (else the choice)
+    std::string prefix, suffix;             // around a number: "every ", " steps"
+    std::string hint;                       // appended to the help in the tooltip
+    int decimals = 2;                       // Number: digits after the point, the arrows' step, and the
+    double step = 0.1;                      // largest value the box offers when the range is open-ended
+    double shownMax = std::numeric_limits<double>::infinity();
+    bool classifierOnly = false;  // enabled only while the task is a classifier
+};
 
 struct ConfigField {
     std::string section;  // "data", "model", "train", "device"; "" for top-level keys
@@ -31,6 +47,7 @@ struct ConfigField {
     std::vector<std::string> choices;          // Choice: the accepted values
     std::string initial;                       // a new ExperimentConfig's value (a key missing from a file)
     std::string lmDefault, classifierDefault;  // per-task defaults (defaultConfig); "" = initial
+    FormRow form;
 
     std::string path() const { return section.empty() ? key : section + "." + key; }  // "data.seq_len"
     // The value as text ("64", "0.002", "true", "adam"), and set from text: parses by type and throws
@@ -53,6 +70,15 @@ struct ConfigField {
 };
 
 const std::vector<ConfigField>& configFields();
+
+// The reference models of docs/performance.md, as values of the table's fields (presetConfig applies them
+// through ConfigField::set onto a new ExperimentConfig).
+struct Preset {
+    std::string name;                                         // "poems": --preset's value
+    std::string description;                                  // "reference 000: 2×512 LSTM, Tang poems"
+    std::vector<std::pair<std::string, std::string>> values;  // field key → value as text
+};
+const std::vector<Preset>& presets();
 // By JSON key ("seq_len"), path ("data.seq_len") or flag without dashes ("seq-len", "lr"); nullptr if none.
 const ConfigField* findConfigField(const std::string& name);
 // The same, throwing InputError that lists the known names.

@@ -150,11 +150,12 @@ struct ComparisonRow {
     // Character models: the best val loss in bits per character, and the run's n-gram baseline on the same
     // split (baseline.json); -1 when the run has none.
     double bestValBpc = -1, baselineBpc = -1;
-    double speedup = 1;      // samples/s relative to the baseline of its group; 0 when not measured
-    int group = 0;           // runs with one comparabilityKey share a group (numbered from 0 in order)
-    std::string groupLabel;  // RunRecord::comparabilityLabel()
-    bool baseline = false;   // the run the group's speed-ups are relative to
-    std::string note;        // why a number may surprise (a busy machine at the run's start)
+    double speedup = 1;       // samples/s relative to the baseline of its group; 0 when not measured
+    int group = 0;            // runs with one comparabilityKey share a group (numbered from 0 in order)
+    std::string groupLabel;   // RunRecord::comparabilityLabel()
+    bool baseline = false;    // the run the group's speed-ups are relative to
+    std::string note;         // why a number may surprise (a busy machine, runs that trained at once)
+    bool overlapped = false;  // it trained while another compared run trained on the same host
 };
 
 struct CompareOptions {
@@ -169,5 +170,12 @@ inline std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs
     return compareRuns(runs, CompareOptions{targetLoss, -1});
 }
 std::string comparisonCsv(const std::vector<RunRecord>& runs);  // all metrics, long format, every run
+// For each run, the others that trained on the same host while it did (their startedAt-endedAt intervals
+// overlap; a run still running lasts until now): they shared the host's cores.
+std::vector<std::vector<std::size_t>> overlappingRuns(const std::vector<RunRecord>& runs);
+// One loss every run reached on the curve its time to target is read from (val loss, train loss when never
+// validated): the highest of their best losses on those curves, as metrics.csv holds them (it rounds what
+// run.json keeps exact, so run.json's bests could lie a hair below a curve). 0 when no run has a loss.
+double commonLossTarget(const std::vector<RunRecord>& runs);
 
 }  // namespace wb

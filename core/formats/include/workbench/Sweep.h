@@ -88,6 +88,9 @@ struct SweepResultRow {
     std::int64_t threads = 0, processes = 1;
     std::string runDir;  // run rows: relative to the sweep folder
     double samples = 0;  // trained samples (mean over repeats in cell rows)
+    // Why its speed is not its own: it trained at the same time as another run on the same host
+    // (overlappingRuns; in cell rows, any of its repeats did). "" when nothing overlapped.
+    std::string overlap;
 };
 
 struct SweepResults {

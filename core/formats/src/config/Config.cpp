@@ -12,6 +12,7 @@
 
 #include "io/JsonDocument.h"
 #include "workbench/ConfigFields.h"
+#include "workbench/DeviceSpec.h"
 #include "workbench/Errors.h"
 
 namespace wb {
@@ -234,7 +235,8 @@ std::vector<std::string> ExperimentConfig::validate() const {
         p.push_back("the batch size (" + std::to_string(train.batchSize) +
                     ") must be at least the number of processes (" + std::to_string(device.processes) +
                     "): each process trains on its share of every batch");
-    const bool cuda = device.device.rfind("cuda", 0) == 0;
+    const auto spec = DeviceSpec::tryParse(device.device);
+    const bool cuda = spec && spec->isCuda();
     if (device.precision == Precision::Fp16 && !cuda)
         p.push_back("fp16 needs a CUDA device (use bf16 or fp32 on " + device.device + ")");
     return p;
@@ -255,55 +257,20 @@ ExperimentConfig defaultConfig(Task task) {
     return c;
 }
 
-std::vector<std::string> presetNames() { return {"imdb", "charrnn", "poems"}; }
+std::vector<std::string> presetNames() {
+    std::vector<std::string> names;
+    for (const auto& p : presets()) names.push_back(p.name);
+    return names;
+}
 
 ExperimentConfig presetConfig(const std::string& name) {
+    const auto& all = presets();
+    const auto preset = std::find_if(all.begin(), all.end(), [&](const Preset& p) { return p.name == name; });
+    if (preset == all.end())
+        throw InputError("unknown preset '" + name + "' (expected imdb, charrnn or poems)");
     ExperimentConfig c;
     c.name = name + " preset";
-    c.train.optimizer = OptimizerKind::Adam;
-    if (name == "imdb") {
-        c.task = Task::Classifier;
-        c.data.corpus = "spam-assassin";
-        c.data.format = CorpusFormat::Folder;
-        c.data.tokens = TokenLevel::Word;
-        c.data.vocabSize = 15000;
-        c.data.seqLen = 250;
-        c.model.embedding = 32;
-        c.model.hidden = 100;
-        c.model.layers = 1;
-        c.model.bidirectional = false;
-        c.model.pooling = Pooling::Last;
-        c.train.batchSize = 64;
-        c.train.learningRate = 1e-3;
-        c.train.epochs = 20;
-    } else if (name == "charrnn") {
-        c.task = Task::LanguageModel;
-        c.data.corpus = "fortunes-text";
-        c.data.format = CorpusFormat::Text;
-        c.data.tokens = TokenLevel::Char;
-        c.data.seqLen = 50;
-        c.model.embedding = 128;
-        c.model.hidden = 128;
-        c.model.layers = 2;
-        c.train.batchSize = 64;
-        c.train.learningRate = 2e-3;
-        c.train.epochs = 10;
-    } else if (name == "poems") {
-        c.task = Task::LanguageModel;
-        c.data.corpus = "tang-quatrains-7";
-        c.data.format = CorpusFormat::Poems;
-        c.data.tokens = TokenLevel::Char;
-        c.data.vocabSize = 4379;
-        c.data.seqLen = 73;
-        c.model.embedding = 512;
-        c.model.hidden = 512;
-        c.model.layers = 2;
-        c.train.batchSize = 32;
-        c.train.learningRate = 1e-3;
-        c.train.epochs = 10;
-    } else {
-        throw InputError("unknown preset '" + name + "' (expected imdb, charrnn or poems)");
-    }
+    for (const auto& [key, value] : preset->values) configField(key).set(c, value);
     // CPU threads: the fastest count measured per preset by scripts/bench-threads.sh (docs/benchmarks.md,
     // "Two threads"). With the batch split over threads (the default) two threads beat one on every preset
     // (1.37x to 1.78x); splitting every operation lost on imdb and charrnn.

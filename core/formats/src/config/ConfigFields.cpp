@@ -66,6 +66,31 @@ struct Row {
         f.type = FieldType::Text, f.text = std::move(a);
         return *this;
     }
+    // On the app's form, in group "Model" or "Training" under this label.
+    Row& onForm(std::string group, std::string label) {
+        f.form.group = std::move(group), f.form.label = std::move(label);
+        return *this;
+    }
+    Row& shownAs(std::vector<std::string> choiceLabels) {
+        f.form.choiceLabels = std::move(choiceLabels);
+        return *this;
+    }
+    Row& affixes(std::string prefix, std::string suffix) {
+        f.form.prefix = std::move(prefix), f.form.suffix = std::move(suffix);
+        return *this;
+    }
+    Row& hint(std::string text) {
+        f.form.hint = std::move(text);
+        return *this;
+    }
+    Row& digits(int decimals, double step, double shownMax) {
+        f.form.decimals = decimals, f.form.step = step, f.form.shownMax = shownMax;
+        return *this;
+    }
+    Row& classifierOnly() {
+        f.form.classifierOnly = true;
+        return *this;
+    }
     template <typename E>
     Row& choice(std::vector<std::string> values, std::function<E&(ExperimentConfig&)> a,
                 E (*parse)(const std::string&), std::string (*name)(E)) {
@@ -105,7 +130,10 @@ std::vector<ConfigField> buildTable() {
         .initial("lm")
         .choice<Task>(
             {"lm", "classify"}, [](C& c) -> Task& { return c.task; }, taskFromString, toString)
-        .defaults("lm", "classify");
+        .defaults("lm", "classify")
+        .onForm("Model", "Task")
+        .shownAs({"Language model (generate text)", "Classifier (label text)"})
+        .hint(" (changing the task loads that task's defaults)");
 
     add({"data", "corpus", "", "corpus", "File, folder or prepared corpus name"})
         .initial("")
@@ -122,14 +150,17 @@ std::vector<ConfigField> buildTable() {
         .choice<TokenLevel>(
             {"char", "word"}, [](C& c) -> TokenLevel& { return c.data.tokens; }, tokenLevelFromString,
             tokensName)
-        .defaults("char", "word");
+        .defaults("char", "word")
+        .onForm("Model", "Tokens")
+        .shownAs({"characters", "words"});
     add({"data", "vocab_size", "--vocab-size", "vocabulary size",
          "Largest vocabulary, special tokens included (0 = every token)"})
         .initial("0")
         .integer([](C& c) -> std::int64_t& { return c.data.vocabSize; })
         .range(0, 10000000)
         .zero("every token")
-        .defaults("0", "10000");
+        .defaults("0", "10000")
+        .onForm("Model", "Vocabulary size");
     add({"data", "min_count", "--min-count", "minimum count", "Drop tokens seen fewer times"})
         .initial("1")
         .integer([](C& c) -> std::int64_t& { return c.data.minCount; })
@@ -140,7 +171,8 @@ std::vector<ConfigField> buildTable() {
         .initial("64")
         .integer([](C& c) -> std::int64_t& { return c.data.seqLen; })
         .range(2, 100000)
-        .defaults("64", "200");
+        .defaults("64", "200")
+        .onForm("Training", "Sequence length");
     add({"data", "stride", "--stride", "stride", "Language-model window stride (0 = the sequence length)"})
         .initial("0")
         .integer([](C& c) -> std::int64_t& { return c.data.stride; })
@@ -152,7 +184,9 @@ std::vector<ConfigField> buildTable() {
         .initial("0.1")
         .number([](C& c) -> double& { return c.data.valFraction; })
         .range(0, 0.5)
-        .defaults("0.1", "0.1");
+        .defaults("0.1", "0.1")
+        .onForm("Training", "Validation fraction")
+        .digits(2, 0.05, 1.0);
 
     add({"data", "data_fraction", "--data-fraction", "data fraction",
          "Share of the training split used (the validation split stays whole): cost against data size"})
@@ -165,33 +199,44 @@ std::vector<ConfigField> buildTable() {
         .initial("64")
         .integer([](C& c) -> std::int64_t& { return c.model.embedding; })
         .range(1, 8192)
-        .defaults("128", "64");
+        .defaults("128", "64")
+        .onForm("Model", "Embedding");
     add({"model", "hidden", "--hidden", "hidden size", "LSTM hidden units per direction"})
         .initial("128")
         .integer([](C& c) -> std::int64_t& { return c.model.hidden; })
         .range(1, 8192)
-        .defaults("256", "64");
+        .defaults("256", "64")
+        .onForm("Model", "Hidden");
     add({"model", "layers", "--layers", "number of layers", "Stacked LSTM layers"})
         .initial("2")
         .integer([](C& c) -> std::int64_t& { return c.model.layers; })
         .range(1, 8)
-        .defaults("2", "1");
+        .defaults("2", "1")
+        .onForm("Model", "Layers");
     add({"model", "bidirectional", "--bidirectional", "bidirectional", "Bidirectional LSTM (classifiers)"})
         .initial("false")
         .boolean([](C& c) -> bool& { return c.model.bidirectional; })
-        .defaults("false", "true");
+        .defaults("false", "true")
+        .onForm("Model", "bidirectional (classifier)")
+        .classifierOnly();
     add({"model", "dropout", "--dropout", "dropout",
          "Dropout between LSTM layers and before the output layer"})
         .initial("0")
         .number([](C& c) -> double& { return c.model.dropout; })
         .range(0, 1, false, true)
-        .defaults("0.1", "0");
+        .defaults("0.1", "0")
+        .onForm("Model", "Dropout")
+        .digits(2, 0.05, 1.0);
     add({"model", "pooling", "--pooling", "pooling", "Classifier pooling: last, mean or max"})
         .initial("last")
         .choice<Pooling>(
             {"last", "mean", "max"}, [](C& c) -> Pooling& { return c.model.pooling; }, poolingFromString,
             toString)
-        .defaults("last", "mean");
+        .defaults("last", "mean")
+        .onForm("Model", "Pooling")
+        .shownAs({"last state", "mean", "max"})
+        .hint(": how the classifier turns the sequence into one vector")
+        .classifierOnly();
     add({"model", "backend", "", "LSTM backend", "LSTM implementation: auto, torch or fused"})
         .initial("auto")
         .choice<LstmBackend>(
@@ -203,18 +248,24 @@ std::vector<ConfigField> buildTable() {
         .initial("32")
         .integer([](C& c) -> std::int64_t& { return c.train.batchSize; })
         .range(1, 1 << 20)
-        .defaults("32", "32");
+        .defaults("32", "32")
+        .onForm("Training", "Batch size");
     add({"train", "learning_rate", "--lr", "learning rate", "Learning rate"})
         .initial("0.002")
         .number([](C& c) -> double& { return c.train.learningRate; })
         .range(0, kInf, true)
-        .defaults("0.004", "0.002");
+        .defaults("0.004", "0.002")
+        .onForm("Training", "Learning rate")
+        .digits(6, 1e-4, 10.0)
+        .hint("; the LR finder suggests one");
     add({"train", "optimizer", "--optimizer", "optimizer", "adam, sgd or rmsprop"})
         .initial("adam")
         .choice<OptimizerKind>(
             {"adam", "sgd", "rmsprop"}, [](C& c) -> OptimizerKind& { return c.train.optimizer; },
             optimizerFromString, toString)
-        .defaults("adam", "adam");
+        .defaults("adam", "adam")
+        .onForm("Training", "Optimizer")
+        .shownAs({"Adam", "SGD", "RMSprop"});
     add({"train", "lr_schedule", "--lr-schedule", "learning-rate schedule",
          "constant, or cosine: from the learning rate (after the warm-up) down to 0 at the last planned "
          "step"})
@@ -222,46 +273,59 @@ std::vector<ConfigField> buildTable() {
         .choice<LrSchedule>(
             {"constant", "cosine"}, [](C& c) -> LrSchedule& { return c.train.lrSchedule; },
             lrScheduleFromString, toString)
-        .defaults("cosine", "constant");
+        .defaults("cosine", "constant")
+        .onForm("Training", "LR schedule")
+        .shownAs({"constant", "cosine decay"});
     add({"train", "lr_warmup_steps", "--lr-warmup", "learning-rate warm-up",
          "Steps over which the learning rate rises linearly from 0 (0 = none)"})
         .initial("0")
         .integer([](C& c) -> std::int64_t& { return c.train.lrWarmupSteps; })
         .range(0, big)
         .zero("none")
-        .defaults("100", "0");
+        .defaults("100", "0")
+        .onForm("Training", "LR warm-up")
+        .affixes("", " steps");
     add({"train", "weight_decay", "--weight-decay", "weight decay",
          "Decoupled weight decay (AdamW): each step shrinks the weight matrices by lr x decay (0 = off)"})
         .initial("0")
         .number([](C& c) -> double& { return c.train.weightDecay; })
         .range(0, 1)
         .zero("off")
-        .defaults("0.01", "0");
+        .defaults("0.01", "0")
+        .onForm("Training", "Weight decay")
+        .digits(4, 0.001, 1.0);
     add({"train", "epochs", "--epochs", "epochs", "Passes over the training set"})
         .initial("1")
         .integer([](C& c) -> std::int64_t& { return c.train.epochs; })
         .range(0, 100000)
         .zero("only max steps")
-        .defaults("0", "3");
+        .defaults("0", "3")
+        .onForm("Training", "Epochs");
     add({"train", "max_steps", "--max-steps", "max steps", "Stop after this many steps (0 = no limit)"})
         .initial("0")
         .integer([](C& c) -> std::int64_t& { return c.train.maxSteps; })
         .range(0, big)
         .zero("no limit")
-        .defaults("4200", "0");
+        .defaults("4200", "0")
+        .onForm("Training", "Max steps")
+        .affixes("", " steps");
     add({"train", "grad_clip", "--grad-clip", "gradient clipping", "Max gradient L2 norm (0 = off)"})
         .initial("5")
         .number([](C& c) -> double& { return c.train.gradClip; })
         .range(0, kInf)
         .zero("off")
-        .defaults("5", "5");
+        .defaults("5", "5")
+        .onForm("Training", "Gradient clipping")
+        .digits(2, 0.5, 1000.0);
     add({"train", "validate_every", "--validate-every", "validate every",
          "Validate every N steps (0 = once per epoch)"})
         .initial("0")
         .integer([](C& c) -> std::int64_t& { return c.train.validateEvery; })
         .range(0, big)
         .zero("once per epoch")
-        .defaults("0", "0");
+        .defaults("0", "0")
+        .onForm("Training", "Validate")
+        .affixes("every ", " steps");
     add({"train", "validation_samples", "--validation-samples", "samples at validation",
          "Language models: samples generated at each validation, kept in samples.jsonl and shown in the log "
          "(0 = none)"})
@@ -276,12 +340,15 @@ std::vector<ConfigField> buildTable() {
         .integer([](C& c) -> std::int64_t& { return c.train.earlyStopPatience; })
         .range(0, 1000)
         .zero("off")
-        .defaults("0", "0");
+        .defaults("0", "0")
+        .onForm("Training", "Early stopping")
+        .affixes("", " validations");
     add({"train", "seed", "--seed", "seed", "Random seed (weights, split, order, dropout)"})
         .initial("42")
         .unsignedInteger([](C& c) -> std::uint64_t& { return c.train.seed; })
         .range(0, 1.8446744073709552e19)
-        .defaults("42", "42");
+        .defaults("42", "42")
+        .onForm("Training", "Seed");
     add({"train", "warmup_steps", "--warmup", "warm-up steps", "Steps excluded from throughput"})
         .initial("3")
         .integer([](C& c) -> std::int64_t& { return c.train.warmupSteps; })
@@ -309,7 +376,9 @@ std::vector<ConfigField> buildTable() {
         .choice<Precision>(
             {"fp32", "bf16", "fp16", "auto"}, [](C& c) -> Precision& { return c.device.precision; },
             precisionFromString, toString)
-        .defaults("auto", "auto");
+        .defaults("auto", "auto")
+        .onForm("Training", "Precision")
+        .hint(" (the run's log says which it chose)");
     add({"device", "thread_split", "--thread-split", "thread split",
          "How a CPU step uses its threads: batch (each thread trains its share of the batch for the whole "
          "step) "
@@ -318,7 +387,10 @@ std::vector<ConfigField> buildTable() {
         .choice<ThreadSplit>(
             {"batch", "ops"}, [](C& c) -> ThreadSplit& { return c.device.threadSplit; },
             threadSplitFromString, toString)
-        .defaults("batch", "batch");
+        .defaults("batch", "batch")
+        .onForm("Training", "CPU threads")
+        .shownAs({"each its share of the batch", "split every operation"})
+        .hint(" (for CPU devices with 2 or more threads; docs/performance.md)");
     add({"device", "processes", "--nproc", "processes",
          "Data-parallel processes on this machine (c10d: Gloo on CPUs, NCCL on GPUs), each with its share of "
          "every batch"})
@@ -338,8 +410,67 @@ std::vector<ConfigField> buildTable() {
 
 }  // namespace
 
+namespace {
+// Declarative table: the reference models (docs/performance.md), field by field.
+std::vector<Preset> buildPresets() {
+    return {
+        {"imdb",
+         "reference 004: IMDB Embedding 32 → LSTM 100",
+         {{"task", "classify"},
+          {"corpus", "spam-assassin"},
+          {"format", "folder"},
+          {"tokens", "word"},
+          {"vocab_size", "15000"},
+          {"seq_len", "250"},
+          {"embedding", "32"},
+          {"hidden", "100"},
+          {"layers", "1"},
+          {"bidirectional", "false"},
+          {"pooling", "last"},
+          {"batch_size", "64"},
+          {"learning_rate", "0.001"},
+          {"epochs", "20"},
+          {"optimizer", "adam"}}},
+        {"charrnn",
+         "reference 001: char-rnn 2×128",
+         {{"task", "lm"},
+          {"corpus", "fortunes-text"},
+          {"format", "text"},
+          {"tokens", "char"},
+          {"seq_len", "50"},
+          {"embedding", "128"},
+          {"hidden", "128"},
+          {"layers", "2"},
+          {"batch_size", "64"},
+          {"learning_rate", "0.002"},
+          {"epochs", "10"},
+          {"optimizer", "adam"}}},
+        {"poems",
+         "reference 000: 2×512 LSTM, Tang poems",
+         {{"task", "lm"},
+          {"corpus", "tang-quatrains-7"},
+          {"format", "poems"},
+          {"tokens", "char"},
+          {"vocab_size", "4379"},
+          {"seq_len", "73"},
+          {"embedding", "512"},
+          {"hidden", "512"},
+          {"layers", "2"},
+          {"batch_size", "32"},
+          {"learning_rate", "0.001"},
+          {"epochs", "10"},
+          {"optimizer", "adam"}}},
+    };
+}
+}  // namespace
+
 const std::vector<ConfigField>& configFields() {
     static const std::vector<ConfigField> table = buildTable();
+    return table;
+}
+
+const std::vector<Preset>& presets() {
+    static const std::vector<Preset> table = buildPresets();
     return table;
 }
 

@@ -21,6 +21,7 @@
 #include "text/WordTokenizer.h"
 #include "workbench/Corpus.h"
 #include "workbench/Errors.h"
+#include "workbench/Format.h"
 #include "workbench/Utf8.h"
 #include "workbench/Vocabulary.h"
 

@@ -24,17 +24,4 @@ std::uint64_t availableMemoryBytes() {
     return 0;
 }
 
-std::string humanBytes(double bytes) {
-    char buf[48];
-    if (bytes >= 1024.0 * 1024 * 1024)
-        std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
-    else if (bytes >= 1024.0 * 1024)
-        std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / (1024.0 * 1024));
-    else if (bytes >= 1024.0)
-        std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / 1024.0);
-    else
-        std::snprintf(buf, sizeof buf, "%.0f bytes", bytes);
-    return buf;
-}
-
 }  // namespace wb

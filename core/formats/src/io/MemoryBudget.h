@@ -11,7 +11,4 @@ namespace wb {
 // 0 when neither is known (guards are then off).
 std::uint64_t availableMemoryBytes();
 
-// "38.2 GiB", "512.0 KiB", "12 bytes".
-std::string humanBytes(double bytes);
-
 }  // namespace wb

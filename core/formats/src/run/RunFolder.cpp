@@ -17,6 +17,7 @@
 
 #include "io/Failpoints.h"
 #include "io/JsonDocument.h"
+#include "workbench/DeviceSpec.h"
 #include "workbench/Errors.h"
 
 namespace fs = std::filesystem;
@@ -203,7 +204,7 @@ std::string RunRecord::label() const {
     const std::string dev = info.device.empty() ? config.device.device : info.device;
     const std::string precision = info.precision.empty() ? toString(config.device.precision) : info.precision;
     std::string out;
-    if (dev.rfind("cpu", 0) == 0) {
+    if (isCpuDevice(dev)) {
         const std::int64_t threads = info.threads > 0 ? info.threads : config.device.threads;
         out = "cpu";
         if (info.worldSize > 1) {

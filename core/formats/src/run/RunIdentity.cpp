@@ -12,6 +12,7 @@
 #include "io/JsonDocument.h"
 #include "workbench/ConfigFields.h"
 #include "workbench/Errors.h"
+#include "workbench/Format.h"
 #include "workbench/RunFolder.h"
 
 namespace fs = std::filesystem;
@@ -45,12 +46,6 @@ double firstTime(const std::vector<MetricRecord>& series, bool (*reached)(double
     for (const auto& r : series)
         if (std::isfinite(r.value) && reached(r.value, target)) return r.wallSeconds;
     return -1;
-}
-
-std::string formatNumber(const char* format, double value) {
-    char out[64];
-    std::snprintf(out, sizeof out, format, value);
-    return out;
 }
 
 }  // namespace
@@ -192,6 +187,14 @@ void markSpeedups(std::vector<ComparisonRow>& rows, const std::vector<std::size_
     }
 }
 
+// The loss curve a run's time to a loss target is read from: its val loss, or its train loss when it was
+// never validated.
+std::vector<MetricRecord> lossCurve(const RunRecord& run, bool* train = nullptr) {
+    auto series = seriesOf(run.metrics, "val", "loss");
+    if (train) *train = series.empty();
+    return series.empty() ? seriesOf(run.metrics, "train", "loss") : series;
+}
+
 // The target every run of the group can be timed to: a loss the user chose, else per task the level
 // the slowest-learning run reached (a language model's worst best val loss, a classifier's lowest
 // best val accuracy), so "time to target" compares how fast each run got to the same place.
@@ -216,9 +219,8 @@ void timeToTarget(const std::vector<RunRecord>& runs, std::vector<ComparisonRow>
     for (std::size_t i : members) {
         const auto& metrics = runs[i].metrics;
         if (options.targetLoss > 0) {
-            auto series = seriesOf(metrics, "val", "loss");
-            const bool train = series.empty();
-            if (train) series = seriesOf(metrics, "train", "loss");
+            bool train = false;
+            const auto series = lossCurve(runs[i], &train);
             rows[i].target =
                 std::string(train ? "train" : "val") + " loss ≤ " + formatNumber("%.3f", options.targetLoss);
             rows[i].secondsToTarget = firstTime(
@@ -261,7 +263,70 @@ void noteBusyMachine(const std::vector<RunRecord>& runs, std::vector<ComparisonR
     }
 }
 
+// Seconds since the epoch of an ISO 8601 UTC time ("2026-11-24T13:05:12Z"); -1 when it does not parse.
+double epochSeconds(const std::string& iso) {
+    std::tm tm{};
+    if (iso.size() < 19 || std::sscanf(iso.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
+                                       &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+        return -1;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    const std::time_t t = timegm(&tm);
+    return t == -1 ? -1 : static_cast<double>(t);
+}
+
+// Runs that trained at the same time on one host shared its cores: neither speed is the run's own, whatever
+// their thread counts. Each such run names the others in its note.
+void noteOverlaps(const std::vector<RunRecord>& runs, std::vector<ComparisonRow>& rows) {
+    const auto overlaps = overlappingRuns(runs);
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (overlaps[i].empty()) continue;
+        std::string names;
+        for (const std::size_t j : overlaps[i]) names += (names.empty() ? "" : ", ") + runs[j].name();
+        const std::string note = "trained at the same time as " + names + " on " + runs[i].info.host +
+                                 ": they shared its cores, so its speed is not its own";
+        rows[i].note = rows[i].note.empty() ? note : rows[i].note + "; " + note;
+        rows[i].overlapped = true;
+    }
+}
+
 }  // namespace
+
+std::vector<std::vector<std::size_t>> overlappingRuns(const std::vector<RunRecord>& runs) {
+    std::vector<std::vector<std::size_t>> out(runs.size());
+    const double now = static_cast<double>(std::time(nullptr));
+    const auto interval = [&](const RunInfo& info) {
+        const double start = epochSeconds(info.startedAt);
+        const double end = info.endedAt.empty() ? (info.status == RunStatus::Running ? now : -1)
+                                                : epochSeconds(info.endedAt);
+        return std::pair<double, double>{start, end};
+    };
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        for (std::size_t j = i + 1; j < runs.size(); ++j) {
+            const RunInfo &a = runs[i].info, &b = runs[j].info;
+            if (a.host.empty() || a.host != b.host) continue;
+            const auto [aStart, aEnd] = interval(a);
+            const auto [bStart, bEnd] = interval(b);
+            if (aStart < 0 || aEnd < 0 || bStart < 0 || bEnd < 0) continue;
+            // Whole seconds: one run starting in the second the other ended did not share the cores.
+            if (aStart < bEnd && bStart < aEnd) {
+                out[i].push_back(j);
+                out[j].push_back(i);
+            }
+        }
+    return out;
+}
+
+double commonLossTarget(const std::vector<RunRecord>& runs) {
+    double target = 0;
+    for (const auto& run : runs) {
+        double best = 0;
+        for (const auto& r : lossCurve(run))
+            if (std::isfinite(r.value) && r.value > 0) best = best == 0 ? r.value : std::min(best, r.value);
+        target = std::max(target, best);
+    }
+    return target;
+}
 
 std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, const CompareOptions& options) {
     std::vector<ComparisonRow> rows;
@@ -281,6 +346,7 @@ std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, const
         timeToTarget(runs, rows, members, options);
         noteBusyMachine(runs, rows, members);
     }
+    noteOverlaps(runs, rows);
     return rows;
 }
 

@@ -237,13 +237,8 @@ SweepResults sweepResults(const std::string& dir, const Sweep& sweep) {
         records.push_back(loadRunFolder((fs::path(dir) / c.runDir).string()));
         finished.push_back(&c);
     }
-    double target = sweep.targetLoss;
-    if (target <= 0)  // the loss every run reached: the highest of their best losses
-        for (const auto& r : records) {
-            const double best =
-                r.info.summary.bestValLoss > 0 ? r.info.summary.bestValLoss : r.info.summary.finalTrainLoss;
-            target = std::max(target, best);
-        }
+    // The loss every run reached, read as Compare reads it: time to target is then defined once.
+    const double target = sweep.targetLoss > 0 ? sweep.targetLoss : commonLossTarget(records);
     out.targetLoss = target;
     const auto compared = compareRuns(records, target);
     auto axisValues = [](const SweepCell& c) {
@@ -270,6 +265,7 @@ SweepResults sweepResults(const std::string& dir, const Sweep& sweep) {
         row.trainSeconds = one(info.summary.trainSeconds);
         row.bestValBpc = one(r.bestValBpc, r.bestValBpc >= 0);
         row.baselineBpc = one(r.baselineBpc, r.baselineBpc >= 0);
+        if (r.overlapped) row.overlap = r.note;
         row.peakRssMb = static_cast<double>(c.peakRssBytes) / (1024.0 * 1024.0);
         row.peakGpuMb = static_cast<double>(info.peakGpuMemoryBytes) / (1024.0 * 1024.0);
         row.threads = info.threads;
@@ -311,6 +307,8 @@ SweepResults sweepResults(const std::string& dir, const Sweep& sweep) {
             row.bestValBpc = over(rows, &SweepResultRow::bestValBpc);
             row.baselineBpc = over(rows, &SweepResultRow::baselineBpc);
             double rss = 0, gpu = 0, samples = 0;
+            for (const auto* r : rows)
+                if (row.overlap.empty()) row.overlap = r->overlap;
             for (const auto* r : rows) {
                 rss += r->peakRssMb;
                 gpu += r->peakGpuMb;

@@ -1,0 +1,49 @@
+// The Compare tab's overlay chart: its metrics come from the runs' records by name.
+#include <gtest/gtest.h>
+
+#include "charts/OverlayChart.h"
+#include "runs/RunCollection.h"
+
+using namespace wbui;
+
+namespace {
+wb::MetricRecord record(std::int64_t step, const char* split, const char* metric, double value) {
+    wb::MetricRecord r;
+    r.step = step;
+    r.samples = step * 8;
+    r.wallSeconds = double(step);
+    r.split = split;
+    r.metric = metric;
+    r.value = value;
+    return r;
+}
+}  // namespace
+
+// Issue #31: a metric the trainer starts to emit reaches the chart by its name, with no edit of the chart.
+TEST(OverlayChart, AMetricOfTheRecordsIsOfferedByItsName) {
+    RunCollection runs;
+    RunEntry e;
+    e.key = QStringLiteral("/runs/a");
+    for (std::int64_t step = 1; step <= 5; ++step) {
+        e.record.metrics.push_back(record(step, "train", "loss", 2.0 / double(step)));
+        e.record.metrics.push_back(record(step, "val", "made_up_score", 0.1 * double(step)));
+    }
+    runs.add(std::move(e));
+    OverlayChart chart(&runs);
+    chart.flush();
+    int index = -1;
+    for (int i = 0; i < chart.metricCount(); ++i)
+        if (chart.metricTitle(i) == QStringLiteral("val made up score")) index = i;
+    ASSERT_GE(index, 0);
+    EXPECT_GE(index, 4);  // after the four named in kOverlayMetrics, whose places stay
+    chart.setMetric(index);
+    EXPECT_EQ(chart.pointCount(), 5);
+    chart.setMetric(0);  // train loss
+    EXPECT_EQ(chart.pointCount(), 5);
+    // Records that arrive later with another new name join the list too.
+    runs.appendMetrics(QStringLiteral("/runs/a"), {record(6, "val", "another_one", 1.0)});
+    chart.flush();
+    bool found = false;
+    for (int i = 0; i < chart.metricCount(); ++i) found = found || chart.metricTitle(i) == "val another one";
+    EXPECT_TRUE(found);
+}
