@@ -30,6 +30,7 @@
 #include "common/FileDrops.h"
 #include "common/QtConversions.h"
 #include "common/ScrollArea.h"
+#include "common/WheelGuard.h"
 #include "common/WorkerThreads.h"
 #include "corpus/CorpusPanel.h"
 #include "experiment/BatchSizeFinderDialog.h"
@@ -61,6 +62,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowIcon(QIcon(QStringLiteral(":/icons/lstm-workbench.svg")));
     setAcceptDrops(true);
     new FileDropRouter(this, [this](const QStringList& paths) { openPaths(paths); });
+    new WheelGuard(this);
     m_errors = new ErrorPresenter(this, this);
 
     buildLayout();
@@ -111,7 +113,7 @@ void MainWindow::buildLayout() {
     m_splitter->addWidget(m_mainTabs);
     m_splitter->setStretchFactor(0, 0);
     m_splitter->setStretchFactor(1, 1);
-    m_splitter->setSizes({430, 1100});
+    m_splitter->setSizes({420, 1100});  // the side just wide enough for the Corpus and Experiment pages
     setCentralWidget(m_splitter);
 
     m_statusRuns = new QLabel(this);
