@@ -1,6 +1,7 @@
-// Help → User guide (F1): the README, the guide every user of the CLI and the app reads, inside the app. It
-// is compiled into the program (a Qt resource), so the guide always matches the version that runs, also where
-// /usr/share/doc is not installed. The screenshots stay in the docs folder: images are left out here.
+// Help → User guide (F1): docs/user-guide.md — what the app does, a tour with its screenshots, where files go
+// — written for the people who use the app (building it and the design are in the README and docs/). It is
+// compiled into the program with its screenshots (a Qt resource), so the guide always matches the version
+// that runs, also where /usr/share/doc is not installed.
 #pragma once
 
 #include <QDialog>
@@ -10,7 +11,7 @@ class QTextBrowser;
 
 namespace wbui {
 
-// The guide's Markdown without its image lines.
+// The guide's Markdown; its images are "screenshots/….png", resources under :/doc.
 QString userGuideMarkdown();
 
 // Help → About: the version, what the app is for, and where runs are saved.
@@ -23,6 +24,7 @@ public:
     QTextBrowser* browser() const { return m_browser; }
 
 private:
+    void fitImages();
     QTextBrowser* m_browser = nullptr;
 };
 

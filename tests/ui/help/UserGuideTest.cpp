@@ -1,7 +1,10 @@
-// Help → User guide: the README compiled into the program, shown without its image lines; F1 opens it.
+// Help → User guide: docs/user-guide.md and its screenshots compiled into the program; F1 opens it.
 #include <QAction>
 #include <QMenuBar>
+#include <QRegularExpression>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QUrl>
 
 #include <gtest/gtest.h>
 
@@ -10,14 +13,25 @@
 
 using namespace wbui;
 
-TEST(UserGuide, TheReadmeIsInTheProgramWithoutImages) {
+// Issue #35: the guide is written for users (what the app does, a tour, where files go), not the developer
+// README, and every screenshot it shows is in the program.
+TEST(UserGuide, TheUsersGuideIsInTheProgramWithItsScreenshots) {
     const QString guide = userGuideMarkdown();
-    EXPECT_TRUE(guide.startsWith(QStringLiteral("# LSTM Workbench"))) << guide.left(80).toStdString();
-    EXPECT_TRUE(guide.contains(QStringLiteral("## The command line")));
-    EXPECT_FALSE(guide.contains(QStringLiteral("![")));
+    EXPECT_TRUE(guide.startsWith(QStringLiteral("# LSTM Workbench — user guide")))
+        << guide.left(80).toStdString();
+    for (const char* heading : {"## A first run", "## Comparing", "## Where files go", "## Keys"})
+        EXPECT_TRUE(guide.contains(QLatin1String(heading))) << heading;
+    EXPECT_FALSE(guide.contains(QStringLiteral("sanitizer")));  // no build instructions
     UserGuideDialog dialog;
-    EXPECT_TRUE(dialog.browser()->toPlainText().contains(
-        QStringLiteral("lstm-workbench-cli prepare tang-quatrains-7")));
+    EXPECT_TRUE(dialog.browser()->toPlainText().contains(QStringLiteral("Where files go")));
+    const QRegularExpression image(QStringLiteral("!\\[[^\\]]*\\]\\(([^)]+)\\)"));
+    int images = 0;
+    for (auto it = image.globalMatch(guide); it.hasNext(); ++images) {
+        const QString path = it.next().captured(1);
+        const QVariant loaded = dialog.browser()->loadResource(QTextDocument::ImageResource, QUrl(path));
+        EXPECT_TRUE(loaded.isValid() && !loaded.toByteArray().isEmpty()) << path.toStdString();
+    }
+    EXPECT_GE(images, 5);
 }
 
 TEST(UserGuide, TheHelpMenuOpensItWithF1) {

@@ -1,0 +1,110 @@
+// The user guide's screenshots (docs/screenshots/guide-*.png), made by driving the app as a person would
+// at 1280×800 on the default corpus. Skipped unless LSTM_WORKBENCH_SCREENSHOTS names the folder to write
+// them to; the corpus cache must hold tang-quatrains-7 (lstm-workbench-cli prepare tang-quatrains-7):
+//
+//   LSTM_WORKBENCH_SCREENSHOTS=$PWD/docs/screenshots LSTM_WORKBENCH_DATA=~/.cache/lstm-workbench/corpora \
+//     build/bin/ui_tests --gtest_filter='GuideScreenshots.*'
+#include <QApplication>
+#include <QDir>
+#include <QPixmap>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include "MainWindow.h"
+#include "TestWindow.h"
+#include "charts/ComparisonTable.h"
+#include "charts/OverlayChart.h"
+#include "charts/RunChartGrid.h"
+#include "help/UserGuide.h"
+#include "runs/RunCollection.h"
+#include "runs/RunsPanel.h"
+#include "sweep/SweepPanel.h"
+#include "training/RunScheduler.h"
+
+using namespace wbui;
+
+namespace {
+void save(MainWindow* window, const QString& folder, const char* name) {
+    // What the throttled charts would show a moment later.
+    window->overlayChart()->flush();
+    window->chartGrid()->flush();
+    window->comparisonTable()->refresh();
+    QTest::qWait(300);  // Qt Charts lays its axes out on a later pass
+    ASSERT_TRUE(window->grab().save(QDir(folder).filePath(QLatin1String(name)))) << name;
+}
+
+void save(QWidget* widget, const QString& folder, const char* name) {
+    QApplication::processEvents();
+    ASSERT_TRUE(widget->grab().save(QDir(folder).filePath(QLatin1String(name)))) << name;
+}
+}  // namespace
+
+TEST(GuideScreenshots, TheTourAt1280x800) {
+    const QString folder = qEnvironmentVariable("LSTM_WORKBENCH_SCREENSHOTS");
+    if (folder.isEmpty()) GTEST_SKIP() << "set LSTM_WORKBENCH_SCREENSHOTS to make them";
+    wbuitest::TestWindow win;
+    MainWindow* w = win.w.get();
+    w->deviceList()->refresh();  // this machine's own devices, as a user sees them
+    w->resize(1280, 800);
+    // The first launch's layout, whatever an earlier test run left in the settings.
+    w->findChild<QSplitter*>(QStringLiteral("mainSplitter"))->setSizes({420, 860});
+    w->show();
+    ASSERT_TRUE(w->corpusPanel()->loadPrepared(QStringLiteral("tang-quatrains-7")))
+        << "prepare tang-quatrains-7 and point LSTM_WORKBENCH_DATA at the corpus cache";
+    const QString corpus = w->corpusPanel()->corpusPath();
+    save(w, folder, "guide-first-launch.png");
+
+    // Two devices at once (not one after another): the comparison then flags that they shared the cores.
+    wb::ExperimentConfig config = w->experimentPanel()->config();
+    config.data.corpus = corpus.toStdString();
+    config.model.embedding = 64;
+    config.model.hidden = 128;
+    config.train.maxSteps = 240;
+    config.train.epochs = 0;
+    config.train.validateEvery = 40;
+    w->experimentPanel()->setConfig(config);
+    w->deviceList()->setSequentialCpu(false);
+    w->deviceList()->setChecked(0, true);
+    w->deviceList()->setChecked(1, true);
+    ASSERT_TRUE(w->launcher()->startRuns()) << w->errors()->lastError().toStdString();
+    ASSERT_TRUE(wbuitest::waitFor(
+        [&] {
+            const auto runs = w->launcher()->scheduler()->controllers();
+            return runs.size() == 2 && runs[0]->lastProgress().step > 100 &&
+                   runs[1]->lastProgress().step > 100;
+        },
+        600000));
+    save(w, folder, "guide-training.png");
+    ASSERT_TRUE(wbuitest::waitFor([&] { return !w->launcher()->scheduler()->anyPending(); }, 600000));
+    w->mainTabs()->setCurrentIndex(1);
+    w->comparisonTable()->refresh();
+    save(w, folder, "guide-compare.png");
+
+    // The Runs list, one run with a long name of its own.
+    const QString first = w->launcher()->runs()->at(0).key;
+    wb::RunAnnotations names;
+    names.name = "quatrains, 2×128 LSTM, one thread — the baseline every other device is measured against";
+    names.tags = {"baseline", "cpu"};
+    ASSERT_TRUE(w->runsPanel()->annotate(first, names));
+    w->sideTabs()->setCurrentIndex(2);
+    save(w, folder, "guide-runs.png");
+
+    // A sweep: two batch sizes on one and two threads.
+    w->sideTabs()->setCurrentIndex(1);
+    SweepPanel* sweep = w->sweepPanel();
+    sweep->setAxes({{"batch_size", {"16", "64"}}, {"device", {"cpu:1", "cpu:2"}}});
+    sweep->setStepsPerCell(40);
+    w->mainTabs()->setCurrentWidget(sweep);
+    ASSERT_TRUE(sweep->start()) << sweep->lastError().toStdString();
+    ASSERT_TRUE(wbuitest::waitFor([&] { return sweep->state() == SweepPanel::State::Finished; }, 900000))
+        << sweep->lastError().toStdString();
+    save(w, folder, "guide-sweep.png");
+
+    UserGuideDialog guide(w);
+    guide.resize(1000, 760);
+    guide.show();
+    save(&guide, folder, "guide-user-guide.png");
+}
