@@ -9,16 +9,19 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
+#include "workbench/ConfigFields.h"
 #include "workbench/CorpusCatalog.h"
 #include "workbench/Errors.h"
 #include "workbench/Format.h"
@@ -102,8 +105,51 @@ std::string absoluteCorpus(const std::string& corpus) {
     return corpus;  // a prepared corpus's name
 }
 
-// Estimated seconds per cell: a short calibration of the first cell (a few steps in a child process), scaled
-// by each cell's training FLOPs and samples. Only the model's cost varies in the estimate, not the device's.
+// What a short run of a cell measures, for the cells that train alike (same device, processes, threads,
+// batch size, precision, thread split and backend): microseconds per training sample, seconds of one
+// validation, and the seconds a run costs besides its steps and validations (the process, the corpus, the
+// vocabulary, the n-gram baseline, the checkpoints).
+struct Calibration {
+    double usPerSample = 0, validationSeconds = 0, fixedSeconds = 0, flopsPerSample = 0;
+};
+
+std::string calibrationKey(const wb::ExperimentConfig& c) {
+    return c.device.device + "|" + std::to_string(c.device.processes) + "|" +
+           std::to_string(c.device.threads) + "|" + std::to_string(c.train.batchSize) + "|" +
+           wb::toString(c.device.precision) + "|" + wb::toString(c.device.threadSplit) + "|" +
+           wb::configField("backend").get(c);
+}
+
+// A few steps of the cell in a child process, as a cell runs: its wall time, the run's own clock for the
+// steps (trainSeconds) and for the steps and the one validation at the end (the last record's wall time).
+Calibration calibrate(wb::ExperimentConfig config, const fs::path& tmp, int index) {
+    config.train.epochs = 0;
+    config.train.maxSteps = config.train.warmupSteps + 5;
+    config.train.validateEvery = 0;  // one validation, at the end
+    const fs::path dir = tmp / std::to_string(index);
+    fs::create_directories(dir);
+    wb::writeFileAtomic((dir / "config.json").string(), config.toJson());
+    const auto start = std::chrono::steady_clock::now();
+    const auto r = trainInChild(config.data.corpus, (dir / "run").string(), (dir / "config.json").string(),
+                                (dir / "stderr").string());
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (r.code != 0) throw wb::TrainingError("the calibration run failed: " + r.firstErrorLine);
+    const auto record = wb::loadRunFolder((dir / "run").string());
+    double lastRecord = 0;
+    for (const auto& m : record.metrics) lastRecord = std::max(lastRecord, m.wallSeconds);
+    Calibration c;
+    c.usPerSample = record.info.summary.usPerSample;
+    c.validationSeconds = std::max(0.0, lastRecord - record.info.summary.trainSeconds);
+    // The warm-up steps are in the run's clock but not in its µs per sample: they count as fixed cost.
+    c.fixedSeconds =
+        std::max(0.0, wall - lastRecord) +
+        std::max(0.0, record.info.summary.trainSeconds -
+                          c.usPerSample * 1e-6 * 5.0 * static_cast<double>(config.train.batchSize));
+    return c;
+}
+
+// Estimated seconds per cell, from calibrations of the grid's own cells: one short run for each kind of cell
+// (calibrationKey), scaled by each cell's FLOPs, samples and validations, plus what a run costs besides.
 std::vector<double> estimateSeconds(const wb::Sweep& sweep, double* calibrationUs) {
     const auto tmp = fs::temp_directory_path() / ("lstm-workbench-plan-" + std::to_string(getpid()));
     fs::create_directories(tmp);
@@ -114,37 +160,39 @@ std::vector<double> estimateSeconds(const wb::Sweep& sweep, double* calibrationU
             fs::remove_all(p, ec);
         }
     } cleanup{tmp};
-    auto first = sweep.cellConfig(sweep.cells.front());
-    first.train.epochs = 0;
-    first.train.maxSteps = first.train.warmupSteps + 5;
-    first.train.validateEvery = 0;
-    first.data.valFraction = std::min(first.data.valFraction, 0.01);
-    wb::writeFileAtomic((tmp / "config.json").string(), first.toJson());
-    const auto r = trainInChild(first.data.corpus, (tmp / "run").string(), (tmp / "config.json").string(),
-                                (tmp / "stderr").string());
-    if (r.code != 0) throw wb::TrainingError("the calibration run failed: " + r.firstErrorLine);
-    const auto info = wb::loadRunFolder((tmp / "run").string()).info;
-    *calibrationUs = info.summary.usPerSample;
+    const auto firstConfig = sweep.cellConfig(sweep.cells.front());
     const auto corpus = std::make_shared<const wb::Corpus>(
-        wb::loadCorpus(wb::resolveCorpusPath(first.data.corpus), first.data.format));
+        wb::loadCorpus(wb::resolveCorpusPath(firstConfig.data.corpus), firstConfig.data.format));
     const auto flopsOf = [&](const wb::ExperimentConfig& c, std::int64_t* stepsPerEpoch) {
         wb::TrainingJob job(c, (tmp / "never-created").string(), corpus);
         *stepsPerEpoch = job.stepsPerEpoch();
         return wb::summarizeModel(job.config(), job.vocabularySize(), job.classCount()).trainFlopsPerSample;
     };
-    std::int64_t ignored = 0;
-    const double firstFlops = flopsOf(first, &ignored);
+    std::map<std::string, Calibration> calibrations;
     std::vector<double> out;
     for (const auto& cell : sweep.cells) {
         const auto c = sweep.cellConfig(cell);
         std::int64_t stepsPerEpoch = 0;
         const double flops = flopsOf(c, &stepsPerEpoch);
+        auto [it, added] = calibrations.try_emplace(calibrationKey(c));
+        if (added) {
+            it->second = calibrate(c, tmp, int(calibrations.size()));
+            it->second.flopsPerSample = flops;
+        }
+        const Calibration& cal = it->second;
+        if (calibrations.size() == 1) *calibrationUs = cal.usPerSample;
         const std::int64_t steps =
             c.train.maxSteps > 0 && (c.train.epochs == 0 || c.train.maxSteps < c.train.epochs * stepsPerEpoch)
                 ? c.train.maxSteps
                 : c.train.epochs * stepsPerEpoch;
-        out.push_back(static_cast<double>(steps * c.train.batchSize) * *calibrationUs * 1e-6 * flops /
-                      firstFlops);
+        // A validation at the end, at every validate_every steps and at every epoch's end before it.
+        std::int64_t validations = 1;
+        if (steps > 0 && c.train.validateEvery > 0) validations += (steps - 1) / c.train.validateEvery;
+        if (steps > 0 && stepsPerEpoch > 0) validations += (steps - 1) / stepsPerEpoch;
+        const double scale = cal.flopsPerSample > 0 ? flops / cal.flopsPerSample : 1.0;
+        out.push_back(cal.fixedSeconds +
+                      static_cast<double>(steps * c.train.batchSize) * cal.usPerSample * 1e-6 * scale +
+                      static_cast<double>(validations) * cal.validationSeconds * scale);
     }
     return out;
 }
@@ -175,8 +223,9 @@ int printPlan(const wb::Sweep& sweep, bool jsonOut) {
         std::printf("  %3zu  %-50s ~%s\n", i + 1, sweep.describe(sweep.cells[i]).c_str(),
                     wb::humanSeconds(seconds[i]).c_str());
     std::printf(
-        "estimated %s in all (the first cell's %.0f us/sample from a 5-step calibration, scaled by each "
-        "cell's FLOPs and samples); nothing was trained or created\n",
+        "estimated %s in all (a 5-step calibration of each kind of cell -- device, threads, batch size -- "
+        "scaled by each cell's FLOPs, samples and validations; the first: %.0f us/sample); nothing was "
+        "trained or created\n",
         wb::humanSeconds(total).c_str(), calibrationUs);
     return 0;
 }
