@@ -24,6 +24,7 @@ BatchSizeFinderDialog::BatchSizeFinderDialog(wb::ExperimentConfig config,
     m_deviceLabel = deviceLabel(m_config.device.device, m_config.device.threads, {});
     statusLabel()->setText(tr("Preparing the corpus to time batch sizes on %1…").arg(m_deviceLabel));
     progressBar()->setRange(0, 0);  // busy until the corpus tells how many sizes it allows
+    warnIfBusy(m_config.device.threads);
     m_table = new QTableWidget(0, 3, this);
     m_table->setHorizontalHeaderLabels({tr("Batch size"), tr("µs/sample"), tr("Steps per epoch")});
     m_table->horizontalHeader()->setStretchLastSection(true);

@@ -8,6 +8,9 @@
 #include <QThread>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "common/QtConversions.h"
 #include "common/WorkerThreads.h"
 
@@ -28,6 +31,11 @@ FinderDialog::FinderDialog(const QString& title, QWidget* parent) : QDialog(pare
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
     m_layout->addWidget(m_status);
+    m_warning = new QLabel(this);
+    m_warning->setWordWrap(true);
+    m_warning->setStyleSheet(QStringLiteral("color: #8a5300;"));
+    m_warning->hide();
+    m_layout->addWidget(m_warning);
     m_progress = new QProgressBar(this);
     m_progress->setValue(0);
     m_layout->addWidget(m_progress);
@@ -38,6 +46,25 @@ FinderDialog::FinderDialog(const QString& title, QWidget* parent) : QDialog(pare
 }
 
 FinderDialog::~FinderDialog() { stopWorker(); }
+
+QString FinderDialog::busyMachineWarning(double loadAverage, int cpus, long long threads) {
+    if (loadAverage < 0 || cpus <= 0 || loadAverage + double(std::max(1LL, threads)) <= double(cpus) + 0.5)
+        return QString();
+    return tr("⚠ The machine is busy (load %1 on %2 CPUs): these timings share the cores with other work and "
+              "are noisy. Run the finder when nothing else trains.")
+        .arg(loadAverage, 0, 'f', 1)
+        .arg(cpus);
+}
+
+void FinderDialog::warnIfBusy(long long threads) {
+    double load = -1;
+    if (getloadavg(&load, 1) != 1) load = -1;
+    const QString text = busyMachineWarning(load, QThread::idealThreadCount(), threads);
+    m_warning->setText(text);
+    m_warning->setVisible(!text.isEmpty());
+}
+
+QString FinderDialog::warning() const { return m_warning->text(); }
 
 void FinderDialog::setResultView(QWidget* view) { m_layout->insertWidget(m_layout->count() - 1, view, 1); }
 

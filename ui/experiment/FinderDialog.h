@@ -43,6 +43,11 @@ public:
     void start();
     bool isRunning() const;
     QLabel* statusLabel() const { return m_status; }
+    // "" on an idle machine; otherwise a sentence saying the timings will be noisy (busyMachineWarning with
+    // this machine's 1-minute load average and CPUs, for the finder's threads), shown above the results.
+    QString warning() const;
+    // The rule: more runnable work than CPUs once the finder's threads join (as Compare's busy-machine note).
+    static QString busyMachineWarning(double loadAverage, int cpus, long long threads);
     QProgressBar* progressBar() const { return m_progress; }
 
 Q_SIGNALS:
@@ -51,6 +56,8 @@ Q_SIGNALS:
 protected:
     using Work = std::function<void(const FinderChannel&)>;
     explicit FinderDialog(const QString& title, QWidget* parent);
+    // Shows busyMachineWarning for this machine now (call once the finder's threads are known).
+    void warnIfBusy(long long threads);
     // The result view goes between the progress bar and the buttons.
     void setResultView(QWidget* view);
     QDialogButtonBox* buttonBox() const { return m_buttons; }
@@ -68,6 +75,7 @@ private:
     QThread* m_thread = nullptr;
     QVBoxLayout* m_layout = nullptr;
     QLabel* m_status = nullptr;
+    QLabel* m_warning = nullptr;
     QProgressBar* m_progress = nullptr;
     QDialogButtonBox* m_buttons = nullptr;
 };

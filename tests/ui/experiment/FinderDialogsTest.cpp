@@ -299,3 +299,13 @@ TEST(BatchSizeFinderDialog, ClosingMidSearchStopsTheWorker) {
     dialog.reset();
     EXPECT_EQ(chosen.count(), 0);
 }
+
+// Issue #35: the batch-size finder's timings on a busy machine carried no warning.
+TEST(BatchSizeFinderDialog, SaysWhenTheMachineIsTooBusyForItsTimings) {
+    EXPECT_TRUE(FinderDialog::busyMachineWarning(0.1, 2, 2).isEmpty());  // idle: its two threads fit
+    EXPECT_TRUE(FinderDialog::busyMachineWarning(-1, 2, 2).isEmpty());   // load unknown
+    const QString busy = FinderDialog::busyMachineWarning(1.6, 2, 1);
+    EXPECT_TRUE(busy.contains(QStringLiteral("load 1.6 on 2 CPUs"))) << busy.toStdString();
+    EXPECT_TRUE(busy.contains(QStringLiteral("noisy")));
+    EXPECT_FALSE(FinderDialog::busyMachineWarning(1.0, 2, 2).isEmpty());  // one other job and two threads
+}
