@@ -5,6 +5,7 @@
 #include <QChartView>
 #include <QDate>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -39,6 +40,11 @@ bool ChartExporter::writeFile(const QString& path, const QByteArray& bytes, QStr
     file.write(bytes);
     if (!file.commit()) return failed(error, path, file.errorString());
     return true;
+}
+
+QString ChartExporter::askForNewFolder(QWidget* parent, const QString& title, const QString& suggested) {
+    return QFileDialog::getSaveFileName(parent, title, suggested, QString(), nullptr,
+                                        QFileDialog::DontConfirmOverwrite);
 }
 
 bool ChartExporter::copyFile(const QString& from, const QString& to, QString* error) {

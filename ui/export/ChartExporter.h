@@ -12,6 +12,7 @@
 
 class QChartView;
 class QCustomPlot;
+class QWidget;
 
 namespace wbui {
 
@@ -34,6 +35,9 @@ public:
     static bool writeFile(const QString& path, const QByteArray& bytes, QString* error);
     // Replaces `to` with a copy of `from`; false with *error naming both.
     static bool copyFile(const QString& from, const QString& to, QString* error);
+    // Asks for the path of a folder to create (a bundle), starting at `suggested`: a name that does not
+    // exist yet is what the user types, which a folder picker would refuse. "" when cancelled.
+    static QString askForNewFolder(QWidget* parent, const QString& title, const QString& suggested);
     // environment.json for the bundle: this machine's devices, LibTorch, BLAS, Qt and QCustomPlot versions.
     static QByteArray environmentJson();
 };

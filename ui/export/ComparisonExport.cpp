@@ -120,11 +120,11 @@ void ComparisonExport::exportCsvDialog(const QString& startDir) {
 }
 
 void ComparisonExport::exportBundleDialog(const QString& startDir) {
-    const QString dir =
-        QFileDialog::getExistingDirectory(m_dialogParent, tr("Folder for the comparison bundle"), startDir);
-    if (dir.isEmpty()) return;
-    exportBundle(dir + QStringLiteral("/comparison-") +
-                 QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    const QString dir = ChartExporter::askForNewFolder(
+        m_dialogParent, tr("Save the comparison bundle as a new folder"),
+        startDir + QStringLiteral("/comparison-") +
+            QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    if (!dir.isEmpty()) exportBundle(dir);
 }
 
 }  // namespace wbui

@@ -5,7 +5,6 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -153,7 +152,8 @@ SweepPanel::SweepPanel(QWidget* parent)
     connect(m_resumeButton, &QPushButton::clicked, this, [this] { resume(); });
     connect(m_cancelButton, &QPushButton::clicked, this, &SweepPanel::cancel);
     connect(m_exportButton, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the sweep bundle"), m_dir);
+        const QString dir = ChartExporter::askForNewFolder(this, tr("Save the sweep bundle as a new folder"),
+                                                           m_dir + QStringLiteral("-bundle"));
         QString why;
         if (!dir.isEmpty() && !exportBundle(dir, &why)) m_progress->setText(why);
     });
