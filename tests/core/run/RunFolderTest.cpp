@@ -285,12 +285,15 @@ TEST(CompareRuns, ComparisonCsvHasEveryRunsRows) {
     const std::vector<wb::RunRecord> runs = {syntheticRun("a", 1, {{1, 2.0}}),
                                              syntheticRun("b,c", 2, {{1, 1.0}, {2, 0.5}})};
     const std::string csv = wb::comparisonCsv(runs);
-    EXPECT_EQ(csv, wb::metricsCsvHeader() + "\n" +
-                       "a,1,0,10,1,val,loss,2\n"
-                       "\"b,c\",1,0,10,1,val,loss,1\n"
-                       "\"b,c\",2,0,20,2,val,loss,0.5\n");
+    // Issue #35: each row also names the run and its device as the charts show them, not its folder's id
+    // alone.
+    const std::string a = "," + runs[0].name() + ",cpu · 1 thread · fp32\n";
+    const std::string bc = "," + runs[1].name() + ",cpu · 1 thread · fp32\n";
+    ASSERT_EQ(runs[1].name().find(','), std::string::npos);  // the quotes below are the id's
+    EXPECT_EQ(csv, wb::metricsCsvHeader() + ",run_name,device\n" + "a,1,0,10,1,val,loss,2" + a +
+                       "\"b,c\",1,0,10,1,val,loss,1" + bc + "\"b,c\",2,0,20,2,val,loss,0.5" + bc);
     std::string lastId;
-    EXPECT_EQ(wb::parseMetricsCsv(csv, "cmp.csv", &lastId).size(), 3u);
+    EXPECT_EQ(wb::parseMetricsCsv(csv, "cmp.csv", &lastId).size(), 3u);  // it reads as a metrics.csv
     EXPECT_EQ(lastId, "b,c");
 }
 

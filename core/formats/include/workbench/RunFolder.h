@@ -169,7 +169,9 @@ std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, const
 inline std::vector<ComparisonRow> compareRuns(const std::vector<RunRecord>& runs, double targetLoss) {
     return compareRuns(runs, CompareOptions{targetLoss, -1});
 }
-std::string comparisonCsv(const std::vector<RunRecord>& runs);  // all metrics, long format, every run
+// Every metric of every run, long format: metrics.csv's columns, then run_name and device (RunRecord::name()
+// and label(): what the charts and tables call the run).
+std::string comparisonCsv(const std::vector<RunRecord>& runs);
 // For each run, the others that trained on the same host while it did (their startedAt-endedAt intervals
 // overlap; a run still running lasts until now): they shared the host's cores.
 std::vector<std::vector<std::size_t>> overlappingRuns(const std::vector<RunRecord>& runs);

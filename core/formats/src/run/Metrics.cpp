@@ -67,19 +67,22 @@ std::vector<MetricRecord> parseMetricsCsv(const std::string& text, const std::st
         throw InputError(sourceName, 0, "file is empty (expected the header " + metricsCsvHeader() + ")");
     std::string header;
     for (std::size_t k = 0; k < rows[0].fields.size(); ++k) header += (k ? "," : "") + rows[0].fields[k];
-    if (header != metricsCsvHeader())
+    // A comparison CSV (comparisonCsv) is a metrics.csv with the run's name and device after the value.
+    const bool named = header == metricsCsvHeader() + ",run_name,device";
+    if (header != metricsCsvHeader() && !named)
         throw InputError(sourceName, rows[0].line, "expected the header " + metricsCsvHeader());
+    const std::size_t columns = named ? 10 : 8;
     std::vector<MetricRecord> out;
     out.reserve(rows.size() - 1);
     for (std::size_t k = 1; k < rows.size(); ++k) {
         const auto& f = rows[k].fields;
         const auto line = rows[k].line;
-        if (f.size() != 8)
-            throw InputError(
-                sourceName, line,
-                "expected 8 columns (run_id, step, epoch, samples, wall_s, split, metric, value), "
-                "found " +
-                    std::to_string(f.size()));
+        if (f.size() != columns)
+            throw InputError(sourceName, line,
+                             "expected " + std::to_string(columns) +
+                                 " columns (run_id, step, epoch, samples, wall_s, split, metric, value" +
+                                 (named ? ", run_name, device" : "") + "), found " +
+                                 std::to_string(f.size()));
         MetricRecord r;
         r.step = parseInteger(f[1], sourceName, line, "step");
         r.epoch = parseNumber(f[2], sourceName, line, "epoch");

@@ -17,6 +17,7 @@
 
 #include "io/Failpoints.h"
 #include "io/JsonDocument.h"
+#include "run/CsvText.h"
 #include "workbench/DeviceSpec.h"
 #include "workbench/Errors.h"
 
@@ -334,9 +335,12 @@ std::string readFile(const std::string& path) {
 }
 
 std::string comparisonCsv(const std::vector<RunRecord>& runs) {
-    std::string out = metricsCsvHeader() + "\n";
-    for (const auto& run : runs)
-        for (const auto& r : run.metrics) out += toCsvRow(run.info.id, r) + "\n";
+    // metrics.csv's columns, then the name and device the charts and tables show for the run.
+    std::string out = metricsCsvHeader() + ",run_name,device\n";
+    for (const auto& run : runs) {
+        const std::string shown = "," + csv::field(run.name()) + "," + csv::field(run.label());
+        for (const auto& r : run.metrics) out += toCsvRow(run.info.id, r) + shown + "\n";
+    }
     return out;
 }
 
