@@ -250,8 +250,10 @@ void RunLauncher::onRunFinished(RunController* controller) {
     m_runs->setLiveProgress(dir, runStatusOf(controller->state()), controller->lastProgress().step,
                             controller->lastProgress().samplesPerSecond);
     m_runs->reloadFromDisk(dir);
-    emit statusMessage(tr("%1: %2").arg(controller->label(), RunController::stateName(controller->state())),
-                       8000);
+    // Named as its folder now says (the precision "auto" chose, a name given meanwhile).
+    const int index = m_runs->indexOf(dir);
+    const QString label = index >= 0 ? m_runs->at(index).label : controller->label();
+    emit statusMessage(tr("%1: %2").arg(label, RunController::stateName(controller->state())), 8000);
     const bool hasModel = controller->state() != RunController::State::Failed &&
                           QFileInfo::exists(dir + QLatin1Char('/') + QLatin1String(wb::runfiles::kModel));
     emit runFinished(dir, hasModel);
