@@ -12,6 +12,7 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -95,7 +96,6 @@ void MainWindow::buildLayout() {
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     QWidget* side = buildSide();
 
-    // --- right: training / compare / playground / sweep
     m_mainTabs = new QTabWidget(m_splitter);
     m_training = new TrainingView(m_launcher->runs(), m_mainTabs);
     m_mainTabs->addTab(m_training, tr("&Training"));
@@ -120,8 +120,7 @@ void MainWindow::buildLayout() {
     statusBar()->addPermanentWidget(m_statusRuns);
 }
 
-// Left: corpus / experiment / runs, then devices and the run buttons. Makes the launcher, which reads the
-// experiment from these panels.
+// Left: the corpus, experiment and runs pages, the devices and the run buttons; and the launcher.
 QWidget* MainWindow::buildSide() {
     auto* side = new QWidget(m_splitter);
     auto* sideLayout = new QVBoxLayout(side);
@@ -311,7 +310,10 @@ ThroughputChart* MainWindow::throughputChart() const { return m_compare->through
 
 void MainWindow::restoreSettings() {
     QSettings s;
-    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) resize(1500, 940);
+    // First launch: 1500×940, or less on a smaller screen (the Run button was below a 1280×800 screen's
+    // edge).
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(QSize(1500, 940).boundedTo(screen()->availableGeometry().size()));
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     m_splitter->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
     m_recent = s.value(QStringLiteral("recentCorpora")).toStringList();
