@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/SuiteExit.h"
 #include "workbench/Allocator.h"
 
 int main(int argc, char** argv) {
@@ -18,5 +19,5 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("lstm-workbench-tests"));
     QApplication::setApplicationName(QStringLiteral("lstm-workbench-tests"));
-    return RUN_ALL_TESTS();
+    return wbtest::suiteExitCode(RUN_ALL_TESTS());
 }
