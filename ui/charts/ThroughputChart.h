@@ -1,7 +1,10 @@
-// Throughput per run as horizontal bars (Qt Charts): samples per second, each bar in its run's colour.
+// Throughput per run as horizontal bars (Qt Charts): samples per second, each bar in its run's colour. A
+// sample is what one task on one corpus calls a sample (a language model's sequence, a classifier's text),
+// so runs of another task or corpus get a chart, and an axis, of their own.
 #pragma once
 
 #include <QStringList>
+#include <QWidget>
 
 #include <QChartView>
 #include <QColor>
@@ -10,21 +13,35 @@
 
 #include "workbench/RunFolder.h"
 
+class QVBoxLayout;
+
 namespace wbui {
 
 class RunCollection;
 
-class ThroughputChart : public QChartView {
+class ThroughputChart : public QWidget {
     Q_OBJECT
 public:
     explicit ThroughputChart(QWidget* parent = nullptr);
-    // rows in RunCollection order (ComparisonTable::rows()); colours from runs.
+    // rows in RunCollection order (ComparisonTable::rows()); colours, tasks and corpora from runs.
     void setRows(const std::vector<wb::ComparisonRow>& rows, const RunCollection& runs);
     int barCount() const { return m_bars; }
-    QStringList categories() const { return m_categories; }  // "1. NAME" per bar
+    QStringList categories() const { return m_categories; }  // "N. NAME" per bar, N its row in the table
+    // One chart per kind of sample shown: the first always (its title says when no run has finished).
+    QList<QChartView*> charts() const;
 
 private:
-    void addBars(const std::vector<wb::ComparisonRow>& rows, const std::vector<QColor>& colors);
+    struct Bar {
+        int row;  // in the table, from 0
+        QString name;
+        double samplesPerSecond;
+        QColor color;
+    };
+    QChartView* chartAt(int index);
+    void fill(QChart* chart, const QString& title, const std::vector<Bar>& bars);
+    QVBoxLayout* m_layout;
+    std::vector<QChartView*> m_views;
+    int m_shown = 1;
     int m_bars = 0;
     QStringList m_categories;
 };

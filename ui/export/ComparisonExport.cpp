@@ -84,9 +84,17 @@ bool ComparisonExport::exportBundle(const QString& dir) {
                                       QByteArray::fromStdString(e.record.config.toJson()), &error))
             return fail(error, hint);
     }
+    // One image per throughput chart (runs of another task or corpus have their own): throughput.png,
+    // throughput-2.png, ...
+    if (m_views.throughput->barCount() > 0) {
+        const QList<QChartView*> charts = m_views.throughput->charts();
+        for (int i = 0; i < charts.size(); ++i) {
+            const QString name =
+                i == 0 ? QStringLiteral("/throughput.png") : QStringLiteral("/throughput-%1.png").arg(i + 1);
+            if (!ChartExporter::saveChartView(charts[i], dir + name, &error)) return fail(error, hint);
+        }
+    }
     const bool written =
-        (m_views.throughput->barCount() == 0 ||
-         ChartExporter::saveChartView(m_views.throughput, dir + QStringLiteral("/throughput.png"), &error)) &&
         ChartExporter::writeCsv(runs->records(), dir + QStringLiteral("/metrics.csv"), &error) &&
         ChartExporter::writeComparisonTableCsv(m_views.table->rows(), dir + QStringLiteral("/comparison.csv"),
                                                &error) &&

@@ -47,8 +47,9 @@ int RunCollection::add(RunEntry entry) {
 void RunCollection::remove(const QString& key) {
     const int i = indexOf(key);
     if (i < 0) return;
+    const QString removed = key;  // key may be the entry's own (remove(at(i).key)), gone after the next line
     m_entries.remove(i);
-    Q_EMIT runRemoved(key);
+    Q_EMIT runRemoved(removed);
 }
 
 void RunCollection::clear() {

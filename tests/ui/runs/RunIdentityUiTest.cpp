@@ -2,6 +2,9 @@
 // list; renaming from the Runs list renames everywhere and lands in the folder; deleting asks nothing here
 // (confirmations off), removes only that folder and refuses a run still training; the settings table shows
 // only what differs; a classifier and a language model fall into two groups; a one-point curve has a marker.
+#include <QAbstractBarSeries>
+#include <QBarCategoryAxis>
+#include <QChart>
 #include <QCheckBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -145,6 +148,41 @@ TEST(RunIdentity, AClassifierAndALanguageModelAreTwoGroups) {
         << win.w->comparisonTable()->groupsText().toStdString();
     EXPECT_TRUE(rows[1].target.find("accuracy") != std::string::npos) << rows[1].target;
     EXPECT_TRUE(rows[0].target.find("loss") != std::string::npos) << rows[0].target;
+}
+
+// Issue #35: a language model's 81 samples/s and a classifier's 563 shared one axis, though their samples
+// have nothing in common. Each kind of sample (task and corpus) gets a chart and an axis of its own, and a
+// long name is shortened on the axis, whole in its tooltip.
+TEST(RunIdentity, ThroughputBarsOfAnotherTaskHaveTheirOwnChart) {
+    wbuitest::TestWindow win;
+    const QString lm = copyRun(win, wbuitest::trainedLanguageModelRun(), "lm-copy");
+    ASSERT_TRUE(win.w->runsPanel()->openRunFolder(lm));
+    ASSERT_TRUE(win.w->runsPanel()->openRunFolder(wbuitest::trainedClassifierRun()));
+    wb::RunAnnotations a;
+    a.name = "a language model with a name far longer than any axis should give its width to";
+    ASSERT_TRUE(win.w->runsPanel()->annotate(lm, a));
+    win.w->comparisonTable()->refresh();
+    ThroughputChart* bars = win.w->throughputChart();
+    ASSERT_EQ(bars->barCount(), 2);
+    const QList<QChartView*> charts = bars->charts();
+    ASSERT_EQ(charts.size(), 2);
+    EXPECT_TRUE(charts[0]->chart()->title().contains(QStringLiteral("language model")))
+        << charts[0]->chart()->title().toStdString();
+    EXPECT_TRUE(charts[1]->chart()->title().contains(QStringLiteral("classifier")))
+        << charts[1]->chart()->title().toStdString();
+    for (QChartView* view : charts) {
+        ASSERT_EQ(view->chart()->series().size(), 1);
+        EXPECT_EQ(static_cast<QAbstractBarSeries*>(view->chart()->series()[0])->count(), 1);
+    }
+    EXPECT_EQ(bars->categories()[0], QStringLiteral("1. ") + QString::fromStdString(a.name));
+    auto* axis = qobject_cast<QBarCategoryAxis*>(charts[0]->chart()->axes(Qt::Vertical).value(0));
+    ASSERT_NE(axis, nullptr);
+    EXPECT_LE(axis->categories().value(0).size(), 40) << axis->categories().value(0).toStdString();
+    // One task again: one chart.
+    win.w->launcher()->runs()->remove(win.w->launcher()->runs()->at(1).key);
+    win.w->comparisonTable()->refresh();
+    EXPECT_EQ(bars->charts().size(), 1);
+    EXPECT_EQ(bars->barCount(), 1);
 }
 
 TEST(RunIdentity, AOnePointCurveIsDrawnAsAMarker) {
