@@ -26,7 +26,6 @@
 #include "charts/ComparisonTable.h"
 #include "charts/OverlayChart.h"
 #include "charts/RunChartGrid.h"
-#include "charts/ThroughputChart.h"
 #include "common/ErrorPresenter.h"
 #include "common/FileDrops.h"
 #include "common/QtConversions.h"
@@ -137,9 +136,9 @@ QWidget* MainWindow::buildSide() {
     sideLayout->addWidget(m_sideTabs, 1);
     sideLayout->addWidget(new QLabel(tr("<b>Devices</b>"), side));
     sideLayout->addWidget(m_devices);
-    auto* controls = new RunControls(m_launcher, side);
-    connect(controls, &RunControls::pauseToggled, this, &MainWindow::updateActions);
-    sideLayout->addWidget(controls);
+    m_runControls = new RunControls(m_launcher, side);
+    connect(m_runControls, &RunControls::pauseToggled, this, &MainWindow::updateActions);
+    sideLayout->addWidget(m_runControls);
     return side;
 }
 
@@ -343,6 +342,7 @@ void MainWindow::saveSettings() {
 }
 
 void MainWindow::startFirstLaunch() {
+    m_runControls->setAutoEstimate(true);  // the default experiment's time, once its corpus is loaded
     const QString hint = m_corpus->openOnLaunch(QSettings().value(QStringLiteral("lastCorpus")).toString(),
                                                 QString::fromLatin1(kDefaultCorpus));
     if (!hint.isEmpty()) statusBar()->showMessage(hint, 15000);

@@ -21,6 +21,7 @@ class ComparisonExport;
 class ComparisonTable;
 class CorpusPanel;
 class DeviceList;
+class RunControls;
 class ErrorPresenter;
 class ExperimentPanel;
 class OverlayChart;
@@ -60,6 +61,7 @@ public:
     CorpusPanel* corpusPanel() const { return m_corpus; }
     ExperimentPanel* experimentPanel() const { return m_experiment; }
     DeviceList* deviceList() const { return m_devices; }
+    RunControls* runControls() const { return m_runControls; }
     RunChartGrid* chartGrid() const;
     OverlayChart* overlayChart() const;
     ComparisonTable* comparisonTable() const;
@@ -111,6 +113,7 @@ private:
     ExperimentPanel* m_experiment = nullptr;
     RunsPanel* m_runsPanel = nullptr;
     DeviceList* m_devices = nullptr;
+    RunControls* m_runControls = nullptr;
     TrainingView* m_training = nullptr;
     CompareView* m_compare = nullptr;
     PlaygroundPanel* m_playground = nullptr;

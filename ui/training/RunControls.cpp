@@ -1,34 +1,67 @@
-// The run buttons and their enabled and checked states.
+// The run buttons, their enabled and checked states, and the time estimate.
 #include "training/RunControls.h"
 
-#include <QHBoxLayout>
+#include <QGridLayout>
+#include <QLabel>
 #include <QPushButton>
 #include <QStyle>
+#include <QTimer>
 
+#include "common/QtConversions.h"
+#include "training/RunEstimator.h"
 #include "training/RunLauncher.h"
 #include "training/RunScheduler.h"
+#include "workbench/Distributed.h"
+#include "workbench/Format.h"
 
 namespace wbui {
 
-RunControls::RunControls(RunLauncher* launcher, QWidget* parent) : QWidget(parent) {
-    auto* row = new QHBoxLayout(this);
-    row->setContentsMargins(0, 0, 0, 0);
+namespace {
+
+QStringList plannedJson(const std::vector<wb::ExperimentConfig>& runs) {
+    QStringList out;
+    for (const auto& run : runs) out << toQt(run.toJson());
+    return out;
+}
+
+}  // namespace
+
+RunControls::RunControls(RunLauncher* launcher, QWidget* parent)
+    : QWidget(parent),
+      m_launcher(launcher),
+      m_estimator(new RunEstimator(toQt(wb::defaultWorkerExecutable()), this)),
+      m_estimate(new QLabel(this)),
+      m_estimateButton(new QPushButton(tr("Estimate"), this)) {
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
     auto* run = new QPushButton(style()->standardIcon(QStyle::SP_MediaPlay), tr("Run"), this);
     run->setToolTip(tr("Train the experiment on every ticked device (F5)"));
     auto* pause = new QPushButton(style()->standardIcon(QStyle::SP_MediaPause), tr("Pause all"), this);
     pause->setCheckable(true);
     auto* stop = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Stop all"), this);
-    row->addWidget(run, 2);
-    row->addWidget(pause, 1);
-    row->addWidget(stop, 1);
+    grid->addWidget(run, 0, 0);
+    grid->addWidget(pause, 0, 1);
+    grid->addWidget(stop, 0, 2);
+    grid->setColumnStretch(0, 2);
+    grid->setColumnStretch(1, 1);
+    grid->setColumnStretch(2, 1);
+    m_estimate->setWordWrap(true);
+    m_estimate->setTextFormat(Qt::PlainText);
+    m_estimateButton->setToolTip(
+        tr("Time a few steps of each ticked run here, in a separate process, and scale them to the planned "
+           "steps and validations"));
+    grid->addWidget(m_estimate, 1, 0, 1, 2);
+    grid->addWidget(m_estimateButton, 1, 2);
     connect(run, &QPushButton::clicked, launcher, &RunLauncher::startRuns);
     RunScheduler* scheduler = launcher->scheduler();
-    // Checked while every run is paused, as the runs report it, not as it was asked.
-    const auto showActivity = [scheduler, pause, stop] {
+    // Checked while every run is paused, as the runs report it, not as it was asked. No estimate while runs
+    // train: its timing and theirs would share the cores.
+    const auto showActivity = [this, scheduler, pause, stop] {
         QSignalBlocker b(pause);
         pause->setChecked(scheduler->allPaused());
         pause->setEnabled(scheduler->anyPending());
         stop->setEnabled(scheduler->anyPending());
+        m_estimateButton->setEnabled(!scheduler->anyPending() && !m_estimator->busy());
     };
     connect(pause, &QPushButton::toggled, this, [this, launcher, showActivity](bool paused) {
         launcher->pauseAll(paused);
@@ -39,6 +72,72 @@ RunControls::RunControls(RunLauncher* launcher, QWidget* parent) : QWidget(paren
     connect(scheduler, &RunScheduler::activityChanged, this, showActivity);
     pause->setEnabled(false);
     stop->setEnabled(false);
+
+    connect(m_estimateButton, &QPushButton::clicked, this, &RunControls::estimate);
+    connect(launcher, &RunLauncher::experimentEdited, this, &RunControls::experimentEdited);
+    connect(launcher, &RunLauncher::runsStarted, this, [this] {
+        if (!m_estimator->busy()) return;
+        m_estimator->cancel();
+        m_estimate->setText(tr("Estimate stopped: the runs started."));
+    });
+    connect(m_estimator, &RunEstimator::finished, this, [this, showActivity](double seconds) {
+        showEstimate(seconds);
+        showActivity();
+    });
+    connect(m_estimator, &RunEstimator::failed, this, [this, showActivity](const QString& why) {
+        m_estimate->setText(tr("No estimate: %1").arg(why));
+        showActivity();
+    });
+}
+
+QString RunControls::estimateText() const { return m_estimate->text(); }
+
+bool RunControls::estimate() {
+    if (m_launcher->scheduler()->anyPending()) {
+        m_estimate->setText(tr("No estimate while runs train: its timing and theirs would share the cores."));
+        return false;
+    }
+    std::vector<wb::ExperimentConfig> runs;
+    QString why;
+    if (!m_launcher->plannedRuns(&runs, &why)) {
+        m_estimate->setText(tr("No estimate: %1").arg(why));
+        return false;
+    }
+    m_estimatedRuns = int(runs.size());
+    m_estimated = plannedJson(runs);
+    m_estimate->setText(tr("Timing a few steps to estimate how long the runs take…"));
+    m_estimateButton->setEnabled(false);
+    m_estimator->estimate(runs);
+    return true;
+}
+
+void RunControls::showEstimate(double seconds) {
+    const QString time = toQt(wb::humanSeconds(seconds));
+    m_estimate->setText(m_estimatedRuns == 1
+                            ? tr("About %1 on the ticked device (estimated here).").arg(time)
+                            : tr("About %1 for the %2 ticked devices, one after another (estimated here).")
+                                  .arg(time)
+                                  .arg(m_estimatedRuns));
+}
+
+void RunControls::experimentEdited(bool corpusLoaded) {
+    // A new corpus with nothing training (the app opening on the default experiment): estimated at once.
+    if (corpusLoaded && m_autoEstimate && !m_launcher->scheduler()->anyPending()) {
+        // After every other reader of the new corpus (the Experiment page follows its task first).
+        QTimer::singleShot(0, this, [this] {
+            if (!m_launcher->scheduler()->anyPending()) estimate();
+        });
+        return;
+    }
+    if (m_estimate->text().isEmpty()) return;
+    // A signal that changed nothing the runs would train (a form refreshed, a corpus reloaded) keeps it.
+    std::vector<wb::ExperimentConfig> runs;
+    QString why;
+    if (m_launcher->plannedRuns(&runs, &why) && plannedJson(runs) == m_estimated) return;
+    m_estimated.clear();
+    m_estimator->cancel();
+    m_estimate->setText(tr("The experiment changed: press Estimate for its time."));
+    m_estimateButton->setEnabled(!m_launcher->scheduler()->anyPending());
 }
 
 }  // namespace wbui

@@ -1,11 +1,18 @@
 // The Run, Pause all and Stop all buttons under the device list, bound to a RunLauncher: Pause and Stop are
-// enabled only while a run is pending, and Pause shows whether every run is paused.
+// enabled only while a run is pending, and Pause shows whether every run is paused. Below them, how long the
+// runs will take (RunEstimator): estimated by itself when a corpus is loaded and nothing trains, in the app
+// (so the first launch says how long the default experiment takes), and again on demand after a change.
 #pragma once
 
+#include <QStringList>
 #include <QWidget>
+
+class QLabel;
+class QPushButton;
 
 namespace wbui {
 
+class RunEstimator;
 class RunLauncher;
 
 class RunControls : public QWidget {
@@ -13,9 +20,29 @@ class RunControls : public QWidget {
 public:
     RunControls(RunLauncher* launcher, QWidget* parent = nullptr);
 
+    // Off until the app turns it on (MainWindow::startFirstLaunch): a loaded corpus is then estimated at
+    // once. Tests load corpora by the hundred and leave it off.
+    void setAutoEstimate(bool on) { m_autoEstimate = on; }
+    // Estimates the ticked runs now (the Estimate button); false, with the reason shown, when it cannot.
+    bool estimate();
+    QString estimateText() const;
+    RunEstimator* estimator() const { return m_estimator; }
+
 Q_SIGNALS:
     // Pause all was toggled (the launcher has been told already).
     void pauseToggled(bool paused);
+
+private:
+    void showEstimate(double seconds);
+    void experimentEdited(bool corpusLoaded);
+
+    RunLauncher* m_launcher;
+    RunEstimator* m_estimator;
+    QLabel* m_estimate;
+    QPushButton* m_estimateButton;
+    bool m_autoEstimate = false;
+    int m_estimatedRuns = 0;
+    QStringList m_estimated;  // the configs estimated, as JSON
 };
 
 }  // namespace wbui

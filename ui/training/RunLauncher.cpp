@@ -39,6 +39,13 @@ wb::RunStatus runStatusOf(RunController::State state) {
     }
 }
 
+wb::ExperimentConfig onDevice(wb::ExperimentConfig config, const DeviceChoice& choice) {
+    config.device.device = choice.device;
+    config.device.threads = choice.threads;
+    config.device.processes = choice.processes;
+    return config;
+}
+
 RunEntry newRunEntry(const QString& dir, const wb::ExperimentConfig& config, const DeviceChoice& choice) {
     RunEntry entry;
     entry.key = dir;
@@ -64,7 +71,16 @@ RunLauncher::RunLauncher(const Views& views, ErrorPresenter* errors, QObject* pa
       m_views(views),
       m_errors(errors),
       m_runs(new RunCollection(this)),
-      m_scheduler(new RunScheduler(this)) {}
+      m_scheduler(new RunScheduler(this)) {
+    if (m_views.experiment)
+        connect(m_views.experiment, &ExperimentPanel::configChanged, this,
+                [this] { emit experimentEdited(false); });
+    if (m_views.devices)
+        connect(m_views.devices, &DeviceList::selectionChanged, this,
+                [this] { emit experimentEdited(false); });
+    if (m_views.corpus)
+        connect(m_views.corpus, &CorpusPanel::corpusLoaded, this, [this] { emit experimentEdited(true); });
+}
 
 RunLauncher::~RunLauncher() { shutdown(); }
 
@@ -111,6 +127,15 @@ bool RunLauncher::finderExperiment(const QString& finder, wb::ExperimentConfig* 
     return true;
 }
 
+bool RunLauncher::plannedRuns(std::vector<wb::ExperimentConfig>* runs, QString* why) const {
+    wb::ExperimentConfig config;
+    if (!experimentOnCorpus(&config, why)) return false;
+    runs->clear();
+    for (const auto& choice : m_views.devices->checkedChoices()) runs->push_back(onDevice(config, choice));
+    if (runs->empty()) *why = tr("Tick at least one device in the Devices list.");
+    return !runs->empty();
+}
+
 bool RunLauncher::startRuns() {
     wb::ExperimentConfig config;
     QString why;
@@ -138,10 +163,7 @@ bool RunLauncher::startRuns() {
     const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
     const auto corpus = m_views.corpus->corpus();
     for (const auto& choice : choices) {
-        wb::ExperimentConfig c = config;
-        c.device.device = choice.device;
-        c.device.threads = choice.threads;
-        c.device.processes = choice.processes;
+        wb::ExperimentConfig c = onDevice(config, choice);
         const QString dir = uniqueRunDir(stamp + QLatin1Char('-') + deviceTag(choice));
         c.name = toStd(QFileInfo(dir).fileName());
         const int index = m_runs->add(newRunEntry(dir, c, choice));

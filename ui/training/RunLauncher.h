@@ -9,6 +9,8 @@
 #include <QObject>
 #include <QString>
 
+#include <vector>
+
 #include "training/RunController.h"
 #include "workbench/Config.h"
 
@@ -47,6 +49,9 @@ public:
     // after telling the user.
     bool finderExperiment(const QString& finder, wb::ExperimentConfig* config) const;
 
+    // The experiment's config on each ticked device, as startRuns would train them (no folder made). False
+    // with *why (one sentence) when there is nothing to run.
+    bool plannedRuns(std::vector<wb::ExperimentConfig>* runs, QString* why) const;
     // Starts the experiment on every ticked device. False (with an error shown) when it cannot start.
     bool startRuns();
     // Continues a stopped or finished run from its last checkpoint with new totals (Runs list → Resume…).
@@ -68,6 +73,9 @@ Q_SIGNALS:
     void runQueued(wbui::RunController* controller, const QColor& color);
     void logLine(const QString& line);
     void statusMessage(const QString& text, int milliseconds);
+    // The experiment the Run button would start changed: its settings, its devices, or (corpusLoaded) the
+    // corpus it trains on.
+    void experimentEdited(bool corpusLoaded);
     // Runs were started or resumed: the window shows the Training tab.
     void runsStarted();
     // The Experiment page needs fixing (its problems are in the error shown).
