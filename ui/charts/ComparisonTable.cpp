@@ -99,8 +99,10 @@ ComparisonTable::ComparisonTable(RunCollection* runs, QWidget* parent) : QWidget
 
     m_table = new QTableWidget(0, kColumns, this);
     m_table->setHorizontalHeaderLabels(
-        {tr("Run"), tr("Device"), tr("Group"), tr("samples/s"), tr("µs/sample"), tr("target"),
-         tr("time to target"), tr("best val loss"), tr("bits/char (5-gram)"), tr("val acc"), tr("speed-up")});
+        // Two lines where a header is wider than its numbers: the table must fit a 1280-pixel screen.
+        {tr("Run"), tr("Device"), tr("Group"), tr("samples/s"), tr("µs/\nsample"), tr("target"),
+         tr("time to\ntarget"), tr("best\nval loss"), tr("bits/char\n(5-gram)"), tr("val\nacc"),
+         tr("speed-up")});
     m_table->horizontalHeaderItem(kSpeedup)->setToolTip(
         tr("Throughput against the group's baseline run: how much faster it processes samples. "
            "How much sooner it learns is the time to target."));
@@ -183,7 +185,9 @@ void ComparisonTable::refresh() {
     for (const auto& r : m_rows) groups = std::max(groups, r.group + 1);
     for (int i = 0; i < int(m_rows.size()); ++i) {
         const auto& r = m_rows[std::size_t(i)];
-        auto* run = new QTableWidgetItem(toQt(r.label.empty() ? r.runId : r.label));
+        // Numbered as the throughput bars name them.
+        auto* run = new QTableWidgetItem(QStringLiteral("#%1 ").arg(i + 1) +
+                                         toQt(r.label.empty() ? r.runId : r.label));
         if (i < m_runs->size()) run->setForeground(m_runs->at(i).color);
         run->setToolTip(run->text() + QLatin1Char('\n') + toQt(r.runId));
         m_table->setItem(i, kRun, run);
@@ -216,7 +220,10 @@ void ComparisonTable::refresh() {
                              ? numberItem(r.bestValAccuracy * 100.0, 1, QStringLiteral(" %"))
                              : numberItem(0, 0));
         auto* speedup = numberItem(r.speedup, 2, QStringLiteral("×"));
-        if (r.baseline) speedup->setText(speedup->text() + tr(" (baseline)"));
+        if (r.baseline) {
+            speedup->setText(tr("baseline"));  // 1.00× by definition
+            speedup->setToolTip(tr("The run the group's speed-ups are relative to"));
+        }
         m_table->setItem(i, kSpeedup, speedup);
     }
     m_table->setColumnHidden(kGroup, groups < 2);
@@ -226,8 +233,8 @@ void ComparisonTable::refresh() {
     for (const auto& r : m_rows) oneTarget = oneTarget && r.target == m_rows.front().target;
     m_table->setColumnHidden(kTarget, oneTarget);
     m_table->horizontalHeaderItem(kToTarget)->setText(oneTarget && !m_rows.front().target.empty()
-                                                          ? tr("time to %1").arg(toQt(m_rows.front().target))
-                                                          : tr("time to target"));
+                                                          ? tr("time to\n%1").arg(toQt(m_rows.front().target))
+                                                          : tr("time to\ntarget"));
     QStringList lines;
     if (groups > 1) {
         lines << tr("<b>These runs form %1 groups that cannot be compared with each other</b> (another task, "

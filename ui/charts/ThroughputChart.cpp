@@ -17,36 +17,38 @@
 
 namespace wbui {
 
-namespace {
-
-// Long run names ("tang-quatrains-7 · CPU · 2 threads · 11-25 16:00") would take the chart's width from
-// its bars: the axis shows the start and the end, the tooltip the whole.
-QString shortened(const QString& name) {
-    constexpr int kMax = 34;
-    if (name.size() <= kMax) return name;
-    return name.left(kMax / 2 - 1) + QStringLiteral("…") + name.right(kMax / 2 - 1);
-}
-
-}  // namespace
-
 ThroughputChart::ThroughputChart(QWidget* parent) : QWidget(parent), m_layout(new QVBoxLayout(this)) {
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(2);
-    chartAt(0)->chart()->setTitle(tr("Training throughput: bars appear as runs finish"));
+    chartAt(0)->chart()->setTitle(tr("Throughput: bars appear as runs finish"));
+    setToolTip(tr("Training throughput in samples per second, warm-up, validation and checkpoints excluded"));
+}
+
+QChartView* ThroughputChart::newView(QWidget* parent) {
+    auto* view = new QChartView(parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    view->setMinimumHeight(140);
+    view->chart()->legend()->hide();
+    view->chart()->setMargins(QMargins(4, 4, 4, 4));
+    view->chart()->setBackgroundRoundness(0);
+    return view;
 }
 
 QChartView* ThroughputChart::chartAt(int index) {
     while (int(m_views.size()) <= index) {
-        auto* view = new QChartView(this);
-        view->setRenderHint(QPainter::Antialiasing);
-        view->setMinimumHeight(140);
-        view->chart()->legend()->hide();
-        view->chart()->setMargins(QMargins(4, 4, 4, 4));
-        view->chart()->setBackgroundRoundness(0);
-        m_layout->addWidget(view);
-        m_views.push_back(view);
+        m_views.push_back(newView(this));
+        m_layout->addWidget(m_views.back());
     }
     return m_views[std::size_t(index)];
+}
+
+std::unique_ptr<QChartView> ThroughputChart::exportView(int index) const {
+    std::unique_ptr<QChartView> view(newView(nullptr));
+    if (index < 0 || index >= int(m_kinds.size())) return view;
+    const Kind& kind = m_kinds[std::size_t(index)];
+    fill(view->chart(), kind, true);
+    view->resize(1000, 90 + 46 * int(kind.bars.size()));
+    return view;
 }
 
 QList<QChartView*> ThroughputChart::charts() const {
@@ -59,7 +61,7 @@ void ThroughputChart::setRows(const std::vector<wb::ComparisonRow>& rows, const 
     // Bars only for runs that have a throughput yet (a run reports it when it ends): empty bars under a
     // 0…1 axis with repeated tick labels said nothing. Grouped by task and corpus, in order of appearance.
     std::map<std::string, int> kindIndex;
-    std::vector<std::pair<QString, std::vector<Bar>>> kinds;
+    m_kinds.clear();
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
         if (r.samplesPerSecond <= 0) continue;
@@ -72,54 +74,68 @@ void ThroughputChart::setRows(const std::vector<wb::ComparisonRow>& rows, const 
                                                                     ? tr("classifier")
                                                                     : tr("language model"));
         }
-        const auto [it, added] = kindIndex.emplace(key, int(kinds.size()));
-        if (added) kinds.push_back({kind, {}});
-        kinds[std::size_t(it->second)].second.push_back(
+        const auto [it, added] = kindIndex.emplace(key, int(m_kinds.size()));
+        if (added) m_kinds.push_back({kind, {}});
+        m_kinds[std::size_t(it->second)].bars.push_back(
             {int(i), toQt(r.label.empty() ? r.runId : r.label), r.samplesPerSecond,
              int(i) < runs.size() ? runs.at(int(i)).color : runColor(int(i))});
     }
+    for (Kind& kind : m_kinds) kind.title = m_kinds.size() == 1 ? QString() : kind.title;
     m_bars = 0;
     m_categories.clear();
-    m_shown = std::max<int>(1, int(kinds.size()));
+    for (const Kind& kind : m_kinds)
+        for (const Bar& bar : kind.bars) {
+            m_categories << QStringLiteral("#%1 %2").arg(bar.row + 1).arg(bar.name);
+            ++m_bars;
+        }
+    m_shown = std::max<int>(1, int(m_kinds.size()));
     for (int k = 0; k < int(m_views.size()); ++k) m_views[std::size_t(k)]->setVisible(k < m_shown);
-    if (kinds.empty()) {
-        fill(chartAt(0)->chart(), tr("Training throughput: bars appear as runs finish"), {});
+    if (m_kinds.empty()) {
+        fill(chartAt(0)->chart(), {tr("Throughput: bars appear as runs finish"), {}}, false);
         return;
     }
-    for (int k = 0; k < int(kinds.size()); ++k) {
-        const QString title = kinds.size() == 1
-                                  ? tr("Training throughput (samples/s, warm-up excluded)")
-                                  : tr("Throughput, %1 (samples/s, warm-up excluded)").arg(kinds[k].first);
+    for (int k = 0; k < int(m_kinds.size()); ++k) {
         QChartView* view = chartAt(k);
         view->setVisible(true);
-        fill(view->chart(), title, kinds[std::size_t(k)].second);
+        fill(view->chart(), m_kinds[std::size_t(k)], false);
     }
 }
 
-void ThroughputChart::fill(QChart* chart, const QString& title, const std::vector<Bar>& bars) {
+void ThroughputChart::fill(QChart* chart, const Kind& kind, bool wholeNames) const {
     chart->removeAllSeries();
     for (QAbstractAxis* axis : chart->axes()) {
         chart->removeAxis(axis);
         delete axis;
     }
-    chart->setTitle(title);
-    if (bars.empty()) return;
+    const std::vector<Bar>& bars = kind.bars;
+    if (bars.empty()) {
+        chart->setTitle(kind.title);  // "bars appear as runs finish"
+        return;
+    }
+    // Short on screen, where the chart is narrow (the tooltip says the rest); whole in a file.
+    if (wholeNames)
+        chart->setTitle(kind.title.isEmpty()
+                            ? tr("Training throughput (samples/s, warm-up excluded)")
+                            : tr("Throughput, %1 (samples/s, warm-up excluded)").arg(kind.title));
+    else
+        chart->setTitle(kind.title.isEmpty() ? tr("Throughput") : tr("Throughput, %1").arg(kind.title));
     // A stacked series with one set per run, zero everywhere but its own category: one bar per run, each
-    // in the run's colour.
+    // in the run's colour. On screen the axis says only the run's number: a name would take the narrow
+    // chart's width from its bars.
     auto* series = new QHorizontalStackedBarSeries();
     QStringList categories;
     double maxValue = 0;
     for (std::size_t i = 0; i < bars.size(); ++i) {
         const Bar& bar = bars[i];
-        const QString full = QStringLiteral("%1. %2").arg(bar.row + 1).arg(bar.name);
-        m_categories << full;
-        categories << QStringLiteral("%1. %2").arg(bar.row + 1).arg(shortened(bar.name));
-        auto* set = new QBarSet(full);
+        const QString number = QStringLiteral("#%1").arg(bar.row + 1);
+        categories << (wholeNames ? number + QLatin1Char(' ') + bar.name : number);
+        auto* set = new QBarSet(bar.name);
         for (std::size_t j = 0; j < bars.size(); ++j) *set << (i == j ? bar.samplesPerSecond : 0.0);
         set->setColor(bar.color);
         set->setLabelColor(Qt::black);
-        const QString tip = tr("%1: %2 samples/s").arg(full).arg(bar.samplesPerSecond, 0, 'f', 1);
-        connect(set, &QBarSet::hovered, this, [tip](bool inside, int) {
+        const QString tip =
+            tr("%1 %2: %3 samples/s").arg(number, bar.name).arg(bar.samplesPerSecond, 0, 'f', 1);
+        connect(set, &QBarSet::hovered, set, [tip](bool inside, int) {
             if (inside)
                 QToolTip::showText(QCursor::pos(), tip);
             else
@@ -128,7 +144,6 @@ void ThroughputChart::fill(QChart* chart, const QString& title, const std::vecto
         series->append(set);
         maxValue = std::max(maxValue, bar.samplesPerSecond);
     }
-    m_bars += int(bars.size());
     series->setLabelsVisible(true);
     series->setLabelsFormat(QStringLiteral("@value"));
     series->setLabelsPrecision(4);
@@ -138,7 +153,9 @@ void ThroughputChart::fill(QChart* chart, const QString& title, const std::vecto
     y->append(categories);
     auto* x = new QValueAxis();
     x->setRange(0, maxValue > 0 ? maxValue * 1.1 : 1.0);
-    x->applyNiceNumbers();  // ticks at round values (a bare %.0f axis repeated "1 1 1" below 5 samples/s)
+    if (!wholeNames)
+        x->setTickCount(3);  // four-digit labels overlapped at the default five in a narrow chart
+    x->applyNiceNumbers();   // ticks at round values (a bare %.0f axis repeated "1 1 1" below 5 samples/s)
     x->setLabelFormat(x->max() >= 10 ? QStringLiteral("%.0f") : QStringLiteral("%.1f"));
     x->setTitleText(tr("samples/s"));
     chart->addAxis(y, Qt::AlignLeft);

@@ -9,6 +9,7 @@
 #include <QChartView>
 #include <QColor>
 
+#include <memory>
 #include <vector>
 
 #include "workbench/RunFolder.h"
@@ -26,9 +27,13 @@ public:
     // rows in RunCollection order (ComparisonTable::rows()); colours, tasks and corpora from runs.
     void setRows(const std::vector<wb::ComparisonRow>& rows, const RunCollection& runs);
     int barCount() const { return m_bars; }
-    QStringList categories() const { return m_categories; }  // "N. NAME" per bar, N its row in the table
-    // One chart per kind of sample shown: the first always (its title says when no run has finished).
+    QStringList categories() const { return m_categories; }  // "#N NAME" per bar, N its row in the table
+    // One chart per kind of sample shown: the first always (its title says when no run has finished). On
+    // screen a bar is named by its number (#N, as in the comparison table) and its tooltip.
     QList<QChartView*> charts() const;
+    // The chart at index as a file shows it: every bar with its run's whole name, at a width that holds it.
+    // Not shown, not owned by this widget.
+    std::unique_ptr<QChartView> exportView(int index) const;
 
 private:
     struct Bar {
@@ -37,9 +42,15 @@ private:
         double samplesPerSecond;
         QColor color;
     };
+    struct Kind {
+        QString title;
+        std::vector<Bar> bars;
+    };
     QChartView* chartAt(int index);
-    void fill(QChart* chart, const QString& title, const std::vector<Bar>& bars);
+    static QChartView* newView(QWidget* parent);
+    void fill(QChart* chart, const Kind& kind, bool wholeNames) const;
     QVBoxLayout* m_layout;
+    std::vector<Kind> m_kinds;
     std::vector<QChartView*> m_views;
     int m_shown = 1;
     int m_bars = 0;

@@ -87,11 +87,11 @@ bool ComparisonExport::exportBundle(const QString& dir) {
     // One image per throughput chart (runs of another task or corpus have their own): throughput.png,
     // throughput-2.png, ...
     if (m_views.throughput->barCount() > 0) {
-        const QList<QChartView*> charts = m_views.throughput->charts();
-        for (int i = 0; i < charts.size(); ++i) {
+        for (int i = 0; i < m_views.throughput->charts().size(); ++i) {
             const QString name =
                 i == 0 ? QStringLiteral("/throughput.png") : QStringLiteral("/throughput-%1.png").arg(i + 1);
-            if (!ChartExporter::saveChartView(charts[i], dir + name, &error)) return fail(error, hint);
+            const auto view = m_views.throughput->exportView(i);  // the runs' whole names
+            if (!ChartExporter::saveChartView(view.get(), dir + name, &error)) return fail(error, hint);
         }
     }
     const bool written =

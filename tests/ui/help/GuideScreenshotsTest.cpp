@@ -22,6 +22,8 @@
 #include "runs/RunCollection.h"
 #include "runs/RunsPanel.h"
 #include "sweep/SweepPanel.h"
+#include "training/RunControls.h"
+#include "training/RunEstimator.h"
 #include "training/RunScheduler.h"
 
 using namespace wbui;
@@ -32,7 +34,7 @@ void save(MainWindow* window, const QString& folder, const char* name) {
     window->overlayChart()->flush();
     window->chartGrid()->flush();
     window->comparisonTable()->refresh();
-    QTest::qWait(300);  // Qt Charts lays its axes out on a later pass
+    QTest::qWait(1000);  // Qt Charts lays its axes out on a later pass (300 ms missed it on a busy machine)
     ASSERT_TRUE(window->grab().save(QDir(folder).filePath(QLatin1String(name)))) << name;
 }
 
@@ -52,9 +54,13 @@ TEST(GuideScreenshots, TheTourAt1280x800) {
     // The first launch's layout, whatever an earlier test run left in the settings.
     w->findChild<QSplitter*>(QStringLiteral("mainSplitter"))->setSizes({420, 860});
     w->show();
+    w->runControls()->setAutoEstimate(true);  // as the app does: the first launch says how long a run takes
     ASSERT_TRUE(w->corpusPanel()->loadPrepared(QStringLiteral("tang-quatrains-7")))
         << "prepare tang-quatrains-7 and point LSTM_WORKBENCH_DATA at the corpus cache";
     const QString corpus = w->corpusPanel()->corpusPath();
+    QTest::qWait(100);
+    ASSERT_TRUE(wbuitest::waitFor([&] { return !w->runControls()->estimator()->busy(); }, 300000));
+    w->runControls()->setAutoEstimate(false);
     save(w, folder, "guide-first-launch.png");
 
     // Two devices at once (not one after another): the comparison then flags that they shared the cores.

@@ -40,7 +40,8 @@ QString copyRun(const wbuitest::TestWindow& win, const QString& run, const std::
 
 bool tableHasRun(QTableWidget* table, const QString& name) {
     for (int r = 0; r < table->rowCount(); ++r)
-        if (table->item(r, 0) && table->item(r, 0)->text() == name) return true;
+        if (table->item(r, 0) && table->item(r, 0)->text() == QStringLiteral("#%1 ").arg(r + 1) + name)
+            return true;
     return false;
 }
 
@@ -64,7 +65,7 @@ TEST(RunIdentity, RenamingFromTheRunsListRenamesEverywhere) {
     EXPECT_EQ(win.w->runsPanel()->runName(dir), QStringLiteral("pattern baseline"));
     win.w->comparisonTable()->refresh();
     EXPECT_TRUE(tableHasRun(win.w->comparisonTable()->table(), QStringLiteral("pattern baseline")));
-    EXPECT_TRUE(win.w->throughputChart()->categories().contains(QStringLiteral("1. pattern baseline")))
+    EXPECT_TRUE(win.w->throughputChart()->categories().contains(QStringLiteral("#1 pattern baseline")))
         << win.w->throughputChart()->categories().join(QStringLiteral(" | ")).toStdString();
     win.w->overlayChart()->flush();
     ASSERT_EQ(win.w->overlayChart()->plot()->graphCount(), 1);
@@ -174,10 +175,17 @@ TEST(RunIdentity, ThroughputBarsOfAnotherTaskHaveTheirOwnChart) {
         ASSERT_EQ(view->chart()->series().size(), 1);
         EXPECT_EQ(static_cast<QAbstractBarSeries*>(view->chart()->series()[0])->count(), 1);
     }
-    EXPECT_EQ(bars->categories()[0], QStringLiteral("1. ") + QString::fromStdString(a.name));
+    EXPECT_EQ(bars->categories()[0], QStringLiteral("#1 ") + QString::fromStdString(a.name));
+    // On screen the axis names the run by its number in the table; a file names it in full.
     auto* axis = qobject_cast<QBarCategoryAxis*>(charts[0]->chart()->axes(Qt::Vertical).value(0));
     ASSERT_NE(axis, nullptr);
-    EXPECT_LE(axis->categories().value(0).size(), 40) << axis->categories().value(0).toStdString();
+    EXPECT_EQ(axis->categories(), QStringList{QStringLiteral("#1")});
+    const auto file = bars->exportView(0);
+    auto* fileAxis = qobject_cast<QBarCategoryAxis*>(file->chart()->axes(Qt::Vertical).value(0));
+    ASSERT_NE(fileAxis, nullptr);
+    EXPECT_EQ(fileAxis->categories(), QStringList{bars->categories()[0]});
+    EXPECT_TRUE(win.w->comparisonTable()->table()->item(0, 0)->text().startsWith(QStringLiteral("#1 ")))
+        << win.w->comparisonTable()->table()->item(0, 0)->text().toStdString();
     // One task again: one chart.
     win.w->launcher()->runs()->remove(win.w->launcher()->runs()->at(1).key);
     win.w->comparisonTable()->refresh();
