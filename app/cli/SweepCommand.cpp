@@ -105,6 +105,20 @@ std::string absoluteCorpus(const std::string& corpus) {
     return corpus;  // a prepared corpus's name
 }
 
+// A run folder that a cell's run finished: completed, with its model and optimizer state (the checkpoint is
+// written before the status says completed, so a run killed before that reads running or lacks them).
+bool completedRun(const std::string& runDir) {
+    if (!wb::isRunFolder(runDir)) return false;
+    try {
+        const auto record = wb::loadRunFolder(runDir);
+        return record.info.status == wb::RunStatus::Completed &&
+               fs::exists(fs::path(runDir) / wb::runfiles::kModel) &&
+               fs::exists(fs::path(runDir) / wb::runfiles::kOptimizer);
+    } catch (const std::exception&) {
+        return false;  // damaged: trained again
+    }
+}
+
 // What a short run of a cell measures, for the cells that train alike (same device, processes, threads,
 // batch size, precision, thread split and backend): microseconds per training sample, seconds of one
 // validation, and the seconds a run costs besides its steps and validations (the process, the corpus, the
@@ -246,6 +260,15 @@ int runCells(const std::string& dir, wb::Sweep& sweep, bool quiet) {
             break;
         }
         const auto runDir = (fs::path(dir) / cell.runDir).string();
+        if (cell.state == wb::CellState::Running && completedRun(runDir)) {
+            // Killed after its run completed, before it was recorded: the run is whole, not trained again.
+            cell.state = wb::CellState::Done;
+            wb::saveSweep(dir, sweep);
+            if (!quiet)
+                std::fprintf(stderr, "sweep: %zu/%zu %s had completed; kept\n", i + 1, sweep.cells.size(),
+                             sweep.describe(cell).c_str());
+            continue;
+        }
         std::error_code ec;
         fs::remove_all(runDir, ec);  // what a killed sweep left of this cell is redone from the start
         fs::create_directories(fs::path(runDir).parent_path());

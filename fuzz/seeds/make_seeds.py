@@ -173,7 +173,7 @@ write("runfolder", "word_vocab.bin", runfolder("{}", '{"status": "running", "sum
                                                '{"level": "word", "tokens": ["<pad>", "<unk>", "<bos>", "<eos>",'
                                                ' "the", "film"]}'))
 
-# --- verse: a first byte for the reader (0 tones, 1 rhymes, 2 baseline, 3 a poem), then its text ----------
+# --- verse: a first byte for the reader (0 tones, 1 rhymes, 2 baseline, 3 strict meter, 4 and up a poem) ----
 write("verse", "tones.bin", b"\x00" + json.dumps({"format": "lstm-workbench tones", "version": 1,
                                                   "traditional": {"山": [9, 0, 0], "白": [0, 9, 0]},
                                                   "simplified": {"楼": [9, 0, 0]}}, ensure_ascii=False).encode())
@@ -183,5 +183,25 @@ write("verse", "baseline.bin", b"\x02" + json.dumps({"method": "interpolated Kne
                                                      "bits_per_token": 7.36, "bits_per_token_by_order": [9.2, 7.7],
                                                      "train_tokens": 100, "validation_targets": 10,
                                                      "vocabulary": 50}).encode())
-write("verse", "poem.bin", b"\x03" + "白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。".encode())
-write("verse", "ragged.bin", b"\x03" + "白日，，\n\n山 流\u3000樓。看".encode())
+write("verse", "poem.bin", b"\x04" + "白日依山尽，黄河入海流。\n欲穷千里目，更上一层楼。".encode())
+write("verse", "ragged.bin", b"\x04" + "白日，，\n\n山 流\u3000樓。看".encode())
+
+
+def strict_meter_seed(lines, line_chars, tones_and_groups, choices):
+    """Strict meter's bytes, as fuzz_verse.cpp's strictMeterPasses reads them: the character count (4 + b % 40),
+    the lines (b % 2: 8 or 4) and their length (b % 2: 7 or 5), then per character its tone (b % 4: 0 none,
+    1 level, 2 oblique, 3 both) and its rhyme groups (bits 0-3), then the choices among the allowed
+    characters (read cyclically from the start)."""
+    out = bytes([3, len(tones_and_groups) - 4, 1 if lines == 8 else 0, 1 if line_chars == 7 else 0])
+    for tone, groups in tones_and_groups:
+        out += bytes([tone, groups])
+    return out + bytes(choices)
+
+
+# Tables PoemMeter accepts (the random bytes of the first seed made it refuse them, so the promise was never
+# checked): 40 characters alternating level and oblique, the level ones in rhyme group 0, some in group 1
+# as well; one of "both" tones and one outside the table. Every pattern of a 七绝 is then usable.
+chars = [(1 if i % 2 == 0 else 2, (1 | (2 if i % 6 == 0 else 0)) if i % 2 == 0 else 0) for i in range(38)]
+chars += [(3, 1), (0, 0)]
+write("verse", "strict-meter.bin", strict_meter_seed(4, 7, chars, [7, 3, 11, 5, 2, 13, 1, 17]))
+write("verse", "strict-meter-regulated5.bin", strict_meter_seed(8, 5, chars, [4, 9, 6, 1]))

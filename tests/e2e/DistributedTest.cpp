@@ -5,10 +5,13 @@
 //
 // Tolerance of the equivalence: 1e-4 relative on every recorded loss. The two runs do the same arithmetic
 // except for the order of additions (the mean gradient is two half-batch means averaged, the loss a sum of
-// two partial sums), so each step differs by float32 rounding (~1e-7 relative); Adam turns a relative
-// gradient change into a parameter change of the same order times the learning rate, and over the 40 steps
-// here the measured differences stay below 1e-6. A real fault (a shard weighted wrongly, a dropout mask drawn
-// per shard, a gradient not averaged) moves the loss by 1e-3 or more within a few steps.
+// two partial sums), so each step differs by float32 rounding (~1e-7 relative). The equivalence runs train
+// with plain SGD: its step is the gradient times the learning rate, so gradients summed over the ranks
+// instead of averaged (twice as large) change every step. Adam divides the gradient by its own running size
+// and barely notices that fault; with Adam these tests passed on a reducer that summed (issue #32: seen
+// with the gradients multiplied by the world size after the all-reduce). A real fault (a shard weighted
+// wrongly, a dropout mask drawn per shard, a gradient not averaged) moves the loss by 1e-3 or more within a
+// few steps.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
@@ -36,9 +39,13 @@ using wbtest::shellQuote;
 
 namespace {
 
-const char* kModel =
-    " --seq-len 16 --embedding 16 --hidden 24 --layers 2 --dropout 0.25 --lr 0.01 --threads 1"
-    " --log-every 2 --warmup 0 --quiet";
+const std::string kShape =
+    " --seq-len 16 --embedding 16 --hidden 24 --layers 2 --dropout 0.25 --threads 1 --log-every 2 --warmup 0"
+    " --quiet";
+const std::string kModel = kShape + " --lr 0.01";  // Adam, the default
+// The equivalence tests' model (see the top): SGD at a rate where a doubled gradient shows at once, and no
+// clipping (it would cut a doubled gradient back to the same length).
+const std::string kSgdModel = kShape + " --optimizer sgd --lr 0.5 --grad-clip 0";
 
 // The loss records of metrics.csv, keyed "step split metric" (the clock columns differ between runs).
 std::map<std::string, double> losses(const fs::path& run) {
@@ -153,7 +160,7 @@ protected:
 };
 
 TEST_F(Distributed, TwoProcessesTrainTheLossSequenceOfOneLanguageModelDropoutIncluded) {
-    const std::string args = std::string(kModel) + " --batch-size 12 --max-steps 40 --validate-every 10";
+    const std::string args = kSgdModel + " --batch-size 12 --max-steps 40 --validate-every 10";
     auto one = wbtest::runCli("train " + corpus("pattern.txt") + out("one") + args);
     ASSERT_EQ(one.code, 0) << one.err;
     auto two = wbtest::runCli("train " + corpus("pattern.txt") + out("two") + args + " --nproc 2");
@@ -171,7 +178,7 @@ TEST_F(Distributed, TwoProcessesTrainTheLossSequenceOfOneLanguageModelDropoutInc
 
 TEST_F(Distributed, ThreeProcessesWithUnevenShardsTrainTheLossSequenceOfOneClassifier) {
     // Batch 10 over 3 ranks: shards of 3, 3 and 4 rows, weighted so the mean is the global batch's.
-    const std::string args = std::string(kModel) +
+    const std::string args = kSgdModel +
                              " --task classify --tokens word --bidirectional --batch-size 10 --max-steps 30"
                              " --validate-every 10";
     auto one = wbtest::runCli("train " + corpus("reviews.tsv") + out("one") + args);

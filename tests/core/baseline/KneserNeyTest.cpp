@@ -3,8 +3,10 @@
 // character model's run folder: baseline.json, and a "bpc" metric that is the loss in bits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <random>
 
 #include "baseline/KneserNey.h"
@@ -69,6 +71,127 @@ TEST(KneserNey, TheUnigramLevelByHand) {
     EXPECT_DOUBLE_EQ(model.probability(nullptr, 0, 0), 1.5 / 4 + 0.375 / 4);
     EXPECT_DOUBLE_EQ(model.probability(nullptr, 0, 1), 0.5 / 4 + 0.375 / 4);
     EXPECT_DOUBLE_EQ(model.probability(nullptr, 0, 3), 0.375 / 4);
+}
+
+// Orders 2 and 3 by hand (issue #32: only the unigram was checked by hand, so absolute discounting without
+// continuation counts would have passed). Corpus 0 1 0 2 0 1, vocabulary 3.
+//   Continuation counts of the unigrams (distinct left neighbours): 0:2 (after 1 and 2), 1:1, 2:1, so
+//   n1 = 2, n2 = 1, D1 = 2 / (2 + 2) = 0.5, and P1 = (max(cc - 0.5, 0) + 0.5 x 3 x 1/3) / 4: 0.5, 0.25, 0.25.
+//   (Raw counts 0:3, 1:2, 2:1 would give 0.5417, 0.2917, 0.1667: the unigram model alone, which uses them.)
+//   Order 2, raw bigrams 01:2, 10:1, 02:1, 20:1: n1 = 3, n2 = 1, D2 = 3 / 5 = 0.6. After 0 (3 bigrams of 2
+//   types): P(1|0) = 1.4/3 + 0.6 x 2/3 x 0.25 = 0.56667, P(2|0) = 0.4/3 + 0.1 = 0.23333, P(0|0) = 0.4 x 0.5.
+TEST(KneserNey, OrderTwoByHand) {
+    const KneserNeyModel model({0, 1, 0, 2, 0, 1}, 3, 2);
+    const std::int64_t zero = 0, one = 1;
+    EXPECT_NEAR(model.probability(&zero, 1, 1), 1.4 / 3 + 0.6 * 2.0 / 3 * 0.25, 1e-15);
+    EXPECT_NEAR(model.probability(&zero, 1, 2), 0.4 / 3 + 0.6 * 2.0 / 3 * 0.25, 1e-15);
+    EXPECT_NEAR(model.probability(&zero, 1, 0), 0.6 * 2.0 / 3 * 0.5, 1e-15);
+    // After 1 (one bigram, 10): P(0|1) = 0.4 + 0.6 x 0.5, P(1|1) = P(2|1) = 0.6 x 0.25.
+    EXPECT_NEAR(model.probability(&one, 1, 0), 0.4 + 0.3, 1e-15);
+    EXPECT_NEAR(model.probability(&one, 1, 2), 0.15, 1e-15);
+}
+
+// Order 3 on the same corpus: four trigrams seen once each (n1 = 4, n2 = 0: the discount estimate 1 is
+// kept to 0.95), and the bigrams' continuation counts (one left neighbour each: 10 after 0, 02 after 1,
+// 20 after 0, 01 after 2) are all 1 (D = 0.95 too). After 0 at the middle order: 01 and 02, total 2, so
+// P2(1|0) = P2(2|0) = 0.05/2 + 0.95 x 0.25 = 0.2625, P2(0|0) = 0.95 x 0.5 = 0.475. After 1 0 (the trigram
+// 102): P(2|1 0) = 0.05 + 0.95 x 0.2625 = 0.299375, P(0|1 0) = 0.95 x 0.475 = 0.45125.
+TEST(KneserNey, OrderThreeByHand) {
+    const KneserNeyModel model({0, 1, 0, 2, 0, 1}, 3, 3);
+    const std::int64_t oneZero[] = {1, 0}, twoTwo[] = {2, 2};
+    EXPECT_NEAR(model.probability(oneZero, 2, 2), 0.299375, 1e-15);
+    EXPECT_NEAR(model.probability(oneZero, 2, 0), 0.45125, 1e-15);
+    EXPECT_NEAR(model.probability(oneZero, 2, 1), 0.95 * 0.2625, 1e-15);
+    // A context never seen at order 3 (2 2) falls to the bigram level of its last token (2, one bigram 20,
+    // raw counts at the top): P(0|2) = 0.05 + 0.95 x 0.5.
+    EXPECT_NEAR(model.probability(twoTwo, 2, 0), 0.05 + 0.95 * 0.5, 1e-15);
+}
+
+namespace {
+
+// Interpolated Kneser-Ney written from its definition (Chen & Goodman 1998, one discount per order), with
+// n-grams as vectors in maps: nothing shared with KneserNeyModel's packed keys and per-level tables.
+class ReferenceKneserNey {
+public:
+    ReferenceKneserNey(const std::vector<std::int64_t>& tokens, std::int64_t vocabulary, int order)
+        : m_vocabulary(vocabulary), m_order(order) {
+        for (int n = 1; n <= order; ++n)
+            for (std::size_t i = 0; i + n <= tokens.size(); ++i)
+                ++m_raw[{tokens.begin() + i, tokens.begin() + i + n}];
+        // The continuation count of an n-gram (n < order): how many distinct tokens come right before it.
+        for (const auto& [gram, count] : m_raw)
+            if (int(gram.size()) >= 2) ++m_continuation[{gram.begin() + 1, gram.end()}];
+    }
+
+    double probability(const std::vector<std::int64_t>& context, std::int64_t token) const {
+        const int top = std::min<int>(m_order, int(context.size()) + 1);
+        return level(context, token, top, top);
+    }
+
+private:
+    using Gram = std::vector<std::int64_t>;
+    // The counts the level n uses: raw at the top order, continuation counts below it.
+    const std::map<Gram, std::int64_t>& counts(int n, int top) const {
+        return n == top ? m_raw : m_continuation;
+    }
+
+    double discount(int n, int top) const {
+        std::int64_t once = 0, twice = 0;
+        for (const auto& [gram, c] : counts(n, top))
+            if (int(gram.size()) == n) {
+                once += c == 1;
+                twice += c == 2;
+            }
+        const double d = once + 2 * twice > 0 ? double(once) / double(once + 2 * twice) : 0.5;
+        return std::clamp(d, 0.05, 0.95);
+    }
+
+    double level(const std::vector<std::int64_t>& context, std::int64_t token, int n, int top) const {
+        if (n == 0) return 1.0 / double(m_vocabulary);
+        const double lower = level(context, token, n - 1, top);
+        const Gram history(context.end() - (n - 1), context.end());
+        double total = 0, types = 0, count = 0;
+        for (std::int64_t w = 0; w < m_vocabulary; ++w) {
+            Gram gram = history;
+            gram.push_back(w);
+            const auto found = counts(n, top).find(gram);
+            if (found == counts(n, top).end()) continue;
+            total += double(found->second);
+            types += 1;
+            if (w == token) count = double(found->second);
+        }
+        if (total == 0) return lower;
+        const double d = discount(n, top);
+        return std::max(count - d, 0.0) / total + d * types / total * lower;
+    }
+
+    std::int64_t m_vocabulary;
+    int m_order;
+    std::map<Gram, std::int64_t> m_raw, m_continuation;
+};
+
+}  // namespace
+
+// The 5-gram against the reference on a stream with structure at several orders, in contexts of every
+// length, seen, unseen and half seen.
+TEST(KneserNey, TheFiveGramMatchesAnIndependentImplementation) {
+    const auto train = structuredStream(600, 8, 8);
+    const std::int64_t vocabulary = 9;  // token 8 never occurs in training
+    const KneserNeyModel model(train, vocabulary, 5);
+    const ReferenceKneserNey reference(train, vocabulary, 5);
+    const auto probe = structuredStream(80, 9, 9);
+    int compared = 0;
+    for (std::size_t end = 0; end < probe.size(); ++end)
+        for (std::size_t length = 0; length <= std::min<std::size_t>(end, 5); ++length) {
+            const std::vector<std::int64_t> context(probe.begin() + (end - length), probe.begin() + end);
+            for (std::int64_t token = 0; token < vocabulary; ++token) {
+                ASSERT_NEAR(model.probability(context.data(), context.size(), token),
+                            reference.probability(context, token), 1e-12)
+                    << "context of " << length << " tokens ending at " << end << ", token " << token;
+                ++compared;
+            }
+        }
+    EXPECT_GT(compared, 2000);
 }
 
 TEST(KneserNey, HigherOrdersScoreAStructuredStreamBetter) {

@@ -5,6 +5,7 @@
 #include "device/Autocast.h"
 
 #include <filesystem>
+#include <random>
 
 #include "io/Safetensors.h"
 #include "support/TestSupport.h"
@@ -69,6 +70,13 @@ bool isIdeograph(char32_t c) { return c >= 0x4E00 && c <= 0x9FFF; }
 const char* const kMemorizedPoem = "月夜春山水日人，春風花月秋江天。花江雲水東秋夜，長日歸花月水雲。";
 
 std::string formName(PoemForm f) { return toString(f); }
+
+// The samples generated, checked to be as many as asked for: a loop over fewer (none) would check nothing.
+template <class Samples>
+Samples allOf(Samples samples, std::int64_t asked) {
+    EXPECT_EQ(samples.size(), static_cast<std::size_t>(asked));
+    return samples;
+}
 }  // namespace
 
 TEST_F(TrainedRuns, GreedyGenerationFollowsTheLearntPattern) {
@@ -132,7 +140,7 @@ TEST_F(TrainedRuns, PoemsAlwaysHaveTheirLinesOfTheRightLengthAndPunctuation) {
         o.temperature = 1.5;  // adventurous sampling must still keep the form
         o.samples = 20;
         o.rngSeed = 5;
-        for (const auto& poem : textsOf(model->generate(o))) {
+        for (const auto& poem : allOf(textsOf(model->generate(o)), o.samples)) {
             const auto cps = decodeUtf8(poem, "poem");
             std::size_t line = 0, pos = 0, newlines = 0;
             for (std::size_t i = 0; i < cps.size(); ++i) {
@@ -163,7 +171,7 @@ TEST_F(TrainedRuns, AcrosticStartsEachLineWithItsCharacter) {
     o.form = PoemForm::Quatrain7;
     o.acrostic = "春風花月";
     o.samples = 5;
-    for (const auto& poem : textsOf(model->generate(o))) {
+    for (const auto& poem : allOf(textsOf(model->generate(o)), o.samples)) {
         const auto lines = decodeUtf8(poem, "poem");
         std::vector<std::u32string> split(1);
         for (auto c : lines) {
@@ -243,6 +251,64 @@ TEST_F(TrainedRuns, TheBestCheckpointIsTheLowestValidationsAndLoadsOnRequest) {
     EXPECT_NO_THROW(TrainedModel::load(copy.file("run")));
 }
 
+// Issue #32: the test above cannot tell the best checkpoint from the last when the validation loss only
+// falls. Here it rises: a model far larger than its corpus of random letters learns their frequencies
+// (validation falls) and then learns the training lines by heart (validation rises). The best file holds
+// the weights of its step, bit for bit: those of the same run stopped at that step; and a resume, whose
+// validations are all worse, keeps it.
+TEST(BestCheckpoint, IsTheWeightsOfTheLowestValidationNotTheLast) {
+    wbtest::TempDir dir;
+    std::mt19937 rng(5);
+    std::string text;
+    for (int line = 0; line < 40; ++line) {
+        for (int i = 0; i < 30; ++i) text += char('a' + rng() % 6);
+        text += '\n';
+    }
+    wbtest::writeText(dir.path() / "random.txt", text);
+    auto c = wbtest::tinyLanguageModel(dir.file("random.txt"));
+    c.data.valFraction = 0.25;
+    c.model.embedding = 32;
+    c.model.hidden = 128;
+    c.train.learningRate = 2e-2;
+    c.train.maxSteps = 160;
+    c.train.validateEvery = 10;
+    TrainingJob(c, dir.file("long")).run();
+
+    const auto record = loadRunFolder(dir.file("long"));
+    const auto validation = seriesOf(record.metrics, "val", "loss");
+    ASSERT_GE(validation.size(), 10u);
+    double lowest = validation.front().value;
+    std::int64_t bestStep = validation.front().step;
+    for (const auto& r : validation)
+        if (r.value < lowest) lowest = r.value, bestStep = r.step;
+    ASSERT_GT(validation.back().value, lowest * 1.05)
+        << "the validation loss must rise for this test to mean anything";
+    ASSERT_LT(bestStep, validation.back().step);
+    const auto best = safetensors::read(dir.file("long") + "/" + runfiles::kBestModel);
+    const auto last = safetensors::read(dir.file("long") + "/" + runfiles::kModel);
+    EXPECT_EQ(best.metadata.at("step"), std::to_string(bestStep));
+    EXPECT_NE(best.data, last.data) << "the best file holds the last weights";
+
+    // The same run stopped at the best step (training is deterministic on one thread).
+    c.train.maxSteps = bestStep;
+    TrainingJob(c, dir.file("short")).run();
+    const auto atBestStep = safetensors::read(dir.file("short") + "/" + runfiles::kModel);
+    EXPECT_EQ(atBestStep.metadata.at("step"), std::to_string(bestStep));
+    EXPECT_TRUE(best.data == atBestStep.data) << "the best file's weights are not those of step " << bestStep;
+
+    // Resumed for 40 more steps, over which the validation loss goes on rising: the better best stays.
+    TrainingJob::resume(dir.file("long"), 0, 200)->run();
+    const auto resumed = loadRunFolder(dir.file("long"));
+    ASSERT_EQ(resumed.info.summary.steps, 200);
+    double lowestAfter = lowest;
+    for (const auto& r : seriesOf(resumed.metrics, "val", "loss"))
+        if (r.step > 160) lowestAfter = std::min(lowestAfter, r.value);
+    ASSERT_EQ(lowestAfter, lowest) << "a later validation beat the best: this part means nothing";
+    const auto bestAfter = safetensors::read(dir.file("long") + "/" + runfiles::kBestModel);
+    EXPECT_EQ(bestAfter.metadata.at("step"), std::to_string(bestStep));
+    EXPECT_TRUE(bestAfter.data == best.data) << "the resume replaced the best checkpoint with a worse one";
+}
+
 // --- strict meter ----------------------------------------------------------------------------------------
 
 // Every poem of every form and pattern, however adventurous the sampling, passes the checker (known lines
@@ -264,7 +330,7 @@ TEST_F(TrainedRuns, StrictMeterPoemsAllPassTheChecker) {
             o.temperature = 1.5;
             o.samples = 8;
             o.rngSeed = 21;
-            for (const auto& poem : model->generate(o)) {
+            for (const auto& poem : allOf(model->generate(o), o.samples)) {
                 const VerseReport report = verse->check(poem.text);
                 EXPECT_TRUE(report.passed) << poem.text << "\n" << verseSummary(report);
                 if (pattern != MeterPattern::Auto) EXPECT_EQ(poem.pattern, pattern);
@@ -311,7 +377,8 @@ TEST_F(TrainedRuns, StrictMeterNeverCopiesALineOfTheCorpus) {
     o.temperature = 1.0;
     o.samples = 10;
     o.pattern = MeterPattern::Auto;
-    for (const auto& poem : model->generate(o)) EXPECT_TRUE(verse->check(poem.text).passed) << poem.text;
+    for (const auto& poem : allOf(model->generate(o), o.samples))
+        EXPECT_TRUE(verse->check(poem.text).passed) << poem.text;
 }
 
 TEST_F(TrainedRuns, AStrictSeedChoosesThePatternsItFits) {
@@ -324,7 +391,7 @@ TEST_F(TrainedRuns, AStrictSeedChoosesThePatternsItFits) {
     o.seedText = "春月";  // 月 is oblique: 仄起
     o.samples = 12;
     o.rngSeed = 4;
-    for (const auto& poem : model->generate(o)) {
+    for (const auto& poem : allOf(model->generate(o), o.samples)) {
         EXPECT_EQ(poem.text.rfind("春月", 0), 0u);
         EXPECT_TRUE(poem.pattern == MeterPattern::ObliqueStart ||
                     poem.pattern == MeterPattern::ObliqueStartRhymed)

@@ -23,7 +23,10 @@ TEST(Evaluation, TwoClassesByHand) {
     EXPECT_DOUBLE_EQ(e.recall[1], 20.0 / 30);
     const double f1Spam = 2 * (20.0 / 23) * (20.0 / 30) / (20.0 / 23 + 20.0 / 30);
     EXPECT_DOUBLE_EQ(e.f1[1], f1Spam);
-    EXPECT_DOUBLE_EQ(e.macroF1, (e.f1[0] + e.f1[1]) / 2);
+    // F1 = 2 TP / (2 TP + FP + FN): ham 100 / (100 + 10 + 3), spam 40 / (40 + 3 + 10).
+    EXPECT_DOUBLE_EQ(e.f1[0], 100.0 / 113);
+    EXPECT_DOUBLE_EQ(e.f1[1], 40.0 / 53);
+    EXPECT_DOUBLE_EQ(e.macroF1, (100.0 / 113 + 40.0 / 53) / 2);
     EXPECT_DOUBLE_EQ(e.accuracy, 70.0 / 83);
     EXPECT_EQ(e.majorityClass, "ham");
     EXPECT_DOUBLE_EQ(e.majorityAccuracy, 53.0 / 83);
@@ -40,7 +43,8 @@ TEST(Evaluation, AClassNeverPredictedHasPrecisionAndF1Zero) {
     EXPECT_DOUBLE_EQ(e.precision[2], 0.0);
     EXPECT_DOUBLE_EQ(e.recall[2], 0.0);
     EXPECT_EQ(e.support[2], 0);
-    EXPECT_DOUBLE_EQ(e.macroF1, e.f1[0] / 3);
+    EXPECT_DOUBLE_EQ(e.f1[0], 8.0 / 14);              // 2 x 4 / (2 x 4 + 6 + 0)
+    EXPECT_DOUBLE_EQ(e.macroF1, (8.0 / 14 + 0 + 0) / 3);  // every class counts, the absent one too
     // The model always says "a", but "b" is the split's majority: the baseline beats it.
     EXPECT_EQ(e.majorityClass, "b");
     EXPECT_DOUBLE_EQ(e.majorityAccuracy, 0.6);

@@ -101,7 +101,11 @@ TEST(PlaygroundPanel, ChecksGeneratedPoemsAndMarksTheCharactersThatBreakARule) {
     ready.clear();
     panel.generate();
     ASSERT_TRUE(wbuitest::waitFor([&] { return ready.count() > 0 || errors.count() > 0; }));
+    ASSERT_EQ(errors.count(), 0) << errors.value(0).value(1).toString().toStdString();
+    ASSERT_EQ(panel.results().size(), 4) << "free text was generated";
     EXPECT_TRUE(panel.verseSummaries().isEmpty());
+    EXPECT_FALSE(panel.timingText().contains(QStringLiteral("pass every rule")))
+        << panel.timingText().toStdString();
 }
 
 // A model whose corpus has no tone and rhyme tables on this machine offers no strict meter, and says why.

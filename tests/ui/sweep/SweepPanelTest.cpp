@@ -16,6 +16,9 @@
 #include "common/ErrorPresenter.h"
 #include "sweep/SweepChart.h"
 #include "sweep/SweepPanel.h"
+#include "workbench/Sweep.h"
+
+#include <filesystem>
 
 using namespace wbui;
 using State = SweepPanel::State;
@@ -175,4 +178,26 @@ TEST_F(SweepTab, PauseFinishesTheRunningCellCancelStopsAndResumeCompletes) {
     ASSERT_TRUE(waitForState(State::Finished)) << m_panel.lastError().toStdString();
     EXPECT_EQ(states(), QStringList(3, QStringLiteral("done")));
     EXPECT_EQ(m_panel.resultTable()->rowCount(), 3);
+}
+
+// Issue #32: a damaged sweep.json opened in the app is an error naming the file; the tab shows what it
+// showed before.
+TEST_F(SweepTab, ATruncatedSweepFileIsAnErrorNamingItAndTheTabStaysAsItWas) {
+    const auto sweep =
+        wb::Sweep::plan(wbuitest::tinyConfig(wb::Task::LanguageModel, m_tmp.file("pattern.txt")),
+                        {wb::parseSweepAxis("hidden=8,12")}, 1, 0);
+    const std::string folder = m_tmp.file("damaged");
+    std::filesystem::create_directories(folder);
+    wb::saveSweep(folder, sweep);
+    const std::string whole = wbtest::readText(folder + "/sweep.json");
+    QString error;
+    ASSERT_TRUE(m_panel.openSweep(QString::fromStdString(folder), &error)) << error.toStdString();
+    ASSERT_EQ(m_panel.cellTable()->rowCount(), 2);
+    for (const std::string& damaged : {whole.substr(0, whole.size() / 2), std::string("{\"cells\": 7}")}) {
+        wbtest::writeText(folder + "/sweep.json", damaged);
+        error.clear();
+        EXPECT_FALSE(m_panel.openSweep(QString::fromStdString(folder), &error));
+        EXPECT_TRUE(error.contains(QStringLiteral("sweep.json"))) << error.toStdString();
+        EXPECT_EQ(m_panel.cellTable()->rowCount(), 2) << "the sweep shown before stays";
+    }
 }
