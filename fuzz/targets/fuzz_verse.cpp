@@ -1,10 +1,11 @@
 // The verse tables and the baseline a run folder or a Tang corpus holds, the checker on any text, and strict
 // meter's promise. The first byte picks: 0 tones.json (ToneTable::parse), 1 rhymes.json (RhymeTable::parse),
 // 2 baseline.json (NgramBaseline::fromJson), 3 strict meter, anything else a poem for the checker with small
-// fixed tables (the seeds, fuzz/seeds/make_seeds.py, reach each: strict-meter*.bin check 4 poems each). Bad input must be an InputError naming the file; a poem must give a report whose violations
-// point at characters the text has, and verseSpots must map every code point. Strict meter: over tables the
-// bytes make up (any tones, characters in several rhyme groups or none), a poem drawn among the characters
-// PoemMeter allows, with choices the bytes make, never runs out of characters and always passes the checker.
+// fixed tables (the seeds, fuzz/seeds/make_seeds.py, reach each: strict-meter*.bin check 4 poems each). Bad
+// input must be an InputError naming the file; a poem must give a report whose violations point at characters
+// the text has, and verseSpots must map every code point. Strict meter: over tables the bytes make up (any
+// tones, characters in several rhyme groups or none), a poem drawn among the characters PoemMeter allows,
+// with choices the bytes make, never runs out of characters and always passes the checker.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

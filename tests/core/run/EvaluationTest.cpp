@@ -43,7 +43,7 @@ TEST(Evaluation, AClassNeverPredictedHasPrecisionAndF1Zero) {
     EXPECT_DOUBLE_EQ(e.precision[2], 0.0);
     EXPECT_DOUBLE_EQ(e.recall[2], 0.0);
     EXPECT_EQ(e.support[2], 0);
-    EXPECT_DOUBLE_EQ(e.f1[0], 8.0 / 14);              // 2 x 4 / (2 x 4 + 6 + 0)
+    EXPECT_DOUBLE_EQ(e.f1[0], 8.0 / 14);                  // 2 x 4 / (2 x 4 + 6 + 0)
     EXPECT_DOUBLE_EQ(e.macroF1, (8.0 / 14 + 0 + 0) / 3);  // every class counts, the absent one too
     // The model always says "a", but "b" is the split's majority: the baseline beats it.
     EXPECT_EQ(e.majorityClass, "b");
