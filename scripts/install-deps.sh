@@ -34,8 +34,8 @@ packages=(
   # (tests/datasets runs both, so without them those tests fail or skip)
   python3 npm opencc
   # packaging: the man pages are written by help2man from the programs' own --help; CPack's dpkg-shlibdeps
-  # step (the package's library dependencies) needs file
-  help2man file
+  # step (the package's library dependencies) needs file; the packaging test renders a page with nroff
+  help2man file groff-base
 )
 
 # The names that differ from Debian 12's, per release ("" = not needed there; several, space-separated).

@@ -79,6 +79,14 @@ struct CompareOptions {
     bool json = false;
 };
 
+struct VerseOptions {
+    std::string poems;   // a poems JSON or a text file of poems separated by blank lines
+    std::string tables;  // the prepared corpus whose tones.json and rhymes.json check them; "" = poems' own
+    bool mix = false;    // --mix: poems of random real lines instead (the baseline of docs/verse.md)
+    unsigned mixSeed = 1;
+    bool json = false;
+};
+
 struct PrepareOptions {
     std::vector<std::string> names;  // corpora to prepare, or "all"
     bool list = false, json = false, latest = false, force = false;
@@ -97,6 +105,7 @@ int runGenerate(const GenerateCliOptions& o);
 int runClassify(const ClassifyOptions& o);
 int runBench(const BenchCliOptions& o);
 int runCompare(const CompareOptions& o);
+int runVerse(const VerseOptions& o);
 // base: the train flags applied to the defaults (new sweeps only).
 // Replaces this process with the corpus preparer; returns only when that cannot start.
 int runPrepare(const PrepareOptions& o);

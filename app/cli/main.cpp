@@ -339,6 +339,25 @@ Command addCompare(CLI::App& app) {
     return {cmd, [o] { return runCompare(*o); }};
 }
 
+Command addVerse(CLI::App& app) {
+    auto o = std::make_shared<VerseOptions>();
+    auto* cmd = app.add_subcommand("verse", "Check poems for tone and rhyme against a Tang corpus's tables");
+    cmd->add_option("POEMS", o->poems,
+                    "A poems JSON (a corpus) or a text file, poems separated by blank lines")
+        ->required();
+    cmd->add_option(
+        "--tables", o->tables,
+        "Prepared corpus (name or path) whose tones.json and rhymes.json judge them (default: POEMS's)");
+    auto* mix = cmd->add_option("--mix", o->mixSeed,
+                                "Check poems of real lines not written together instead (line i of a random "
+                                "poem as line i), drawn with this seed");
+    cmd->add_flag("--json", o->json, "Machine-readable output");
+    return {cmd, [o, mix] {
+                o->mix = mix->count() > 0;
+                return runVerse(*o);
+            }};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -352,7 +371,7 @@ int main(int argc, char** argv) {
     // In the order --help lists them.
     const std::vector<Command> commands{addDevices(app), addInspect(app),  addPrepare(app),  addTrain(app),
                                         addResume(app),  addGenerate(app), addClassify(app), addBench(app),
-                                        addWorker(app),  addSweep(app),    addCompare(app)};
+                                        addWorker(app),  addSweep(app),    addCompare(app),  addVerse(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

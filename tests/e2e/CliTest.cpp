@@ -352,3 +352,46 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheFileAndLeavesNothing) {
         EXPECT_EQ(lines(r.err), 1u) << args << "\n" << r.err;
     }
 }
+
+// `verse`: the checker over a file of poems with a corpus's tables. Two poems, one that passes (the tables of
+// wbtest::writeVerseTables) and one that breaks the rhyme; then the same as mixes of their lines.
+TEST(Cli, VerseChecksAFileOfPoemsWithACorpussTables) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "poems.json", wbtest::quatrainJson(40));
+    wbtest::writeVerseTables(dir.path());
+    const std::string good = "月夜春山水日人，春風花月秋江天。\n花江雲水東秋夜，長日歸花月水雲。";
+    const std::string bad = "月夜春山水日人，春風花月秋江月。\n花江雲水東秋夜，長日歸花月水夜。";
+    wbtest::writeText(dir.path() / "mine.txt", good + "\n\n" + bad + "\n");
+    auto r = cli("verse " + quote(dir.file("mine.txt")) + " --tables " + quote(dir.file("poems.json")) +
+                 " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["poems"], 2);
+    EXPECT_EQ(j["passed"], 1) << r.out;
+    EXPECT_TRUE(j["novelty_judged"].get<bool>()) << "the poems are not the tables' corpus";
+    EXPECT_LT(j["rules"]["rhyme-tone"]["without_violation"].get<int>(), 2) << r.out;
+    EXPECT_EQ(j["forms"]["七绝"], 2);
+    r = cli("verse " + quote(dir.file("mine.txt")) + " --tables " + quote(dir.file("poems.json")));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("pass every rule        1 (50.0 %)"), std::string::npos) << r.out;
+    // Mixed: as many poems, novelty not judged (every line is a real one).
+    r = cli("verse " + quote(dir.file("mine.txt")) + " --tables " + quote(dir.file("poems.json")) +
+            " --mix 3 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["poems"], 2);
+    EXPECT_FALSE(nlohmann::json::parse(r.out)["novelty_judged"].get<bool>());
+    // A corpus checked with its own tables: novelty is not judged either.
+    r = cli("verse " + quote(dir.file("poems.json")) + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["poems"], 40);
+    EXPECT_FALSE(nlohmann::json::parse(r.out)["novelty_judged"].get<bool>());
+    // Without tables, or without poems: one line, exit 2.
+    wbtest::writeText(dir.path() / "other" / "plain.txt", good);
+    r = cli("verse " + quote(dir.file("other/plain.txt")));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("no tone and rhyme tables"), std::string::npos) << r.err;
+    wbtest::writeText(dir.path() / "empty.txt", "\n\n");
+    r = cli("verse " + quote(dir.file("empty.txt")) + " --tables " + quote(dir.file("poems.json")));
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("no poems in it"), std::string::npos) << r.err;
+}

@@ -22,9 +22,11 @@
 
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 #include <thread>
 
@@ -74,17 +76,29 @@ nlohmann::json runJson(const fs::path& run) {
     return nlohmann::json::parse(wbtest::readText(run / "run.json"));
 }
 
-// A port nobody listens on (bound, read, released; the kernel does not hand it out again at once).
+// A port nobody listens on, for a master the test starts a moment later. Not one the kernel picked: it hands
+// the same ephemeral ports to any process's connections and `bind(0)`s, so between the check and the use
+// another test's socket could take it. A random port below the ephemeral range
+// (/proc/sys/net/ipv4/ip_local_port_range) is taken only by a program that names it, and this one is checked
+// free by binding it.
 int freePort() {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-    socklen_t len = sizeof a;
-    getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-    close(fd);
-    return ntohs(a.sin_port);
+    int low = 32768, high = 60999;
+    std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> low >> high;
+    static std::mt19937 rng(static_cast<unsigned>(getpid()) ^ static_cast<unsigned>(time(nullptr)));
+    const int floor = 10000, ceiling = std::max(floor + 1000, low);
+    for (int attempt = 0; attempt < 200; ++attempt) {
+        const int port = floor + static_cast<int>(rng() % static_cast<unsigned>(ceiling - floor));
+        const int fd = socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        a.sin_port = htons(static_cast<std::uint16_t>(port));
+        const bool bound = bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+        close(fd);
+        if (bound) return port;
+    }
+    ADD_FAILURE() << "no free port below " << ceiling;
+    return 0;
 }
 
 std::string torchrunEnv(int rank, int world, int port, double timeout = 20) {
@@ -97,11 +111,15 @@ std::string torchrunEnv(int rank, int world, int port, double timeout = 20) {
 // lstm-workbench-cli started in the background, as a launcher (torchrun, a shell's &) would.
 class Background {
 public:
-    Background(const std::string& args, const std::string& env) : m_err(m_tmp.file("stderr")) {
+    // ownGroup: in a process group of its own (its pid), as a shell's job is, so that a signal to the group
+    // reaches its processes and no one else.
+    Background(const std::string& args, const std::string& env, bool ownGroup = false)
+        : m_err(m_tmp.file("stderr")) {
         const std::string command = env + "exec " + std::string(WORKBENCH_CLI) + " " + args + " >" +
                                     shellQuote(m_tmp.file("stdout")) + " 2>" + shellQuote(m_err);
         m_pid = fork();
         if (m_pid == 0) {
+            if (ownGroup) setpgid(0, 0);
             execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
             _exit(127);
         }
@@ -338,3 +356,76 @@ TEST_F(Distributed, BadLaunchesAreInputErrors) {
 }
 
 }  // namespace
+
+namespace {
+// Gone, or a zombie no one has reaped yet (PID 1 in a container may never): either way it runs no more.
+bool processEnded(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    if (!stat) return true;
+    std::string line;
+    std::getline(stat, line);
+    const auto close = line.rfind(')');
+    return close == std::string::npos || close + 2 >= line.size() || line[close + 2] == 'Z' ||
+           line[close + 2] == 'X';
+}
+}  // namespace
+
+// Issue #32: the launcher (`train --nproc 2`, rank 0 itself) killed outright leaves no worker behind: each
+// worker dies with the rank that started it (PR_SET_PDEATHSIG), at once rather than at the collective
+// timeout (60 s here).
+TEST_F(Distributed, AKilledLauncherTakesItsWorkersWithIt) {
+    const std::string args = std::string(kModel) + " --batch-size 12 --epochs 1000 --validate-every 5";
+    Background job("train " + corpus("pattern.txt") + out("run") + args + " --nproc 2",
+                   "WORKBENCH_DIST_TIMEOUT=60 ");
+    const auto model = run("run") / "model.safetensors";
+    for (int i = 0; i < 3000 && !fs::exists(model); ++i) std::this_thread::sleep_for(10ms);
+    ASSERT_TRUE(fs::exists(model)) << job.err();
+    const auto workers = childrenOf(job.pid());
+    ASSERT_EQ(workers.size(), 1u);
+    kill(job.pid(), SIGKILL);
+    EXPECT_EQ(job.wait(10s), 128 + SIGKILL);
+    bool ended = false;
+    for (int i = 0; i < 500 && !ended; ++i) {
+        ended = processEnded(workers[0]);
+        if (!ended) std::this_thread::sleep_for(10ms);
+    }
+    EXPECT_TRUE(ended) << "worker " << workers[0] << " outlived its launcher by 5 s";
+    if (!ended) kill(workers[0], SIGKILL);
+    // What the last checkpoint holds resumes in one process.
+    const auto info = runJson(run("run"));
+    const auto steps = info["summary"]["steps"].get<int>();
+    auto resumed = wbtest::runCli("resume " + shellQuote(run("run").string()) + " --max-steps " +
+                                  std::to_string(steps + 5) + " --nproc 1 --json");
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+}
+
+// Ctrl+C on a multi-process run (SIGINT to the launcher, and to the whole process group as a terminal
+// sends it): every rank stops at the same step, the run is saved as stopped, exit 130, and it resumes.
+TEST_F(Distributed, SigintStopsEveryRankAtOneStepAndTheRunResumes) {
+    for (const bool wholeGroup : {false, true}) {
+        SCOPED_TRACE(wholeGroup ? "to the process group" : "to the launcher");
+        const char* name = wholeGroup ? "group" : "launcher";
+        const std::string args = std::string(kModel) + " --batch-size 12 --epochs 1000 --validate-every 5";
+        Background job("train " + corpus("pattern.txt") + out(name) + args + " --nproc 2",
+                       "WORKBENCH_DIST_TIMEOUT=30 ",
+                       /*ownGroup=*/true);
+        const auto model = run(name) / "model.safetensors";
+        for (int i = 0; i < 3000 && !fs::exists(model); ++i) std::this_thread::sleep_for(10ms);
+        ASSERT_TRUE(fs::exists(model)) << job.err();
+        if (wholeGroup)
+            kill(-job.pid(), SIGINT);
+        else
+            kill(job.pid(), SIGINT);
+        const int code = job.wait(30s);
+        ASSERT_NE(code, -1) << "no exit within 30 s of Ctrl+C";
+        EXPECT_EQ(code, 130) << job.err();
+        const auto info = runJson(run(name));
+        EXPECT_EQ(info["status"], "stopped") << info.dump(2);
+        const auto steps = info["summary"]["steps"].get<int>();
+        EXPECT_GT(steps, 0);
+        auto resumed = wbtest::runCli("resume " + shellQuote(run(name).string()) + " --max-steps " +
+                                      std::to_string(steps + 4) + " --json");
+        ASSERT_EQ(resumed.code, 0) << resumed.err;
+        EXPECT_EQ(nlohmann::json::parse(resumed.out)["summary"]["steps"], steps + 4);
+    }
+}
