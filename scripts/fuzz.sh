@@ -23,7 +23,7 @@ phase "fuzz build"
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(utf8 text poems tsv csv folder config safetensors runfolder verse)
+  targets=(utf8 text poems tsv csv folder config safetensors runfolder verse sweep)
 fi
 
 # One target per core at a time (libFuzzer runs on one thread): each still fuzzes for SECONDS, in half the

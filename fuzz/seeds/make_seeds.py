@@ -205,3 +205,15 @@ chars = [(1 if i % 2 == 0 else 2, (1 | (2 if i % 6 == 0 else 0)) if i % 2 == 0 e
 chars += [(3, 1), (0, 0)]
 write("verse", "strict-meter.bin", strict_meter_seed(4, 7, chars, [7, 3, 11, 5, 2, 13, 1, 17]))
 write("verse", "strict-meter-regulated5.bin", strict_meter_seed(8, 5, chars, [4, 9, 6, 1]))
+
+
+# --- sweep: sweep.json as `lstm-workbench-cli sweep` writes it (a 2 x 2 grid, made here) --------------------
+SWEEP = {'axes': [{'field': 'hidden', 'values': ['8', '12']}, {'field': 'batch_size', 'values': ['4', '8']}], 'base': {'data': {'corpus': '/data/corpus.txt', 'data_fraction': 1.0, 'format': 'auto', 'min_count': 1, 'seq_len': 8, 'stride': 0, 'tokens': 'char', 'val_fraction': 0.1, 'vocab_size': 0}, 'device': {'device': 'cpu', 'precision': 'auto', 'processes': 1, 'thread_split': 'batch', 'threads': 0}, 'model': {'backend': 'auto', 'bidirectional': False, 'dropout': 0.1, 'embedding': 8, 'hidden': 256, 'layers': 1, 'pooling': 'last'}, 'name': 'Tang quatrains (char LM)', 'task': 'lm', 'train': {'batch_size': 32, 'early_stop_patience': 0, 'epochs': 0, 'grad_clip': 5.0, 'learning_rate': 0.004, 'log_every': 10, 'lr_schedule': 'cosine', 'lr_warmup_steps': 100, 'max_steps': 1, 'optimizer': 'adam', 'seed': 42, 'validate_every': 0, 'validation_samples': 3, 'warmup_steps': 3, 'weight_decay': 0.01}}, 'cells': [{'error': '', 'index': 0, 'peak_rss_bytes': 192593920, 'repeat': 0, 'run_dir': 'runs/000-hidden-8-batch-size-4', 'setting': {'batch_size': '4', 'hidden': '8'}, 'state': 'done'}, {'error': '', 'index': 1, 'peak_rss_bytes': 192610304, 'repeat': 0, 'run_dir': 'runs/001-hidden-8-batch-size-8', 'setting': {'batch_size': '8', 'hidden': '8'}, 'state': 'done'}, {'error': '', 'index': 2, 'peak_rss_bytes': 192819200, 'repeat': 0, 'run_dir': 'runs/002-hidden-12-batch-size-4', 'setting': {'batch_size': '4', 'hidden': '12'}, 'state': 'done'}, {'error': '', 'index': 3, 'peak_rss_bytes': 193171456, 'repeat': 0, 'run_dir': 'runs/003-hidden-12-batch-size-8', 'setting': {'batch_size': '8', 'hidden': '12'}, 'state': 'done'}], 'format': 'lstm-workbench sweep', 'repeats': 1, 'target_loss': 2.5}
+
+write("sweep", "sweep.json", json.dumps(SWEEP, indent=2))
+states = dict(SWEEP, cells=[dict(c, state=s, error="cell failed: out of memory" if s == "failed" else "")
+                            for c, s in zip(SWEEP["cells"], ["done", "running", "failed", "queued"])])
+write("sweep", "states.json", json.dumps(states))
+escape = dict(SWEEP, cells=[dict(SWEEP["cells"][0], run_dir="runs/../../outside")])
+write("sweep", "run-dir-escape.json", json.dumps(escape))
+write("sweep", "truncated.json", json.dumps(SWEEP)[:700])

@@ -46,6 +46,8 @@ std::string cliArgs(const BadInputCase& c, const BadInput& in, const fs::path& s
         case Entry::Compare:
             // The CSV goes outside the case's folder: a failed compare must not write it either.
             return "compare " + quote(in.path) + " --csv " + quote((scratch / "compare.csv").string());
+        case Entry::Sweep:
+            return "sweep " + quote(in.path) + " --quiet";
     }
     return "";
 }

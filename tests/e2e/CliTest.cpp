@@ -215,6 +215,46 @@ TEST(Cli, StrictMeterWithoutTablesIsAClearError) {
     EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// Issue #32: strict meter with a vocabulary short of rhyme characters. With one rhyme group of two level
+// characters (東, 風) a quatrain can rhyme lines 2 and 4 but not line 1 as well: an unrhymed first line
+// works, an explicit rhymed pattern is refused naming what it needs; with one level character in the group,
+// no quatrain can rhyme at all, and strict meter says so before generating anything.
+TEST(Cli, StrictMeterWithFewRhymeCharactersSaysWhatAPatternNeeds) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "poems.json", wbtest::quatrainJson(40));
+    wbtest::writeVerseTables(dir.path());
+    wbtest::writeText(
+        dir.path() / "rhymes.json",
+        R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [{"name": "東", "traditional": "東風"}]})");
+    auto r = cli("train " + quote(dir.file("poems.json")) + " --out " + quote(dir.file("run")) + kTinyLm +
+                 " --max-steps 5 --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = cli("generate " + quote(dir.file("run")) +
+            " --form quatrain7 --meter strict --pattern level-start --samples 3 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(r.out)["verse_passed"], 3) << r.out;
+    r = cli("generate " + quote(dir.file("run")) +
+            " --form quatrain7 --meter strict --pattern level-start-rhymed");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("needs a rhyme group of 3 level characters"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    // Auto picks a pattern the vocabulary can rhyme.
+    r = cli("generate " + quote(dir.file("run")) + " --form quatrain7 --meter strict --samples 4 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const auto& score : nlohmann::json::parse(r.out)["scores"]) {
+        const auto pattern = score["pattern"].get<std::string>();
+        EXPECT_TRUE(pattern == "level-start" || pattern == "oblique-start") << pattern;
+    }
+
+    wbtest::writeText(
+        dir.path() / "rhymes.json",
+        R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [{"name": "東", "traditional": "東"}]})");
+    r = cli("generate " + quote(dir.file("run")) + " --form quatrain7 --meter strict");
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find("no rhyme group has 2 level characters"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 TEST(Cli, InspectShowsStatisticsAndClasses) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "reviews.tsv", wbtest::separableTsv(40));

@@ -429,3 +429,22 @@ TEST_F(Distributed, SigintStopsEveryRankAtOneStepAndTheRunResumes) {
         EXPECT_EQ(nlohmann::json::parse(resumed.out)["summary"]["steps"], steps + 4);
     }
 }
+
+// Rank 0 killed in a job whose processes were started by hand (torchrun's variables, as on two machines):
+// rank 1 stops with one line naming rank 0, within seconds rather than the 30-second collective timeout.
+TEST_F(Distributed, AKilledRankZeroStopsTheOtherRankWithOneLine) {
+    const std::string args = std::string(kModel) + " --batch-size 12 --epochs 1000 --validate-every 5";
+    const int port = freePort();
+    Background rank1("train " + corpus("pattern.txt") + out("unused") + args, torchrunEnv(1, 2, port, 30));
+    Background rank0("train " + corpus("pattern.txt") + out("job") + args, torchrunEnv(0, 2, port, 30));
+    const auto model = run("job") / "model.safetensors";
+    for (int i = 0; i < 3000 && !fs::exists(model); ++i) std::this_thread::sleep_for(10ms);
+    ASSERT_TRUE(fs::exists(model)) << rank0.err() << rank1.err();
+    kill(rank0.pid(), SIGKILL);
+    EXPECT_EQ(rank0.wait(10s), 128 + SIGKILL);
+    const int code = rank1.wait(25s);
+    ASSERT_NE(code, -1) << "rank 1 still runs 25 s after rank 0 was killed";
+    EXPECT_EQ(code, 1) << rank1.err();
+    EXPECT_EQ(lineCount(rank1.err()), 1) << rank1.err();
+    EXPECT_NE(rank1.err().find("rank 0"), std::string::npos) << rank1.err();
+}

@@ -15,6 +15,7 @@
 
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
+#include "workbench/Sweep.h"
 #include "workbench/Training.h"
 
 namespace fs = std::filesystem;
@@ -40,6 +41,8 @@ std::string cliCommand(Entry e) {
             return "classify";
         case Entry::Compare:
             return "compare";
+        case Entry::Sweep:
+            return "sweep";
     }
     return "?";
 }
@@ -62,6 +65,8 @@ std::string apiCall(Entry e) {
             return "TrainedModel::load + classify";
         case Entry::Compare:
             return "loadRunFolder";
+        case Entry::Sweep:
+            return "loadSweep";
     }
     return "?";
 }
@@ -260,6 +265,21 @@ std::string repeat(const std::string& s, std::size_t n) {
 }
 
 constexpr const char* kLimit = "WORKBENCH_MEMORY_LIMIT_BYTES";
+
+// A sweep folder (a 2-cell grid over a pattern corpus, planned, nothing trained) whose sweep.json is then
+// damaged: `sweep SWEEP_DIR` and the app's Sweep tab read it before they touch anything.
+Writer sweepFolder(const std::function<std::string(const std::string& whole)>& damage) {
+    return [=](const fs::path& dir) {
+        writeText(dir / "pattern.txt", patternText(40));
+        const auto sweep = wb::Sweep::plan(tinyLanguageModel((dir / "pattern.txt").string()),
+                                           {wb::parseSweepAxis("hidden=8,12")}, 1, 0);
+        fs::create_directories(dir / "sweep");
+        writeText(dir / "sweep" / "sweep.json", damage(sweep.toJson()));
+        BadInput in;
+        in.path = (dir / "sweep").string();
+        return in;
+    };
+}
 
 // A corpus the loader reads and training refuses (BadInputs.h, FailsAt).
 BadInputCase atTraining(BadInputCase k) {
@@ -960,6 +980,40 @@ std::vector<BadInputCase> makeCatalog() {
              return in;
          },
          {"texts", "not a regular file"}});
+
+    // ---------------- sweep folders ----------------
+    add({"SweepTruncated",
+         Entry::Sweep,
+         "sweep.json cut in the middle",
+         sweepFolder([](const std::string& whole) { return whole.substr(0, whole.size() / 2); }),
+         {"sweep.json", "invalid JSON"}});
+    add({"SweepCellsNotAList",
+         Entry::Sweep,
+         "sweep.json whose cells are a number",
+         sweepFolder([](const std::string& whole) {
+             json j = json::parse(whole);
+             j["cells"] = 7;
+             return j.dump(1);
+         }),
+         {"sweep.json", "cells: expected a list, found an integer"}});
+    add({"SweepCellMissesAField",
+         Entry::Sweep,
+         "a cell without its state",
+         sweepFolder([](const std::string& whole) {
+             json j = json::parse(whole);
+             j["cells"][1].erase("state");
+             return j.dump(1);
+         }),
+         {"sweep.json", "cells[1] misses a field or has one of the wrong type"}});
+    add({"SweepRunDirEscapes",
+         Entry::Sweep,
+         "a cell whose run_dir leaves the sweep's runs/ (the sweep removes it before redoing the cell)",
+         sweepFolder([](const std::string& whole) {
+             json j = json::parse(whole);
+             j["cells"][0]["run_dir"] = "runs/../../outside";
+             return j.dump(1);
+         }),
+         {"sweep.json", "is not inside the sweep's runs/"}});
     return c;
 }
 

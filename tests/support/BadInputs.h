@@ -32,6 +32,7 @@ enum class Entry {
                    // API: TrainedModel::load(RUN) + verseCheckerForCorpus(its corpus) + generate()
     Classify,      // CLI: classify RUN (--text|--file F)       API: TrainedModel::load(RUN)->classify(text)
     Compare,       // CLI: compare RUN --csv OUT.csv            API: loadRunFolder(RUN) + compareRuns
+    Sweep,         // CLI: sweep SWEEP_DIR --quiet (resume)     API: loadSweep(SWEEP_DIR)
 };
 std::string cliCommand(Entry e);  // "inspect", "train", "train --config", …
 std::string apiCall(Entry e);     // "loadCorpus", "TrainingJob", …

@@ -369,8 +369,16 @@ TEST(MainWindow, PauseAllOnAMultiProcessRunLeavesItLabelledRunning) {
     const int index = win.w->launcher()->runs()->indexOf(key);
     ASSERT_GE(index, 0);
     EXPECT_GT(win.w->launcher()->runs()->at(index).record.info.summary.steps, 0);
+    // Stop, from the app: every rank stops at one step, and the run is saved as stopped (issue #32).
     win.w->launcher()->stopAll();
     ASSERT_TRUE(waitFor([&] { return run->isDone(); }, 120000));
+    EXPECT_EQ(run->state(), RunController::State::Stopped);
+    const auto stopped = wb::loadRunFolder(key.toStdString());
+    EXPECT_EQ(stopped.info.status, wb::RunStatus::Stopped);
+    EXPECT_GT(stopped.info.summary.steps, 0);
+    EXPECT_TRUE(
+        waitFor([&] { return win.w->runsPanel()->runStatus(key) == QStringLiteral("stopped"); }, 1000))
+        << win.w->runsPanel()->runStatus(key).toStdString();
 }
 
 TEST(MainWindow, DroppingRunFolderAddsItToComparison) {

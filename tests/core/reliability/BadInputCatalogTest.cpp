@@ -14,6 +14,7 @@
 #include "workbench/Errors.h"
 #include "workbench/Inference.h"
 #include "workbench/RunFolder.h"
+#include "workbench/Sweep.h"
 #include "workbench/Training.h"
 #include "workbench/Verse.h"
 
@@ -83,6 +84,9 @@ void callApi(const BadInputCase& c, const BadInput& in, Outcome& o) {
             (void)wb::compareRuns(runs, 0);
             break;
         }
+        case Entry::Sweep:
+            (void)wb::loadSweep(in.path);
+            break;
     }
 }
 
@@ -148,9 +152,9 @@ TEST_P(BadInputCatalog, ThroughTheApi) {
 INSTANTIATE_TEST_SUITE_P(Catalog, BadInputCatalog, ::testing::ValuesIn(wbtest::badInputCatalog()),
                          [](const ::testing::TestParamInfo<BadInputCase>& info) { return info.param.name; });
 
-TEST(BadInputCatalogSize, HasTheNinetyFourCasesTheDocsCountWithUniqueNames) {
+TEST(BadInputCatalogSize, HasTheCasesTheDocsCountWithUniqueNames) {
     const auto& all = wbtest::badInputCatalog();
-    EXPECT_EQ(all.size(), 94u) << "docs/reliability.md counts 94 cases: update it with the catalogue";
+    EXPECT_EQ(all.size(), 98u) << "docs/reliability.md counts 98 cases: update it with the catalogue";
     std::set<std::string> names;
     for (const auto& c : all) EXPECT_TRUE(names.insert(c.name).second) << c.name;
     // BAD_INPUT_TABLE=FILE writes the catalogue as the Markdown table of docs/reliability.md.

@@ -179,17 +179,35 @@ std::string Sweep::toJson() const {
 
 Sweep Sweep::fromJson(const std::string& text, const std::string& source) {
     const json j = detail::parseJsonDocument(text, source);
+    // Where the reading is, for an error that names the field ("cells[2].run_dir"), not the JSON library.
+    std::string where = "the top level";
+    const auto list = [&](const json& parent, const char* key, const std::string& path) -> const json& {
+        where = path;
+        const json& value = parent.at(key);
+        if (!value.is_array())
+            throw InputError(source, 0, path + ": expected a list, found " + detail::jsonTypeName(value));
+        return value;
+    };
     try {
         if (!j.is_object() || j.value("format", "") != "lstm-workbench sweep")
             throw InputError(source, 0, "not a sweep file (expected \"format\": \"lstm-workbench sweep\")");
         Sweep s;
+        where = "base";
         s.base = ExperimentConfig::fromJson(j.at("base").dump(), source);
-        for (const auto& a : j.at("axes"))
-            s.axes.push_back(
-                {a.at("field").get<std::string>(), a.at("values").get<std::vector<std::string>>()});
+        const json& axes = list(j, "axes", "axes");
+        for (std::size_t i = 0; i < axes.size(); ++i) {
+            where = "axes[" + std::to_string(i) + "]";
+            s.axes.push_back({axes[i].at("field").get<std::string>(),
+                              axes[i].at("values").get<std::vector<std::string>>()});
+        }
+        where = "repeats";
         s.repeats = j.at("repeats").get<int>();
+        where = "target_loss";
         s.targetLoss = j.at("target_loss").get<double>();
-        for (const auto& c : j.at("cells")) {
+        const json& cells = list(j, "cells", "cells");
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            const json& c = cells[i];
+            where = "cells[" + std::to_string(i) + "]";
             SweepCell cell;
             cell.index = c.at("index").get<int>();
             for (const auto& [k, v] : c.at("setting").items())
@@ -211,8 +229,9 @@ Sweep Sweep::fromJson(const std::string& text, const std::string& source) {
             s.cells.push_back(cell);
         }
         return s;
-    } catch (const json::exception& e) {
-        throw InputError(source, 0, std::string("malformed sweep file: ") + e.what());
+    } catch (const json::exception&) {
+        throw InputError(source, 0,
+                         "malformed sweep file: " + where + " misses a field or has one of the wrong type");
     }
 }
 
