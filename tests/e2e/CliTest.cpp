@@ -223,9 +223,8 @@ TEST(Cli, StrictMeterWithFewRhymeCharactersSaysWhatAPatternNeeds) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "poems.json", wbtest::quatrainJson(40));
     wbtest::writeVerseTables(dir.path());
-    wbtest::writeText(
-        dir.path() / "rhymes.json",
-        R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [{"name": "東", "traditional": "東風"}]})");
+    wbtest::writeText(dir.path() / "rhymes.json", R"({"format": "lstm-workbench rhymes", "version": 1, )"
+                                                  R"("groups": [{"name": "東", "traditional": "東風"}]})");
     auto r = cli("train " + quote(dir.file("poems.json")) + " --out " + quote(dir.file("run")) + kTinyLm +
                  " --max-steps 5 --quiet");
     ASSERT_EQ(r.code, 0) << r.err;
@@ -246,9 +245,8 @@ TEST(Cli, StrictMeterWithFewRhymeCharactersSaysWhatAPatternNeeds) {
         EXPECT_TRUE(pattern == "level-start" || pattern == "oblique-start") << pattern;
     }
 
-    wbtest::writeText(
-        dir.path() / "rhymes.json",
-        R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [{"name": "東", "traditional": "東"}]})");
+    wbtest::writeText(dir.path() / "rhymes.json", R"({"format": "lstm-workbench rhymes", "version": 1, )"
+                                                  R"("groups": [{"name": "東", "traditional": "東"}]})");
     r = cli("generate " + quote(dir.file("run")) + " --form quatrain7 --meter strict");
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_NE(r.err.find("no rhyme group has 2 level characters"), std::string::npos) << r.err;
