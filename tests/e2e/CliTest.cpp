@@ -240,7 +240,9 @@ TEST(Cli, StrictMeterWithFewRhymeCharactersSaysWhatAPatternNeeds) {
     // Auto picks a pattern the vocabulary can rhyme.
     r = cli("generate " + quote(dir.file("run")) + " --form quatrain7 --meter strict --samples 4 --json");
     ASSERT_EQ(r.code, 0) << r.err;
-    for (const auto& score : nlohmann::json::parse(r.out)["scores"]) {
+    const auto autoPatterns = nlohmann::json::parse(r.out);  // kept: a loop over a temporary's member dangles
+    ASSERT_EQ(autoPatterns["scores"].size(), 4u);
+    for (const auto& score : autoPatterns["scores"]) {
         const auto pattern = score["pattern"].get<std::string>();
         EXPECT_TRUE(pattern == "level-start" || pattern == "oblique-start") << pattern;
     }
