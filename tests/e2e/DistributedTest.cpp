@@ -164,6 +164,13 @@ std::vector<pid_t> childrenOf(pid_t pid) {
 
 int lineCount(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 
+// Waits up to 30 s for a run's first checkpoint (model.safetensors): the run is then mid-training.
+bool waitForCheckpoint(const fs::path& run) {
+    const auto model = run / "model.safetensors";
+    for (int i = 0; i < 3000 && !fs::exists(model); ++i) std::this_thread::sleep_for(10ms);
+    return fs::exists(model);
+}
+
 class Distributed : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -247,9 +254,7 @@ TEST_F(Distributed, AKilledWorkerStopsTheJobWithOneLineTheCheckpointStaysAndResu
     const std::string args = std::string(kModel) + " --batch-size 12 --epochs 1000 --validate-every 5";
     Background job("train " + corpus("pattern.txt") + out("run") + args + " --nproc 2",
                    "WORKBENCH_DIST_TIMEOUT=30 ");
-    const auto model = run("run") / "model.safetensors";
-    for (int i = 0; i < 3000 && !fs::exists(model); ++i) std::this_thread::sleep_for(10ms);
-    ASSERT_TRUE(fs::exists(model)) << job.err();
+    ASSERT_TRUE(waitForCheckpoint(run("run"))) << job.err();
     const auto workers = childrenOf(job.pid());
     ASSERT_EQ(workers.size(), 1u);
     const auto killedAt = std::chrono::steady_clock::now();
@@ -377,9 +382,7 @@ TEST_F(Distributed, AKilledLauncherTakesItsWorkersWithIt) {
     const std::string args = std::string(kModel) + " --batch-size 12 --epochs 1000 --validate-every 5";
     Background job("train " + corpus("pattern.txt") + out("run") + args + " --nproc 2",
                    "WORKBENCH_DIST_TIMEOUT=60 ");
-    const auto model = run("run") / "model.safetensors";
-    for (int i = 0; i < 3000 && !fs::exists(model); ++i) std::this_thread::sleep_for(10ms);
-    ASSERT_TRUE(fs::exists(model)) << job.err();
+    ASSERT_TRUE(waitForCheckpoint(run("run"))) << job.err();
     const auto workers = childrenOf(job.pid());
     ASSERT_EQ(workers.size(), 1u);
     kill(job.pid(), SIGKILL);
@@ -409,9 +412,7 @@ TEST_F(Distributed, SigintStopsEveryRankAtOneStepAndTheRunResumes) {
         Background job("train " + corpus("pattern.txt") + out(name) + args + " --nproc 2",
                        "WORKBENCH_DIST_TIMEOUT=30 ",
                        /*ownGroup=*/true);
-        const auto model = run(name) / "model.safetensors";
-        for (int i = 0; i < 3000 && !fs::exists(model); ++i) std::this_thread::sleep_for(10ms);
-        ASSERT_TRUE(fs::exists(model)) << job.err();
+        ASSERT_TRUE(waitForCheckpoint(run(name))) << job.err();
         if (wholeGroup)
             kill(-job.pid(), SIGINT);
         else
@@ -437,9 +438,7 @@ TEST_F(Distributed, AKilledRankZeroStopsTheOtherRankWithOneLine) {
     const int port = freePort();
     Background rank1("train " + corpus("pattern.txt") + out("unused") + args, torchrunEnv(1, 2, port, 30));
     Background rank0("train " + corpus("pattern.txt") + out("job") + args, torchrunEnv(0, 2, port, 30));
-    const auto model = run("job") / "model.safetensors";
-    for (int i = 0; i < 3000 && !fs::exists(model); ++i) std::this_thread::sleep_for(10ms);
-    ASSERT_TRUE(fs::exists(model)) << rank0.err() << rank1.err();
+    ASSERT_TRUE(waitForCheckpoint(run("job"))) << rank0.err() << rank1.err();
     kill(rank0.pid(), SIGKILL);
     EXPECT_EQ(rank0.wait(10s), 128 + SIGKILL);
     const int code = rank1.wait(25s);

@@ -53,7 +53,9 @@ std::unique_ptr<QChartView> ThroughputChart::exportView(int index) const {
 
 QList<QChartView*> ThroughputChart::charts() const {
     QList<QChartView*> out;
-    for (int i = 0; i < m_shown; ++i) out << m_views[std::size_t(i)];
+    // The first chart always (its title says when no run has finished), then one per further kind.
+    const std::size_t shown = std::max<std::size_t>(1, m_kinds.size());
+    for (std::size_t i = 0; i < shown; ++i) out << m_views[i];
     return out;
 }
 
@@ -88,8 +90,8 @@ void ThroughputChart::setRows(const std::vector<wb::ComparisonRow>& rows, const 
             m_categories << QStringLiteral("#%1 %2").arg(bar.row + 1).arg(bar.name);
             ++m_bars;
         }
-    m_shown = std::max<int>(1, int(m_kinds.size()));
-    for (int k = 0; k < int(m_views.size()); ++k) m_views[std::size_t(k)]->setVisible(k < m_shown);
+    const std::size_t shown = std::max<std::size_t>(1, m_kinds.size());
+    for (std::size_t k = 0; k < m_views.size(); ++k) m_views[k]->setVisible(k < shown);
     if (m_kinds.empty()) {
         fill(chartAt(0)->chart(), {tr("Throughput: bars appear as runs finish"), {}}, false);
         return;

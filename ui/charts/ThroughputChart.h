@@ -52,7 +52,6 @@ private:
     QVBoxLayout* m_layout;
     std::vector<Kind> m_kinds;
     std::vector<QChartView*> m_views;
-    int m_shown = 1;
     int m_bars = 0;
     QStringList m_categories;
 };

@@ -103,7 +103,6 @@ bool RunControls::estimate() {
         m_estimate->setText(tr("No estimate: %1").arg(why));
         return false;
     }
-    m_estimatedRuns = int(runs.size());
     m_estimated = plannedJson(runs);
     m_estimate->setText(tr("Timing a few steps to estimate how long the runs take…"));
     m_estimateButton->setEnabled(false);
@@ -113,11 +112,11 @@ bool RunControls::estimate() {
 
 void RunControls::showEstimate(double seconds) {
     const QString time = toQt(wb::humanSeconds(seconds));
-    m_estimate->setText(m_estimatedRuns == 1
+    m_estimate->setText(m_estimated.size() == 1
                             ? tr("About %1 on the ticked device (estimated here).").arg(time)
                             : tr("About %1 for the %2 ticked devices, one after another (estimated here).")
                                   .arg(time)
-                                  .arg(m_estimatedRuns));
+                                  .arg(m_estimated.size()));
 }
 
 void RunControls::experimentEdited(bool corpusLoaded) {

@@ -41,7 +41,6 @@ private:
     QLabel* m_estimate;
     QPushButton* m_estimateButton;
     bool m_autoEstimate = false;
-    int m_estimatedRuns = 0;
     QStringList m_estimated;  // the configs estimated, as JSON
 };
 
