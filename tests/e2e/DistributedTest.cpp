@@ -164,6 +164,17 @@ std::vector<pid_t> childrenOf(pid_t pid) {
 
 int lineCount(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 
+// Gone, or a zombie no one has reaped yet (PID 1 in a container may never): either way it runs no more.
+bool processEnded(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    if (!stat) return true;
+    std::string line;
+    std::getline(stat, line);
+    const auto close = line.rfind(')');
+    return close == std::string::npos || close + 2 >= line.size() || line[close + 2] == 'Z' ||
+           line[close + 2] == 'X';
+}
+
 // Waits up to 30 s for a run's first checkpoint (model.safetensors): the run is then mid-training.
 bool waitForCheckpoint(const fs::path& run) {
     const auto model = run / "model.safetensors";
@@ -283,6 +294,44 @@ TEST_F(Distributed, AKilledWorkerStopsTheJobWithOneLineTheCheckpointStaysAndResu
     EXPECT_EQ(nlohmann::json::parse(resumed.out)["summary"]["steps"], steps + 10);
 }
 
+// A worker that hangs with its sockets open (SIGSTOP: the kernel closes nothing, so no peer sees an error):
+// rank 0's next collective times out, and the job ends with one line naming the rank and its host, within
+// the configured timeout plus the ~2 s it takes to tell a hung rank from a failed one. The hung worker is
+// killed, not waited for; the checkpoint stays and resumes.
+TEST_F(Distributed, AHungWorkerEndsTheJobWithinTheTimeoutWithOneLineNamingItsRankAndHost) {
+    const std::string args = std::string(kModel) + " --batch-size 12 --epochs 1000 --validate-every 5";
+    Background job("train " + corpus("pattern.txt") + out("run") + args + " --nproc 2",
+                   "WORKBENCH_DIST_TIMEOUT=8 ");
+    ASSERT_TRUE(waitForCheckpoint(run("run"))) << job.err();
+    const auto workers = childrenOf(job.pid());
+    ASSERT_EQ(workers.size(), 1u);
+    const auto stoppedAt = std::chrono::steady_clock::now();
+    kill(workers[0], SIGSTOP);
+    const int code = job.wait(30s);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - stoppedAt).count();
+    if (code == -1) kill(workers[0], SIGKILL);
+    ASSERT_NE(code, -1) << "no exit within 30 s of the worker hanging";
+    EXPECT_LT(seconds, 8 + 5) << "the job outlived the 8 s timeout by more than 5 s";
+    EXPECT_EQ(code, 1) << job.err();
+    const auto err = job.err();
+    EXPECT_EQ(lineCount(err), 1) << err;
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    EXPECT_NE(err.find("rank 1 on " + std::string(host)), std::string::npos) << err;
+    EXPECT_NE(err.find("8 s timeout"), std::string::npos) << err;
+    EXPECT_TRUE(processEnded(workers[0])) << "the hung worker was left behind";
+    std::printf("rank 0 stopped %.2f s after rank 1 hung: %s", seconds, err.c_str());
+
+    const auto info = runJson(run("run"));
+    EXPECT_EQ(info["status"], "failed");
+    for (const char* leftover : {"model.safetensors.next", "optimizer.safetensors.next"})
+        EXPECT_FALSE(fs::exists(run("run") / leftover)) << leftover;
+    const auto steps = info["summary"]["steps"].get<int>();
+    auto resumed = wbtest::runCli("resume " + shellQuote(run("run").string()) + " --max-steps " +
+                                  std::to_string(steps + 5) + " --nproc 1 --json");
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+}
+
 TEST_F(Distributed, ABusyPortIsOneLineAndExitOne) {
     const int fd = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in a{};
@@ -362,18 +411,6 @@ TEST_F(Distributed, BadLaunchesAreInputErrors) {
 
 }  // namespace
 
-namespace {
-// Gone, or a zombie no one has reaped yet (PID 1 in a container may never): either way it runs no more.
-bool processEnded(pid_t pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    if (!stat) return true;
-    std::string line;
-    std::getline(stat, line);
-    const auto close = line.rfind(')');
-    return close == std::string::npos || close + 2 >= line.size() || line[close + 2] == 'Z' ||
-           line[close + 2] == 'X';
-}
-}  // namespace
 
 // Issue #32: the launcher (`train --nproc 2`, rank 0 itself) killed outright leaves no worker behind: each
 // worker dies with the rank that started it (PR_SET_PDEATHSIG), at once rather than at the collective

@@ -370,15 +370,22 @@ std::string DistributedContext::explainLostPeer(const std::string& collectiveErr
         std::this_thread::sleep_for(1200ms);  // two heartbeats
         if (auto cause = reported(true); !cause.empty()) return cause;
         std::string silent;
-        for (int r = 0; r < m_spec.worldSize; ++r)
-            if (r != m_spec.rank && !m_store->check({key("failed", r)}) &&
-                m_store->add(key("beat", r), 0) == before[r])
-                silent += (silent.empty() ? "" : ", ") + std::to_string(r);
+        for (int r = 0; r < m_spec.worldSize; ++r) {
+            if (r == m_spec.rank || m_store->check({key("failed", r)}) ||
+                m_store->add(key("beat", r), 0) != before[r])
+                continue;
+            silent += (silent.empty() ? "" : ", ") + std::to_string(r);
+            if (m_store->check({key("host", r)})) silent += " on " + text(m_store->get(key("host", r)));
+            // A local worker that stopped answering is hung (stopped, or stuck in the kernel): nobody will
+            // need it again, and the launcher should not wait for it to end by itself.
+            if (r >= 1 && static_cast<std::size_t>(r) <= m_workers.size() && m_workers[r - 1] > 0)
+                kill(m_workers[r - 1], SIGKILL);
+        }
         if (!silent.empty())
-            return "lost rank " + silent +
-                   ": its process stopped answering (killed, or its machine unreachable); the run stops and "
-                   "keeps "
-                   "its last checkpoint";
+            return "lost rank " + silent + ": no answer within the " +
+                   std::to_string(static_cast<int>(m_spec.timeoutSeconds)) +
+                   " s timeout (its process hung or was killed, or its machine is unreachable); the run stops "
+                   "and keeps its last checkpoint";
         if (auto echo = reported(false); !echo.empty()) return echo;
     } catch (...) {
         return "lost rank 0: the job's store on " + address(m_spec, m_spec.masterPort) + " no longer answers";
