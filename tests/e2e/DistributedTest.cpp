@@ -409,9 +409,6 @@ TEST_F(Distributed, BadLaunchesAreInputErrors) {
     EXPECT_NE(worker.err.find("use train --nproc N"), std::string::npos) << worker.err;
 }
 
-}  // namespace
-
-
 // Issue #32: the launcher (`train --nproc 2`, rank 0 itself) killed outright leaves no worker behind: each
 // worker dies with the rank that started it (PR_SET_PDEATHSIG), at once rather than at the collective
 // timeout (60 s here).
