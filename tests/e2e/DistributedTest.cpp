@@ -308,7 +308,8 @@ TEST_F(Distributed, AHungWorkerEndsTheJobWithinTheTimeoutWithOneLineNamingItsRan
     const auto stoppedAt = std::chrono::steady_clock::now();
     kill(workers[0], SIGSTOP);
     const int code = job.wait(30s);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - stoppedAt).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - stoppedAt).count();
     if (code == -1) kill(workers[0], SIGKILL);
     ASSERT_NE(code, -1) << "no exit within 30 s of the worker hanging";
     EXPECT_LT(seconds, 8 + 5) << "the job outlived the 8 s timeout by more than 5 s";
@@ -481,3 +482,5 @@ TEST_F(Distributed, AKilledRankZeroStopsTheOtherRankWithOneLine) {
     EXPECT_EQ(lineCount(rank1.err()), 1) << rank1.err();
     EXPECT_NE(rank1.err().find("rank 0"), std::string::npos) << rank1.err();
 }
+
+}  // namespace
