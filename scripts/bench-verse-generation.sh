@@ -4,8 +4,9 @@
 # timing it against the estimate the app shows at first launch (`sweep --plan`, the same planner); then, from
 # its last weights, 100 poems per form and meter at temperature 0.8 (`--rng-seed 1`): how many pass every
 # rule, the mean share of checks passed, and the model's bits per character of them (mean and median), and
-# the time of 500 quatrains strict and free. Writes everything, with the commands, to
-# docs/benchmarks/verse/generation.json. About 16 minutes here; run on an idle machine.
+# the time of 500 quatrains strict and free; and every row under the dominant-reading check (80 % rule) of
+# bench/verse_readings.py. Writes everything, with the commands, to docs/benchmarks/verse/generation.json.
+# About 16 minutes here; run on an idle machine.
 # A quick check of the script itself: TRAIN_FLAGS="--max-steps 20" OUT=/tmp/generation.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,9 +44,10 @@ for meter in strict free; do
   one=$(python3 -c "import time; print(round(time.time() - $start, 2))")
   echo "$meter $seconds $one" >> "$work/timings.txt"
 done
-python3 - "$out" "$estimate" "$trained" "$work" <<'PY'
-import json, statistics, sys, datetime
-out, estimate, trained, work = sys.argv[1:5]
+tones="$(python3 -c 'import sys; sys.path.insert(0, "datasets"); from workbench_corpora.manifest import default_cache_dir; print(default_cache_dir())')/tang-quatrains-7/tones.json"
+python3 - "$out" "$estimate" "$trained" "$work" "$tones" <<'PY'
+import json, statistics, subprocess, sys, datetime
+out, estimate, trained, work, tones = sys.argv[1:6]
 train = json.load(open(f"{work}/train.json"))
 summary, rows = [], []
 for form in ("quatrain7", "regulated7", "quatrain5"):
@@ -75,6 +77,12 @@ doc = {"date": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%MZ"), "script":
 with open(out, "w") as f:
     json.dump(doc, f, indent=1, ensure_ascii=False)
     f.write("\n")
+doc["readings"] = {"command": "python3 bench/verse_readings.py CACHE/tang-quatrains-7/tones.json check OUT",
+                   "rows": json.loads(subprocess.check_output(["python3", "bench/verse_readings.py", tones,
+                                                               "check", out]))}
+with open(out, "w") as f:
+    json.dump(doc, f, indent=1, ensure_ascii=False)
+    f.write("\n")
 bpc = train["summary"].get("best_val_bpc")
 print(f"default experiment: estimate {float(estimate):.0f} s, trained in {float(trained):.0f} s; "
       f"best val {bpc} bits per character")
@@ -83,6 +91,12 @@ print("| --- | --- | ---: | ---: | ---: |")
 for s in summary:
     print(f'| {s["form"]} | {s["meter"]} | {s["passed"]} / {s["poems"]} | {s["mean_share_of_checks"]:.3f} | '
           f'{s["bits_mean"]:.2f} / {s["bits_median"]:.2f} |')
+print("| poems | 80 % of level+oblique marks: pass, ambiguous | 80 % of all marks: pass, ambiguous |")
+print("| --- | ---: | ---: |")
+for r in doc["readings"]["rows"]:
+    a, b = r["80_percent_of_level+oblique_marks"], r["80_percent_of_all_marks"]
+    print(f'| {r["poems_of"]} | {a["passed"]} / {a["poems"]}, {100 * a["ambiguous_share"]:.1f}% | '
+          f'{b["passed"]} / {b["poems"]}, {100 * b["ambiguous_share"]:.1f}% |')
 for t in timings:
     print(f'500 quatrains {t["meter"]}: {t["seconds"]} s (one poem\'s run: {t["one_poem_seconds"]} s)')
 print(f"raw: {out}")

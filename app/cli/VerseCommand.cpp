@@ -91,8 +91,9 @@ int runVerse(const VerseOptions& o) {
     auto checker = wb::verseCheckerForCorpus(tablesOf);
     if (!checker)
         throw wb::InputError(tablesOf, 0,
-                             "no tone and rhyme tables (tones.json, rhymes.json) beside it: give --tables a "
-                             "prepared Tang corpus (lstm-workbench-cli prepare tang-quatrains-7)");
+                             "no tone and rhyme tables for it: not a Chinese poem corpus, or no Tang "
+                             "corpus is prepared on this machine yet (lstm-workbench-cli prepare "
+                             "tang-quatrains-7 builds the tables every Chinese poem corpus uses)");
     std::vector<std::string> poems = readPoems(poemsPath);
     if (poems.empty()) throw wb::InputError(poemsPath, 0, "no poems in it");
     // Lines of the tables' own corpus are novel to no one: checking that corpus, or mixes of its lines,

@@ -347,7 +347,8 @@ Command addVerse(CLI::App& app) {
         ->required();
     cmd->add_option(
         "--tables", o->tables,
-        "Prepared corpus (name or path) whose tones.json and rhymes.json judge them (default: POEMS's)");
+        "Prepared corpus (name or path) whose tones.json and rhymes.json judge them (default: POEMS's own, "
+        "else the cache's shared tables)");
     auto* mix = cmd->add_option("--mix", o->mixSeed,
                                 "Check poems of real lines not written together instead (line i of a random "
                                 "poem as line i), drawn with this seed");

@@ -88,6 +88,8 @@ def prepare(name, dest, ctx, force=False):
                 log(f"{name}: prepared before the verse tables (tones.json, rhymes.json) existed: rebuilding it")
             else:
                 log(f"{name}: already prepared in {final} (--force rebuilds it)")
+                if not (dest / SHARED_TABLES / SHARED_TABLES_INFO).is_file():
+                    publish_verse_tables(dest, final, manifest)
                 return manifest
         remove_leftovers(dest, name)
         report_progress(f"preparing {name}")
@@ -130,9 +132,46 @@ def prepare(name, dest, ctx, force=False):
             shutil.rmtree(tmp, ignore_errors=True)
             raise
         remove_leftovers(dest, name)
+        publish_verse_tables(dest, final, manifest)
     log(f"{name}: prepared {manifest['documents']} documents, {manifest['bytes']} bytes in "
         f"{manifest['prepare_seconds']} s -> {final}")
     return manifest
+
+
+# The verse tables every Chinese poem corpus uses (one the user brings included) when it has none of its own:
+# a copy of the last Tang corpus's tones.json and rhymes.json, kept in the cache under this name. The tables
+# do not depend on which Tang corpus built them (every Tang poem with a pattern counts).
+SHARED_TABLES = "verse-tables"
+SHARED_TABLES_INFO = "tables.json"  # not manifest.json: the folder is not a corpus
+
+
+def publish_verse_tables(dest, corpus_dir, manifest):
+    """Copies a Tang corpus's verse tables to dest/verse-tables, whole or not at all (swapped in as one folder)."""
+    if not all(isinstance(manifest.get(key), dict) for key in ("tones", "rhymes")):
+        return
+    final = Path(dest) / SHARED_TABLES
+    tmp = Path(tempfile.mkdtemp(dir=dest, prefix=f".{SHARED_TABLES}.tmp-"))
+    try:
+        os.chmod(tmp, 0o777 & ~current_umask())
+        for key in ("tones", "rhymes"):
+            shutil.copyfile(Path(corpus_dir) / manifest[key]["file"], tmp / manifest[key]["file"])
+        shared = {"name": SHARED_TABLES, "built_with": manifest["name"],
+                  "source_package": manifest.get("source_package"),
+                  "source_version": manifest.get("source_version"), "simplified": manifest.get("simplified"),
+                  "tones": manifest["tones"], "rhymes": manifest["rhymes"],
+                  "prepared_at": manifest.get("prepared_at")}
+        write_atomically(tmp / SHARED_TABLES_INFO, json.dumps(shared, ensure_ascii=False, indent=2) + "\n")
+        old = None
+        if final.exists():
+            old = Path(tempfile.mkdtemp(dir=dest, prefix=f".{SHARED_TABLES}.old-"))
+            os.replace(final, old / SHARED_TABLES)
+        os.replace(tmp, final)
+        if old:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    log(f"verse tables for every Chinese poem corpus: {final}")
 
 
 def verify(name, dest):

@@ -65,6 +65,27 @@ class VerseTablesTest(Fixture):
                      ("tang-quatrains-7", "tang-quatrains-5", "tang-poems")}
             self.assertEqual(len(texts), 1, name)
 
+    def test_the_tables_are_kept_once_in_the_cache_for_every_chinese_poem_corpus(self):
+        poetry_tgz(self.source)
+        self.prepare("tang-quatrains-5")
+        shared = self.dest / "verse-tables"
+        for name in ("tones.json", "rhymes.json"):
+            self.assertEqual((shared / name).read_bytes(), (self.dest / "tang-quatrains-5" / name).read_bytes())
+        manifest = json.loads((shared / "tables.json").read_text(encoding="utf-8"))
+        self.assertEqual(manifest["built_with"], "tang-quatrains-5")
+        self.assertEqual(manifest["tones"]["sha256"], sha256_file(shared / "tones.json"))
+        self.assertEqual(sorted(p.name for p in self.dest.iterdir() if p.name.startswith(".verse-tables")), [])
+        # A cache whose Tang corpus was prepared before the shared copy existed gets it at the next prepare.
+        shutil.rmtree(shared)
+        self.prepare("tang-quatrains-5")
+        self.assertTrue((shared / "tables.json").is_file())
+        # The next Tang corpus prepared refreshes it.
+        before = (shared / "tables.json").read_bytes()
+        self.prepare("tang-quatrains-7")
+        self.assertEqual(json.loads((shared / "tables.json").read_text(encoding="utf-8"))["built_with"],
+                         "tang-quatrains-7")
+        self.assertNotEqual(before, (shared / "tables.json").read_bytes())
+
     @unittest.skipUnless(shutil.which("opencc"), "opencc is not installed")
     def test_simplified_counts_add_up_the_traditional_characters(self):
         poems = POEMS + [{"author": "佚名", "title": "後", "id": "8", "paragraphs": ["後后"]}]

@@ -301,13 +301,15 @@ void PlaygroundPanel::updateMeter() {
     m_pattern->setEnabled(m_strict->isEnabled() && m_strict->isChecked());
     m_strict->setToolTip(
         !m_hasVerseTables
-            ? tr("Strict meter needs the tone and rhyme tables of the model's corpus (tones.json and "
-                 "rhymes.json, which preparing a Tang corpus writes beside it); this model's corpus has none "
-                 "on this machine, or they could not be read (the model line says why)")
-        : !poem ? tr("Strict meter is for poems: choose a quatrain or a regulated verse as the form")
-                : tr("Every poem follows a tonal pattern of regulated verse and one rhyme: only characters "
-                     "of the right tone, or of the poem's rhyme group, are drawn at each position, and no "
-                     "line is copied from the corpus"));
+            ? tr("Strict meter needs tone and rhyme tables (tones.json and rhymes.json) for the model's "
+                 "corpus: a corpus of Chinese poems uses those that preparing any Tang corpus writes. This "
+                 "model's corpus is not one, no Tang corpus is prepared on this machine, or the tables could "
+                 "not be read (the model line says why)")
+        : !poem
+            ? tr("Strict meter is for poems: choose a quatrain or a regulated verse as the form")
+            : tr("Every poem follows a tonal pattern of regulated verse and one rhyme, without 孤平 or "
+                 "三平尾: only characters whose reading has the right tone, or of the poem's rhyme group, "
+                 "are drawn at each judged position, and no line is copied from the corpus"));
 }
 
 void PlaygroundPanel::onLoaded(const QString& runDir, bool isLanguageModel, bool hasVerseTables,

@@ -115,7 +115,8 @@ TEST(Meter, AllowedCharactersFollowTheToneOfEachPosition) {
     EXPECT_TRUE(meter.allowed(s, 0, 0, tokenOf(U'龘'))) << "a free position takes an unknown character";
     EXPECT_TRUE(meter.allowed(s, 0, 1, tokenOf(U'春')));
     EXPECT_FALSE(meter.allowed(s, 0, 1, tokenOf(U'月')));
-    EXPECT_TRUE(meter.allowed(s, 0, 1, tokenOf(U'看'))) << "read both ways: fits either tone";
+    EXPECT_FALSE(meter.allowed(s, 0, 1, tokenOf(U'看'))) << "read both ways: a reader could hear either";
+    EXPECT_FALSE(meter.allowed(s, 0, 3, tokenOf(U'看')));
     EXPECT_FALSE(meter.allowed(s, 0, 1, tokenOf(U'龘'))) << "unknown tone never at a judged position";
     EXPECT_TRUE(meter.allowed(s, 0, 3, tokenOf(U'月')));
     EXPECT_FALSE(meter.allowed(s, 0, 3, tokenOf(U'春')));
@@ -123,6 +124,45 @@ TEST(Meter, AllowedCharactersFollowTheToneOfEachPosition) {
     EXPECT_FALSE(meter.allowed(s, 0, 6, tokenOf(U'東')));
     EXPECT_FALSE(meter.allowed(s, 0, 0, 0)) << "not a character";
     EXPECT_FALSE(meter.allowed(s, 0, 0, 999)) << "not a token";
+}
+
+// The free third character of a rhymed line's last five: oblique before 平平 (三平尾), and level after an
+// oblique or split first character in 平平仄仄平 (孤平); free otherwise.
+TEST(Meter, TheThirdOfTheLastFiveAvoidsThreeLevelTonesAndALoneLevel) {
+    const VerseChecker verse = smallWorld();
+    const PoemMeter meter(verse, vocabulary(), 4, 5);
+    auto choose = [&](PoemMeter::State& s, int line, const std::u32string& chars, int from = 0) {
+        for (std::size_t i = 0; i < chars.size(); ++i) {
+            const int p = from + static_cast<int>(i);
+            ASSERT_TRUE(meter.allowed(s, line, p, tokenOf(chars[i]))) << encodeUtf8(chars.substr(0, i + 1));
+            meter.choose(s, line, p, tokenOf(chars[i]));
+        }
+    };
+    auto s = meter.start(MeterPattern::LevelStart);  // 平平平仄仄，仄仄仄平平。仄仄平平仄，平平仄仄平。
+    choose(s, 0, U"春山天月雨");
+    choose(s, 1, U"月雨");  // line 2 is ○仄○平平: position 3 before 平平 must be oblique
+    EXPECT_EQ(meter.slotAt(s, 1, 2), MeterSlot::Oblique);
+    EXPECT_FALSE(meter.allowed(s, 1, 2, tokenOf(U'春'))) << "三平尾";
+    EXPECT_FALSE(meter.allowed(s, 1, 2, tokenOf(U'看'))) << "split: it could be heard level";
+    EXPECT_TRUE(meter.allowed(s, 1, 2, tokenOf(U'落')));
+    choose(s, 1, U"落山東", 2);
+    choose(s, 2, U"月雨春山落");
+    // Line 4 is ○平○仄平. After a level first character the third is free again.
+    auto level = s;
+    choose(level, 3, U"春山");
+    EXPECT_EQ(meter.slotAt(level, 3, 2), MeterSlot::Free);
+    EXPECT_TRUE(meter.allowed(level, 3, 2, tokenOf(U'月')));
+    // After an oblique (or split, or unknown) first character it must be level.
+    for (const char32_t first : {U'月', U'看', U'龘'}) {
+        auto oblique = s;
+        choose(oblique, 3, std::u32string{first, U'山'});
+        EXPECT_EQ(meter.slotAt(oblique, 3, 2), MeterSlot::Level) << encodeUtf8(first);
+        EXPECT_FALSE(meter.allowed(oblique, 3, 2, tokenOf(U'月'))) << "孤平";
+        EXPECT_TRUE(meter.allowed(oblique, 3, 2, tokenOf(U'春'))) << "拗救: 仄平平仄平";
+    }
+    // Lines that end oblique, and positions other than the third of the five, are untouched.
+    EXPECT_EQ(meter.slotAt(s, 2, 2), MeterSlot::Free);
+    EXPECT_EQ(meter.slotAt(s, 3, 0), MeterSlot::Free);
 }
 
 TEST(Meter, TheFirstRhymeChoosesTheGroupAndNoRhymeRepeats) {
@@ -163,8 +203,12 @@ TEST(Meter, ASeedFitsSomePatternsAndSaysWhyNotTheOthers) {
     EXPECT_EQ(meter.whyNot(MeterPattern::LevelStart, U"月春月月春山雨"), "");
     const std::string why = meter.whyNot(MeterPattern::ObliqueStart, U"月春");
     EXPECT_EQ(why, "仄起首句不入韵 wants an oblique tone at position 2, and '春' is level");
-    EXPECT_NE(meter.whyNot(MeterPattern::LevelStartRhymed, U"月春月月春山春").find("position 7"),
+    EXPECT_NE(meter.whyNot(MeterPattern::LevelStartRhymed, U"月春月月雨山春").find("position 7"),
               std::string::npos);
+    EXPECT_EQ(meter.whyNot(MeterPattern::LevelStartRhymed, U"月春月月春"),
+              "平起首句入韵 wants an oblique tone (三平尾) at position 5, and '春' is level");
+    EXPECT_EQ(meter.whyNot(MeterPattern::LevelStart, U"月看"),
+              "平起首句不入韵 wants a level tone at position 2, and '看' is read both ways");
     EXPECT_NE(meter.whyNot(MeterPattern::LevelStart, U"月龘").find("unknown tone"), std::string::npos);
     EXPECT_NE(meter.whyNot(MeterPattern::LevelStart, U"月春月月春山雨雨").find("longer"), std::string::npos);
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <string>
 
+#include "support/BadInputs.h"
 #include "support/TestSupport.h"
 #include "workbench/Errors.h"
 #include "workbench/Utf8.h"
@@ -129,6 +130,99 @@ TEST(Verse, JiangNanChunBendsAlternationAtTheFamousTenOfLineThree) {
     EXPECT_EQ(r.violations.size(), 2u) << describe(r);
     EXPECT_GT(r.score, 0.9);
     EXPECT_LT(r.score, 1.0);
+}
+
+// Three poems with the real counts of every character (tones.json of tang-quatrains-7, simplified), for the
+// rules that read several tones of a line at once. Rhymes are not judged here (no rhyme groups).
+VerseChecker realCounts() {
+    const std::string counts =
+        R"("一": [44, 18191, 12], "夜": [11, 8017, 3], "水": [23, 12036, 2], "高": [7895, 15, 4], )"
+        R"("二": [9, 2802, 5], "尺": [1, 979, 1], "强": [758, 6, 0], "数": [5, 2252, 2], "日": [22, 16241, 4], )"
+        R"("不": [105, 30144, 18], "可": [18, 5344, 7], "更": [881, 2176, 2120], "禁": [130, 287, 392], )"
+        R"("当": [1374, 257, 2531], "南": [6228, 9, 5], "市": [2, 686, 0], "津": [808, 1, 0], )"
+        R"("头": [4619, 3, 2], "有": [33, 14606, 8], "船": [1324, 5, 1], "卖": [1, 264, 0], )"
+        R"("无": [18461, 77, 10], "钱": [366, 16, 448], "即": [5, 1721, 1], "买": [0, 527, 0], )"
+        R"("系": [0, 603, 0], "篱": [463, 0, 1], "旁": [1, 218, 0], "白": [19, 9176, 10], )"
+        R"("花": [12097, 19, 4], "垣": [262, 1, 0], "上": [29, 12439, 3], "望": [10, 4710, 2], )"
+        R"("京": [1964, 1, 0], "师": [1725, 9, 1], "黄": [4243, 7, 2], "河": [2992, 8, 1], )"
+        R"("流": [5820, 16, 3], "尽": [6, 5896, 1], "时": [12514, 32, 5], "穷": [1993, 2, 5], )"
+        R"("秋": [8582, 12, 3], "旷": [0, 480, 0], "野": [5, 3150, 1], "行": [3352, 748, 4755], )"
+        R"("人": [23424, 69, 10], "绝": [1, 2125, 0], "马": [8, 5308, 3], "首": [2, 2008, 0], )"
+        R"("东": [5894, 12, 4], "来": [13706, 29, 12], "知": [9668, 22, 3], "是": [17, 7768, 3], )"
+        R"("谁": [5281, 9, 2], "何": [12798, 36, 7], "雨": [11, 6345, 2], "晴": [1757, 2, 0], )"
+        R"("云": [14890, 30, 2], "出": [9, 6455, 2], "溪": [2499, 1, 0], "沙": [2374, 6, 2], )"
+        R"("青": [6983, 16, 1], "石": [8, 5002, 2], "先": [2504, 3, 1], "泥": [422, 83, 572], )"
+        R"("只": [5, 1666, 0], "须": [3377, 12, 2], "伐": [0, 206, 0], "竹": [4, 3442, 0], )"
+        R"("开": [5817, 4, 3], "荒": [1563, 1, 0], "径": [2, 1081, 1], "倚": [6, 1600, 3], )"
+        R"("杖": [4, 585, 1], "穿": [321, 49, 359], "听": [447, 630, 1070], "嘶": [391, 0, 0])";
+    return VerseChecker(
+        ToneTable::parse(
+            R"({"format": "lstm-workbench tones", "version": 1, "traditional": {}, "simplified": {)" +
+                counts + "}}",
+            "tones.json"),
+        RhymeTable::parse(R"({"format": "lstm-workbench rhymes", "version": 1, "groups": []})",
+                          "rhymes.json"));
+}
+
+// A character's tone is its dominant reading: at least 80 % of its level and oblique marks; the ○ marks
+// (the package left the place open) do not count.
+TEST(VerseTables, ACharacterReadsItsDominantToneAndSplitReadingsAreEither) {
+    const VerseChecker verse = realCounts();
+    const ToneTable& tones = verse.tones();
+    EXPECT_EQ(tones.tone(U'泥'), Tone::Level) << "422 of 505 marks (84 %), its 572 ○ marks aside";
+    EXPECT_EQ(tones.tone(U'当'), Tone::Level) << "1374 of 1631 (84 %)";
+    EXPECT_EQ(tones.tone(U'钱'), Tone::Level) << "366 of 382, though ○ is its commonest mark";
+    EXPECT_EQ(tones.tone(U'禁'), Tone::Either) << "287 of 417 oblique (69 %): read both ways";
+    EXPECT_EQ(tones.tone(U'听'), Tone::Either) << "630 of 1077 (58 %)";
+    EXPECT_EQ(tones.tone(U'行'), Tone::Level) << "3352 of 4100 (82 %)";
+    EXPECT_EQ(tones.tone(U'更'), Tone::Either) << "2176 of 3057 (71 %)";
+    EXPECT_NEAR(tones.dominantShare(U'更'), 2176.0 / 3057, 1e-12);
+    EXPECT_DOUBLE_EQ(tones.dominantShare(U'嘶'), 1.0);
+    EXPECT_EQ(tones.dominantShare(U'龘'), 0.0);
+    const ToneTable onlyOpen = ToneTable::parse(
+        R"({"format": "lstm-workbench tones", "version": 1, "traditional": {"乜": [0, 0, 9]}})", "t");
+    EXPECT_EQ(onlyOpen.tone(U'乜'), Tone::Either) << "only ○ marks: known, and undecided";
+}
+
+// 孤平: 杜甫's 春水生二绝 (二) opens 一夜水高二尺强: its last five go 仄平仄仄平, and 高 is the only level
+// tone before the rhyme. 王昌龄's 出塞 (二) has 黄河水流无尽时, 仄平平仄平: the oblique 水 made up for by 无
+// (拗救).
+TEST(Verse, ALoneLevelToneIsFlaggedAndItsRemedyIsNot) {
+    const VerseChecker verse = realCounts();
+    const VerseReport broken =
+        verse.check("一夜水高二尺强，数日不可更禁当。南市津头有船卖，无钱即买系篱旁。");
+    const auto v = of(broken, VerseRule::LoneLevel);
+    ASSERT_EQ(v.size(), 1u) << describe(broken);
+    EXPECT_EQ(v[0].line, 0);
+    EXPECT_EQ(v[0].position, 4);
+    EXPECT_EQ(v[0].character, "二");
+    EXPECT_NE(v[0].explanation.find("孤平"), std::string::npos);
+    EXPECT_STREQ(verseRuleLabel(VerseRule::LoneLevel), "孤平");
+    EXPECT_STREQ(verseRuleName(VerseRule::LoneLevel), "lone-level");
+
+    const VerseReport kept = verse.check("白花垣上望京师，黄河水流无尽时。穷秋旷野行人绝，马首东来知是谁。");
+    EXPECT_EQ(kept.result(VerseRule::LoneLevel).violations, 0) << describe(kept);
+    EXPECT_GE(kept.result(VerseRule::LoneLevel).checks, 1) << "line 2 is judged, and passes";
+}
+
+// 三平尾: 杜甫's 白沙青石先无泥 ends 先无泥, three level tones. 何日雨晴云出溪 before it does not (出 is
+// oblique), and neither does any line of 出塞.
+TEST(Verse, ThreeLevelTonesAtALinesEndAreFlagged) {
+    const VerseChecker verse = realCounts();
+    const VerseReport broken =
+        verse.check("何日雨晴云出溪，白沙青石先无泥。只须伐竹开荒径，倚杖穿花听马嘶。");
+    const auto v = of(broken, VerseRule::LevelTail);
+    ASSERT_EQ(v.size(), 1u) << describe(broken);
+    EXPECT_EQ(v[0].line, 1);
+    EXPECT_EQ(v[0].position, 4);
+    EXPECT_EQ(v[0].character, "先");
+    EXPECT_NE(v[0].explanation.find("三平尾"), std::string::npos);
+    EXPECT_EQ(of(broken, VerseRule::LoneLevel).size(), 0u) << "雨晴云出溪 is 仄平平仄平: remedied";
+    EXPECT_NE(verseSummary(broken).find("三平尾"), std::string::npos) << verseSummary(broken);
+
+    const VerseReport kept = verse.check("白花垣上望京师，黄河水流无尽时。穷秋旷野行人绝，马首东来知是谁。");
+    EXPECT_EQ(kept.result(VerseRule::LevelTail).violations, 0) << describe(kept);
+    EXPECT_GE(kept.result(VerseRule::LevelTail).checks, 1) << "京师 and 知是谁 end level: judged";
 }
 
 TEST(Verse, BreakingAlternation) {
@@ -375,7 +469,8 @@ TEST(Verse, TheSummarySaysWhichRulesBreak) {
 
 // A prepared corpus's folder holds the tables; its poems' lines are the known lines.
 TEST(Verse, TheCheckerOfACorpusReadsTheTablesBesideIt) {
-    TempDir dir;
+    TempDir dir, cache;
+    const wbtest::ScopedEnv data{{{"LSTM_WORKBENCH_DATA", cache.str()}}};  // no shared tables
     writeText(dir.path() / "poems.json",
               R"([{"title": "登鹳雀楼", "author": "王之涣", "paragraphs": ["白日依山尽，黄河入海流。", )"
               R"("欲穷千里目，更上一层楼。"]}])");
@@ -389,4 +484,48 @@ TEST(Verse, TheCheckerOfACorpusReadsTheTablesBesideIt) {
     EXPECT_FALSE(verseCheckerForCorpus(dir.file("missing.json")).has_value());
     writeText(dir.path() / "tones.json", "{");
     EXPECT_THROW(verseCheckerForCorpus(dir.file("poems.json")), InputError);
+}
+
+// A poem corpus of the user's own, with no tables beside it, is checked with the corpus cache's shared ones,
+// read in its own script: 干 is level in simplified texts (乾, 干戈) and oblique in traditional ones (幹).
+TEST(Verse, AChinesePoemCorpusWithoutTablesUsesTheSharedOnesInItsOwnScript) {
+    TempDir cache, mine;
+    const wbtest::ScopedEnv data{{{"LSTM_WORKBENCH_DATA", cache.str()}}};
+    writeText(mine.path() / "simplified.json",
+              R"([{"title": "登鹳雀楼", "author": "王之涣", "paragraphs": ["白日依山尽，黄河入海流。", )"
+              R"("欲穷千里目，更上一层楼。"]}])");
+    writeText(mine.path() / "traditional.json",
+              R"([{"title": "登鸛雀樓", "author": "王之渙", "paragraphs": ["白日依山盡，黃河入海流。", )"
+              R"("欲窮千里目，更上一層樓。"]}])");
+    writeText(mine.path() / "english.json",
+              R"([{"title": "A", "author": "B", "paragraphs": ["Roses are red,"]}])");
+    writeText(mine.path() / "lines.txt", "白日依山尽，黄河入海流。\n");
+    EXPECT_FALSE(verseCheckerForCorpus(mine.file("simplified.json")).has_value()) << "no shared tables yet";
+
+    const std::string tables = (std::filesystem::path(cache.str()) / "verse-tables").string();
+    EXPECT_EQ(sharedVerseTablesDir(), std::filesystem::path(tables));
+    std::filesystem::create_directories(tables);
+    writeText(std::filesystem::path(tables) / "tones.json",
+              R"({"format": "lstm-workbench tones", "version": 1, )"
+              R"("traditional": {"樓": [9, 0, 0], "盡": [0, 9, 0], "干": [0, 9, 0], "幹": [0, 9, 0]}, )"
+              R"("simplified": {"楼": [9, 0, 0], "尽": [0, 9, 0], "干": [9, 1, 0]}})");
+    writeText(std::filesystem::path(tables) / "rhymes.json", rhymesJson());
+
+    const auto simplified = verseCheckerForCorpus(mine.file("simplified.json"));
+    ASSERT_TRUE(simplified.has_value());
+    EXPECT_EQ(simplified->tones().tone(U'干'), Tone::Level);
+    EXPECT_TRUE(simplified->isKnownLine("黄河入海流")) << "its own lines are the known lines";
+    const auto traditional = verseCheckerForCorpus(mine.file("traditional.json"));
+    ASSERT_TRUE(traditional.has_value());
+    EXPECT_EQ(traditional->tones().tone(U'干'), Tone::Oblique) << "a traditional corpus reads 干 as 幹 does";
+    EXPECT_EQ(traditional->tones().tone(U'楼'), Tone::Level) << "the other script still answers";
+    EXPECT_TRUE(traditional->isKnownLine("黃河入海流"));
+    EXPECT_FALSE(verseCheckerForCorpus(mine.file("english.json")).has_value()) << "not Chinese";
+    EXPECT_FALSE(verseCheckerForCorpus(mine.file("lines.txt")).has_value()) << "not a poem corpus";
+    // A corpus's own tables come first.
+    writeText(mine.path() / "tones.json", tonesJson());
+    writeText(mine.path() / "rhymes.json", rhymesJson());
+    const auto own = verseCheckerForCorpus(mine.file("simplified.json"));
+    ASSERT_TRUE(own.has_value());
+    EXPECT_EQ(own->tones().tone(U'更'), Tone::Either) << "from tonesJson(), which the shared tables lack";
 }

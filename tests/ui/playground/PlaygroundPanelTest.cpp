@@ -1,6 +1,7 @@
 // The playground on saved runs: a language model generates samples, a classifier gives class
 // probabilities and token attributions; both load on the inference thread.
 #include <QComboBox>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -111,6 +112,15 @@ TEST(PlaygroundPanel, ChecksGeneratedPoemsAndMarksTheCharactersThatBreakARule) {
 // A model whose corpus has no tone and rhyme tables on this machine offers no strict meter, and says why.
 TEST(PlaygroundPanel, StrictMeterNeedsTheCorpusTables) {
     const QString run = wbuitest::trainedLanguageModelRun();
+    wbtest::TempDir cache;  // with no shared tables in it
+    const QByteArray saved = qgetenv("LSTM_WORKBENCH_DATA");
+    qputenv("LSTM_WORKBENCH_DATA", QByteArray::fromStdString(cache.str()));
+    const auto restore = qScopeGuard([&] {
+        if (saved.isNull())
+            qunsetenv("LSTM_WORKBENCH_DATA");
+        else
+            qputenv("LSTM_WORKBENCH_DATA", saved);
+    });
     PlaygroundPanel panel;
     QSignalSpy errors(&panel, &PlaygroundPanel::errorOccurred);
     panel.loadRun(run);

@@ -123,8 +123,10 @@ void GenerationPlan::resolveMeter(const GenerateOptions& o) {
             "strict meter is for poems: choose a form (quatrain5, quatrain7, regulated5 or regulated7)");
     if (!o.verse)
         throw InputError(
-            "strict meter needs the tone and rhyme tables of the run's corpus (tones.json and rhymes.json "
-            "beside it): prepare the corpus with datasets/prepare.py");
+            "strict meter needs tone and rhyme tables for the run's corpus, and this machine has none: they "
+            "come with any prepared Tang corpus (lstm-workbench-cli prepare tang-quatrains-7), and then "
+            "serve "
+            "every Chinese poem corpus");
     meter.emplace(*o.verse, ideographOf, lines, lineChars);
     std::u32string firstLine;
     for (auto id : seed) firstLine.push_back(ideographOf[static_cast<std::size_t>(id)]);

@@ -27,8 +27,9 @@ inline constexpr MeterPattern kMeterPatterns[] = {MeterPattern::LevelStart, Mete
                                                   MeterPattern::ObliqueStartRhymed};
 
 // What a pattern asks of one position. Free: any character (一三五不论: positions 1, 3 and 5 and the
-// other unjudged ones); Level/Oblique: a character of that tone, or one read both ways; Rhyme: a level
-// (or both-ways) character of the poem's rhyme group, not used before as a rhyme.
+// other unjudged ones); Level/Oblique: a character whose dominant reading has that tone (never one whose
+// readings are split, so that no reader can hear it the other way); Rhyme: a level character of the poem's
+// rhyme group, not used before as a rhyme.
 enum class MeterSlot { Free, Level, Oblique, Rhyme };
 // line and position 0-based; lineChars 5 or 7. The pattern must not be Auto.
 MeterSlot meterSlot(MeterPattern pattern, int lineChars, int line, int position);
@@ -49,12 +50,17 @@ public:
         MeterPattern pattern = MeterPattern::LevelStartRhymed;
         std::vector<int> groups;       // rhyme groups every rhyme so far shares (empty before the first)
         std::vector<char32_t> rhymes;  // rhyme characters used so far
+        std::u32string line;           // the characters of the line being written, so far
     };
     State start(MeterPattern pattern) const;  // pattern: not Auto
 
     bool allowed(const State& state, int line, int position, std::int64_t token) const;
     // Marks every allowed token in `mask` (resized to the vocabulary); false when none is allowed.
     bool allowedTokens(const State& state, int line, int position, std::vector<char>& mask) const;
+    // What a position asks once the line so far is known: meterSlot's, except the third character of a
+    // line's last five, free in the pattern, which must be oblique where the line would otherwise end on
+    // three level tones (三平尾), and level where the first of the five is not (孤平).
+    MeterSlot slotAt(const State& state, int line, int position) const;
     // Records the token chosen at a position (it must be allowed).
     void choose(State& state, int line, int position, std::int64_t token) const;
 

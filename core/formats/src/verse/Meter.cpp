@@ -152,11 +152,25 @@ bool PoemMeter::toneFits(char32_t c, MeterSlot slot) const {
             return true;
         case MeterSlot::Level:
         case MeterSlot::Rhyme:
-            return t == Tone::Level || t == Tone::Either;
+            return t == Tone::Level;
         case MeterSlot::Oblique:
-            return t == Tone::Oblique || t == Tone::Either;
+            return t == Tone::Oblique;
     }
     return false;
+}
+
+MeterSlot PoemMeter::slotAt(const State& state, int line, int position) const {
+    const MeterSlot slot = meterSlot(state.pattern, m_lineChars, line, position);
+    const int tail = m_lineChars - 5;  // where the last five characters begin
+    if (position != tail + 2 ||
+        meterSlot(state.pattern, m_lineChars, line, m_lineChars - 1) != MeterSlot::Rhyme)
+        return slot;
+    if (meterSlot(state.pattern, m_lineChars, line, tail + 3) == MeterSlot::Level)
+        return MeterSlot::Oblique;  // …平平 at the end: the third from last must not be level too (三平尾)
+    // 平平仄仄平: with an oblique (or split) first, the third must be level, or the second is alone (孤平).
+    const bool firstLevel = static_cast<int>(state.line.size()) > tail &&
+                            m_verse.tones().tone(state.line[static_cast<std::size_t>(tail)]) == Tone::Level;
+    return firstLevel ? slot : MeterSlot::Level;
 }
 
 std::vector<int> PoemMeter::usableGroups(char32_t c, MeterPattern pattern) const {
@@ -169,7 +183,7 @@ std::vector<int> PoemMeter::usableGroups(char32_t c, MeterPattern pattern) const
 
 bool PoemMeter::allowed(const State& state, int line, int position, std::int64_t token) const {
     if (token < 0 || static_cast<std::size_t>(token) >= m_chars.size()) return false;
-    const MeterSlot slot = meterSlot(state.pattern, m_lineChars, line, position);
+    const MeterSlot slot = slotAt(state, line, position);
     if (!m_fits[static_cast<std::size_t>(slot)][static_cast<std::size_t>(token)]) return false;
     if (slot != MeterSlot::Rhyme) return true;
     const char32_t c = m_chars[static_cast<std::size_t>(token)];
@@ -184,7 +198,7 @@ bool PoemMeter::allowed(const State& state, int line, int position, std::int64_t
 }
 
 bool PoemMeter::allowedTokens(const State& state, int line, int position, std::vector<char>& mask) const {
-    const MeterSlot slot = meterSlot(state.pattern, m_lineChars, line, position);
+    const MeterSlot slot = slotAt(state, line, position);
     if (slot != MeterSlot::Rhyme) {
         mask = m_fits[static_cast<std::size_t>(slot)];
     } else {
@@ -196,8 +210,10 @@ bool PoemMeter::allowedTokens(const State& state, int line, int position, std::v
 }
 
 void PoemMeter::choose(State& state, int line, int position, std::int64_t token) const {
-    if (meterSlot(state.pattern, m_lineChars, line, position) != MeterSlot::Rhyme) return;
     const char32_t c = m_chars.at(static_cast<std::size_t>(token));
+    if (position == 0) state.line.clear();
+    state.line.push_back(c);
+    if (meterSlot(state.pattern, m_lineChars, line, position) != MeterSlot::Rhyme) return;
     auto groups = usableGroups(c, state.pattern);
     if (!state.rhymes.empty()) {
         groups.erase(std::remove_if(groups.begin(), groups.end(),
@@ -225,14 +241,18 @@ std::string PoemMeter::whyNot(MeterPattern pattern, const std::u32string& firstL
             choose(s, 0, pos, token);
             continue;
         }
-        const MeterSlot slot = meterSlot(pattern, m_lineChars, 0, pos);
+        const MeterSlot slot = slotAt(s, 0, pos);
         const Tone t = m_verse.tones().tone(firstLine[i]);
-        const char* wants = slot == MeterSlot::Rhyme   ? "a level rhyme character"
+        std::string wants = slot == MeterSlot::Rhyme   ? "a level rhyme character"
                             : slot == MeterSlot::Level ? "a level tone"
                                                        : "an oblique tone";
-        std::string is = t == Tone::Unknown ? "of unknown tone" : t == Tone::Oblique ? "oblique" : "level";
-        if (slot == MeterSlot::Rhyme && (t == Tone::Level || t == Tone::Either))
-            is = "in no rhyme group with enough characters";
+        if (meterSlot(pattern, m_lineChars, 0, pos) == MeterSlot::Free)
+            wants += slot == MeterSlot::Level ? " (孤平)" : " (三平尾)";
+        std::string is = t == Tone::Unknown   ? "of unknown tone"
+                         : t == Tone::Either  ? "read both ways"
+                         : t == Tone::Oblique ? "oblique"
+                                              : "level";
+        if (slot == MeterSlot::Rhyme && t == Tone::Level) is = "in no rhyme group with enough characters";
         return std::string(meterPatternLabel(pattern)) + " wants " + wants + " at position " +
                std::to_string(pos + 1) + ", and '" + encodeUtf8(firstLine[i]) + "' is " + is;
     }

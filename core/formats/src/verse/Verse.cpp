@@ -79,10 +79,10 @@ void readCounts(const nlohmann::json& j, const char* key, const std::string& sou
 }
 
 Tone decide(const ToneTable::Counts& c) {
-    const double n = static_cast<double>(c.level + c.oblique + c.either);
-    if (n <= 0) return Tone::Unknown;
-    if (c.level >= ToneTable::kDecidedShare * n) return Tone::Level;
-    if (c.oblique >= ToneTable::kDecidedShare * n) return Tone::Oblique;
+    if (c.level + c.oblique + c.either <= 0) return Tone::Unknown;
+    const double n = static_cast<double>(c.level + c.oblique);
+    if (n > 0 && c.level >= ToneTable::kDominantShare * n) return Tone::Level;
+    if (n > 0 && c.oblique >= ToneTable::kDominantShare * n) return Tone::Oblique;
     return Tone::Either;
 }
 
@@ -175,9 +175,27 @@ ToneTable ToneTable::load(const std::filesystem::path& path) {
 }
 
 const ToneTable::Counts* ToneTable::counts(char32_t character) const {
-    if (const auto it = m_simplified.find(character); it != m_simplified.end()) return &it->second;
-    if (const auto it = m_traditional.find(character); it != m_traditional.end()) return &it->second;
+    const auto& first = m_preferTraditional ? m_traditional : m_simplified;
+    const auto& second = m_preferTraditional ? m_simplified : m_traditional;
+    if (const auto it = first.find(character); it != first.end()) return &it->second;
+    if (const auto it = second.find(character); it != second.end()) return &it->second;
     return nullptr;
+}
+
+double ToneTable::dominantShare(char32_t character) const {
+    const Counts* c = counts(character);
+    if (!c || c->level + c->oblique <= 0) return 0;
+    return static_cast<double>(std::max(c->level, c->oblique)) / static_cast<double>(c->level + c->oblique);
+}
+
+bool ToneTable::looksTraditional(std::u32string_view text) const {
+    std::int64_t traditionalOnly = 0, simplifiedOnly = 0;
+    for (const char32_t c : text) {
+        const bool t = m_traditional.count(c) > 0, s = m_simplified.count(c) > 0;
+        traditionalOnly += t && !s;
+        simplifiedOnly += s && !t;
+    }
+    return traditionalOnly > simplifiedOnly;
 }
 
 Tone ToneTable::tone(char32_t character) const {
@@ -271,6 +289,10 @@ const char* verseRuleName(VerseRule rule) {
             return "opposition";
         case VerseRule::Adhesion:
             return "adhesion";
+        case VerseRule::LoneLevel:
+            return "lone-level";
+        case VerseRule::LevelTail:
+            return "level-tail";
         case VerseRule::RhymeTone:
             return "rhyme-tone";
         case VerseRule::Rhyme:
@@ -399,6 +421,40 @@ void checkTones(const std::vector<PoemLine>& lines, int length, const ToneTable&
     }
 }
 
+// 孤平 and 三平尾, on the last five characters of every line that ends on a level tone (a 5-character line
+// whole, a 7-character line from position 3: the two first characters of a 7-character line do not change
+// either rule, as the textbooks count them).
+// - 孤平: in a tail of the shape 平平仄仄平 (its 2nd level, its 4th oblique), the 1st may be oblique only
+// when
+//   the 3rd turns level to make up for it (仄平平仄平, 拗救); with both oblique, the 2nd is the line's only
+//   level tone besides the rhyme.
+// - 三平尾: the last three characters are not all level.
+void checkTail(const std::vector<PoemLine>& lines, const ToneTable& tones, Judge& judge) {
+    for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
+        const auto& chars = lines[static_cast<std::size_t>(i)].chars;
+        const int n = static_cast<int>(chars.size());
+        if ((n != 5 && n != 7) || tones.tone(chars.back()) != Tone::Level) continue;
+        const int s = n - 5;  // the tail's first position
+        const auto toneAt = [&](int k) { return tones.tone(chars[static_cast<std::size_t>(s + k)]); };
+        if (toneAt(1) == Tone::Level && toneAt(3) == Tone::Oblique && decided(toneAt(0))) {
+            const bool lone = toneAt(0) == Tone::Oblique && toneAt(2) == Tone::Oblique;
+            if (toneAt(0) == Tone::Level || decided(toneAt(2))) {
+                judge.judge(!lone, VerseRule::LoneLevel, i, s + 2, chars[static_cast<std::size_t>(s + 2)],
+                            "positions " + nth(s) + " and " + nth(s + 2) +
+                                " are both oblique, leaving one level tone before the rhyme (孤平); make "
+                                "position " +
+                                nth(s + 2) + " level");
+            }
+        }
+        if (toneAt(3) == Tone::Level && decided(toneAt(2))) {
+            judge.judge(
+                toneAt(2) != Tone::Level, VerseRule::LevelTail, i, s + 2,
+                chars[static_cast<std::size_t>(s + 2)],
+                "the line ends on three level tones (三平尾); position " + nth(s + 2) + " should be oblique");
+        }
+    }
+}
+
 // The lines that rhyme: the even ones (whose last character must be level) and line 1 when it ends level.
 std::vector<int> rhymeLinesOf(const std::vector<PoemLine>& lines, const ToneTable& tones, Judge& judge) {
     std::vector<int> rhymeLines;
@@ -485,6 +541,7 @@ VerseReport VerseChecker::check(std::string_view text) const {
 
     const int length = checkForm(lines, judge, report);
     checkTones(lines, length, m_tones, judge);
+    checkTail(lines, m_tones, judge);
     checkRhymes(lines, rhymeLinesOf(lines, m_tones, judge), m_rhymes, judge);
     if (!m_knownLines.empty()) {
         for (int i = 0; i < static_cast<int>(lines.size()); ++i) {
@@ -504,6 +561,28 @@ VerseReport VerseChecker::check(std::string_view text) const {
     return report;
 }
 
+namespace {
+
+// A corpus of Chinese poems: poems JSON whose text is mostly Chinese characters (the first 200 poems tell).
+bool isChinesePoemCorpus(const Corpus& corpus) {
+    if (corpus.format != CorpusFormat::Poems) return false;
+    std::int64_t han = 0, other = 0;
+    for (std::size_t d = 0; d < corpus.documents.size() && d < 200; ++d)
+        for (const char32_t c : decodeUtf8(corpus.documents[d].text, corpus.source)) {
+            if (isHanCharacter(c))
+                ++han;
+            else if (!isLineMark(c) && !isBlank(c) && c != U'\n')
+                ++other;
+        }
+    return han > 0 && han >= 4 * other;
+}
+
+}  // namespace
+
+std::filesystem::path sharedVerseTablesDir() {
+    return std::filesystem::path(corporaCacheDir()) / "verse-tables";
+}
+
 std::optional<VerseChecker> verseCheckerForCorpus(const std::string& corpusPathOrName, const Corpus* loaded) {
     std::string path;
     try {
@@ -515,13 +594,25 @@ std::optional<VerseChecker> verseCheckerForCorpus(const std::string& corpusPathO
     const std::filesystem::path folder = std::filesystem::is_directory(path, ec)
                                              ? std::filesystem::path(path)
                                              : std::filesystem::path(path).parent_path();
-    const auto tones = folder / "tones.json", rhymes = folder / "rhymes.json";
-    if (!std::filesystem::is_regular_file(tones, ec) || !std::filesystem::is_regular_file(rhymes, ec))
-        return std::nullopt;
-    VerseChecker checker(ToneTable::load(tones), RhymeTable::load(rhymes));
+    const auto hasTables = [&](const std::filesystem::path& dir) {
+        return std::filesystem::is_regular_file(dir / "tones.json", ec) &&
+               std::filesystem::is_regular_file(dir / "rhymes.json", ec);
+    };
+    // Its own tables (a prepared Tang corpus's), else the cache's shared ones for any Chinese poem corpus.
+    const bool own = hasTables(folder);
+    const std::filesystem::path shared = sharedVerseTablesDir();
+    if (!own && (detectCorpusFormat(path) != CorpusFormat::Poems || !hasTables(shared))) return std::nullopt;
+    const Corpus read = loaded ? Corpus{} : loadCorpus(path);
+    const Corpus& corpus = loaded ? *loaded : read;
+    if (!own && !isChinesePoemCorpus(corpus)) return std::nullopt;
+    const std::filesystem::path dir = own ? folder : shared;
+    VerseChecker checker(ToneTable::load(dir / "tones.json"), RhymeTable::load(dir / "rhymes.json"));
+    std::u32string sample;
+    for (std::size_t d = 0; d < corpus.documents.size() && d < 200; ++d)
+        sample += decodeUtf8(corpus.documents[d].text, corpus.source);
+    checker.preferTraditional(checker.tones().looksTraditional(sample));
     std::unordered_set<std::string> known;
-    const Corpus corpus = loaded ? Corpus{} : loadCorpus(path);
-    for (const auto& document : (loaded ? *loaded : corpus).documents)
+    for (const auto& document : corpus.documents)
         for (auto& line : verseLines(document.text)) known.insert(std::move(line));
     checker.setKnownLines(std::move(known));
     return checker;
@@ -537,6 +628,10 @@ const char* verseRuleLabel(VerseRule rule) {
             return "对";
         case VerseRule::Adhesion:
             return "粘";
+        case VerseRule::LoneLevel:
+            return "孤平";
+        case VerseRule::LevelTail:
+            return "三平尾";
         case VerseRule::RhymeTone:
             return "平收";
         case VerseRule::Rhyme:
