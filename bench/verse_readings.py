@@ -14,7 +14,10 @@ strains patterns):
   never a violation. The rules are those of regulated verse at the judged positions:
   二四六分明, 对, 粘, even lines end level, lines 3, 5, 7 end oblique.
 
-Usage: verse_readings.py TONES_JSON thresholds CORPUS_JSON...  |  check (CORPUS_JSON | GENERATION_JSON)...
+- `tails`: the lines of real poems that end on three level tones (三平尾) under the 80 % rule, and which
+  characters stand third from last in them (a character the marks misread shows up there).
+
+Usage: verse_readings.py TONES_JSON (thresholds | tails) CORPUS_JSON...  |  check (CORPUS_JSON | GENERATION_JSON)...
 Prints JSON on stdout.
 """
 
@@ -108,7 +111,16 @@ def main(argv):
     for path in paths:
         for label, texts in texts_of(path):
             entry = {"poems_of": label}
-            if mode == "thresholds":
+            if mode == "tails":
+                tone = tone_reader(counts, 0.8, False)
+                thirds = {}
+                for text in texts:
+                    for line in poem_lines(text):
+                        if len(line) >= 3 and all(tone(c) == "L" for c in line[-3:]):
+                            thirds[line[-3]] = thirds.get(line[-3], 0) + 1
+                entry["lines_ending_on_three_level_tones"] = sum(thirds.values())
+                entry["third_from_last"] = dict(sorted(thirds.items(), key=lambda kv: -kv[1])[:20])
+            elif mode == "thresholds":
                 entry["by_share"] = [dict(share=t, **summarize(texts, tone_reader(counts, t, False)))
                                      for t in (0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)]
                 entry["old_rule_90_percent_of_all_marks"] = summarize(texts, tone_reader(counts, 0.9, True))
