@@ -24,8 +24,10 @@ def main():
     for f in sorted(folder.glob("*.json")):
         if f.stat().st_size == 0:
             continue  # a run still writing (a table drawn while the benchmark goes on)
-        j = json.loads(f.read_text())
         parts = f.stem.split("-")
+        if parts[0] != "ours" and not parts[0].startswith("pytorch"):
+            continue  # another measurement kept beside the peers' (onednn-profile-imdb.json)
+        j = json.loads(f.read_text())
         if parts[0] == "ours":
             _, preset, threads, precision, _ = parts
             ours[(preset, int(threads), precision)].append(j["us_per_sample"])
