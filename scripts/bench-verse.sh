@@ -62,7 +62,10 @@ run = lambda mode: json.loads(subprocess.check_output(["python3", "bench/verse_r
 doc = {"date": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%MZ"), "script": "scripts/bench-verse.sh",
        "command": "python3 bench/verse_readings.py CACHE/tang-quatrains-7/tones.json (thresholds|check) "
                   "CACHE/tang-quatrains-7/tang-quatrains-7.json CACHE/tang-quatrains-5/tang-quatrains-5.json",
-       "thresholds": run("thresholds"), "check": run("check"), "tails": run("tails")}
+       "thresholds": run("thresholds"), "check": run("check"), "tails": run("tails"),
+       # The strict poems of before issue #34 under the same check (the committed raw poems).
+       "check_old_generation": json.loads(subprocess.check_output(
+           ["python3", "bench/verse_readings.py", tones, "check", "docs/benchmarks/verse/generation-old-checker.json"]))}
 for entry in doc["thresholds"] + doc["check"] + doc["tails"]:
     entry["poems_of"] = entry["poems_of"].replace(cache + "/", "CACHE/")
 with open(out, "w") as f:

@@ -186,6 +186,26 @@ TEST(Meter, TheFirstRhymeChoosesTheGroupAndNoRhymeRepeats) {
     EXPECT_EQ(std::count(mask.begin(), mask.end(), 1), 2) << "江 and 雙 are left";
 }
 
+// A character read both ways is no rhyme, even in a rhyme group: a reader could hear it oblique.
+TEST(Meter, AnAmbiguousCharacterIsNeverARhyme) {
+    const std::string tones = R"({"format": "lstm-workbench tones", "version": 1, "traditional": {)" +
+                              counts(kLevel, "[9, 0, 0]") + ", " + counts(kOblique, "[0, 9, 0]") + ", " +
+                              counts(kEither, "[4, 4, 1]") + "}}";
+    const std::string rhymes = R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [
+        {"name": "東", "traditional": "東風中紅空看思"}]})";
+    const VerseChecker verse(ToneTable::parse(tones, "tones.json"), RhymeTable::parse(rhymes, "rhymes.json"));
+    const PoemMeter meter(verse, vocabulary(), 4, 7);
+    auto s = meter.start(MeterPattern::LevelStartRhymed);
+    EXPECT_TRUE(meter.allowed(s, 0, 6, tokenOf(U'東')));
+    EXPECT_FALSE(meter.allowed(s, 0, 6, tokenOf(U'看'))) << "in the group, but read both ways";
+    meter.choose(s, 0, 6, tokenOf(U'東'));
+    std::vector<char> mask;
+    ASSERT_TRUE(meter.allowedTokens(s, 1, 6, mask));
+    EXPECT_EQ(mask[static_cast<std::size_t>(tokenOf(U'看'))], 0);
+    EXPECT_EQ(mask[static_cast<std::size_t>(tokenOf(U'思'))], 0);
+    EXPECT_EQ(std::count(mask.begin(), mask.end(), 1), 4) << "風 中 紅 空";
+}
+
 TEST(Meter, EightLinesNeedAGroupOfFiveRhymes) {
     const VerseChecker verse = smallWorld();
     const PoemMeter meter(verse, vocabulary(), 8, 5);
