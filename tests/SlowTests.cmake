@@ -7,6 +7,7 @@ set(workbench_slow_tests
   FaultInjection 84
   Catalog/BadInputCli 54
   Cli 23
+  NetworkScaleOut 40
   Distributed 22
   Sweep 22
   CliConfigFields 18

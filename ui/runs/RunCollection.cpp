@@ -17,8 +17,14 @@ int RunCollection::indexOf(const QString& key) const {
 
 QString RunCollection::labelFor(const wb::RunRecord& record) {
     QString label = toQt(record.name());
-    // Runs made on another machine (the CLI on a GPU server) say where they ran.
-    if (!record.info.host.empty() && toQt(record.info.host) != QSysInfo::machineHostName())
+    // A run across machines names each of them, in rank order; a run made on another machine (the CLI on a
+    // GPU server) says where it ran.
+    QStringList hosts;
+    for (const auto& host : record.info.hosts)
+        if (!hosts.contains(toQt(host))) hosts << toQt(host);
+    if (hosts.size() > 1)
+        label += QStringLiteral(" · ") + hosts.join(QStringLiteral(" + "));
+    else if (!record.info.host.empty() && toQt(record.info.host) != QSysInfo::machineHostName())
         label += QStringLiteral(" · ") + toQt(record.info.host);
     return label;
 }

@@ -8,6 +8,7 @@
 #include <QCheckBox>
 #include <QLineEdit>
 #include <QPlainTextEdit>
+#include <QSysInfo>
 #include <QTableWidget>
 
 #include <gtest/gtest.h>
@@ -206,4 +207,21 @@ TEST(RunIdentity, AOnePointCurveIsDrawnAsAMarker) {
     ASSERT_EQ(chart.plot()->graphCount(), 1);
     EXPECT_EQ(chart.plot()->graph(0)->dataCount(), 1);
     EXPECT_NE(chart.plot()->graph(0)->scatterStyle().shape(), QCPScatterStyle::ssNone);
+}
+
+// A run across machines says which, in rank order and each once; a run of one machine says nothing unless
+// that machine is another one.
+TEST(RunIdentity, ARunAcrossHostsNamesEachHost) {
+    wb::RunRecord record;
+    record.annotations.name = "across";
+    record.info.host = QSysInfo::machineHostName().toStdString();
+    EXPECT_EQ(RunCollection::labelFor(record), QStringLiteral("across"));
+    record.info.worldSize = 3;
+    record.info.hosts = {"node0", "node1", "node1"};
+    EXPECT_EQ(RunCollection::labelFor(record), QStringLiteral("across · node0 + node1"));
+    record.info.hosts = {record.info.host, record.info.host};  // --nproc 2 here
+    EXPECT_EQ(RunCollection::labelFor(record), QStringLiteral("across"));
+    record.info.host = "gpu-server";
+    record.info.hosts = {"gpu-server"};
+    EXPECT_EQ(RunCollection::labelFor(record), QStringLiteral("across · gpu-server"));
 }

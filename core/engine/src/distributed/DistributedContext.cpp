@@ -93,8 +93,7 @@ DistributedContext::DistributedContext(const DistributedSpec& spec) : m_spec(spe
 }
 
 DistributedContext::~DistributedContext() {
-    m_stopHeartbeat = true;
-    if (m_heartbeat.joinable()) m_heartbeat.join();
+    stopHeartbeat();
     m_group.reset();  // closes the connections: workers still inside a collective fail at once
     // Workers end right after their last collective; a stuck one is killed rather than left behind.
     const auto deadline = Clock::now() + 10s;
@@ -138,19 +137,33 @@ void DistributedContext::checkWorldSize() {
 }
 
 void DistributedContext::startHeartbeat() {
-    // Its own connection: a TCPStore client is not shared between threads.
+    // Its own connection: a TCPStore client is not shared between threads. The thread shares nothing with
+    // this object but its state and the store, so that it can be let go (stopHeartbeat).
     auto store = c10::make_intrusive<c10d::TCPStore>(m_spec.masterAddr, storeOptions(m_spec, false));
-    m_heartbeat = std::thread([this, store] {
-        const auto beat = key("beat", m_spec.rank);
+    auto state = m_heartbeatState = std::make_shared<HeartbeatState>();
+    m_heartbeat = std::thread([state, store, beat = key("beat", m_spec.rank)] {
         try {
-            while (!m_stopHeartbeat) {
+            while (!state->stop) {
                 store->add(beat, 1);
-                for (int i = 0; i < 10 && !m_stopHeartbeat; ++i) std::this_thread::sleep_for(50ms);
+                for (int i = 0; i < 10 && !state->stop; ++i) std::this_thread::sleep_for(50ms);
             }
         } catch (...) {
             // The store went away with rank 0; the main thread finds out in its next collective.
         }
+        state->done = true;
     });
+}
+
+void DistributedContext::stopHeartbeat() {
+    if (!m_heartbeat.joinable()) return;
+    m_heartbeatState->stop = true;
+    // A beat takes a moment; one sent over a link that went down never returns (a store client's read has
+    // no timeout when nothing closes the connection), and waiting for it would hang the job's end.
+    for (int i = 0; i < 100 && !m_heartbeatState->done; ++i) std::this_thread::sleep_for(10ms);
+    if (m_heartbeatState->done)
+        m_heartbeat.join();
+    else
+        m_heartbeat.detach();  // it ends with the process, or when the read fails
 }
 
 void DistributedContext::launchLocalWorkers(const std::string& executable) {

@@ -55,6 +55,7 @@ public:
 
 private:
     void startHeartbeat();
+    void stopHeartbeat();  // waits up to a second for the thread, then lets it go
     void checkWorldSize();
     std::string describeLocalWorkerExit();
     [[noreturn]] void throwFailureOf(int rank, const std::string& stored);
@@ -64,7 +65,10 @@ private:
     c10::intrusive_ptr<c10d::ProcessGroup> m_group;
     std::string m_backend;
     std::vector<pid_t> m_workers;  // index r-1: the local process of rank r
-    std::atomic<bool> m_stopHeartbeat{false};
+    struct HeartbeatState {
+        std::atomic<bool> stop{false}, done{false};
+    };
+    std::shared_ptr<HeartbeatState> m_heartbeatState;
     std::thread m_heartbeat;
 };
 

@@ -1,6 +1,7 @@
 // ReducerSync (see ReducerSync.h). Gradients are summed with ReduceOp::SUM after each is divided by the world
 // size (the Reducer's built-in path, as DDP's), never with Gloo's AVG. Buckets follow DDP's defaults: a
 // small first bucket (it is ready earliest in backward, so its all-reduce starts soonest), then 25 MiB ones.
+// With device.grad_compression fp16 the buckets travel as fp16 (c10d's built-in compression hook).
 #include "distributed/ReducerSync.h"
 
 namespace wb {
@@ -13,7 +14,8 @@ constexpr std::size_t kBroadcastBytes = 250 << 20;
 
 class ReducerSync final : public GradientSync {
 public:
-    ReducerSync(DistributedContext& context, const std::vector<torch::Tensor>& parameters)
+    ReducerSync(DistributedContext& context, const std::vector<torch::Tensor>& parameters,
+                GradCompression compression)
         : m_context(context) {
         broadcastFromRankZero(parameters);
         const std::vector<bool> sparse(parameters.size(), false);
@@ -28,6 +30,12 @@ public:
             kBucketBytes,
             /*find_unused_parameters=*/false, /*gradient_as_bucket_view=*/false,
             std::unordered_map<std::size_t, std::string>{}, kFirstBucketBytes);
+        // fp16 on the wire: each bucket is cast to fp16, divided by the world size, all-reduced and cast
+        // back into the fp32 gradients (c10d's FP16CompressCommHook). The default path is ALLREDUCE's.
+        if (compression == GradCompression::Fp16)
+            m_reducer->register_builtin_comm_hook(c10d::BuiltinCommHookType::FP16_COMPRESS);
+        const std::int64_t bytesPerValue = compression == GradCompression::Fp16 ? 2 : 4;
+        for (const auto& p : parameters) m_bytesPerStep += p.numel() * bytesPerValue;
     }
 
     int rank() const override { return m_context.rank(); }
@@ -44,6 +52,8 @@ public:
     }
     void beforeBackward() override { m_reducer->prepare_for_backward({}); }
 
+    std::int64_t gradientBytesPerStep() const override { return m_bytesPerStep; }
+
     void sum(torch::Tensor& values) override {
         std::vector<torch::Tensor> list{values};
         c10d::AllreduceOptions o;
@@ -54,13 +64,15 @@ public:
 private:
     DistributedContext& m_context;
     std::unique_ptr<c10d::Reducer> m_reducer;
+    std::int64_t m_bytesPerStep = 0;
 };
 
 }  // namespace
 
 std::unique_ptr<GradientSync> makeReducerSync(DistributedContext& context,
-                                              const std::vector<torch::Tensor>& parameters) {
-    return std::make_unique<ReducerSync>(context, parameters);
+                                              const std::vector<torch::Tensor>& parameters,
+                                              GradCompression compression) {
+    return std::make_unique<ReducerSync>(context, parameters, compression);
 }
 
 }  // namespace wb

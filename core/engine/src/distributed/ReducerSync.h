@@ -7,11 +7,14 @@
 
 #include "distributed/DistributedContext.h"
 #include "train/GradientSync.h"
+#include "workbench/Config.h"
 
 namespace wb {
 
-// parameters: the model's, in registration order (the same on every rank). The context must outlive it.
+// parameters: the model's, in registration order (the same on every rank); compression: what the gradients
+// travel as. The context must outlive it.
 std::unique_ptr<GradientSync> makeReducerSync(DistributedContext& context,
-                                              const std::vector<torch::Tensor>& parameters);
+                                              const std::vector<torch::Tensor>& parameters,
+                                              GradCompression compression);
 
 }  // namespace wb

@@ -39,6 +39,8 @@ public:
     virtual void beforeBackward() {}
     // Sums a small CPU tensor over all ranks, in place (metrics, stop votes).
     virtual void sum(torch::Tensor& values) {}
+    // The gradient bytes this rank puts into the all-reduces of one step; 0 in one process.
+    virtual std::int64_t gradientBytesPerStep() const { return 0; }
 };
 
 class LocalGradientSync final : public GradientSync {};

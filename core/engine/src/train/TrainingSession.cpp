@@ -200,7 +200,8 @@ void TrainingSession::buildModel() {
     if (m_context) {
         // Every rank starts from rank 0's weights and optimizer state (its checkpoint when resuming).
         m_setup->optimizer->setSteps(m_state.optimizerSteps);
-        m_sync = makeReducerSync(*m_context, m_setup->model->parameters());
+        m_sync = makeReducerSync(*m_context, m_setup->model->parameters(), m_config.device.gradCompression);
+        m_job.info.gradientBytesPerStep = m_sync->gradientBytesPerStep();
         std::vector<torch::Tensor> state;
         for (const auto& [name, tensor] : m_setup->optimizer->state()) state.push_back(tensor);
         if (!state.empty()) m_sync->broadcastFromRankZero(state);

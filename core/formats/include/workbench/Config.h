@@ -23,7 +23,10 @@ enum class Precision { Fp32, Bf16, Fp16, Auto };
 enum class LstmBackend { Auto, Torch, Fused };
 // How a CPU step uses several threads: Batch, each thread trains its share of the batch's rows for the whole
 // step (train/ThreadShards.h); Ops, LibTorch and OpenBLAS split every operation between the threads.
-enum class ThreadSplit { Batch, Ops };  // Fused: reserved for the fused CPU LSTM (PERF issue)
+enum class ThreadSplit { Batch, Ops };
+// What data-parallel processes send each other every step: fp32 gradients (None), or fp16 ones (half the
+// bytes: the Reducer's built-in FP16_COMPRESS hook, as DDP's fp16_compress_hook).
+enum class GradCompression { None, Fp16 };  // Fused: reserved for the fused CPU LSTM (PERF issue)
 
 std::string toString(Task v);               // "lm" | "classify"
 std::string toString(Pooling v);            // "last" | "mean" | "max"
@@ -31,12 +34,14 @@ std::string toString(OptimizerKind v);      // "adam" | "sgd" | "rmsprop"
 std::string toString(LrSchedule v);         // "constant" | "cosine"
 std::string toString(Precision v);          // "fp32" | "bf16" | "fp16" | "auto"
 std::string toString(ThreadSplit v);        // "batch" | "ops"
+std::string toString(GradCompression v);    // "none" | "fp16"
 Task taskFromString(const std::string& s);  // these throw InputError naming the accepted values
 Pooling poolingFromString(const std::string& s);
 OptimizerKind optimizerFromString(const std::string& s);
 LrSchedule lrScheduleFromString(const std::string& s);
 Precision precisionFromString(const std::string& s);
 ThreadSplit threadSplitFromString(const std::string& s);
+GradCompression gradCompressionFromString(const std::string& s);
 
 // Values, ranges, names and defaults of every field below live in one table, configFields()
 // (workbench/ConfigFields.h): a new ExperimentConfig takes the table's initial values; the members here are
@@ -90,7 +95,8 @@ struct DeviceConfig {
     // Data-parallel processes (c10d: Gloo on CPUs, NCCL on GPUs), each with `threads` threads and a shard
     // of every global batch; 1 = this process alone. docs/architecture.md, "Scale-out".
     std::int64_t processes{};
-    ThreadSplit threadSplit{};  // with threads >= 2 on a CPU, in one process
+    ThreadSplit threadSplit{};          // with threads >= 2 on a CPU, in one process
+    GradCompression gradCompression{};  // with processes >= 2 (or a torchrun launch)
 };
 
 struct ExperimentConfig {

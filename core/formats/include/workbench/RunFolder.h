@@ -47,6 +47,9 @@ struct RunInfo {
     std::int64_t worldSize = 1;
     std::string backend;
     std::vector<std::string> hosts;
+    // The gradient bytes each rank puts into the all-reduces of one step (fp32 or, compressed, fp16); a ring
+    // all-reduce sends 2(N-1)/N of them out of each rank. 0 in one process and in runs from before the field.
+    std::int64_t gradientBytesPerStep = 0;
     // The most GPU memory the caching allocator had allocated at once (rank 0's device), at the end of the
     // sitting; 0 on a CPU and in runs from before the field.
     std::int64_t peakGpuMemoryBytes = 0;

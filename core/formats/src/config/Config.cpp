@@ -120,6 +120,7 @@ std::string toString(Precision v) {
 }
 
 std::string toString(ThreadSplit v) { return v == ThreadSplit::Ops ? "ops" : "batch"; }
+std::string toString(GradCompression v) { return v == GradCompression::Fp16 ? "fp16" : "none"; }
 
 Task taskFromString(const std::string& s) {
     if (s == "lm") return Task::LanguageModel;
@@ -150,6 +151,11 @@ Precision precisionFromString(const std::string& s) {
     if (s == "fp16") return Precision::Fp16;
     if (s == "auto") return Precision::Auto;
     throw InputError("unknown precision '" + s + "' (expected fp32, bf16, fp16 or auto)");
+}
+GradCompression gradCompressionFromString(const std::string& s) {
+    if (s == "none") return GradCompression::None;
+    if (s == "fp16") return GradCompression::Fp16;
+    throw InputError("unknown gradient compression '" + s + "' (expected none or fp16)");
 }
 ThreadSplit threadSplitFromString(const std::string& s) {
     if (s == "batch") return ThreadSplit::Batch;

@@ -398,6 +398,17 @@ std::vector<ConfigField> buildTable() {
         .integer([](C& c) -> std::int64_t& { return c.device.processes; })
         .range(1, static_cast<double>(kMaxProcesses))
         .defaults("1", "1");
+    add({"device", "grad_compression", "--grad-compression", "gradient compression",
+         "What data-parallel processes send each other every step: none (fp32 gradients) or fp16 (half the "
+         "bytes on the wire; the gradients are rounded to fp16 for the all-reduce only)"})
+        .initial("none")
+        .choice<GradCompression>(
+            {"none", "fp16"}, [](C& c) -> GradCompression& { return c.device.gradCompression; },
+            gradCompressionFromString, toString)
+        .defaults("none", "none")
+        .onForm("Training", "Gradients sent")
+        .shownAs({"fp32", "fp16 (half the bytes)"})
+        .hint(" (runs over several processes or machines; docs/scaling.md)");
 
     std::vector<ConfigField> out;
     for (auto& r : rows) out.push_back(std::move(r.f));

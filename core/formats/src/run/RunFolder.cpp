@@ -115,6 +115,7 @@ std::string RunInfo::toJson() const {
               {"world_size", worldSize},
               {"backend", backend},
               {"hosts", hosts},
+              {"gradient_bytes_per_step", gradientBytesPerStep},
               {"peak_gpu_memory_bytes", peakGpuMemoryBytes}};
     j["summary"] = {{"steps", s.steps},
                     {"epochs", finite(s.epochs)},
@@ -173,6 +174,7 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
     r.integer("world_size", info.worldSize);
     if (info.worldSize < 1) throw InputError(sourceName, 0, "world_size must be at least 1");
     r.str("backend", info.backend);
+    r.integer("gradient_bytes_per_step", info.gradientBytesPerStep);  // absent in runs from before the field
     if (const json* hj = r.find("hosts")) {
         if (!hj->is_array()) r.fail("hosts", "an array of strings");
         for (const auto& h : *hj) {

@@ -1,0 +1,166 @@
+// Scale-out across hosts (issue #29): each rank in a network namespace of its own (NetworkHosts: its own
+// address, interface and host name, on one bridge), started by hand with torchrun's variables as on real
+// machines, GLOO_SOCKET_IFNAME naming the interface. What loopback cannot show: that the job forms over a
+// real interface between addresses, that every fault a network brings (a rank that hangs with its sockets
+// open, a link that goes down, rank 0 gone) ends the job within the timeout with one line naming the rank
+// and its host, and that no process is left behind.
+//
+// Root and iproute2 are needed; without them every test skips by name with the reason. Equivalence uses
+// SGD, as DistributedTest does, so that gradients summed instead of averaged would fail it.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <string>
+
+#include "DistributedSupport.h"
+#include "NetworkHosts.h"
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using namespace wbtest::distributed;
+using wbtest::NetworkHosts;
+using wbtest::shellQuote;
+
+namespace {
+
+const std::string kShape =
+    " --seq-len 16 --embedding 16 --hidden 24 --layers 2 --dropout 0.25 --threads 1 --log-every 2 --warmup 0"
+    " --quiet";
+const std::string kSgdModel = kShape + " --optimizer sgd --lr 0.5 --grad-clip 0";
+const std::string kLongRun = kShape + " --lr 0.01 --batch-size 12 --epochs 1000 --validate-every 5";
+constexpr int kTimeout = 8;  // WORKBENCH_DIST_TIMEOUT of the fault tests, in seconds
+
+class NetworkScaleOut : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const std::string why = NetworkHosts::unavailableReason();
+        if (!why.empty()) GTEST_SKIP() << why;
+        wbtest::writeText(m_dir.path() / "pattern.txt", wbtest::patternText(120));
+    }
+    std::string corpus() const { return shellQuote(m_dir.file("pattern.txt")); }
+    std::string out(const std::string& name) const { return " --out " + shellQuote(m_dir.file(name)); }
+    fs::path run(const std::string& name) const { return m_dir.path() / name; }
+
+    // torchrun's variables for a rank on host `rank` of `hosts`, rank 0's address the master's.
+    static std::string env(const NetworkHosts& hosts, int rank, int port, int timeout = 30) {
+        return "RANK=" + std::to_string(rank) + " WORLD_SIZE=" + std::to_string(hosts.size()) +
+               " LOCAL_RANK=0 LOCAL_WORLD_SIZE=1 MASTER_ADDR=" + hosts.address(0) +
+               " MASTER_PORT=" + std::to_string(port) + " GLOO_SOCKET_IFNAME=" + NetworkHosts::interface() +
+               " WORKBENCH_DIST_TIMEOUT=" + std::to_string(timeout) + " ";
+    }
+
+    wbtest::TempDir m_dir;
+};
+
+// Two and three hosts train the losses of one process with the same global batch (12 rows: 6 or 4 a host).
+TEST_F(NetworkScaleOut, TwoAndThreeHostsTrainTheLossesOfOneProcess) {
+    const std::string args = kSgdModel + " --batch-size 12 --max-steps 12 --validate-every 6";
+    auto single = wbtest::runCli("train " + corpus() + out("single") + args);
+    ASSERT_EQ(single.code, 0) << single.err;
+    for (const int count : {2, 3}) {
+        SCOPED_TRACE(std::to_string(count) + " hosts");
+        NetworkHosts hosts(count);
+        const std::string name = "hosts" + std::to_string(count);
+        std::vector<std::unique_ptr<Background>> ranks;
+        for (int r = count - 1; r >= 0; --r)
+            ranks.push_back(std::make_unique<Background>(
+                "train " + corpus() + out(r == 0 ? name : name + "-unused") + args, env(hosts, r, 29500),
+                false, hosts.run(r)));
+        for (auto& rank : ranks) {
+            const int code = rank->wait(120s);
+            ASSERT_EQ(code, 0) << rank->err();
+        }
+        expectSameLosses(run("single"), run(name));
+        const auto info = runJson(run(name));
+        EXPECT_EQ(info["world_size"], count);
+        ASSERT_TRUE(info["hosts"].is_array()) << info.dump(2);
+        for (int r = 0; r < count; ++r) EXPECT_EQ(info["hosts"][r], hosts.hostName(r)) << info.dump(2);
+        EXPECT_FALSE(fs::exists(run(name + "-unused"))) << "only rank 0 writes";
+    }
+}
+
+// A rank that hangs with its sockets open on another host (SIGSTOP): rank 0's next collective times out and
+// the job ends with one line naming the rank and its host; the checkpoint stays and resumes in one process.
+TEST_F(NetworkScaleOut, AHungRankOnAnotherHostEndsTheJobWithinTheTimeout) {
+    NetworkHosts hosts(2);
+    Background rank1("train " + corpus() + out("unused") + kLongRun, env(hosts, 1, 29501, kTimeout), false,
+                     hosts.run(1));
+    Background rank0("train " + corpus() + out("job") + kLongRun, env(hosts, 0, 29501, kTimeout), false,
+                     hosts.run(0));
+    ASSERT_TRUE(waitForCheckpoint(run("job"))) << rank0.err() << rank1.err();
+    const auto stoppedAt = std::chrono::steady_clock::now();
+    kill(rank1.pid(), SIGSTOP);
+    const int code = rank0.wait(40s);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - stoppedAt).count();
+    ASSERT_NE(code, -1) << "rank 0 still runs 40 s after rank 1 hung";
+    EXPECT_EQ(code, 1) << rank0.err();
+    EXPECT_LT(seconds, kTimeout + 5) << rank0.err();
+    EXPECT_EQ(lineCount(rank0.err()), 1) << rank0.err();
+    EXPECT_NE(rank0.err().find("rank 1 on host1"), std::string::npos) << rank0.err();
+    std::printf("rank 0 stopped %.2f s after rank 1 hung on host1: %s", seconds, rank0.err().c_str());
+    kill(rank1.pid(), SIGKILL);
+    const auto info = runJson(run("job"));
+    EXPECT_EQ(info["status"], "failed");
+    const auto steps = info["summary"]["steps"].get<int>();
+    auto resumed = wbtest::runCli("resume " + shellQuote(run("job").string()) + " --max-steps " +
+                                  std::to_string(steps + 4) + " --nproc 1 --json");
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+}
+
+// The link to a host taken down mid-run: nothing closes, nothing arrives. Both sides end within the timeout
+// (the cut-off rank a little later: it also waits for the store, which is across the cut), each with one
+// line; rank 0's names the rank and host it lost, and its checkpoint resumes.
+TEST_F(NetworkScaleOut, ALinkTakenDownEndsBothSidesWithOneLineEach) {
+    NetworkHosts hosts(2);
+    Background rank1("train " + corpus() + out("unused") + kLongRun, env(hosts, 1, 29502, kTimeout), false,
+                     hosts.run(1));
+    Background rank0("train " + corpus() + out("job") + kLongRun, env(hosts, 0, 29502, kTimeout), false,
+                     hosts.run(0));
+    ASSERT_TRUE(waitForCheckpoint(run("job"))) << rank0.err() << rank1.err();
+    const auto cutAt = std::chrono::steady_clock::now();
+    hosts.setLink(1, false);
+    const int code0 = rank0.wait(40s);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - cutAt).count();
+    ASSERT_NE(code0, -1) << "rank 0 still runs 40 s after the link went down";
+    EXPECT_EQ(code0, 1) << rank0.err();
+    EXPECT_LT(seconds, kTimeout + 5) << rank0.err();
+    EXPECT_EQ(lineCount(rank0.err()), 1) << rank0.err();
+    EXPECT_NE(rank0.err().find("rank 1 on host1"), std::string::npos) << rank0.err();
+    const int code1 = rank1.wait(std::chrono::seconds(3 * kTimeout + 10));
+    ASSERT_NE(code1, -1) << "rank 1 still runs long after its link went down";
+    EXPECT_EQ(code1, 1) << rank1.err();
+    EXPECT_EQ(lineCount(rank1.err()), 1) << rank1.err();
+    EXPECT_NE(rank1.err().find("rank 0"), std::string::npos) << rank1.err();
+    std::printf("rank 0 stopped %.2f s after the cut: %srank 1: %s", seconds, rank0.err().c_str(),
+                rank1.err().c_str());
+    const auto steps = runJson(run("job"))["summary"]["steps"].get<int>();
+    auto resumed = wbtest::runCli("resume " + shellQuote(run("job").string()) + " --max-steps " +
+                                  std::to_string(steps + 4) + " --json");
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+}
+
+// Rank 0 killed outright: the others stop with one line naming it, within seconds (its sockets close), and
+// no process is left on their hosts.
+TEST_F(NetworkScaleOut, AKilledRankZeroLeavesNoProcessBehind) {
+    NetworkHosts hosts(3);
+    std::vector<std::unique_ptr<Background>> workers;
+    for (int r = 2; r >= 1; --r)
+        workers.push_back(std::make_unique<Background>("train " + corpus() + out("unused") + kLongRun,
+                                                       env(hosts, r, 29503, kTimeout), false, hosts.run(r)));
+    Background rank0("train " + corpus() + out("job") + kLongRun, env(hosts, 0, 29503, kTimeout), false,
+                     hosts.run(0));
+    ASSERT_TRUE(waitForCheckpoint(run("job"))) << rank0.err();
+    kill(rank0.pid(), SIGKILL);
+    EXPECT_EQ(rank0.wait(10s), 128 + SIGKILL);
+    for (auto& worker : workers) {
+        const int code = worker->wait(std::chrono::seconds(kTimeout + 10));
+        ASSERT_NE(code, -1) << "a worker outlived rank 0 by the timeout";
+        EXPECT_EQ(code, 1) << worker->err();
+        EXPECT_EQ(lineCount(worker->err()), 1) << worker->err();
+        EXPECT_NE(worker->err().find("rank 0"), std::string::npos) << worker->err();
+    }
+    for (int h = 1; h < 3; ++h) EXPECT_FALSE(hosts.anyProcessIn(h)) << "a process is left on host" << h;
+}
+
+}  // namespace
