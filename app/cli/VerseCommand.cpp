@@ -127,6 +127,8 @@ int runVerse(const VerseOptions& o) {
         std::cout << json{{"poems", poems.size()},
                           {"mixed", o.mix},
                           {"novelty_judged", !(ownCorpus || o.mix)},
+                          {"tables", checker->tablesSource()},
+                          {"script", checker->tones().prefersTraditional() ? "traditional" : "simplified"},
                           {"passed", passed},
                           {"mean_score", scores / n},
                           {"forms", forms},
@@ -135,8 +137,9 @@ int runVerse(const VerseOptions& o) {
                   << "\n";
         return 0;
     }
-    std::printf("%s%s: %zu poems, checked with the tables of %s\n", poemsPath.c_str(),
-                o.mix ? " (mixed lines)" : "", poems.size(), tablesOf.c_str());
+    std::printf("%s%s: %zu poems, checked with the tables in %s, read as %s characters\n", poemsPath.c_str(),
+                o.mix ? " (mixed lines)" : "", poems.size(), checker->tablesSource().c_str(),
+                checker->tones().prefersTraditional() ? "traditional" : "simplified");
     std::printf("%-22s %lld (%.1f %%)\n", "pass every rule", static_cast<long long>(passed),
                 100.0 * passed / n);
     std::printf("%-22s %.3f\n", "mean share of checks", scores / n);

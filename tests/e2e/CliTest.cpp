@@ -202,6 +202,26 @@ TEST(Cli, GeneratedPoemsAreCheckedWithTheCorpusTables) {
     EXPECT_NE(r.err.find("strict meter is for poems"), std::string::npos) << r.err;
 }
 
+// A poems JSON of the user's own: with no tables beside it, `verse` uses the corpus cache's shared ones, and
+// says which, in which script; before any Tang corpus left them there, it says how to get them.
+TEST(Cli, VerseOfAUsersPoemCorpusUsesTheSharedTables) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "mine.json", wbtest::quatrainJson(12));
+    const std::string cache = "LSTM_WORKBENCH_DATA=" + quote(dir.file("cache")) + " ";
+    auto r = wbtest::runCli("verse " + quote(dir.file("mine.json")), cache);
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("prepare tang-quatrains-7"), std::string::npos) << r.err;
+    wbtest::writeVerseTables(dir.path() / "cache" / "verse-tables");
+    r = wbtest::runCli("verse " + quote(dir.file("mine.json")) + " --json", cache);
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["poems"], 12);
+    EXPECT_EQ(j["tables"], (dir.path() / "cache" / "verse-tables").string());
+    EXPECT_EQ(j["script"], "traditional");
+    EXPECT_FALSE(j["novelty_judged"].get<bool>()) << "its lines are its own";
+    EXPECT_EQ(j["forms"]["七绝"], 12);
+}
+
 // Without tables for the corpus there is nothing to follow: strict meter says where they come from. Once a
 // Tang corpus has left the shared tables in the corpus cache, the same poem corpus has them.
 TEST(Cli, StrictMeterWithoutTablesIsAClearError) {

@@ -52,6 +52,7 @@ public:
     // For a corpus in traditional characters: characters written alike in both scripts are then read with
     // the traditional counts (those of the same character in traditional texts).
     void preferTraditional(bool traditional) { m_preferTraditional = traditional; }
+    bool prefersTraditional() const { return m_preferTraditional; }
     // Whether a text is in traditional characters: more of its characters are in the traditional counts
     // only than in the simplified counts only.
     bool looksTraditional(std::u32string_view text) const;
@@ -139,12 +140,16 @@ public:
 
     const ToneTable& tones() const { return m_tones; }
     void preferTraditional(bool traditional) { m_tones.preferTraditional(traditional); }
+    // Where the tables came from (their folder), for messages; "" when made in memory.
+    const std::string& tablesSource() const { return m_tablesSource; }
+    void setTablesSource(std::string folder) { m_tablesSource = std::move(folder); }
     const RhymeTable& rhymes() const { return m_rhymes; }
 
 private:
     ToneTable m_tones;
     RhymeTable m_rhymes;
     std::unordered_set<std::string> m_knownLines;
+    std::string m_tablesSource;
 };
 
 // The lines of a poem or of a corpus document, as the checker splits them: at Chinese or Latin sentence

@@ -611,6 +611,7 @@ std::optional<VerseChecker> verseCheckerForCorpus(const std::string& corpusPathO
     for (std::size_t d = 0; d < corpus.documents.size() && d < 200; ++d)
         sample += decodeUtf8(corpus.documents[d].text, corpus.source);
     checker.preferTraditional(checker.tones().looksTraditional(sample));
+    checker.setTablesSource(dir.string());
     std::unordered_set<std::string> known;
     for (const auto& document : corpus.documents)
         for (auto& line : verseLines(document.text)) known.insert(std::move(line));
