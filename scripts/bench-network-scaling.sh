@@ -18,7 +18,7 @@ mkdir -p "$(dirname "$out")"
 work=$(mktemp -d /tmp/lstm-workbench-scaling.XXXXXX)
 pfx="wbscale$$"
 cleanup() {
-  for n in h0 h1 sw; do
+  for n in 0 1 sw; do
     ip netns pids "$pfx$n" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
     ip netns del "$pfx$n" 2>/dev/null || true
   done
@@ -59,7 +59,10 @@ steps_of() {  # a few seconds of training per preset, at least 10 steps
   case $1 in imdb) s=60 ;; charrnn) s=60 ;; poems) s=15 ;; esac
   python3 -c "print(max(10, int($s * $scale)))"
 }
-flags() { echo "--preset $1 --max-steps $(steps_of "$1") --warmup 3 --threads 1 --validate-every 100000 --quiet --json"; }
+corpus_of() { case $1 in imdb) echo spam-assassin ;; charrnn) echo fortunes-text ;; poems) echo tang-quatrains-7 ;; esac; }
+flags() {
+  echo "$(corpus_of "$1") --preset $1 --max-steps $(steps_of "$1") --warmup 3 --threads 1 --validate-every 100000 --quiet --json"
+}
 
 entries=()
 for preset in imdb charrnn poems; do

@@ -132,6 +132,43 @@ TEST(PlaygroundPanel, StrictMeterNeedsTheCorpusTables) {
         << panel.strictMeterToolTip().toStdString();
 }
 
+// A model of the user's own poems JSON, with no tables beside it: once a Tang corpus has left the shared
+// tables in the corpus cache, its poems are checked and strict meter is offered, as for a Tang corpus.
+TEST(PlaygroundPanel, AUsersPoemCorpusGetsTheSharedTables) {
+    wbtest::TempDir dir, cache;
+    wbtest::writeText(dir.path() / "poems.json", wbtest::quatrainJson(80));
+    wbtest::writeVerseTables(cache.path() / "verse-tables");
+    const QByteArray saved = qgetenv("LSTM_WORKBENCH_DATA");
+    qputenv("LSTM_WORKBENCH_DATA", QByteArray::fromStdString(cache.str()));
+    const auto restore = qScopeGuard([&] {
+        if (saved.isNull())
+            qunsetenv("LSTM_WORKBENCH_DATA");
+        else
+            qputenv("LSTM_WORKBENCH_DATA", saved);
+    });
+    auto config = wbuitest::tinyConfig(wb::Task::LanguageModel, dir.file("poems.json"), 20);
+    wb::TrainingJob(config, dir.file("run")).run({});
+
+    PlaygroundPanel panel;
+    QSignalSpy errors(&panel, &PlaygroundPanel::errorOccurred);
+    panel.loadRun(QString::fromStdString(dir.file("run")));
+    ASSERT_TRUE(wbuitest::waitFor([&] { return !panel.loadedRun().isEmpty() || errors.count() > 0; }));
+    ASSERT_EQ(errors.count(), 0) << errors.value(0).value(1).toString().toStdString();
+    EXPECT_TRUE(panel.modelText().contains(QStringLiteral("checked for tone and rhyme")))
+        << panel.modelText().toStdString();
+    panel.setForm(2);
+    ASSERT_TRUE(panel.strictMeterAvailable()) << panel.strictMeterToolTip().toStdString();
+    panel.setStrictMeter(true, wb::MeterPattern::Auto);
+    panel.setSamples(3);
+    QSignalSpy ready(&panel, &PlaygroundPanel::resultsReady);
+    panel.generate();
+    ASSERT_TRUE(wbuitest::waitFor([&] { return ready.count() > 0 || errors.count() > 0; }));
+    ASSERT_EQ(errors.count(), 0) << errors.value(0).value(1).toString().toStdString();
+    ASSERT_EQ(panel.verseSummaries().size(), 3);
+    for (const QString& summary : panel.verseSummaries())
+        EXPECT_TRUE(summary.startsWith(QStringLiteral("七绝 · passes every rule"))) << summary.toStdString();
+}
+
 TEST(PlaygroundPanel, ClassifiesWithSavedClassifier) {
     const QString run = wbuitest::trainedClassifierRun();
     PlaygroundPanel panel;
