@@ -128,6 +128,8 @@ def main(argv):
                 for rule, with_open_marks in RULES.items():
                     entry[f"80_percent_of_{rule}_marks"] = summarize(texts, tone_reader(counts, 0.8,
                                                                                         with_open_marks))
+                # The lenient reading of the checker before issue #34: 90 % of all marks.
+                entry["old_rule_90_percent_of_all_marks"] = summarize(texts, tone_reader(counts, 0.9, True))
             out.append(entry)
     json.dump(out, sys.stdout, ensure_ascii=False, indent=1)
     print()
