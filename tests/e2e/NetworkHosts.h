@@ -33,6 +33,8 @@ public:
         const std::string probe = "wbprobe" + std::to_string(getpid());
         if (std::system(("ip netns add " + probe + " 2>/dev/null && ip netns del " + probe).c_str()) != 0)
             return "this kernel or container refuses new network namespaces";
+        if (std::system("unshare --uts -- true 2>/dev/null") != 0)
+            return "this kernel or container refuses a host name of a process's own (unshare --uts)";
         return {};
     }
 
