@@ -10,18 +10,37 @@
 namespace wbui {
 
 namespace {
+bool isValueField(QObject* object) {
+    return qobject_cast<QAbstractSpinBox*>(object) || qobject_cast<QComboBox*>(object);
+}
+
 // The field a wheel event is for: a spin box or combo box, or the line edit inside one.
 QWidget* valueField(QObject* watched) {
     auto* widget = qobject_cast<QWidget*>(watched);
     for (int depth = 0; widget && depth < 2; ++depth, widget = widget->parentWidget())
-        if (qobject_cast<QAbstractSpinBox*>(widget) || qobject_cast<QComboBox*>(widget)) return widget;
+        if (isValueField(widget)) return widget;
     return nullptr;
+}
+
+// Spin and combo boxes take focus from a wheel (Qt::WheelFocus), and Qt gives it before any event filter
+// sees the wheel event that a real mouse makes: the field is then focused, and the guard lets the wheel
+// through. So no field may keep that policy: it takes focus from a click or Tab only.
+void noWheelFocus(QWidget* field) {
+    if ((field->focusPolicy() & Qt::WheelFocus) == Qt::WheelFocus) field->setFocusPolicy(Qt::StrongFocus);
 }
 }  // namespace
 
-WheelGuard::WheelGuard(QObject* parent) : QObject(parent) { qApp->installEventFilter(this); }
+WheelGuard::WheelGuard(QObject* parent) : QObject(parent) {
+    qApp->installEventFilter(this);
+    for (QWidget* widget : QApplication::allWidgets())  // those made before the guard
+        if (isValueField(widget)) noWheelFocus(widget);
+}
 
 bool WheelGuard::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Polish && isValueField(watched)) {  // every field, before it is first shown
+        noWheelFocus(static_cast<QWidget*>(watched));
+        return false;
+    }
     if (event->type() != QEvent::Wheel) return false;
     QWidget* field = valueField(watched);
     if (!field || field->hasFocus() || field != watched) return false;

@@ -26,6 +26,7 @@ void wheel(QWidget* widget) {
 }  // namespace
 
 TEST(WheelGuard, AWheelOverAnUnfocusedFieldScrollsThePageAndChangesNothing) {
+    QSpinBox early;  // made before the guard: its constructor sets its policy
     WheelGuard guard;
     QScrollArea area;
     auto* page = new QWidget;
@@ -48,6 +49,12 @@ TEST(WheelGuard, AWheelOverAnUnfocusedFieldScrollsThePageAndChangesNothing) {
     ASSERT_TRUE(QTest::qWaitForWindowActive(&area));
     other->setFocus();
     ASSERT_TRUE(other->hasFocus());
+    // A real mouse's wheel event (a spontaneous one) focuses a field of Qt::WheelFocus before any event
+    // filter sees it, and a focused field takes the wheel: no field may keep that policy. (sendEvent below
+    // makes events that are not spontaneous, so only the policy shows it.)
+    EXPECT_EQ(spin->focusPolicy(), Qt::StrongFocus);
+    EXPECT_EQ(combo->focusPolicy(), Qt::StrongFocus);
+    EXPECT_EQ(early.focusPolicy(), Qt::StrongFocus);
 
     wheel(spin);
     wheel(combo);
