@@ -2,8 +2,8 @@
 # What docs/verse.md ("Where the tables come from", "Validation of the rhyme groups", "Which reading is a
 # character's") says of the verse tables: prepares tang-quatrains-7 when missing and writes, to
 # docs/benchmarks/verse/tables.json, its manifest's table entries (characters, paragraphs aligned and
-# skipped, rhyme groups and their held-out validation), rhymes.json's settings and group names, and the
-# level/oblique/either counts of the characters the page cites. Seconds once the corpus is prepared.
+# skipped, rhyme groups and their held-out validation), rhymes.json's settings and group names, the
+# level/oblique/either counts of the characters the page cites, and the size of the package's tarball. Seconds once the corpus is prepared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib-bench-cli.sh
@@ -11,7 +11,7 @@ source scripts/lib-bench-cli.sh
 cache=$(python3 -c 'import sys; sys.path.insert(0, "datasets"); from workbench_corpora.manifest import default_cache_dir; print(default_cache_dir())')
 out=docs/benchmarks/verse/tables.json
 python3 - "$cache/tang-quatrains-7" "$out" <<'PY'
-import json, sys, datetime
+import json, os, sys, datetime
 corpus, out = sys.argv[1:3]
 manifest = json.load(open(f"{corpus}/manifest.json", encoding="utf-8"))
 tones = json.load(open(f"{corpus}/tones.json", encoding="utf-8"))
@@ -19,7 +19,11 @@ rhymes = json.load(open(f"{corpus}/rhymes.json", encoding="utf-8"))
 cited = "山不干乾幹中三深如看更长思过重为空十白国当教吹调"
 doc = {"date": datetime.datetime.utcnow().strftime("%Y-%m-%dT%H:%MZ"), "script": "scripts/bench-verse-tables.sh",
        "corpus_manifest": {k: manifest.get(k) for k in ("name", "source_package", "source_version", "converter",
-                                                          "source_poems", "tones", "rhymes")},
+                                                          "source_poems", "tones", "rhymes", "sources")},
+       # The download a new user waits for (README, user guide: "85 MB"), as the registry's tarball.
+       "source_tarball_bytes": {s["file"]: os.path.getsize(os.path.join(os.path.dirname(corpus), ".downloads", s["file"]))
+                                for s in manifest.get("sources", [])
+                                if os.path.exists(os.path.join(os.path.dirname(corpus), ".downloads", s["file"]))},
        "rhymes_settings": {k: v for k, v in rhymes.items() if k != "groups"},
        "rhyme_groups": [g.get("name") for g in rhymes["groups"]],
        "counts_of_cited_characters": {
