@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -58,6 +59,15 @@ wb::ExperimentConfig buildConfig(const CLI::App* cmd, const TrainFlags& f, const
         // Defaults are for the default corpus; a file of another kind keeps its own
         // detected format.
         c.data.format = wb::CorpusFormat::Auto;
+    }
+    // The default experiment's name ("Tang quatrains (char LM)") describes its own corpus: on another one the
+    // experiment is named after the corpus actually given (--name still sets any name).
+    if (!given("--config") && !given("--preset") && corpus != c.data.corpus) {
+        const std::filesystem::path path(corpus);
+        const std::string stem =
+            path.filename().empty() ? path.parent_path().filename().string() : path.stem().string();
+        c.name = (stem.empty() ? corpus : stem) +
+                 (c.task == wb::Task::LanguageModel ? " (language model)" : " (classifier)");
     }
     c.data.corpus = corpus;
     for (const auto& field : wb::configFields()) {

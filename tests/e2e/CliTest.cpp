@@ -284,6 +284,22 @@ TEST(Cli, StrictMeterWithFewRhymeCharactersSaysWhatAPatternNeeds) {
     EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// The experiment is named after the corpus given, not after the default corpus whose defaults it starts from
+// (issue #30: an English text file's run was called "Tang quatrains (char LM)"); --name still names it.
+TEST(Cli, AnExperimentIsNamedAfterItsCorpus) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "words.txt", wbtest::patternText(40));
+    auto r = cli("train " + quote(dir.file("words.txt")) + " --out " + quote(dir.file("run")) + kTinyLm +
+                 " --max-steps 1 --quiet");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(wbtest::readText(dir.path() / "run" / "config.json"))["name"],
+              "words (language model)");
+    r = cli("train " + quote(dir.file("words.txt")) + " --out " + quote(dir.file("named")) + kTinyLm +
+            " --max-steps 1 --quiet --name mine");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(nlohmann::json::parse(wbtest::readText(dir.path() / "named" / "config.json"))["name"], "mine");
+}
+
 TEST(Cli, InspectShowsStatisticsAndClasses) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "reviews.tsv", wbtest::separableTsv(40));
