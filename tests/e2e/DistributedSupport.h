@@ -34,6 +34,17 @@ namespace wbtest::distributed {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
+// A tiny language model, one thread a process, a loss record every 2 steps.
+inline const std::string kShape =
+    " --seq-len 16 --embedding 16 --hidden 24 --layers 2 --dropout 0.25 --threads 1 --log-every 2 --warmup 0"
+    " --quiet";
+inline const std::string kModel = kShape + " --lr 0.01";  // Adam, the default
+// The equivalence tests' model: SGD at a rate where a doubled gradient shows at once, and no clipping (it
+// would cut a doubled gradient back to the same length). Adam would hide gradients summed, not averaged.
+inline const std::string kSgdModel = kShape + " --optimizer sgd --lr 0.5 --grad-clip 0";
+// Long enough to be stopped mid-training, with a checkpoint every 5 steps.
+inline const std::string kLongRun = kModel + " --batch-size 12 --epochs 1000 --validate-every 5";
+
 // The loss records of metrics.csv, keyed "step split metric" (the clock columns differ between runs).
 inline std::map<std::string, double> losses(const fs::path& run) {
     std::map<std::string, double> out;

@@ -43,14 +43,6 @@ using namespace wbtest::distributed;
 
 namespace {
 
-const std::string kShape =
-    " --seq-len 16 --embedding 16 --hidden 24 --layers 2 --dropout 0.25 --threads 1 --log-every 2 --warmup 0"
-    " --quiet";
-const std::string kModel = kShape + " --lr 0.01";  // Adam, the default
-// The equivalence tests' model (see the top): SGD at a rate where a doubled gradient shows at once, and no
-// clipping (it would cut a doubled gradient back to the same length).
-const std::string kSgdModel = kShape + " --optimizer sgd --lr 0.5 --grad-clip 0";
-
 std::string torchrunEnv(int rank, int world, int port, double timeout = 20) {
     return "RANK=" + std::to_string(rank) + " WORLD_SIZE=" + std::to_string(world) +
            " LOCAL_RANK=" + std::to_string(rank) + " LOCAL_WORLD_SIZE=" + std::to_string(world) +
@@ -176,7 +168,7 @@ TEST_F(Distributed, AResumeRestoresEveryRankWithTheSameOrAnotherNumberOfProcesse
 
 TEST_F(Distributed, AKilledWorkerStopsTheJobWithOneLineTheCheckpointStaysAndResumes) {
     // Long enough to be killed mid-training; a checkpoint every 5 steps.
-    const std::string args = std::string(kModel) + " --batch-size 12 --epochs 1000 --validate-every 5";
+    const std::string& args = kLongRun;
     Background job("train " + corpus("pattern.txt") + out("run") + args + " --nproc 2",
                    "WORKBENCH_DIST_TIMEOUT=30 ");
     ASSERT_TRUE(waitForCheckpoint(run("run"))) << job.err();
@@ -213,7 +205,7 @@ TEST_F(Distributed, AKilledWorkerStopsTheJobWithOneLineTheCheckpointStaysAndResu
 // the configured timeout plus the ~2 s it takes to tell a hung rank from a failed one. The hung worker is
 // killed, not waited for; the checkpoint stays and resumes.
 TEST_F(Distributed, AHungWorkerEndsTheJobWithinTheTimeoutWithOneLineNamingItsRankAndHost) {
-    const std::string args = std::string(kModel) + " --batch-size 12 --epochs 1000 --validate-every 5";
+    const std::string& args = kLongRun;
     Background job("train " + corpus("pattern.txt") + out("run") + args + " --nproc 2",
                    "WORKBENCH_DIST_TIMEOUT=8 ");
     ASSERT_TRUE(waitForCheckpoint(run("run"))) << job.err();
@@ -328,7 +320,7 @@ TEST_F(Distributed, BadLaunchesAreInputErrors) {
 // worker dies with the rank that started it (PR_SET_PDEATHSIG), at once rather than at the collective
 // timeout (60 s here).
 TEST_F(Distributed, AKilledLauncherTakesItsWorkersWithIt) {
-    const std::string args = std::string(kModel) + " --batch-size 12 --epochs 1000 --validate-every 5";
+    const std::string& args = kLongRun;
     Background job("train " + corpus("pattern.txt") + out("run") + args + " --nproc 2",
                    "WORKBENCH_DIST_TIMEOUT=60 ");
     ASSERT_TRUE(waitForCheckpoint(run("run"))) << job.err();
@@ -357,7 +349,7 @@ TEST_F(Distributed, SigintStopsEveryRankAtOneStepAndTheRunResumes) {
     for (const bool wholeGroup : {false, true}) {
         SCOPED_TRACE(wholeGroup ? "to the process group" : "to the launcher");
         const char* name = wholeGroup ? "group" : "launcher";
-        const std::string args = std::string(kModel) + " --batch-size 12 --epochs 1000 --validate-every 5";
+        const std::string& args = kLongRun;
         Background job("train " + corpus("pattern.txt") + out(name) + args + " --nproc 2",
                        "WORKBENCH_DIST_TIMEOUT=30 ",
                        /*ownGroup=*/true);
@@ -383,7 +375,7 @@ TEST_F(Distributed, SigintStopsEveryRankAtOneStepAndTheRunResumes) {
 // Rank 0 killed in a job whose processes were started by hand (torchrun's variables, as on two machines):
 // rank 1 stops with one line naming rank 0, within seconds rather than the 30-second collective timeout.
 TEST_F(Distributed, AKilledRankZeroStopsTheOtherRankWithOneLine) {
-    const std::string args = std::string(kModel) + " --batch-size 12 --epochs 1000 --validate-every 5";
+    const std::string& args = kLongRun;
     const int port = freePort();
     Background rank1("train " + corpus("pattern.txt") + out("unused") + args, torchrunEnv(1, 2, port, 30));
     Background rank0("train " + corpus("pattern.txt") + out("job") + args, torchrunEnv(0, 2, port, 30));

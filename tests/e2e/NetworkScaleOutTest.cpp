@@ -23,11 +23,6 @@ using wbtest::shellQuote;
 
 namespace {
 
-const std::string kShape =
-    " --seq-len 16 --embedding 16 --hidden 24 --layers 2 --dropout 0.25 --threads 1 --log-every 2 --warmup 0"
-    " --quiet";
-const std::string kSgdModel = kShape + " --optimizer sgd --lr 0.5 --grad-clip 0";
-const std::string kLongRun = kShape + " --lr 0.01 --batch-size 12 --epochs 1000 --validate-every 5";
 constexpr int kTimeout = 8;  // WORKBENCH_DIST_TIMEOUT of the fault tests, in seconds
 
 class NetworkScaleOut : public ::testing::Test {
@@ -47,6 +42,19 @@ protected:
                " LOCAL_RANK=0 LOCAL_WORLD_SIZE=1 MASTER_ADDR=" + hosts.address(0) +
                " MASTER_PORT=" + std::to_string(port) + " GLOO_SOCKET_IFNAME=" + NetworkHosts::interface() +
                " WORKBENCH_DIST_TIMEOUT=" + std::to_string(timeout) + " ";
+    }
+
+    // One long run over 2 hosts, rank 1 started first; the test waits for rank 0's first checkpoint.
+    struct Pair {
+        std::unique_ptr<Background> rank1, rank0;
+    };
+    Pair startPair(const NetworkHosts& hosts, int port) const {
+        Pair p;
+        p.rank1 = std::make_unique<Background>("train " + corpus() + out("unused") + kLongRun,
+                                               env(hosts, 1, port, kTimeout), false, hosts.run(1));
+        p.rank0 = std::make_unique<Background>("train " + corpus() + out("job") + kLongRun,
+                                               env(hosts, 0, port, kTimeout), false, hosts.run(0));
+        return p;
     }
 
     wbtest::TempDir m_dir;
@@ -83,10 +91,9 @@ TEST_F(NetworkScaleOut, TwoAndThreeHostsTrainTheLossesOfOneProcess) {
 // the job ends with one line naming the rank and its host; the checkpoint stays and resumes in one process.
 TEST_F(NetworkScaleOut, AHungRankOnAnotherHostEndsTheJobWithinTheTimeout) {
     NetworkHosts hosts(2);
-    Background rank1("train " + corpus() + out("unused") + kLongRun, env(hosts, 1, 29501, kTimeout), false,
-                     hosts.run(1));
-    Background rank0("train " + corpus() + out("job") + kLongRun, env(hosts, 0, 29501, kTimeout), false,
-                     hosts.run(0));
+    auto pair = startPair(hosts, 29501);
+    Background& rank1 = *pair.rank1;
+    Background& rank0 = *pair.rank0;
     ASSERT_TRUE(waitForCheckpoint(run("job"))) << rank0.err() << rank1.err();
     const auto stoppedAt = std::chrono::steady_clock::now();
     kill(rank1.pid(), SIGSTOP);
@@ -113,10 +120,9 @@ TEST_F(NetworkScaleOut, AHungRankOnAnotherHostEndsTheJobWithinTheTimeout) {
 // line; rank 0's names the rank and host it lost, and its checkpoint resumes.
 TEST_F(NetworkScaleOut, ALinkTakenDownEndsBothSidesWithOneLineEach) {
     NetworkHosts hosts(2);
-    Background rank1("train " + corpus() + out("unused") + kLongRun, env(hosts, 1, 29502, kTimeout), false,
-                     hosts.run(1));
-    Background rank0("train " + corpus() + out("job") + kLongRun, env(hosts, 0, 29502, kTimeout), false,
-                     hosts.run(0));
+    auto pair = startPair(hosts, 29502);
+    Background& rank1 = *pair.rank1;
+    Background& rank0 = *pair.rank0;
     ASSERT_TRUE(waitForCheckpoint(run("job"))) << rank0.err() << rank1.err();
     const auto cutAt = std::chrono::steady_clock::now();
     hosts.setLink(1, false);

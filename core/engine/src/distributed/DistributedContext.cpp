@@ -397,9 +397,8 @@ std::string DistributedContext::explainLostPeer(const std::string& collectiveErr
         if (!silent.empty())
             return "lost rank " + silent + ": no answer within the " +
                    std::to_string(static_cast<int>(m_spec.timeoutSeconds)) +
-                   " s timeout (its process hung or was killed, or its machine is unreachable); the run "
-                   "stops "
-                   "and keeps its last checkpoint";
+                   " s timeout (its process hung or was killed, or its machine is unreachable); "
+                   "the run stops and keeps its last checkpoint";
         if (auto echo = reported(false); !echo.empty()) return echo;
     } catch (...) {
         return "lost rank 0: the job's store on " + address(m_spec, m_spec.masterPort) + " no longer answers";

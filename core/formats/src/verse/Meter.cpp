@@ -246,7 +246,7 @@ std::string PoemMeter::whyNot(MeterPattern pattern, const std::u32string& firstL
         std::string wants = slot == MeterSlot::Rhyme   ? "a level rhyme character"
                             : slot == MeterSlot::Level ? "a level tone"
                                                        : "an oblique tone";
-        if (meterSlot(pattern, m_lineChars, 0, pos) == MeterSlot::Free)
+        if (slot != MeterSlot::Free && meterSlot(pattern, m_lineChars, 0, pos) == MeterSlot::Free)
             wants += slot == MeterSlot::Level ? " (孤平)" : " (三平尾)";
         std::string is = t == Tone::Unknown   ? "of unknown tone"
                          : t == Tone::Either  ? "read both ways"

@@ -563,17 +563,23 @@ VerseReport VerseChecker::check(std::string_view text) const {
 
 namespace {
 
-// A corpus of Chinese poems: poems JSON whose text is mostly Chinese characters (the first 200 poems tell).
-bool isChinesePoemCorpus(const Corpus& corpus) {
-    if (corpus.format != CorpusFormat::Poems) return false;
-    std::int64_t han = 0, other = 0;
+// The text of a corpus's first 200 documents: enough to tell its language and script.
+std::u32string opening(const Corpus& corpus) {
+    std::u32string text;
     for (std::size_t d = 0; d < corpus.documents.size() && d < 200; ++d)
-        for (const char32_t c : decodeUtf8(corpus.documents[d].text, corpus.source)) {
-            if (isHanCharacter(c))
-                ++han;
-            else if (!isLineMark(c) && !isBlank(c) && c != U'\n')
-                ++other;
-        }
+        text += decodeUtf8(corpus.documents[d].text, corpus.source);
+    return text;
+}
+
+// Mostly Chinese characters, punctuation and blanks aside.
+bool isChinese(std::u32string_view text) {
+    std::int64_t han = 0, other = 0;
+    for (const char32_t c : text) {
+        if (isHanCharacter(c))
+            ++han;
+        else if (!isLineMark(c) && !isBlank(c) && c != U'\n')
+            ++other;
+    }
     return han > 0 && han >= 4 * other;
 }
 
@@ -604,12 +610,10 @@ std::optional<VerseChecker> verseCheckerForCorpus(const std::string& corpusPathO
     if (!own && (detectCorpusFormat(path) != CorpusFormat::Poems || !hasTables(shared))) return std::nullopt;
     const Corpus read = loaded ? Corpus{} : loadCorpus(path);
     const Corpus& corpus = loaded ? *loaded : read;
-    if (!own && !isChinesePoemCorpus(corpus)) return std::nullopt;
+    const std::u32string sample = opening(corpus);
+    if (!own && (corpus.format != CorpusFormat::Poems || !isChinese(sample))) return std::nullopt;
     const std::filesystem::path dir = own ? folder : shared;
     VerseChecker checker(ToneTable::load(dir / "tones.json"), RhymeTable::load(dir / "rhymes.json"));
-    std::u32string sample;
-    for (std::size_t d = 0; d < corpus.documents.size() && d < 200; ++d)
-        sample += decodeUtf8(corpus.documents[d].text, corpus.source);
     checker.preferTraditional(checker.tones().looksTraditional(sample));
     checker.setTablesSource(dir.string());
     std::unordered_set<std::string> known;
