@@ -1,7 +1,9 @@
 // `lstm-workbench-cli sweep`: plans a grid of runs (workbench/Sweep.h), trains its cells one after another,
 // each as a child `train` process (so each cell's peak memory and thread settings are its own, and a
 // multi-process device is just another cell), and writes results.csv. `sweep SWEEP_DIR` resumes: cells not
-// done are (re)trained, finished cells' folders are not touched.
+// done are (re)trained, finished cells' folders are not touched. A cell of the link axis runs one `train`
+// per process, each on a host of its own made with network namespaces (NetworkHosts.h), joined as torchrun
+// would join them.
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -21,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
+#include "NetworkHosts.h"
 #include "workbench/ConfigFields.h"
 #include "workbench/CorpusCatalog.h"
 #include "workbench/Errors.h"
@@ -63,6 +66,19 @@ struct ChildResult {
     std::string firstErrorLine;
 };
 
+// The first line a child wrote to its error file, without the CLI's "error:" prefix.
+std::string firstErrorLine(const std::string& errFile) {
+    std::string err;
+    try {
+        err = wb::readFile(errFile);
+    } catch (const std::exception&) {
+        return {};
+    }
+    const auto line = err.substr(0, err.find('\n'));
+    const std::string prefix = "lstm-workbench-cli: error: ";
+    return line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line;
+}
+
 // Runs `lstm-workbench-cli train CORPUS --out RUN --config CONFIG --quiet --json`, stdout to /dev/null.
 ChildResult trainInChild(const std::string& corpus, const std::string& runDir, const std::string& configFile,
                          const std::string& errFile) {
@@ -91,10 +107,86 @@ ChildResult trainInChild(const std::string& corpus, const std::string& runDir, c
     g_cell = 0;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     r.peakRssBytes = static_cast<std::int64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
-    const auto err = wb::readFile(errFile);
-    const auto line = err.substr(0, err.find('\n'));
-    const std::string prefix = "lstm-workbench-cli: error: ";
-    r.firstErrorLine = line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line;
+    r.firstErrorLine = firstErrorLine(errFile);
+    return r;
+}
+
+// A link cell: `processes` hosts on one bridge, their links shaped to `link` (or unshaped), and one `train`
+// in each, started with torchrun's variables as on real machines (GLOO_SOCKET_IFNAME naming the host's
+// interface). Rank 0 writes the run folder; the other ranks write nothing. The result is rank 0's, or the
+// first failing rank's error when rank 0 succeeded without them. The hosts go when the cell ends, with
+// whatever still runs in them.
+ChildResult trainOverHosts(const std::string& corpus, const std::string& runDir,
+                           const std::string& configFile, const std::string& errFile, const std::string& link,
+                           std::int64_t processes) {
+    wbcli::NetworkHosts hosts(static_cast<int>(processes), link == wb::kUnshapedLink ? "" : link);
+    const std::string exe = selfExecutable();
+    std::vector<pid_t> ranks(static_cast<std::size_t>(processes), -1);
+    auto errorFileOf = [&](int rank) {
+        return rank == 0 ? errFile : errFile + ".rank" + std::to_string(rank);
+    };
+    for (int rank = static_cast<int>(processes) - 1; rank >= 0; --rank) {  // rank 0 last: the others wait
+        // `exec` at every step, so that the pid is the rank's own `train` (a stop reaches it directly).
+        const std::string command =
+            "exec " + hosts.run(rank) + wbcli::shellQuote(exe) + " train " + wbcli::shellQuote(corpus) +
+            " --out " + wbcli::shellQuote(rank == 0 ? runDir : runDir + ".rank" + std::to_string(rank)) +
+            " --config " + wbcli::shellQuote(configFile) + " --quiet";
+        const pid_t pid = fork();
+        if (pid < 0)
+            throw wb::TrainingError(std::string("cannot start a sweep cell: ") + std::strerror(errno));
+        if (pid == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            std::freopen("/dev/null", "w", stdout);
+            std::freopen(errorFileOf(rank).c_str(), "w", stderr);
+            setenv("RANK", std::to_string(rank).c_str(), 1);
+            setenv("WORLD_SIZE", std::to_string(processes).c_str(), 1);
+            setenv("LOCAL_RANK", "0", 1);
+            setenv("LOCAL_WORLD_SIZE", "1", 1);
+            setenv("MASTER_ADDR", hosts.address(0).c_str(), 1);
+            setenv("MASTER_PORT", "29500", 1);  // each cell's hosts are new: every port is free
+            setenv("GLOO_SOCKET_IFNAME", wbcli::NetworkHosts::interface(), 1);
+            execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        ranks[static_cast<std::size_t>(rank)] = pid;
+    }
+    g_cell = ranks[0];
+    if (g_interrupted) kill(ranks[0], SIGINT);
+    ChildResult r;
+    int status = 0;
+    rusage usage{};
+    while (wait4(ranks[0], &status, 0, &usage) < 0 && errno == EINTR) {
+    }
+    g_cell = 0;
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r.peakRssBytes = static_cast<std::int64_t>(usage.ru_maxrss) * 1024;
+    r.firstErrorLine = firstErrorLine(errFile);
+    // The other ranks end with rank 0 (it tells them, or they lose it within the job's timeout); a rank
+    // that does not is killed with its host.
+    for (std::size_t rank = 1; rank < ranks.size(); ++rank) {
+        int code = -1;
+        for (int tick = 0; tick < 600; ++tick) {  // up to a minute
+            int st = 0;
+            const pid_t done = waitpid(ranks[rank], &st, WNOHANG);
+            if (done == ranks[rank]) {
+                code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+                break;
+            }
+            if (done < 0 && errno != EINTR) break;
+            usleep(100000);
+        }
+        if (code < 0) {
+            kill(ranks[rank], SIGKILL);
+            waitpid(ranks[rank], nullptr, 0);
+        }
+        if (code != 0 && r.code == 0) {
+            r.code = code < 0 ? 1 : code;
+            r.firstErrorLine = "rank " + std::to_string(rank) + ": " + firstErrorLine(errorFileOf(rank));
+        }
+        std::error_code ec;
+        fs::remove(errorFileOf(static_cast<int>(rank)), ec);
+        fs::remove_all(runDir + ".rank" + std::to_string(rank), ec);
+    }
     return r;
 }
 
@@ -241,6 +333,8 @@ int printPlan(const wb::Sweep& sweep, bool jsonOut) {
         "scaled by each cell's FLOPs, samples and validations; the first: %.0f us/sample); nothing was "
         "trained or created\n",
         wb::humanSeconds(total).c_str(), calibrationUs);
+    if (sweep.hasLinkAxis())
+        std::printf("the link is not in the estimate: the calibration runs on this host, over loopback\n");
     return 0;
 }
 
@@ -280,7 +374,10 @@ int runCells(const std::string& dir, wb::Sweep& sweep, bool quiet) {
         if (!quiet)
             std::fprintf(stderr, "sweep: %zu/%zu %s\n", i + 1, sweep.cells.size(),
                          sweep.describe(cell).c_str());
-        const auto r = trainInChild(config.data.corpus, runDir, configFile, errFile);
+        const auto link = wb::Sweep::linkOf(cell);
+        const auto r = link.empty() ? trainInChild(config.data.corpus, runDir, configFile, errFile)
+                                    : trainOverHosts(config.data.corpus, runDir, configFile, errFile, link,
+                                                     config.device.processes);
         cell.peakRssBytes = r.peakRssBytes;
         if (r.code == 0) {
             cell.state = wb::CellState::Done;
@@ -317,6 +414,18 @@ int runCells(const std::string& dir, wb::Sweep& sweep, bool quiet) {
     return failed ? 1 : 0;
 }
 
+// A sweep with a link axis runs its cells on hosts made with network namespaces: said before anything is
+// made when this machine cannot make them.
+void requireHostsForLinks(const wb::Sweep& sweep) {
+    if (!sweep.hasLinkAxis()) return;
+    const auto why = wbcli::NetworkHosts::unavailableReason();
+    if (!why.empty())
+        throw wb::InputError(
+            "the link axis runs each process on a host of its own, made with network "
+            "namespaces on this machine, and " +
+            why + ": run the sweep as root with iproute2, or leave out the link axis");
+}
+
 }  // namespace
 
 int runSweep(const SweepOptions& o, const wb::ExperimentConfig& base) {
@@ -329,12 +438,14 @@ int runSweep(const SweepOptions& o, const wb::ExperimentConfig& base) {
                 o.target, 0, "not a sweep folder (no sweep.json): give a corpus and --out to start a sweep");
         dir = o.target;
         sweep = wb::loadSweep(dir);
+        if (!o.plan) requireHostsForLinks(sweep);
     } else {
         std::vector<wb::SweepAxis> axes;
         for (const auto& g : o.grid) axes.push_back(wb::parseSweepAxis(g));
         auto config = base;
         config.data.corpus = absoluteCorpus(o.target);
         sweep = wb::Sweep::plan(config, axes, o.repeats, o.targetLoss);
+        if (!o.plan) requireHostsForLinks(sweep);
         dir = o.out;
         std::error_code ec;
         if (fs::exists(dir, ec) && !(fs::is_directory(dir, ec) && fs::is_empty(dir, ec)))

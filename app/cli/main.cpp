@@ -299,7 +299,8 @@ Command addSweep(CLI::App& app) {
     cmd->add_option("--out", o->out, "Sweep folder to create");
     cmd->add_option("--grid", o->grid,
                     "An axis: FIELD=V1,V2,… (a config field: batch_size, hidden, "
-                    "device, processes, lr, …); "
+                    "device, processes, lr, …; or link, the network between the processes: "
+                    "link=unshaped,1gbit,100mbit runs each on a host of its own, as root); "
                     "repeat for more axes");
     cmd->add_option("--repeats", o->repeats, "Runs per grid point (seeds base, base + 1, …)");
     cmd->add_option("--target-loss", o->targetLoss,

@@ -13,12 +13,12 @@
 #include <string>
 
 #include "DistributedSupport.h"
-#include "NetworkHosts.h"
+#include "cli/NetworkHosts.h"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using namespace wbtest::distributed;
-using wbtest::NetworkHosts;
+using wbcli::NetworkHosts;
 using wbtest::shellQuote;
 
 namespace {
@@ -55,6 +55,15 @@ protected:
         p.rank0 = std::make_unique<Background>("train " + corpus() + out("job") + kLongRun,
                                                env(hosts, 0, port, kTimeout), false, hosts.run(0));
         return p;
+    }
+
+    static int namespaceCount() {
+        int count = -1;
+        if (FILE* p = popen("ip netns list | wc -l", "r")) {
+            if (std::fscanf(p, "%d", &count) != 1) count = -1;
+            pclose(p);
+        }
+        return count;
     }
 
     wbtest::TempDir m_dir;
@@ -167,6 +176,45 @@ TEST_F(NetworkScaleOut, AKilledRankZeroLeavesNoProcessBehind) {
         EXPECT_NE(worker->err().find("rank 0"), std::string::npos) << worker->err();
     }
     for (int h = 1; h < 3; ++h) EXPECT_FALSE(hosts.anyProcessIn(h)) << "a process is left on host" << h;
+}
+
+// The sweep's link axis: each cell trains over hosts of its own, its links shaped to the cell's rate, and
+// the sweep folder reads as any other (results.csv with a link column, the speed-up plot naming the links).
+// The hosts are gone when the sweep ends.
+TEST_F(NetworkScaleOut, ASweepOverLinksTrainsEachCellOnHostsOfItsOwn) {
+    const auto namespacesBefore = namespaceCount();
+    const auto sweep = m_dir.path() / "sweep";
+    auto r = wbtest::runCli("sweep " + corpus() + " --out " + shellQuote(sweep.string()) + kSgdModel +
+                            " --batch-size 12 --max-steps 10 --validate-every 100 --nproc 2"
+                            " --grid link=unshaped,1mbit");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto sweepJson = nlohmann::json::parse(wbtest::readText(sweep / "sweep.json"));
+    ASSERT_EQ(sweepJson["cells"].size(), 2u);
+    for (const auto& cell : sweepJson["cells"]) {
+        const auto info = runJson(sweep / cell["run_dir"].get<std::string>());
+        EXPECT_EQ(info["world_size"], 2);
+        EXPECT_EQ(info["hosts"], nlohmann::json::array({"host0", "host1"})) << info.dump(2);
+        EXPECT_GT(info["gradient_bytes_per_step"].get<double>(), 0);
+    }
+    // The cells' samples/s: at 1 Mbit/s each step waits for its gradients (tens of kB) on the wire.
+    std::istringstream csv(wbtest::readText(sweep / "results.csv"));
+    std::string line;
+    std::getline(csv, line);
+    ASSERT_EQ(line.rfind("kind,cell,repeat,link,status,runs,samples_per_s,", 0), 0u) << line;
+    std::map<std::string, double> samplesPerSecond;  // the cell rows' mean, by link
+    while (std::getline(csv, line)) {
+        std::vector<std::string> f;
+        std::istringstream fields(line);
+        for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+        if (f.size() > 6 && f[0] == "cell") samplesPerSecond[f[3]] = std::stod(f[6]);
+    }
+    ASSERT_EQ(samplesPerSecond.size(), 2u);
+    EXPECT_LT(samplesPerSecond["1mbit"], samplesPerSecond["unshaped"] / 3)
+        << samplesPerSecond["1mbit"] << " against " << samplesPerSecond["unshaped"];
+#ifdef WORKBENCH_CLI_HAS_UI
+    EXPECT_NE(wbtest::readText(sweep / "plots" / "speedup.csv").find("1mbit link"), std::string::npos);
+#endif
+    EXPECT_EQ(namespaceCount(), namespacesBefore) << "the sweep left namespaces behind";
 }
 
 }  // namespace

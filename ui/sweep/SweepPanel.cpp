@@ -269,6 +269,8 @@ void SweepPanel::addAxisRow(const QString& field, const QString& values) {
         fieldBox->addItem(toQt(f.key));
         fieldBox->setItemData(fieldBox->count() - 1, toQt(f.label + ": " + f.help), Qt::ToolTipRole);
     }
+    fieldBox->addItem(QString::fromLatin1(wb::kLinkAxis));
+    fieldBox->setItemData(fieldBox->count() - 1, toQt(wb::kLinkAxisHelp), Qt::ToolTipRole);
     // A field by key, path or flag name ("lr" is learning_rate).
     const auto* known = wb::findConfigField(toStd(field));
     fieldBox->setCurrentText(known ? toQt(known->key) : field);
@@ -278,6 +280,8 @@ void SweepPanel::addAxisRow(const QString& field, const QString& values) {
     auto updateHint = [fieldBox, valuesEdit] {
         if (const auto* f = wb::findConfigField(toStd(fieldBox->currentText())))
             valuesEdit->setToolTip(toQt(f->help));
+        else if (fieldBox->currentText() == QLatin1String(wb::kLinkAxis))
+            valuesEdit->setToolTip(toQt(wb::kLinkAxisHelp));
     };
     updateHint();
     auto* remove = new QToolButton(row);

@@ -76,6 +76,16 @@ TEST_F(SweepTab, PlansTheGridAndRefusesBadValuesBeforeAnythingExists) {
                 m_panel.planText().contains(QStringLiteral("'fast'")))
         << m_panel.planText().toStdString();
 
+    // The link axis is offered beside the fields; over one process it has nothing to shape, and says so.
+    m_panel.setAxes({{"link", {"unshaped", "100mbit"}}});
+    EXPECT_EQ(m_panel.axes().at(0).field, "link");
+    EXPECT_FALSE(m_panel.replan());
+    EXPECT_TRUE(m_panel.planText().contains(QStringLiteral("one process")))
+        << m_panel.planText().toStdString();
+    m_panel.setAxes({{"processes", {"2", "3"}}, {"link", {"unshaped", "100mbit"}}});
+    EXPECT_TRUE(m_panel.replan()) << m_panel.planText().toStdString();
+    EXPECT_TRUE(m_panel.planText().startsWith(QStringLiteral("12 runs"))) << m_panel.planText().toStdString();
+
     // No experiment to sweep: the provider's reason is what the plan says.
     m_panel.setBaseProvider([](wb::ExperimentConfig*, QString* why) {
         *why = QStringLiteral("Load a corpus first");

@@ -6,7 +6,11 @@
 //   SWEEP_DIR/results.csv    one row per run and one aggregate row per cell (mean and std over repeats)
 //
 // Axes are config fields by name (workbench/ConfigFields.h: batch_size, hidden, seq_len, lr, device,
-// processes, …). This header is plain data and files; running a cell is the CLI's business (app/cli).
+// processes, …), and one that is not a field: `link`, the network between a cell's processes. A link cell
+// runs each process on a host of its own, made with network namespaces on this machine and joined by links
+// shaped to the value's rate ("100mbit", "1gbit") or left unshaped ("unshaped"); it needs processes ≥ 2 and,
+// to run, root (the CLI checks). This header is plain data and files; running a cell is the CLI's business
+// (app/cli).
 #pragma once
 
 #include <cstdint>
@@ -24,6 +28,14 @@ struct SweepAxis {
 
 // "batch_size=16,32,64" (also "--grid lr=1e-3,3e-3"); throws InputError naming the axis or the value.
 SweepAxis parseSweepAxis(const std::string& text);
+
+inline constexpr const char* kLinkAxis = "link";
+inline constexpr const char* kUnshapedLink = "unshaped";
+inline constexpr const char* kLinkAxisHelp =
+    "The network between the processes: each process on a host of its own (a network namespace on this "
+    "machine, as root), the links shaped to a rate such as 100mbit or 1gbit, or unshaped";
+// A link axis value: "unshaped", or a rate in tc's notation, a positive number then kbit, mbit or gbit.
+bool isLinkValue(const std::string& value);
 
 enum class CellState { Queued, Running, Done, Failed };
 std::string toString(CellState s);  // "queued" | "running" | "done" | "failed"
@@ -50,7 +62,10 @@ struct Sweep {
     // Every cell's config is validated first: a bad value throws InputError naming the axis and the value.
     static Sweep plan(const ExperimentConfig& base, const std::vector<SweepAxis>& axes, int repeats,
                       double targetLoss);
-    ExperimentConfig cellConfig(const SweepCell& cell) const;
+    ExperimentConfig cellConfig(const SweepCell& cell) const;  // the config fields' axes applied
+    // The cell's link ("unshaped", "100mbit"), or "" when the sweep has no link axis.
+    static std::string linkOf(const SweepCell& cell);
+    bool hasLinkAxis() const;
     std::string describe(const SweepCell& cell) const;  // "batch_size=32 device=cpu:2 (repeat 2)"
 
     std::string toJson() const;

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -68,15 +69,31 @@ static CellState cellStateFromString(const std::string& s, const std::string& so
     throw InputError(source, 0, "unknown cell state '" + s + "' (expected queued, running, done or failed)");
 }
 
+bool isLinkValue(const std::string& value) {
+    if (value == kUnshapedLink) return true;
+    std::size_t digits = 0;
+    while (digits < value.size() &&
+           (std::isdigit(static_cast<unsigned char>(value[digits])) || (value[digits] == '.' && digits > 0)))
+        ++digits;
+    if (digits == 0 || std::strtod(value.c_str(), nullptr) <= 0) return false;
+    const auto unit = value.substr(digits);
+    return unit == "kbit" || unit == "mbit" || unit == "gbit";
+}
+
 SweepAxis parseSweepAxis(const std::string& text) {
     const auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
         throw InputError("--grid " + text + ": expected FIELD=V1,V2,… (e.g. batch_size=16,32,64)");
     SweepAxis axis;
-    axis.field = configField(text.substr(0, eq)).key;  // throws, listing the known names
+    const auto name = text.substr(0, eq);
+    // link is the one axis that is not a config field; anything else throws, listing the known names.
+    axis.field = name == kLinkAxis ? name : configField(name).key;
     std::stringstream values(text.substr(eq + 1));
     for (std::string v; std::getline(values, v, ',');) {
         if (v.empty()) throw InputError("--grid " + text + ": an empty value");
+        if (axis.field == kLinkAxis && !isLinkValue(v))
+            throw InputError("--grid " + text + ": '" + v +
+                             "' is not a link: give unshaped or a rate such as 100mbit, 1gbit or 500kbit");
         axis.values.push_back(v);
     }
     std::set<std::string> seen(axis.values.begin(), axis.values.end());
@@ -134,13 +151,28 @@ Sweep Sweep::plan(const ExperimentConfig& base, const std::vector<SweepAxis>& ax
         if (!problems.empty())
             throw InputError("--grid: the cell " + s.describe(cell) +
                              " is not a valid experiment: " + problems.front());
+        if (!linkOf(cell).empty() && c.device.processes < 2)
+            throw InputError("--grid: the cell " + s.describe(cell) +
+                             " has one process, so no link between processes: give it 2 or more processes "
+                             "(--nproc, or a processes axis) with the link axis");
     }
     return s;
 }
 
+std::string Sweep::linkOf(const SweepCell& cell) {
+    for (const auto& [key, value] : cell.setting)
+        if (key == kLinkAxis) return value;
+    return {};
+}
+
+bool Sweep::hasLinkAxis() const {
+    return std::any_of(axes.begin(), axes.end(), [](const SweepAxis& a) { return a.field == kLinkAxis; });
+}
+
 ExperimentConfig Sweep::cellConfig(const SweepCell& cell) const {
     ExperimentConfig c = base;
-    for (const auto& [key, value] : cell.setting) configField(key).set(c, value);
+    for (const auto& [key, value] : cell.setting)
+        if (key != kLinkAxis) configField(key).set(c, value);
     c.train.seed = base.train.seed + static_cast<std::uint64_t>(cell.repeat);
     c.name = describe(cell);
     return c;

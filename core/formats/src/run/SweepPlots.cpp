@@ -31,6 +31,8 @@ std::string part(const std::string& field, const std::string& value) {
     if (field == "device" || field == "precision") return value;
     if (field == "threads") return value + (value == "1" ? " thread" : " threads");
     if (field == "processes") return value + (value == "1" ? " process" : " processes");
+    if (field == "grad_compression") return value == "none" ? "fp32 gradients" : value + " gradients";
+    if (field == kLinkAxis) return value == kUnshapedLink ? "unshaped link" : value + " link";
     return field + " " + value;
 }
 
@@ -233,7 +235,10 @@ SweepPlot speedup(const Sweep& sweep, const SweepResults& results, const std::st
     const auto baseline = std::find(devices.begin(), devices.end(), baselineDevice) != devices.end()
                               ? baselineDevice
                               : devices.front();
-    p.yLabel = "samples/s over " + baseline + "'s";
+    // The baseline is named in the title: a long device name ("100mbit link · fp16 gradients") does not fit
+    // along the y axis.
+    p.title = "Speed-up against " + baseline;
+    p.yLabel = "samples/s ÷ the baseline's";
     for (const auto& v : cells)
         if (std::find(p.categories.begin(), p.categories.end(), v.others) == p.categories.end())
             p.categories.push_back(v.others);
@@ -310,6 +315,7 @@ SweepPlot pareto(const Sweep& sweep, const SweepResults& results) {
 }  // namespace
 
 bool isDeviceAxis(const std::string& field) {
+    if (field == kLinkAxis) return true;  // the network between the processes is part of the machine
     const auto* f = findConfigField(field);
     return f && f->section == "device";
 }

@@ -1,11 +1,13 @@
-// Hosts for the scale-out tests (issue #29): each a network namespace with its own address, host name and
+// Hosts on this machine, for a sweep's link axis (SweepCommand.cpp) and the scale-out tests
+// (tests/e2e/NetworkScaleOutTest.cpp): each a network namespace with its own address, host name and
 // interface, joined to the others by a bridge in a namespace of its own, as machines on one switch are.
 // Links may be shaped with the token-bucket filter (tc tbf: netem is not available everywhere) and taken
-// down. Needs root and iproute2; unavailableReason() says what is missing, for a test to skip by name.
+// down. Needs root and iproute2; unavailableReason() says what is missing, for a test to skip by name
+// and for the CLI's error.
 //
-// Everything is named after this process (wb<pid>…), so two test processes never meet, and addresses come
+// Everything is named after this process (wb<pid>…), so two processes never meet, and addresses come
 // from 10.213.0.0/16, a private range nothing else here uses; the namespaces' traffic never leaves them.
-// The destructor kills every process still in them and deletes them; a test process that died before its
+// The destructor kills every process still in them and deletes them; a process that died before its
 // destructor ran leaves namespaces whose pid is gone, and the next NetworkHosts deletes those first.
 #pragma once
 
@@ -20,11 +22,18 @@
 #include <string>
 #include <vector>
 
-namespace wbtest {
+namespace wbcli {
+
+// A word for sh -c: single-quoted, a ' inside closed, escaped and reopened.
+inline std::string shellQuote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
 
 class NetworkHosts {
 public:
-    // "" when namespaces can be made here; otherwise why not, in words fit for GTEST_SKIP.
+    // "" when namespaces can be made here; otherwise why not, in words fit for GTEST_SKIP or an error.
     static std::string unavailableReason() {
         if (geteuid() != 0) return "network namespaces need root";
         if (std::system("command -v ip >/dev/null 2>&1 && command -v tc >/dev/null 2>&1 && "
@@ -77,7 +86,7 @@ public:
     static const char* interface() { return "eth0"; }
 
     // A command prefix that runs the rest of the line in the host's namespace, under its host name: the
-    // process it starts keeps the pid (every step execs), so a test can stop or kill it directly.
+    // process it starts keeps the pid (every step execs), so a caller can stop or kill it directly.
     std::string run(int host) const {
         return "ip netns exec " + ns(host) + " unshare --uts -- sh -c 'hostname " + hostName(host) +
                " && exec \"$@\"' sh ";
@@ -145,7 +154,7 @@ private:
         for (int h = 0; h < m_hosts; ++h) remove(ns(h));
         remove(switchName());
     }
-    // Namespaces of test processes that died before their destructor: wb<pid>n…, whose pid is gone.
+    // Namespaces of processes that died before their destructor: wb<pid>n…, whose pid is gone.
     static void removeLeftovers() {
         std::istringstream in(output("ip netns list 2>/dev/null"));
         for (std::string line; std::getline(in, line);) {
@@ -163,4 +172,4 @@ private:
     std::string m_prefix;
 };
 
-}  // namespace wbtest
+}  // namespace wbcli
