@@ -23,6 +23,7 @@
 #include "workbench/Format.h"
 #include "workbench/ModelSummary.h"
 #include "workbench/RunFolder.h"
+#include "workbench/TokenStore.h"
 #include "workbench/Training.h"
 #include "workbench/Utf8.h"
 #include "workbench/Verse.h"
@@ -233,6 +234,47 @@ int runInspect(const InspectOptions& o) {
     return 0;
 }
 
+int runTokenize(const wb::ExperimentConfig& config, const std::string& corpus, bool json, bool quiet) {
+    ProgressPrinter progress(quiet || json);
+    const auto store = wb::TokenStore::forCorpusFile(wb::resolveCorpusPath(corpus), config.data,
+                                                     wb::tokenStoreDir(wb::corporaCacheDir()),
+                                                     [&](std::uint64_t done, std::uint64_t total) {
+                                                         progress.tokenizing(corpus, done, total);
+                                                         return true;
+                                                     });
+    progress.finish();
+    const auto& info = store->info();
+    const double rate =
+        !info.reused && info.seconds > 0 ? static_cast<double>(info.sourceBytes) / info.seconds : 0;
+    if (json) {
+        std::cout << json::object({{"corpus", corpus},
+                                   {"store", info.path},
+                                   {"reused", info.reused},
+                                   {"seconds", info.seconds},
+                                   {"source_bytes", info.sourceBytes},
+                                   {"bytes_per_second", rate},
+                                   {"checksum", info.checksum},
+                                   {"documents", store->documentCount()},
+                                   {"tokens", store->tokenCount()},
+                                   {"vocabulary", store->vocabulary().size()},
+                                   {"classes", store->classes()}})
+                         .dump(2)
+                  << "\n";
+        return 0;
+    }
+    std::printf(
+        "%s: %s; %s tokens in %s documents, a vocabulary of %zu\n  %s\n", corpus.c_str(),
+        info.reused
+            ? ("its token store was there (opened in " + wb::clockDuration(info.seconds) + ")").c_str()
+            : (wb::humanBytes(static_cast<double>(info.sourceBytes)) + " tokenized in " +
+               wb::clockDuration(info.seconds) + ", " + wb::humanBytes(rate) + "/s")
+                  .c_str(),
+        wb::humanCount(static_cast<double>(store->tokenCount())).c_str(),
+        wb::humanCount(static_cast<double>(store->documentCount())).c_str(), store->vocabulary().size(),
+        info.path.c_str());
+    return 0;
+}
+
 // The torchrun variables, when this process was started as one rank of a job; nullopt otherwise.
 std::optional<wb::DistributedSpec> torchrunRank(std::int64_t processesFlag) {
     auto spec = wb::distributedSpecFromEnvironment();
@@ -252,7 +294,13 @@ int runTrain(TrainOptions o) {
     if (localProcesses > 1 && !o.threadsGiven && wb::isCpuDevice(o.config.device.device))
         o.config.device.threads = std::max<std::int64_t>(
             1, static_cast<std::int64_t>(std::thread::hardware_concurrency()) / localProcesses);
-    wb::TrainingJob job(o.config, o.out);
+    // A corpus not tokenized before is tokenized into its store first: minutes for a few GB, so it shows.
+    ProgressPrinter tokenizing(o.quiet || o.json);
+    wb::TrainingJob job(o.config, o.out, nullptr, [&](std::uint64_t done, std::uint64_t total) {
+        tokenizing.tokenizing(o.corpus, done, total);
+        return true;
+    });
+    tokenizing.finish();
     if (spec) job.joinAsRankZero(*spec);
     if (!o.quiet && !o.json) {
         const auto summary = wb::summarizeModel(job.config(), job.vocabularySize(), job.classCount());

@@ -96,6 +96,9 @@ struct PrepareOptions {
 
 int runDevices(bool json);
 int runInspect(const InspectOptions& o);
+// `tokenize`: the corpus tokenized into its token store for these data settings (or the store opened when it
+// is there), with the bytes per second; what `train` does first, done ahead (on a bigger machine, say).
+int runTokenize(const wb::ExperimentConfig& config, const std::string& corpus, bool json, bool quiet);
 int runTrain(TrainOptions o);
 int runResume(const ResumeOptions& o);
 // Rank r > 0 of a data-parallel job (`worker`, or `train`/`resume` started by torchrun): trains its shards

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "workbench/Format.h"
+
 namespace {
 std::string duration(double s) {
     if (s < 0) return "--:--";
@@ -42,6 +44,36 @@ void ProgressPrinter::update(const wb::TrainingProgress& p) {
     const auto now = std::chrono::steady_clock::now();
     if (p.phase == "training" && now - m_lastPlain < std::chrono::seconds(5)) return;
     if (p.phase != "training" && p.phase != "done") return;
+    m_lastPlain = now;
+    std::fprintf(stderr, "%3.0f%%  %s\n", fraction * 100, stats);
+}
+
+void ProgressPrinter::tokenizing(const std::string& corpus, std::uint64_t done, std::uint64_t total) {
+    if (m_quiet || total == 0) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (m_tokenizingSince == std::chrono::steady_clock::time_point{}) m_tokenizingSince = now;
+    const double fraction = static_cast<double>(done) / static_cast<double>(total);
+    const double seconds = std::chrono::duration<double>(now - m_tokenizingSince).count();
+    // A corpus tokenized in a moment shows nothing; a terminal gets the bar after a second, a log a line
+    // every 5 seconds.
+    if (seconds < (m_tty ? 1.0 : 5.0)) return;
+    // The source is read twice (count, then encode): its bytes per second are half the bytes done.
+    const double rate = seconds > 0 ? static_cast<double>(done) / 2 / seconds : 0;
+    char stats[200];
+    std::snprintf(stats, sizeof stats, "tokenizing %s: pass %d of 2, %s of %s, %s/s  ETA %s", corpus.c_str(),
+                  fraction < 0.5 ? 1 : 2, wb::humanBytes(static_cast<double>(done) / 2).c_str(),
+                  wb::humanBytes(static_cast<double>(total) / 2).c_str(), wb::humanBytes(rate).c_str(),
+                  duration(fraction > 0 ? seconds / fraction - seconds : -1).c_str());
+    if (m_tty) {
+        const int width = 30, filled = static_cast<int>(fraction * width);
+        std::fprintf(
+            stderr, "\r\033[K[%s%s] %3.0f%%  %s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
+            std::string(static_cast<std::size_t>(width - filled), '.').c_str(), fraction * 100, stats);
+        std::fflush(stderr);
+        m_barShown = true;
+        return;
+    }
+    if (now - m_lastPlain < std::chrono::seconds(5)) return;
     m_lastPlain = now;
     std::fprintf(stderr, "%3.0f%%  %s\n", fraction * 100, stats);
 }

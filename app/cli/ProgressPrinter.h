@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 
 #include "workbench/Training.h"
@@ -11,6 +12,8 @@ class ProgressPrinter {
 public:
     explicit ProgressPrinter(bool quiet);
     void update(const wb::TrainingProgress& p);
+    // A corpus being tokenized into its store: done of total bytes, over its two passes.
+    void tokenizing(const std::string& corpus, std::uint64_t done, std::uint64_t total);
     void line(const std::string& text);  // a log line; keeps the bar below it
     void finish();
 
@@ -19,4 +22,5 @@ private:
     bool m_quiet = false;
     bool m_barShown = false;
     std::chrono::steady_clock::time_point m_lastPlain{};
+    std::chrono::steady_clock::time_point m_tokenizingSince{};
 };

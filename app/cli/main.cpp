@@ -176,6 +176,25 @@ Command addTrain(CLI::App& app) {
             }};
 }
 
+Command addTokenize(CLI::App& app) {
+    struct Options {
+        std::string corpus;
+        bool json = false, quiet = false;
+    };
+    auto o = std::make_shared<Options>();
+    auto flags = std::make_shared<TrainFlags>();
+    auto* cmd = app.add_subcommand("tokenize",
+                                   "Tokenize a corpus into its token store (what train does first), or say "
+                                   "that it is there");
+    cmd->add_option("CORPUS", o->corpus, "File, folder or prepared corpus name")->required();
+    addTrainFlags(cmd, *flags);
+    cmd->add_flag("--json", o->json, "Machine-readable output");
+    cmd->add_flag("--quiet", o->quiet, "No progress output");
+    return {cmd, [cmd, o, flags] {
+                return runTokenize(buildConfig(cmd, *flags, o->corpus), o->corpus, o->json, o->quiet);
+            }};
+}
+
 Command addResume(CLI::App& app) {
     auto o = std::make_shared<ResumeOptions>();
     auto* cmd = app.add_subcommand("resume", "Continue a run from its last checkpoint");
@@ -381,9 +400,10 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("lstm-workbench-cli ") + WORKBENCH_VERSION);
     app.require_subcommand(1);
     // In the order --help lists them.
-    const std::vector<Command> commands{addDevices(app), addInspect(app),  addPrepare(app),  addTrain(app),
-                                        addResume(app),  addGenerate(app), addClassify(app), addBench(app),
-                                        addWorker(app),  addSweep(app),    addCompare(app),  addVerse(app)};
+    const std::vector<Command> commands{addDevices(app), addInspect(app), addPrepare(app),  addTokenize(app),
+                                        addTrain(app),   addResume(app),  addGenerate(app), addClassify(app),
+                                        addBench(app),   addWorker(app),  addSweep(app),    addCompare(app),
+                                        addVerse(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

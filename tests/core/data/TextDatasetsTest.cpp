@@ -1,9 +1,14 @@
 // Encoded datasets: LM windows and targets, classifier padding/truncation, stratified deterministic splits.
 #include <gtest/gtest.h>
 
+#include <numeric>
+#include <random>
+
 #include "data/TextDatasets.h"
 #include "support/BadInputs.h"
+#include "support/TestSupport.h"
 #include "workbench/Errors.h"
+#include "workbench/TokenStore.h"
 
 using namespace wb;
 
@@ -110,35 +115,116 @@ TEST(TextDatasets, PermutationIsDeterministicAndComplete) {
     EXPECT_TRUE(torch::equal(std::get<0>(a.sort()), torch::arange(100, torch::kInt64)));
 }
 
-// Loading counts ~3.5 bytes a byte of text; training then holds every token as an int64 (24 bytes a token
-// while the stream is built). A corpus that loads but cannot be encoded is refused with the numbers, not
-// run until the kernel kills the process.
-TEST(TextDatasets, RefusesAnEncodingThatDoesNotFitInMemory) {
-    const std::string text(200000, 'a');  // 200,001 tokens with <eos>: ~4.6 MiB as the growing stream
-    auto config = defaultConfig(Task::LanguageModel);
-    config.data.seqLen = 8;
-    {  // a 1 MiB limit until the end of this block
-        const wbtest::ScopedEnv limit(
-            std::map<std::string, std::string>{{"WORKBENCH_MEMORY_LIMIT_BYTES", "1048576"}});
-        try {
-            prepareData(config, textCorpus(text));
-            ADD_FAILURE() << "expected an InputError";
-        } catch (const InputError& e) {
-            const std::string what = e.what();
-            EXPECT_NE(what.find("mem.txt"), std::string::npos) << what;
-            EXPECT_NE(what.find("encoding it for training needs more than"), std::string::npos) << what;
-            EXPECT_NE(what.find("1.0 MiB available"), std::string::npos) << what;
+// The store's windows are the in-memory path's (issue #30): running text in its order, and the documents of
+// other formats shuffled from the seed, as one stream with <eos> between documents. The expected stream is
+// built here by hand, as the encoder did before the store.
+TEST(TextDatasets, WindowsFromAStoreOnDiskEqualTheInMemoryPath) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "poems.json", wbtest::quatrainJson(40));
+    wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(300));
+    for (const char* name : {"poems.json", "pattern.txt"}) {
+        SCOPED_TRACE(name);
+        auto config = defaultConfig(Task::LanguageModel);
+        config.data.corpus = dir.file(name);
+        config.data.format = CorpusFormat::Auto;
+        config.data.seqLen = 12;
+        config.data.stride = 5;
+        config.data.valFraction = 0.2;
+        config.data.valSize = 0;
+        const auto corpus = loadCorpus(dir.file(name));
+        const auto onDisk =
+            prepareData(config, TokenStore::forCorpusFile(dir.file(name), config.data, dir.file("cache")));
+        const auto inMemory = prepareData(config, corpus);
+        ASSERT_TRUE(onDisk.vocabulary == inMemory.vocabulary);
+        // By hand: documents in order (poems: shuffled as the seed says), each encoded and ended by <eos>.
+        std::vector<std::size_t> order(corpus.documents.size());
+        std::iota(order.begin(), order.end(), 0);
+        if (corpus.format != CorpusFormat::Text) {
+            std::mt19937_64 rng(config.train.seed);
+            for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng() % i]);
         }
-        auto classifier = defaultConfig(Task::Classifier);
-        classifier.data.seqLen = 100000;  // 4 documents x 100,000 padded tokens x 8 bytes = 3.1 MiB
-        Corpus labelled;
-        labelled.source = "reviews.tsv";
-        labelled.format = CorpusFormat::Tsv;
-        for (const char* label : {"pos", "neg", "pos", "neg"})
-            labelled.documents.push_back({"fine", label, "", ""});
-        labelled.classes = {"neg", "pos"};
-        EXPECT_THROW(prepareData(classifier, labelled), InputError);
+        std::vector<std::int64_t> stream;
+        for (const auto i : order) {
+            const auto ids = inMemory.vocabulary.encode(corpus.documents[i].text);
+            stream.insert(stream.end(), ids.begin(), ids.end());
+            stream.push_back(Vocabulary::kEos);
+        }
+        EXPECT_EQ(onDisk.corpusTokens, static_cast<std::int64_t>(stream.size()));
+        const auto all = torch::tensor(stream, torch::kInt64);
+        const auto valTokens = static_cast<std::int64_t>(static_cast<double>(stream.size()) * 0.2);
+        const auto train = all.narrow(0, 0, all.size(0) - valTokens).unfold(0, 13, 5);
+        const auto validation = all.narrow(0, all.size(0) - valTokens, valTokens).unfold(0, 13, 12);
+        for (const auto* d : {&onDisk, &inMemory}) {
+            ASSERT_EQ(d->train.size(), train.size(0));
+            ASSERT_EQ(d->validation.size(), validation.size(0));
+            const auto b = d->train.range(0, d->train.size());
+            EXPECT_TRUE(torch::equal(b.inputs, train.narrow(1, 0, 12)));
+            EXPECT_TRUE(torch::equal(b.targets, train.narrow(1, 1, 12)));
+            const auto v = d->validation.range(0, d->validation.size());
+            EXPECT_TRUE(torch::equal(v.inputs, validation.narrow(1, 0, 12)));
+        }
+        // Batches in any order read the same windows.
+        const auto picked = torch::tensor(std::vector<std::int64_t>{7, 0, 3}, torch::kInt64);
+        EXPECT_TRUE(
+            torch::equal(onDisk.train.batch(picked).inputs, train.index_select(0, picked).narrow(1, 0, 12)));
     }
-    // With room it encodes.
-    EXPECT_EQ(prepareData(config, textCorpus(text)).corpusTokens, 200001);
+}
+
+// Validation on a bounded sample (issue #30): at most val_size windows or texts, the same ones at every
+// validation, drawn from the whole split (not its head), the whole split when it is smaller.
+TEST(TextDatasets, ValidationIsABoundedFixedSampleOfTheSplit) {
+    auto config = defaultConfig(Task::LanguageModel);
+    config.data.seqLen = 4;
+    config.data.valFraction = 0.5;
+    config.data.valSize = 0;
+    std::string text;
+    for (int i = 0; i < 400; ++i) text += static_cast<char>('a' + i % 26);
+    const auto whole = prepareData(config, textCorpus(text));
+    ASSERT_EQ(whole.validation.size(), 49);  // 200 validation tokens: windows of 5 every 4
+    config.data.valSize = 10;
+    const auto first = prepareData(config, textCorpus(text));
+    const auto again = prepareData(config, textCorpus(text));
+    ASSERT_EQ(first.validation.size(), 10);
+    EXPECT_TRUE(first.validation.sampled());
+    EXPECT_EQ(first.validation.unsampledSize(), 49);
+    const auto a = first.validation.range(0, 10), b = again.validation.range(0, 10);
+    EXPECT_TRUE(torch::equal(a.inputs, b.inputs));
+    EXPECT_TRUE(torch::equal(first.validation.range(0, 10).inputs, a.inputs)) << "a second read is the same";
+    // Each sampled window is one of the split's, and they come from all over it.
+    const auto all = whole.validation.range(0, 49).inputs;
+    std::vector<std::int64_t> where;
+    for (std::int64_t i = 0; i < 10; ++i)
+        for (std::int64_t j = 0; j < 49; ++j)
+            if (torch::equal(a.inputs[i], all[j]) && (where.empty() || j > where.back())) {
+                where.push_back(j);
+                break;
+            }
+    ASSERT_EQ(where.size(), 10u) << "every sampled window is the split's, in order";
+    EXPECT_GT(where.back(), 25) << "not just the head of the split";
+    EXPECT_EQ(first.validation.windowIds().size(), 10u * 5u);
+    // Another seed samples others; a split smaller than the sample is whole.
+    config.train.seed = 43;
+    EXPECT_FALSE(
+        torch::equal(prepareData(config, textCorpus(text)).validation.range(0, 10).inputs, a.inputs));
+    config.data.valSize = 500;
+    EXPECT_EQ(prepareData(config, textCorpus(text)).validation.size(), 49);
+    EXPECT_FALSE(prepareData(config, textCorpus(text)).validation.sampled());
+}
+
+// Rank 0's or a resumed run's vocabulary, when the store was made with another: ids are read in the given
+// one, tokens it lacks as <unk>.
+TEST(TextDatasets, AGivenVocabularyReadsTheStoreInItsIds) {
+    auto config = defaultConfig(Task::LanguageModel);
+    config.data.seqLen = 4;
+    config.data.valFraction = 0;
+    const auto store = TokenStore::fromCorpus(textCorpus("abcabcabcabd"), config.data);
+    const auto given = Vocabulary::build({"cccbba"}, TokenLevel::Char);  // c, b, a: another order; no d
+    const auto d = prepareData(config, store, &given);
+    EXPECT_TRUE(d.vocabulary == given);
+    const auto b = d.train.range(0, d.train.size());
+    EXPECT_EQ(given.decode({b.inputs[0][0].item<std::int64_t>(), b.inputs[0][1].item<std::int64_t>(),
+                            b.inputs[0][2].item<std::int64_t>()}),
+              "abc");
+    const auto last = d.train.range(d.train.size() - 1, d.train.size()).targets;
+    EXPECT_EQ(last[0][last.size(1) - 2].item<std::int64_t>(), Vocabulary::kUnk);  // the d
 }

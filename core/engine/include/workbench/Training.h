@@ -14,6 +14,7 @@
 #include "workbench/Distributed.h"
 #include "workbench/Metrics.h"
 #include "workbench/RunFolder.h"
+#include "workbench/TokenStore.h"
 
 namespace wb {
 
@@ -37,9 +38,12 @@ struct TrainingCallbacks {
 
 class TrainingJob {
 public:
-    // A new run: validates config (InputError), loads the corpus unless one is given, builds the vocabulary
-    // and the datasets. Creates runDir only when run() starts, so bad input leaves nothing behind.
-    TrainingJob(ExperimentConfig config, std::string runDir, std::shared_ptr<const Corpus> corpus = nullptr);
+    // A new run: validates config (InputError), opens the corpus's token store or tokenizes the corpus into
+    // one (workbench/TokenStore.h; a corpus given in memory is encoded in memory), and checks that training
+    // fits in memory. `tokenizing` hears the tokenization's progress and may cancel it (Cancelled is thrown).
+    // Creates runDir only when run() starts, so bad input leaves nothing behind.
+    TrainingJob(ExperimentConfig config, std::string runDir, std::shared_ptr<const Corpus> corpus = nullptr,
+                const TokenizeProgress& tokenizing = {});
     // Continues a saved run from its last checkpoint. epochs, maxSteps and learningRate replace the stored
     // values when > 0 (a lower rate is the cure for a run that diverged: it resumes from the last good
     // checkpoint).

@@ -97,13 +97,14 @@ double KneserNeyModel::probability(const std::int64_t* context, std::size_t cont
 }
 
 NgramBaseline scoreBaseline(const KneserNeyModel& model, const std::vector<std::int64_t>& validation,
-                            std::int64_t seqLen) {
+                            std::int64_t seqLen, std::int64_t windowStride) {
+    const std::int64_t step = windowStride > 0 ? windowStride : seqLen;
     NgramBaseline b;
     b.order = model.order();
     b.vocabulary = model.vocabulary();
     const auto n = static_cast<std::int64_t>(validation.size());
     std::vector<double> bits(static_cast<std::size_t>(model.order()), 0.0);
-    for (std::int64_t start = 0; seqLen > 0 && start + seqLen + 1 <= n; start += seqLen) {
+    for (std::int64_t start = 0; seqLen > 0 && start + seqLen + 1 <= n; start += step) {
         for (std::int64_t j = 1; j <= seqLen; ++j) {
             const std::int64_t* window = validation.data() + start;
             for (int o = 1; o <= model.order(); ++o)
@@ -120,11 +121,14 @@ NgramBaseline scoreBaseline(const KneserNeyModel& model, const std::vector<std::
 
 NgramBaseline computeBaseline(const std::vector<std::int64_t>& train,
                               const std::vector<std::int64_t>& validation, std::int64_t vocabulary,
-                              std::int64_t seqLen, const std::string& cacheDir, int order) {
+                              std::int64_t seqLen, const std::string& cacheDir, int order,
+                              std::int64_t windowStride) {
     std::uint64_t hash = 0xcbf29ce484222325ULL;
     const std::int64_t header[] = {vocabulary, seqLen, order, static_cast<std::int64_t>(train.size()),
                                    static_cast<std::int64_t>(validation.size())};
     hash = fnv1a(hash, header, sizeof header);
+    // A sample's windows (one after another) read differently from the split's stream of the same length.
+    if (windowStride > 0 && windowStride != seqLen) hash = fnv1a(hash, &windowStride, sizeof windowStride);
     hash = fnv1a(hash, train.data(), train.size() * sizeof(std::int64_t));
     hash = fnv1a(hash, validation.data(), validation.size() * sizeof(std::int64_t));
     char name[40];
@@ -142,7 +146,7 @@ NgramBaseline computeBaseline(const std::vector<std::int64_t>& train,
     }
     const auto t0 = std::chrono::steady_clock::now();
     const KneserNeyModel model(train, vocabulary, order);
-    NgramBaseline b = scoreBaseline(model, validation, seqLen);
+    NgramBaseline b = scoreBaseline(model, validation, seqLen, windowStride);
     b.trainTokens = static_cast<std::int64_t>(train.size());
     b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!path.empty()) {

@@ -57,10 +57,11 @@ private:
 };
 
 // Bits per token of the validation windows as the run's validator scores them: windows of seqLen + 1
-// tokens every seqLen tokens, each predicting its last seqLen tokens from those before it in the window.
-// `model.order()` and every lower order are scored at once (bitsPerTokenByOrder).
+// tokens every windowStride tokens (seqLen: the split's stream, whose windows share their edge tokens;
+// seqLen + 1: a sample's windows, one after another), each predicting its last seqLen tokens from those
+// before it in the window. `model.order()` and every lower order are scored at once (bitsPerTokenByOrder).
 NgramBaseline scoreBaseline(const KneserNeyModel& model, const std::vector<std::int64_t>& validation,
-                            std::int64_t seqLen);
+                            std::int64_t seqLen, std::int64_t windowStride = 0);
 
 // The run's baseline: fitted on `train`, scored on `validation`. Cached under `cacheDir` (keyed by a hash
 // of both streams, the vocabulary size, the order and seqLen) when cacheDir is not empty; a cache file that
@@ -68,6 +69,6 @@ NgramBaseline scoreBaseline(const KneserNeyModel& model, const std::vector<std::
 NgramBaseline computeBaseline(const std::vector<std::int64_t>& train,
                               const std::vector<std::int64_t>& validation, std::int64_t vocabulary,
                               std::int64_t seqLen, const std::string& cacheDir,
-                              int order = KneserNeyModel::kMaxOrder);
+                              int order = KneserNeyModel::kMaxOrder, std::int64_t windowStride = 0);
 
 }  // namespace wb

@@ -7,9 +7,7 @@
 #include <random>
 #include <string>
 
-#include "io/MemoryBudget.h"
 #include "workbench/Errors.h"
-#include "workbench/Format.h"
 
 namespace wb {
 
@@ -22,63 +20,136 @@ Batch Batch::to(const torch::Device& device) const {
     return b;
 }
 
-EncodedSplit EncodedSplit::languageModel(torch::Tensor stream, std::int64_t seqLen, std::int64_t stride) {
+DocumentStream::DocumentStream(std::shared_ptr<const TokenStore> store, std::vector<std::int64_t> order,
+                               std::vector<std::int64_t> remap)
+    : m_store(std::move(store)), m_order(std::move(order)), m_remap(std::move(remap)) {
+    if (m_order.empty()) {
+        m_size = m_store->tokenCount();
+        return;
+    }
+    m_starts.reserve(m_order.size() + 1);
+    m_starts.push_back(0);
+    for (const auto doc : m_order)
+        m_starts.push_back(m_starts.back() + m_store->documentEnd(doc) - m_store->documentBegin(doc));
+    m_size = m_starts.back();
+}
+
+void DocumentStream::copy(std::int64_t begin, std::int64_t count, std::int64_t* out) const {
+    if (m_order.empty()) {
+        m_store->copy(begin, count, out);
+    } else {
+        // The document holding `begin`, then as many after it as the count reaches into.
+        auto k = static_cast<std::size_t>(std::upper_bound(m_starts.begin(), m_starts.end(), begin) -
+                                          m_starts.begin() - 1);
+        std::int64_t offset = begin - m_starts[k];
+        for (std::int64_t left = count, *to = out; left > 0; ++k, offset = 0) {
+            const auto doc = m_order[k];
+            const auto n = std::min(left, m_store->documentEnd(doc) - m_store->documentBegin(doc) - offset);
+            m_store->copy(m_store->documentBegin(doc) + offset, n, to);
+            to += n;
+            left -= n;
+        }
+    }
+    if (!m_remap.empty())
+        for (std::int64_t i = 0; i < count; ++i) out[i] = m_remap[static_cast<std::size_t>(out[i])];
+}
+
+EncodedSplit EncodedSplit::languageModel(std::shared_ptr<const DocumentStream> stream, std::int64_t begin,
+                                         std::int64_t end, std::int64_t seqLen, std::int64_t stride) {
     EncodedSplit s;
     s.m_lm = true;
+    s.m_stream = std::move(stream);
+    s.m_begin = begin;
+    s.m_end = end;
     s.m_seqLen = seqLen;
     s.m_stride = stride;
-    s.m_stream = stream;
-    if (stream.numel() >= seqLen + 1) {
-        s.m_windows = stream.unfold(0, seqLen + 1, stride);
-        s.m_size = s.m_windows.size(0);
-    } else {
-        s.m_windows = torch::empty({0, seqLen + 1}, stream.options());
-    }
+    s.m_size = end - begin >= seqLen + 1 ? (end - begin - (seqLen + 1)) / stride + 1 : 0;
     return s;
 }
 
-EncodedSplit EncodedSplit::classifier(torch::Tensor tokens, torch::Tensor lengths, torch::Tensor labels) {
+EncodedSplit EncodedSplit::classifier(std::shared_ptr<const DocumentStream> stream,
+                                      std::vector<std::int64_t> rows, std::int64_t seqLen) {
     EncodedSplit s;
     s.m_lm = false;
-    s.m_size = tokens.size(0);
-    s.m_tokens = std::move(tokens);
-    s.m_lengths = std::move(lengths);
-    s.m_labels = std::move(labels);
+    s.m_stream = std::move(stream);
+    s.m_rows = std::move(rows);
+    s.m_seqLen = seqLen;
+    s.m_size = static_cast<std::int64_t>(s.m_rows.size());
     return s;
 }
 
 EncodedSplit EncodedSplit::to(const torch::Device& device) const {
-    if (m_lm) {
-        // Move the stream, not the windows: windows overlap, and copying them would materialise each token
-        // up to seqLen times.
-        return languageModel(m_stream.to(device), m_seqLen, m_stride);
-    }
-    return classifier(m_tokens.to(device), m_lengths.to(device), m_labels.to(device));
+    EncodedSplit s = *this;
+    s.m_device = device;
+    return s;
 }
 
-std::int64_t EncodedSplit::tokensPerSample() const {
-    return m_lm ? m_windows.size(1) - 1 : (m_tokens.defined() ? m_tokens.size(1) : 0);
+EncodedSplit EncodedSplit::sample(std::int64_t n, std::uint64_t seed) const {
+    EncodedSplit s = *this;
+    s.m_picked.clear();
+    if (n <= 0 || n >= m_size) return s;
+    const auto order = seededPermutation(m_size, seed);
+    const auto* p = order.data_ptr<std::int64_t>();
+    s.m_picked.assign(p, p + n);
+    std::sort(s.m_picked.begin(), s.m_picked.end());
+    return s;
 }
 
 Batch EncodedSplit::batch(const torch::Tensor& indices) const {
-    Batch b;
+    const auto idx = indices.to(torch::kCPU, torch::kInt64).contiguous();
+    const auto* at = idx.data_ptr<std::int64_t>();
+    const auto b = idx.numel();
+    const auto t = m_seqLen;
+    Batch out;
     if (m_lm) {
-        auto rows = m_windows.index_select(0, indices);
-        const auto t = rows.size(1) - 1;
-        b.inputs = rows.narrow(1, 0, t).contiguous();
-        b.targets = rows.narrow(1, 1, t).contiguous();
+        auto rows = torch::empty({b, t + 1}, torch::kInt64);
+        auto* data = rows.data_ptr<std::int64_t>();
+        for (std::int64_t i = 0; i < b; ++i)
+            m_stream->copy(m_begin + sampleIndex(at[i]) * m_stride, t + 1, data + i * (t + 1));
+        out.inputs = rows.narrow(1, 0, t).contiguous();
+        out.targets = rows.narrow(1, 1, t).contiguous();
     } else {
-        b.inputs = m_tokens.index_select(0, indices);
-        b.lengths = m_lengths.index_select(0, indices);
-        b.targets = m_labels.index_select(0, indices);
+        out.inputs = torch::zeros({b, t}, torch::kInt64);  // kPad
+        out.lengths = torch::ones({b}, torch::kInt64);
+        out.targets = torch::zeros({b}, torch::kInt64);
+        auto* tok = out.inputs.data_ptr<std::int64_t>();
+        auto* len = out.lengths.data_ptr<std::int64_t>();
+        auto* lab = out.targets.data_ptr<std::int64_t>();
+        const auto& store = m_stream->store();
+        for (std::int64_t i = 0; i < b; ++i) {
+            const auto doc = m_rows[static_cast<std::size_t>(sampleIndex(at[i]))];
+            const auto begin = store.documentBegin(doc);
+            const auto keep = std::min(store.documentEnd(doc) - 1 - begin, t);  // its <eos> left out
+            m_stream->copy(begin, keep, tok + i * t);
+            if (keep == 0) tok[i * t] = Vocabulary::kUnk;  // an empty text still has one (unknown) token
+            len[i] = std::max<std::int64_t>(keep, 1);
+            lab[i] = store.label(doc);
+        }
     }
-    return b;
+    return out.to(m_device);
 }
 
 Batch EncodedSplit::range(std::int64_t begin, std::int64_t end) const {
-    return batch(torch::arange(
-        begin, end,
-        torch::TensorOptions(torch::kInt64).device(m_lm ? m_windows.device() : m_tokens.device())));
+    return batch(torch::arange(begin, end, torch::kInt64));
+}
+
+std::vector<std::int64_t> EncodedSplit::windowIds() const {
+    std::vector<std::int64_t> ids(static_cast<std::size_t>(size() * (m_seqLen + 1)));
+    for (std::int64_t i = 0; i < size(); ++i)
+        m_stream->copy(m_begin + sampleIndex(i) * m_stride, m_seqLen + 1, ids.data() + i * (m_seqLen + 1));
+    return ids;
+}
+
+std::vector<std::int64_t> EncodedSplit::streamIds(std::int64_t maxIds, std::int64_t pieces) const {
+    const auto total = m_end - m_begin;
+    if (total <= maxIds) pieces = 1, maxIds = total;
+    const auto piece = maxIds / std::max<std::int64_t>(pieces, 1);
+    std::vector<std::int64_t> ids(static_cast<std::size_t>(piece * pieces));
+    for (std::int64_t k = 0; k < pieces; ++k) {
+        const auto at = m_begin + (pieces == 1 ? 0 : (total - piece) * k / (pieces - 1));
+        m_stream->copy(at, piece, ids.data() + k * piece);
+    }
+    return ids;
 }
 
 torch::Tensor seededPermutation(std::int64_t n, std::uint64_t seed) {
@@ -97,31 +168,6 @@ std::size_t effectiveVocabularyLimit(const DataConfig& data) {
     return data.tokens == TokenLevel::Word ? 15000 : 0;
 }
 
-// Training holds every token of the corpus as an int64 (8 bytes; the corpus's text takes 1 to 3 bytes a
-// character), which loadCorpus's memory guard does not count. This refuses an encoding that would not fit,
-// as that guard does for loading, before it runs the machine out of memory.
-class TokenBudget {
-public:
-    explicit TokenBudget(std::string source)
-        : m_source(std::move(source)), m_available(availableMemoryBytes()) {}
-    void check(std::size_t tokens, std::size_t bytesPerToken) const {
-        const double needed = static_cast<double>(tokens) * static_cast<double>(bytesPerToken);
-        if (m_available == 0 || needed <= static_cast<double>(m_available)) return;
-        throw InputError(m_source, 0,
-                         "encoding it for training needs more than " + humanBytes(needed) + " for its " +
-                             std::to_string(tokens) + " tokens, " +
-                             humanBytes(static_cast<double>(m_available)) +
-                             " available: train on a part of the corpus");
-    }
-
-private:
-    std::string m_source;
-    std::uint64_t m_available;
-};
-// The language model's token stream while it grows (a vector, which may double its capacity) and the
-// tensor it is copied into.
-constexpr std::size_t kBytesPerStreamToken = 3 * sizeof(std::int64_t);
-
 static std::vector<std::size_t> shuffledOrder(std::size_t n, std::uint64_t seed) {
     std::vector<std::size_t> order(n);
     std::iota(order.begin(), order.end(), 0);
@@ -130,29 +176,20 @@ static std::vector<std::size_t> shuffledOrder(std::size_t n, std::uint64_t seed)
     return order;
 }
 
-static PreparedData prepareLanguageModel(const ExperimentConfig& config, const Corpus& corpus,
-                                         PreparedData d) {
+// The validation sample: its own seed, so that it does not move with the training order's.
+static std::uint64_t validationSeed(const ExperimentConfig& config) { return config.train.seed * 31 + 17; }
+
+static PreparedData prepareLanguageModel(const ExperimentConfig& config,
+                                         std::shared_ptr<const DocumentStream> stream, PreparedData d) {
     // Documents (shuffled, except running text whose order is its meaning) joined with <eos>; the last
     // valFraction of the stream is the validation split, so no window straddles the two.
-    std::vector<std::size_t> order(corpus.documents.size());
-    std::iota(order.begin(), order.end(), 0);
-    if (corpus.format != CorpusFormat::Text) order = shuffledOrder(order.size(), config.train.seed);
-    std::vector<std::int64_t> stream;
-    const TokenBudget budget(corpus.source);
-    for (auto i : order) {
-        auto ids = d.vocabulary.encode(corpus.documents[i].text);
-        stream.insert(stream.end(), ids.begin(), ids.end());
-        stream.push_back(Vocabulary::kEos);
-        budget.check(stream.size(), kBytesPerStreamToken);
-    }
-    const auto total = static_cast<std::int64_t>(stream.size());
+    const auto total = stream->size();
     const auto t = config.data.seqLen;
     if (total < t + 1)
-        throw InputError(corpus.source, 0,
+        throw InputError(stream->store().info().source, 0,
                          "the corpus has " + std::to_string(total) +
                              " tokens, fewer than one window of sequence length " + std::to_string(t) +
                              " + 1: lower the sequence length");
-    auto all = torch::tensor(stream, torch::kInt64);
     std::int64_t valTokens = static_cast<std::int64_t>(static_cast<double>(total) * config.data.valFraction);
     if (valTokens > 0 && valTokens < t + 1) valTokens = 0;  // too short to hold one validation window
     if (total - valTokens < t + 1) valTokens = 0;
@@ -162,30 +199,33 @@ static PreparedData prepareLanguageModel(const ExperimentConfig& config, const C
         std::max<std::int64_t>(std::min<std::int64_t>(t + 1, total - valTokens),
                                static_cast<std::int64_t>(std::llround(static_cast<double>(total - valTokens) *
                                                                       config.data.dataFraction)));
-    d.train = EncodedSplit::languageModel(all.narrow(0, 0, trainTokens), t, stride);
-    // Validation windows never overlap: each token is scored once.
-    d.validation = EncodedSplit::languageModel(all.narrow(0, total - valTokens, valTokens), t, t);
+    d.train = EncodedSplit::languageModel(stream, 0, trainTokens, t, stride);
+    // Validation windows never overlap: each token is scored once (in the sample, each sampled one).
+    d.validation = EncodedSplit::languageModel(stream, total - valTokens, total, t, t)
+                       .sample(config.data.valSize, validationSeed(config));
     d.corpusTokens = total;
     return d;
 }
 
-static PreparedData prepareClassifier(const ExperimentConfig& config, const Corpus& corpus, PreparedData d) {
-    if (!corpus.labelled())
+static PreparedData prepareClassifier(const ExperimentConfig& config,
+                                      std::shared_ptr<const DocumentStream> stream, PreparedData d) {
+    const auto& store = stream->store();
+    const auto& source = store.info().source;
+    if (store.classes().empty())
         throw InputError(
-            corpus.source, 0,
+            source, 0,
             "a classifier needs labelled text (TSV/CSV with label and text, or one folder per class)");
-    d.classes = corpus.classes;
+    d.classes = store.classes();
     const auto t = config.data.seqLen;
     // Stratified split: each class gives valFraction of its documents, so every class is validated.
-    std::vector<std::vector<std::size_t>> byClass(d.classes.size());
-    for (std::size_t i = 0; i < corpus.documents.size(); ++i) {
-        const int c = corpus.classIndex(corpus.documents[i].label);
-        if (c < 0)
-            throw InputError(corpus.source, 0,
-                             "document with unknown label '" + corpus.documents[i].label + "'");
+    std::vector<std::vector<std::int64_t>> byClass(d.classes.size());
+    for (std::int64_t i = 0; i < store.documentCount(); ++i) {
+        const int c = store.label(i);
+        if (c < 0 || c >= static_cast<int>(d.classes.size()))
+            throw InputError(source, 0, "document " + std::to_string(i + 1) + " has no known label");
         byClass[static_cast<std::size_t>(c)].push_back(i);
     }
-    std::vector<std::size_t> trainIdx, valIdx;
+    std::vector<std::int64_t> trainIdx, valIdx;
     for (std::size_t c = 0; c < byClass.size(); ++c) {
         auto order = shuffledOrder(byClass[c].size(), config.train.seed + 7919 * (c + 1));
         const auto nVal =
@@ -203,53 +243,57 @@ static PreparedData prepareClassifier(const ExperimentConfig& config, const Corp
                 trainIdx.push_back(byClass[c][order[k]]);
         }
     }
-    // Both splits' [n, T] token tensors, before one is allocated.
-    TokenBudget(corpus.source)
-        .check(corpus.documents.size() * static_cast<std::size_t>(t), sizeof(std::int64_t));
-    auto encodeSet = [&](const std::vector<std::size_t>& idx) {
-        const auto n = static_cast<std::int64_t>(idx.size());
-        auto tokens = torch::zeros({n, t}, torch::kInt64);
-        auto lengths = torch::ones({n}, torch::kInt64);
-        auto labels = torch::zeros({n}, torch::kInt64);
-        auto tok = tokens.accessor<std::int64_t, 2>();
-        auto len = lengths.accessor<std::int64_t, 1>();
-        auto lab = labels.accessor<std::int64_t, 1>();
-        for (std::int64_t r = 0; r < n; ++r) {
-            const auto& doc = corpus.documents[idx[static_cast<std::size_t>(r)]];
-            auto ids = d.vocabulary.encode(doc.text);
-            const auto keep = std::min<std::int64_t>(static_cast<std::int64_t>(ids.size()), t);
-            for (std::int64_t k = 0; k < keep; ++k) tok[r][k] = ids[static_cast<std::size_t>(k)];
-            if (keep == 0) tok[r][0] = Vocabulary::kUnk;  // an empty text still has one (unknown) token
-            len[r] = std::max<std::int64_t>(keep, 1);
-            lab[r] = corpus.classIndex(doc.label);
-            d.corpusTokens += keep;
-        }
-        return EncodedSplit::classifier(tokens, lengths, labels);
-    };
+    for (const auto& rows : {&trainIdx, &valIdx})
+        for (const auto doc : *rows)
+            d.corpusTokens += std::min(store.documentEnd(doc) - 1 - store.documentBegin(doc), t);
+    d.indexBytes += (trainIdx.size() + valIdx.size()) * sizeof(std::int64_t);
     // Training order is shuffled per epoch by the trainer; the split itself is kept in a stable order.
-    d.train = encodeSet(trainIdx);
-    d.validation = encodeSet(valIdx);
+    d.train = EncodedSplit::classifier(stream, std::move(trainIdx), t);
+    d.validation = EncodedSplit::classifier(stream, std::move(valIdx), t)
+                       .sample(config.data.valSize, validationSeed(config));
     if (d.train.size() == 0)
-        throw InputError(corpus.source, 0, "no training documents left after the validation split");
+        throw InputError(source, 0, "no training documents left after the validation split");
     return d;
 }
 
-PreparedData prepareData(const ExperimentConfig& config, const Corpus& corpus, const Vocabulary* vocabulary) {
+PreparedData prepareData(const ExperimentConfig& config, std::shared_ptr<const TokenStore> store,
+                         const Vocabulary* vocabulary) {
     PreparedData d;
     d.task = config.task;
     d.seqLen = config.data.seqLen;
-    if (corpus.documents.empty()) throw InputError(corpus.source, 0, "the corpus has no documents");
-    if (vocabulary) {
-        d.vocabulary = *vocabulary;
-    } else {
-        std::vector<std::string> texts;
-        texts.reserve(corpus.documents.size());
-        for (const auto& doc : corpus.documents) texts.push_back(doc.text);
-        d.vocabulary = Vocabulary::build(texts, config.data.tokens, effectiveVocabularyLimit(config.data),
-                                         static_cast<std::size_t>(config.data.minCount));
+    if (store->documentCount() == 0) throw InputError(store->info().source, 0, "the corpus has no documents");
+    // A vocabulary given that is not the store's (rank 0's on another machine, a resumed run's whose corpus
+    // changed): the store's ids are read as the given vocabulary's, unknown tokens as <unk>.
+    std::vector<std::int64_t> remap;
+    if (vocabulary && !(*vocabulary == store->vocabulary())) {
+        const auto& own = store->vocabulary();
+        remap.resize(own.size());
+        for (std::size_t id = 0; id < own.size(); ++id)
+            remap[id] = id < static_cast<std::size_t>(Vocabulary::kNumSpecial)
+                            ? static_cast<std::int64_t>(id)
+                            : vocabulary->id(own.token(static_cast<std::int64_t>(id)));
     }
-    if (config.task == Task::LanguageModel) return prepareLanguageModel(config, corpus, std::move(d));
-    return prepareClassifier(config, corpus, std::move(d));
+    d.vocabulary = vocabulary ? *vocabulary : store->vocabulary();
+    // Running text keeps its order; the documents of other formats are shuffled from the seed.
+    std::vector<std::int64_t> order;
+    if (config.task == Task::LanguageModel && store->format() != CorpusFormat::Text) {
+        const auto shuffled =
+            shuffledOrder(static_cast<std::size_t>(store->documentCount()), config.train.seed);
+        order.assign(shuffled.begin(), shuffled.end());
+    }
+    auto stream = std::make_shared<const DocumentStream>(store, std::move(order), std::move(remap));
+    d.indexBytes = stream->indexBytes();
+    d.store = store;
+    if (config.task == Task::LanguageModel)
+        return prepareLanguageModel(config, std::move(stream), std::move(d));
+    return prepareClassifier(config, std::move(stream), std::move(d));
+}
+
+PreparedData prepareData(const ExperimentConfig& config, const Corpus& corpus, const Vocabulary* vocabulary) {
+    if (corpus.documents.empty()) throw InputError(corpus.source, 0, "the corpus has no documents");
+    auto store = vocabulary ? TokenStore::fromCorpus(corpus, *vocabulary)
+                            : TokenStore::fromCorpus(corpus, config.data);
+    return prepareData(config, std::move(store), nullptr);
 }
 
 }  // namespace wb

@@ -1,8 +1,11 @@
-// Encoded corpora as tensors: the LM token stream cut into windows, or padded classification examples;
-// a deterministic split and shuffle from the seed; batches by slicing (no per-example loaders).
+// Encoded corpora as batches: the language model's stream cut into windows, or classification rows padded
+// to the sequence length, read from a token store (workbench/TokenStore.h: memory-mapped, or held in memory
+// for a corpus given in memory); a deterministic split and shuffle from the seed; a batch is copied out of
+// the store when it is asked for, so nothing grows with the corpus but the index of its documents.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +13,7 @@
 
 #include "workbench/Config.h"
 #include "workbench/Corpus.h"
+#include "workbench/TokenStore.h"
 #include "workbench/Vocabulary.h"
 
 namespace wb {
@@ -22,30 +26,68 @@ struct Batch {
     Batch to(const torch::Device& device) const;
 };
 
+// The store's documents in an order (the source's, or shuffled), each followed by its <eos>, read as one
+// stream of ids without copying the store; ids may be mapped to another vocabulary's on the way out.
+class DocumentStream {
+public:
+    // order: document indices, empty for the store's own order. remap: store id -> id, empty for none.
+    DocumentStream(std::shared_ptr<const TokenStore> store, std::vector<std::int64_t> order,
+                   std::vector<std::int64_t> remap);
+    std::int64_t size() const { return m_size; }
+    void copy(std::int64_t begin, std::int64_t count, std::int64_t* out) const;
+    const TokenStore& store() const { return *m_store; }
+    std::uint64_t indexBytes() const { return (m_order.size() + m_starts.size() + m_remap.size()) * 8; }
+
+private:
+    std::shared_ptr<const TokenStore> m_store;
+    std::vector<std::int64_t> m_order, m_starts;  // m_starts[k]: where order[k] begins in the stream
+    std::vector<std::int64_t> m_remap;
+    std::int64_t m_size = 0;
+};
+
 // One split (train or validation) of an encoded corpus.
 class EncodedSplit {
 public:
     EncodedSplit() = default;
-    // LM: windows of seqLen + 1 tokens every `stride` tokens of the stream.
-    static EncodedSplit languageModel(torch::Tensor stream, std::int64_t seqLen, std::int64_t stride);
-    // Classifier: padded [N, T] tokens, lengths [N], labels [N].
-    static EncodedSplit classifier(torch::Tensor tokens, torch::Tensor lengths, torch::Tensor labels);
+    // LM: windows of seqLen + 1 ids every `stride` ids of stream positions [begin, end).
+    static EncodedSplit languageModel(std::shared_ptr<const DocumentStream> stream, std::int64_t begin,
+                                      std::int64_t end, std::int64_t seqLen, std::int64_t stride);
+    // Classifier: the store's documents `rows`, each cut or padded to seqLen tokens (its <eos> left out).
+    static EncodedSplit classifier(std::shared_ptr<const DocumentStream> stream,
+                                   std::vector<std::int64_t> rows, std::int64_t seqLen);
 
-    std::int64_t size() const { return m_size; }
-    std::int64_t tokensPerSample() const;                     // T
-    const torch::Tensor& stream() const { return m_stream; }  // LM: the split's token stream
-    Batch batch(const torch::Tensor& indices) const;          // int64 indices into [0, size)
+    std::int64_t size() const {
+        return m_picked.empty() ? m_size : static_cast<std::int64_t>(m_picked.size());
+    }
+    std::int64_t tokensPerSample() const { return m_seqLen; }
+    Batch batch(const torch::Tensor& indices) const;  // int64 indices into [0, size), on any device
     Batch range(std::int64_t begin, std::int64_t end) const;
-    // The same split with its tensors on a device (batches are then sliced there, not copied per step).
+    // The same split with its batches made on a device.
     EncodedSplit to(const torch::Device& device) const;
+    // A fixed sample of at most n samples (all when the split has no more), chosen from the seed and kept
+    // in the split's order: the same samples every time it is read.
+    EncodedSplit sample(std::int64_t n, std::uint64_t seed) const;
+    bool sampled() const { return !m_picked.empty(); }
+    std::int64_t unsampledSize() const { return m_size; }
+
+    // LM: the ids of every sample's window, one window after another (for the n-gram baseline's score).
+    std::vector<std::int64_t> windowIds() const;
+    // LM: up to maxIds ids of the split's stream, in `pieces` runs spread evenly over it (for the baseline's
+    // fit), and how many the split holds in all.
+    std::vector<std::int64_t> streamIds(std::int64_t maxIds, std::int64_t pieces) const;
+    std::int64_t streamSize() const { return m_end - m_begin; }
 
 private:
+    std::int64_t sampleIndex(std::int64_t i) const {
+        return m_picked.empty() ? i : m_picked[static_cast<std::size_t>(i)];
+    }
+
     bool m_lm = true;
-    std::int64_t m_size = 0;
-    std::int64_t m_seqLen = 0, m_stride = 1;
-    torch::Tensor m_stream;   // LM: the token stream
-    torch::Tensor m_windows;  // LM: [W, T + 1], a view of the stream
-    torch::Tensor m_tokens, m_lengths, m_labels;
+    std::shared_ptr<const DocumentStream> m_stream;
+    std::int64_t m_begin = 0, m_end = 0, m_seqLen = 0, m_stride = 1, m_size = 0;
+    std::vector<std::int64_t> m_rows;    // classifier: document indices
+    std::vector<std::int64_t> m_picked;  // a sample: indices into the whole split; empty = all of it
+    torch::Device m_device{torch::kCPU};
 };
 
 struct PreparedData {
@@ -55,10 +97,16 @@ struct PreparedData {
     EncodedSplit train, validation;
     std::int64_t corpusTokens = 0;
     std::int64_t seqLen = 0;
+    std::shared_ptr<const TokenStore> store;
+    std::uint64_t indexBytes = 0;  // what the splits hold in memory besides the store
 };
 
-// Builds the vocabulary (unless one is given, as when resuming) and both splits. Throws InputError when
-// the corpus does not fit the task (an unlabelled corpus for a classifier, a corpus shorter than one window).
+// The splits of a token store. With a vocabulary given (a resumed run's, rank 0's), ids are read in it.
+// Throws InputError when the corpus does not fit the task (an unlabelled corpus for a classifier, a corpus
+// shorter than one window). The validation split is cut to data.valSize samples (0: all of it).
+PreparedData prepareData(const ExperimentConfig& config, std::shared_ptr<const TokenStore> store,
+                         const Vocabulary* vocabulary = nullptr);
+// The same for a corpus in memory (its store is made in memory).
 PreparedData prepareData(const ExperimentConfig& config, const Corpus& corpus,
                          const Vocabulary* vocabulary = nullptr);
 

@@ -29,7 +29,10 @@ void Checkpointer::saveBest(double valLoss) {
 }
 
 void Checkpointer::writeSummary() {
+    const auto startup = m_info.summary.startupSeconds, validation = m_info.summary.validationSeconds;
     m_info.summary = m_state.summary(m_info.summary.parameters, m_tokensPerSample);
+    m_info.summary.startupSeconds = startup;
+    m_info.summary.validationSeconds = validation;
     m_info.summary.epochs = static_cast<double>(m_state.step) / static_cast<double>(m_stepsPerEpoch);
     m_writer.writeRunInfo(m_info);
 }

@@ -65,7 +65,7 @@ LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& co
     auto setup =
         makeTrainingSetup(f.config, static_cast<std::int64_t>(f.data.vocabulary.size()), f.outputs, f.device);
     const auto n = f.data.train.size(), b = std::min(f.config.train.batchSize, n);
-    auto order = seededPermutation(n, f.config.train.seed).to(f.device);
+    auto order = seededPermutation(n, f.config.train.seed);
     LrFinderResult r;
     double avg = 0, best = std::numeric_limits<double>::infinity();
     const double beta = 0.9;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -30,6 +31,8 @@ struct JobState {
     std::vector<MetricRecord> records;
     RunInfo info;
     std::string precisionChoice;  // why this precision, when the config asked for auto (run.json, the log)
+    // When the job began to be made: its first step's time from here is run.json's startup_seconds.
+    std::chrono::steady_clock::time_point madeAt = std::chrono::steady_clock::now();
 
     std::atomic<bool> stopRequested{false};
     std::atomic<bool> pausedFlag{false};

@@ -6,13 +6,17 @@
 
 #include "data/TextDatasets.h"
 #include "device/DeviceSetup.h"
+#include "io/MemoryBudget.h"
 #include "run/RunState.h"
 #include "train/JobState.h"
 #include "train/TrainingSession.h"
 #include "workbench/CorpusCatalog.h"
 #include "workbench/Devices.h"
 #include "workbench/Errors.h"
+#include "workbench/Format.h"
+#include "workbench/ModelSummary.h"
 #include "workbench/RunFolder.h"
+#include "workbench/TokenStore.h"
 #include "workbench/Training.h"
 
 namespace fs = std::filesystem;
@@ -21,14 +25,68 @@ namespace wb {
 
 struct TrainingJob::Impl : JobState {};
 
-static std::shared_ptr<const Corpus> loadConfiguredCorpus(const ExperimentConfig& config) {
-    const auto path = resolveCorpusPath(config.data.corpus);
-    return std::make_shared<const Corpus>(loadCorpus(path, config.data.format));
+// The configured corpus's token store: opened from the corpus cache, or tokenized into it now.
+static std::shared_ptr<const TokenStore> configuredStore(const ExperimentConfig& config,
+                                                         const TokenizeProgress& tokenizing) {
+    return TokenStore::forCorpusFile(resolveCorpusPath(config.data.corpus), config.data,
+                                     tokenStoreDir(corporaCacheDir()), tokenizing);
+}
+
+// What training holds in memory, counted before it starts, against what the machine has free: the model's
+// weights, gradients and optimizer state, one batch's activations (workbench/ModelSummary.h), and the
+// corpus's index (where its documents start, their order) with any store held in memory rather than mapped.
+// Refused with the parts and the setting that shrinks the largest, instead of run until the kernel kills it.
+static void checkTrainingMemory(const ExperimentConfig& config, const PreparedData& data) {
+    const auto available = availableMemoryBytes();
+    if (available == 0) return;  // unknown
+    auto batchOf = config;       // a batch holds at most the training split
+    batchOf.train.batchSize = std::max<std::int64_t>(1, std::min(config.train.batchSize, data.train.size()));
+    const auto summary = summarizeModel(batchOf, static_cast<std::int64_t>(data.vocabulary.size()),
+                                        static_cast<std::int64_t>(data.classes.size()));
+    const double model = 16.0 * static_cast<double>(summary.totalParameters);
+    const double batch = summary.trainingMemoryBytes - model;
+    const double corpus = static_cast<double>(data.indexBytes + data.store->residentBytes());
+    const double needed = model + batch + corpus;
+    if (needed <= static_cast<double>(available)) return;
+    std::string remedy;
+    if (batch >= model && batch >= corpus)
+        remedy = "lower the batch size (--batch-size) or the sequence length (--seq-len)";
+    else if (model >= corpus)
+        remedy = "make the model smaller (--hidden, --embedding, --layers, or --vocab-size)";
+    else
+        remedy = data.store->residentBytes() > 0
+                     ? "train from the corpus's file, whose token store is mapped from disk, not held"
+                     : "use a corpus of fewer documents";
+    throw InputError(config.data.corpus, 0,
+                     "training needs about " + humanBytes(needed) +
+                         " (the model's weights and optimizer state " + humanBytes(model) +
+                         ", one batch's activations " + humanBytes(batch) + ", the corpus's index " +
+                         humanBytes(corpus) + "), " + humanBytes(static_cast<double>(available)) +
+                         " available: " + remedy);
+}
+
+// The splits of the configured corpus (or of the one given in memory), and the corpus itself where a poem
+// corpus's validation samples are checked as verse (poems JSON: small, and loaded whole).
+static void prepareJobData(JobState& m, const std::shared_ptr<const Corpus>& given,
+                           const Vocabulary* vocabulary = nullptr, const TokenizeProgress& tokenizing = {}) {
+    if (given) {
+        m.corpus = given;
+        m.data = prepareData(m.config, *given, vocabulary);
+        checkTrainingMemory(m.config, m.data);
+        return;
+    }
+    m.data = prepareData(m.config, configuredStore(m.config, tokenizing), vocabulary);
+    checkTrainingMemory(m.config, m.data);
+    if (m.config.task == Task::LanguageModel && m.config.train.validationSamples > 0 &&
+        m.data.store->format() == CorpusFormat::Poems)
+        m.corpus = std::make_shared<const Corpus>(
+            loadCorpus(resolveCorpusPath(m.config.data.corpus), CorpusFormat::Poems));
 }
 
 TrainingJob::TrainingJob() : m(std::make_unique<Impl>()) {}
 
-TrainingJob::TrainingJob(ExperimentConfig config, std::string runDir, std::shared_ptr<const Corpus> corpus)
+TrainingJob::TrainingJob(ExperimentConfig config, std::string runDir, std::shared_ptr<const Corpus> corpus,
+                         const TokenizeProgress& tokenizing)
     : TrainingJob() {
     config.ensureValid();
     m->precisionChoice = settleDeviceSettings(config);
@@ -39,8 +97,7 @@ TrainingJob::TrainingJob(ExperimentConfig config, std::string runDir, std::share
                          "the run folder already exists and is not empty (resume it, or choose another)");
     m->config = std::move(config);
     m->runDir = std::move(runDir);
-    m->corpus = corpus ? std::move(corpus) : loadConfiguredCorpus(m->config);
-    m->data = prepareData(m->config, *m->corpus);
+    prepareJobData(*m, corpus, nullptr, tokenizing);
 }
 
 std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std::int64_t epochs,
@@ -68,8 +125,7 @@ std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std:
     const auto vocabPath = (fs::path(runDir) / runfiles::kVocab).string();
     std::vector<std::string> classes;
     const auto vocabulary = readVocabularyFile(vocabPath, &classes);
-    m.corpus = loadConfiguredCorpus(m.config);
-    m.data = prepareData(m.config, *m.corpus, &vocabulary);
+    prepareJobData(m, nullptr, &vocabulary);
     if (m.config.task == Task::Classifier && m.data.classes != classes)
         throw InputError(vocabPath, 0, "the corpus's classes differ from the ones this run was trained on");
 
@@ -102,8 +158,7 @@ std::unique_ptr<TrainingJob> TrainingJob::joinAsWorker(const DistributedSpec& sp
         m.progress = ProgressState::fromMetadata(progress.get<std::map<std::string, std::string>>(),
                                                  "rank 0's progress");
         m.resuming = m.progress.step > 0;
-        m.corpus = loadConfiguredCorpus(m.config);
-        m.data = prepareData(m.config, *m.corpus, &vocabulary);
+        prepareJobData(m, nullptr, &vocabulary);
         if (m.config.task == Task::Classifier && m.data.classes != classes)
             throw InputError(m.config.data.corpus, 0, "the corpus's classes differ from rank 0's");
     } catch (const InputError& e) {

@@ -26,6 +26,7 @@
 #include "workbench/Devices.h"
 #include "workbench/Errors.h"
 #include "workbench/Evaluation.h"
+#include "workbench/Format.h"
 #include "workbench/ModelSummary.h"
 
 namespace fs = std::filesystem;
@@ -34,6 +35,11 @@ using Clock = std::chrono::steady_clock;
 namespace wb {
 
 namespace {
+
+// The n-gram baseline's fit: at most this many training tokens, in this many runs spread over the split, so
+// that its time is bounded whatever the corpus's size (docs/benchmarks.md, "Corpora larger than memory").
+constexpr std::int64_t kBaselineFitTokens = 4'000'000;
+constexpr std::int64_t kBaselineFitPieces = 64;
 
 std::string nowIso() {
     const auto t = std::time(nullptr);
@@ -139,6 +145,14 @@ void TrainingSession::openRunFolder() {
     info.timingMethod = "steady_clock; device synchronised before each clock read; first " +
                         std::to_string(m_tc.warmupSteps) +
                         " steps of each session, validation, checkpoints and pauses excluded from throughput";
+    // The corpus as this sitting read it, and its own time to its first step.
+    const auto& store = m_job.data.store->info();
+    info.tokenStore = store.path;
+    info.tokenStoreReused = store.reused;
+    info.tokenStoreSeconds = store.seconds;
+    info.corpusBytes = static_cast<std::int64_t>(store.sourceBytes);
+    info.corpusChecksum = store.checksum;
+    info.summary.startupSeconds = 0;
     info.summary.parameters =
         summarizeModel(m_config, static_cast<std::int64_t>(m_job.data.vocabulary.size()),
                        static_cast<std::int64_t>(m_job.data.classes.size()))
@@ -246,6 +260,21 @@ void TrainingSession::describeRun() {
         ", " + std::to_string(m_job.data.train.size()) + " training and " +
         std::to_string(m_job.data.validation.size()) + " validation samples");
     if (!m_job.info.precisionChoice.empty()) log("precision " + m_job.info.precisionChoice);
+    if (const auto& store = m_job.data.store; store && !store->info().path.empty()) {
+        const auto& info = store->info();
+        std::ostringstream os;
+        os << "corpus: " << store->tokenCount() << " tokens in " << store->documentCount() << " documents, "
+           << (info.reused ? "opened from its token store in " : "tokenized into its token store in ")
+           << (info.seconds < 1 ? std::to_string(std::lround(info.seconds * 1000)) + " ms"
+                                : clockDuration(info.seconds));
+        if (!info.reused && info.seconds > 0)
+            os << " (" << humanBytes(static_cast<double>(info.sourceBytes) / info.seconds) << "/s)";
+        log(os.str());
+    }
+    if (m_job.data.validation.sampled())
+        log("validation: a fixed sample of " + std::to_string(m_job.data.validation.size()) +
+            " of the split's " + std::to_string(m_job.data.validation.unsampledSize()) +
+            " samples (data.val_size)");
     m_meter = std::make_unique<ThroughputMeter>(m_state, m_tc.warmupSteps, m_device);
 }
 
@@ -256,20 +285,27 @@ void TrainingSession::measureBaseline() {
     if (!m_writer.enabled() || !hasBitsPerCharacter(m_config)) return;
     std::error_code ec;
     if (fs::exists(m_writer.dir() / runfiles::kBaseline, ec)) return;
-    const auto streamOf = [](const EncodedSplit& split) {
-        const auto t = split.stream().to(torch::kCPU).contiguous();
-        return std::vector<std::int64_t>(t.data_ptr<std::int64_t>(), t.data_ptr<std::int64_t>() + t.numel());
-    };
-    const auto validation = streamOf(m_job.data.validation);
-    if (validation.empty()) return;
-    const NgramBaseline b = computeBaseline(streamOf(m_job.data.train), validation,
-                                            static_cast<std::int64_t>(m_job.data.vocabulary.size()),
-                                            m_config.data.seqLen, baselineCacheDir());
+    // Fitted on at most kBaselineFitTokens of the training stream (runs spread evenly over it: a large
+    // corpus's fit takes seconds, not minutes), scored on the validation windows the network is scored on.
+    const auto& validationSplit = m_job.data.validation;
+    if (validationSplit.size() == 0) return;
+    const bool sampled = validationSplit.sampled();
+    const auto validation =
+        sampled ? validationSplit.windowIds() : validationSplit.streamIds(validationSplit.streamSize(), 1);
+    const auto train = m_job.data.train.streamIds(kBaselineFitTokens, kBaselineFitPieces);
+    NgramBaseline b = computeBaseline(
+        train, validation, static_cast<std::int64_t>(m_job.data.vocabulary.size()), m_config.data.seqLen,
+        baselineCacheDir(), KneserNeyModel::kMaxOrder, sampled ? m_config.data.seqLen + 1 : 0);
+    b.trainSplitTokens = m_job.data.train.streamSize();
+    b.validationSampled = sampled;
     m_writer.writeBaseline(b);
     std::ostringstream os;
     os.precision(3);
     os << std::fixed << "baseline: a " << b.order << "-gram model (" << b.method << ") scores "
        << b.bitsPerToken << " bits per character on the validation split";
+    if (b.trainSplitTokens > b.trainTokens)
+        os << ", fitted on " << b.trainTokens << " of the training split's " << b.trainSplitTokens
+           << " tokens";
     if (b.cached)
         os << " (cached)";
     else
@@ -282,10 +318,8 @@ void TrainingSession::trainLoop() {
         if (m_tc.epochs > 0 && m_state.epochIndex >= m_tc.epochs) break;
         if (m_tc.maxSteps > 0 && m_state.step >= m_tc.maxSteps) break;
         // The order of an epoch depends only on the seed and the epoch: a resumed run sees the same batches.
-        const auto order =
-            seededPermutation(m_trainSplit.size(),
-                              m_tc.seed * 1000003ULL + static_cast<std::uint64_t>(m_state.epochIndex))
-                .to(m_device);
+        const auto order = seededPermutation(
+            m_trainSplit.size(), m_tc.seed * 1000003ULL + static_cast<std::uint64_t>(m_state.epochIndex));
         bool hitMaxSteps = false, earlyStopped = false;
         while (m_state.batchInEpoch < m_stepsPerEpoch && !stopping()) {
             waitWhilePaused();
@@ -319,6 +353,9 @@ void TrainingSession::trainLoop() {
 
 // One global batch: this rank trains on its shard, the synchroniser makes the gradients the global batch's.
 void TrainingSession::trainBatch(const torch::Tensor& order) {
+    if (m_job.info.summary.startupSeconds == 0)
+        m_job.info.summary.startupSeconds =
+            std::chrono::duration<double>(Clock::now() - m_job.madeAt).count();
     const auto begin = m_state.batchInEpoch * m_tc.batchSize;
     const auto size = std::min(m_tc.batchSize, m_trainSplit.size() - begin);
     // Dropout draws from the global generator: seeding it per step makes a resumed run exact, and every
@@ -402,7 +439,9 @@ bool TrainingSession::validateAndCheckpoint() {
     if (!m_validator->empty()) {
         report("validating", true);
         ThroughputMeter::Excluded excluded(*m_meter, ThroughputMeter::Excluded::Work);
+        const auto start = Clock::now();
         v = m_validator->run();
+        m_job.info.summary.validationSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     }
     bool stopEarly = false, improved = false;
     if (v.done && !std::isfinite(v.loss))

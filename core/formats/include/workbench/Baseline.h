@@ -19,7 +19,13 @@ struct NgramBaseline {
     double bitsPerToken = 0;  // on the validation targets (bits per character for char tokens)
     std::vector<double> bitsPerTokenByOrder;  // [0] unigram ... [order - 1] = bitsPerToken
     std::int64_t trainTokens = 0;             // tokens the counts came from
-    std::int64_t validationTargets = 0;       // tokens scored
+    // The training split's tokens: more than trainTokens when the counts came from a sample of it (runs
+    // spread evenly over the split, a bounded fit on a large corpus); 0 in a baseline.json from before
+    // samples.
+    std::int64_t trainSplitTokens = 0;
+    // The validation windows scored: all of the split's, or the run's fixed sample of them (data.val_size).
+    bool validationSampled = false;
+    std::int64_t validationTargets = 0;  // tokens scored
     std::int64_t vocabulary = 0;
     double seconds = 0;  // time to fit and score (0 when it came from the cache)
     bool cached = false;

@@ -55,7 +55,8 @@ struct DataConfig {
     std::int64_t seqLen{};  // LM window / classifier max tokens (pad or truncate)
     std::int64_t stride{};  // LM window stride; 0 = seqLen (non-overlapping)
     double valFraction{};
-    double dataFraction{};  // share of the training split used (a sweep's data-size axis); 1 = all
+    double dataFraction{};   // share of the training split used (a sweep's data-size axis); 1 = all
+    std::int64_t valSize{};  // validation samples scored each time, a fixed sample; 0 = the whole split
 };
 
 struct ModelConfig {

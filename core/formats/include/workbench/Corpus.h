@@ -54,6 +54,9 @@ CorpusFormat detectCorpusFormat(const std::string& path);
 // available memory (MemAvailable, or the WORKBENCH_MEMORY_LIMIT_BYTES environment variable when set) is
 // refused before anything is read: "corpus.txt: needs about 38.2 GiB to load, 21.5 GiB available".
 Corpus loadCorpus(const std::string& path, CorpusFormat format = CorpusFormat::Auto);
+// The checks loadCorpus makes of a path before it reads a byte (missing, a dangling symbolic link, a folder
+// where a file is expected or the other way round, a FIFO or device): throws InputError as it does.
+void checkCorpusPath(const std::string& path, CorpusFormat format);
 
 CorpusStats computeStats(const Corpus& corpus);
 

@@ -32,6 +32,10 @@ struct RunSummary {
     double finalValLoss = 0;
     double finalValAccuracy = 0;
     std::int64_t parameters = 0;
+    // From the job's making (opening or tokenizing the corpus, the splits, the model) to its first training
+    // step, and the wall time of the last validation: what a corpus's size must not grow (issue #30).
+    double startupSeconds = 0;
+    double validationSeconds = 0;
 };
 
 struct RunInfo {
@@ -53,6 +57,14 @@ struct RunInfo {
     // The most GPU memory the caching allocator had allocated at once (rank 0's device), at the end of the
     // sitting; 0 on a CPU and in runs from before the field.
     std::int64_t peakGpuMemoryBytes = 0;
+    // The corpus's token store (workbench/TokenStore.h) the run read: its .json, whether it was there already
+    // or made for this run, the seconds to open or make it, the source's bytes and checksum. Empty path: the
+    // corpus was encoded in memory (the app's loaded corpus), or the run is from before token stores.
+    std::string tokenStore;
+    bool tokenStoreReused = false;
+    double tokenStoreSeconds = 0;
+    std::int64_t corpusBytes = 0;
+    std::string corpusChecksum;
     std::string libtorchVersion;
     std::string blas;
     // OpenBLAS's threads per process as OpenBLAS reports them (1 with the batch split over threads: each

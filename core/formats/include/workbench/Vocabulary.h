@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace wb {
@@ -32,6 +33,10 @@ public:
     // result is deterministic whatever the document order.
     static Vocabulary build(const std::vector<std::string>& documents, TokenLevel level,
                             std::size_t maxSize = 0, std::size_t minCount = 1);
+    // The same from tokens already counted (a corpus tokenized in parts: workbench/TokenStore.h): each
+    // token's spelling and count, in any order.
+    static Vocabulary fromCounts(std::vector<std::pair<std::string, std::size_t>> counted, TokenLevel level,
+                                 std::size_t maxSize = 0, std::size_t minCount = 1);
 
     TokenLevel level() const { return m_level; }
     std::size_t size() const { return m_tokens.size(); }

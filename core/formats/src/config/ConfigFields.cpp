@@ -194,6 +194,15 @@ std::vector<ConfigField> buildTable() {
         .number([](C& c) -> double& { return c.data.dataFraction; })
         .range(0, 1, true)
         .defaults("1", "1");
+    add({"data", "val_size", "--val-size", "validation size",
+         "Samples scored at each validation (language models: windows; classifiers: texts): a fixed sample "
+         "of "
+         "the validation split, the same every time, so that a validation costs the same on any corpus"})
+        .initial("4096")
+        .integer([](C& c) -> std::int64_t& { return c.data.valSize; })
+        .range(0, 1e9)
+        .zero("the whole validation split")
+        .defaults("4096", "4096");
 
     add({"model", "embedding", "--embedding", "embedding size", "Embedding dimension"})
         .initial("64")

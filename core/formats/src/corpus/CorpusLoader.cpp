@@ -327,11 +327,7 @@ CorpusFormat detectCorpusFormat(const std::string& path) {
     return CorpusFormat::Text;
 }
 
-Corpus loadCorpus(const std::string& path, CorpusFormat format) {
-    Corpus corpus;
-    corpus.source = path;
-    if (format == CorpusFormat::Auto) format = detectCorpusFormat(path);
-    corpus.format = format;
+void checkCorpusPath(const std::string& path, CorpusFormat format) {
     std::error_code ec;
     const auto st = fs::status(path, ec);
     if (ec || !fs::exists(st)) throw missingPath(path, ec);
@@ -339,7 +335,18 @@ Corpus loadCorpus(const std::string& path, CorpusFormat format) {
         throw InputError(path, 0, "expected a folder with one sub-folder per class, found a file");
     if (format != CorpusFormat::Folder && fs::is_directory(st))
         throw InputError(path, 0, "is a folder; expected a " + toString(format) + " file (or format folder)");
-    refuseIfTooLarge(path, format, st);
+    if (format != CorpusFormat::Folder && !fs::is_regular_file(st))
+        throw InputError(path, 0, "not a regular file");
+}
+
+Corpus loadCorpus(const std::string& path, CorpusFormat format) {
+    Corpus corpus;
+    corpus.source = path;
+    if (format == CorpusFormat::Auto) format = detectCorpusFormat(path);
+    corpus.format = format;
+    checkCorpusPath(path, format);
+    std::error_code ec;
+    refuseIfTooLarge(path, format, fs::status(path, ec));
     switch (format) {
         case CorpusFormat::Text:
             loadText(corpus, path);

@@ -46,6 +46,10 @@ std::string NgramBaseline::toJson() const {
                     {"bits_per_token", bitsPerToken},
                     {"bits_per_token_by_order", bitsPerTokenByOrder},
                     {"train_tokens", trainTokens},
+                    {"train_split_tokens", trainSplitTokens},
+                    {"fitted_on", trainSplitTokens > trainTokens ? "a sample of the training split"
+                                                                 : "the training split"},
+                    {"validation_sampled", validationSampled},
                     {"validation_targets", validationTargets},
                     {"vocabulary", vocabulary},
                     {"seconds", seconds},
@@ -71,6 +75,9 @@ NgramBaseline NgramBaseline::fromJson(const std::string& text, const std::string
             b.bitsPerTokenByOrder.push_back(bits(v, "bits_per_token_by_order", sourceName));
     }
     b.trainTokens = count(j, "train_tokens", sourceName);
+    if (j.contains("train_split_tokens")) b.trainSplitTokens = count(j, "train_split_tokens", sourceName);
+    if (const auto it = j.find("validation_sampled"); it != j.end() && it->is_boolean())
+        b.validationSampled = it->get<bool>();
     b.validationTargets = count(j, "validation_targets", sourceName);
     b.vocabulary = count(j, "vocabulary", sourceName);
     if (const auto it = j.find("seconds"); it != j.end() && it->is_number()) b.seconds = it->get<double>();

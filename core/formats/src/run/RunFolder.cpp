@@ -116,7 +116,13 @@ std::string RunInfo::toJson() const {
               {"backend", backend},
               {"hosts", hosts},
               {"gradient_bytes_per_step", gradientBytesPerStep},
-              {"peak_gpu_memory_bytes", peakGpuMemoryBytes}};
+              {"peak_gpu_memory_bytes", peakGpuMemoryBytes},
+              {"token_store",
+               {{"path", tokenStore},
+                {"reused", tokenStoreReused},
+                {"seconds", finite(tokenStoreSeconds)},
+                {"corpus_bytes", corpusBytes},
+                {"corpus_checksum", corpusChecksum}}}};
     j["summary"] = {{"steps", s.steps},
                     {"epochs", finite(s.epochs)},
                     {"samples", s.samples},
@@ -128,6 +134,8 @@ std::string RunInfo::toJson() const {
                     {"best_val_loss", finite(s.bestValLoss)},
                     {"best_val_accuracy", finite(s.bestValAccuracy)},
                     {"final_val_loss", finite(s.finalValLoss)},
+                    {"startup_seconds", finite(s.startupSeconds)},
+                    {"validation_seconds", finite(s.validationSeconds)},
                     {"final_val_accuracy", finite(s.finalValAccuracy)},
                     {"parameters", s.parameters}};
     return j.dump(2) + "\n";
@@ -171,6 +179,18 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
         }
     }
     r.integer("peak_gpu_memory_bytes", info.peakGpuMemoryBytes);  // absent in runs from before the field
+    if (const json* tj = r.find("token_store")) {                 // absent in runs from before token stores
+        if (!tj->is_object()) r.fail("token_store", "an object");
+        const FieldReader t{*tj, sourceName, "token_store."};
+        t.str("path", info.tokenStore);
+        if (const json* v = t.find("reused")) {
+            if (!v->is_boolean()) t.fail("reused", "true or false");
+            info.tokenStoreReused = v->get<bool>();
+        }
+        t.number("seconds", info.tokenStoreSeconds);
+        t.integer("corpus_bytes", info.corpusBytes);
+        t.str("corpus_checksum", info.corpusChecksum);
+    }
     r.integer("world_size", info.worldSize);
     if (info.worldSize < 1) throw InputError(sourceName, 0, "world_size must be at least 1");
     r.str("backend", info.backend);
@@ -198,6 +218,8 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
         s.number("best_val_accuracy", m.bestValAccuracy);
         s.number("final_val_loss", m.finalValLoss);
         s.number("final_val_accuracy", m.finalValAccuracy);
+        s.number("startup_seconds", m.startupSeconds);
+        s.number("validation_seconds", m.validationSeconds);
         s.integer("parameters", m.parameters);
     }
     return info;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/JsonDocument.h"
+#include "text/CodePoints.h"
 #include "text/WordTokenizer.h"
 #include "workbench/Errors.h"
 #include "workbench/Utf8.h"
@@ -17,26 +18,7 @@ namespace {
 
 const char* const kSpecials[Vocabulary::kNumSpecial] = {"<pad>", "<unk>", "<bos>", "<eos>"};
 
-// Lenient decode of one code point of (already validated) UTF-8: corpus text was validated on load, and a
-// tokenizer must not throw on user-typed text, so malformed bytes decode as themselves one at a time.
-inline char32_t nextCodePoint(std::string_view s, std::size_t& i, std::size_t& len) {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    len = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 1;
-    if (i + len > s.size()) len = 1;
-    char32_t cp = len == 1 ? b0 : len == 2 ? (b0 & 0x1F) : len == 3 ? (b0 & 0x0F) : (b0 & 0x07);
-    for (std::size_t k = 1; k < len; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + k]);
-        if ((b & 0xC0) != 0x80) {
-            len = 1;
-            cp = b0;
-            break;
-        }
-        cp = (cp << 6) | (b & 0x3F);
-    }
-    const std::size_t start = i;
-    i = start + len;
-    return cp;
-}
+using detail::nextCodePoint;
 
 bool isSpace(char32_t c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' || c == 0x85 ||
@@ -162,6 +144,11 @@ Vocabulary Vocabulary::build(const std::vector<std::string>& documents, TokenLev
         counted.reserve(counts.size());
         for (auto& [w, n] : counts) counted.emplace_back(w, n);
     }
+    return fromCounts(std::move(counted), level, maxSize, minCount);
+}
+
+Vocabulary Vocabulary::fromCounts(std::vector<std::pair<std::string, std::size_t>> counted, TokenLevel level,
+                                  std::size_t maxSize, std::size_t minCount) {
     Vocabulary vocab;
     vocab.m_level = level;
     // A corpus token spelled like a special ("<unk>" in text) would collide with it; it maps to the special.

@@ -1,0 +1,956 @@
+// Token stores (see TokenStore.h): a corpus tokenized in two passes over parts of it on every core, the
+// result written beside the corpus cache and memory-mapped.
+#include "workbench/TokenStore.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "corpus/CorpusFile.h"
+#include "io/JsonDocument.h"
+#include "text/CodePoints.h"
+#include "text/WordTokenizer.h"
+#include "workbench/CorpusCatalog.h"
+#include "workbench/Errors.h"
+#include "workbench/RunFolder.h"
+#include "workbench/Utf8.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace wb {
+
+struct TokenStore::Mapping {
+    void* address = nullptr;
+    std::size_t length = 0;
+    ~Mapping() {
+        if (address) munmap(address, length);
+    }
+};
+
+TokenStore::~TokenStore() = default;
+
+void TokenStore::copy(std::int64_t begin, std::int64_t count, std::int64_t* out) const {
+    if (m_idBytes == 2)
+        std::copy(m_ids16 + begin, m_ids16 + begin + count, out);
+    else
+        std::copy(m_ids32 + begin, m_ids32 + begin + count, out);
+}
+
+std::uint64_t TokenStore::residentBytes() const {
+    return m_own16.size() * 2 + m_own32.size() * 4 + m_ownLabels.size() * 4 + m_ownDocs.size() * 8;
+}
+
+std::string tokenStoreDir(const std::string& cacheRoot) {
+    return (fs::path(cacheRoot) / "token-stores").string();
+}
+
+namespace {
+
+constexpr std::size_t kBlock = 8 << 20;         // bytes read at a time from a text source
+constexpr char32_t kTableCodePoints = 0x30000;  // code points counted in a flat table; the rest in a map
+
+bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f'; }
+
+std::string_view trimRight(std::string_view s) {
+    while (!s.empty() && isBlank(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+bool blankLine(std::string_view line) {
+    return std::all_of(line.begin(), line.end(), [](char c) { return isBlank(c) || c == '\r'; });
+}
+
+std::uint64_t fnvWords(std::uint64_t h, const char* data, std::size_t n) {
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, data + i, 8);
+        h = (h ^ w) * 0x100000001b3ULL;
+    }
+    for (; i < n; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ULL;
+    return h;
+}
+
+std::string hex(std::uint64_t v) {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
+
+// The documents of a source, in parts that threads visit independently; visiting a part calls `document`
+// for each of its documents in order (text, class index or -1) and `bytes` as the source is read.
+class DocumentParts {
+public:
+    using Visit = std::function<void(std::string_view text, int label)>;
+    virtual ~DocumentParts() = default;
+    virtual std::size_t count() const = 0;
+    virtual void visit(std::size_t part, const Visit& document, const std::function<void(std::size_t)>& bytes,
+                       std::uint64_t* checksum) const = 0;
+    virtual std::uint64_t totalBytes() const = 0;
+};
+
+// A corpus in memory: its documents cut into `parts` runs of about equal bytes.
+class CorpusParts final : public DocumentParts {
+public:
+    CorpusParts(const Corpus& corpus, std::size_t parts) : m_corpus(corpus) {
+        for (const auto& d : corpus.documents) m_total += d.text.size();
+        m_bounds.push_back(0);
+        std::uint64_t seen = 0;
+        for (std::size_t i = 0; i < corpus.documents.size(); ++i) {
+            seen += corpus.documents[i].text.size();
+            if (m_bounds.size() < parts && seen * parts >= m_total * m_bounds.size() &&
+                i + 1 < corpus.documents.size())
+                m_bounds.push_back(i + 1);
+        }
+        m_bounds.push_back(corpus.documents.size());
+    }
+    std::size_t count() const override { return m_bounds.size() - 1; }
+    std::uint64_t totalBytes() const override { return m_total; }
+    void visit(std::size_t part, const Visit& document, const std::function<void(std::size_t)>& bytes,
+               std::uint64_t* checksum) const override {
+        for (std::size_t i = m_bounds[part]; i < m_bounds[part + 1]; ++i) {
+            const auto& d = m_corpus.documents[i];
+            if (checksum) *checksum = fnvWords(*checksum, d.text.data(), d.text.size());
+            document(d.text, d.label.empty() ? -1 : m_corpus.classIndex(d.label));
+            bytes(d.text.size());
+        }
+    }
+
+private:
+    const Corpus& m_corpus;
+    std::vector<std::size_t> m_bounds;
+    std::uint64_t m_total = 0;
+};
+
+// A plain-text file read in blocks: paragraphs separated by blank lines, as loadCorpus reads them (CR and
+// CRLF line ends read as LF, a leading byte-order mark dropped, NUL bytes and invalid UTF-8 refused), in
+// parts split where a blank line begins.
+class TextFileParts final : public DocumentParts {
+public:
+    TextFileParts(const std::string& path, std::size_t parts) : m_path(path) {
+        m_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (m_fd < 0) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
+        struct stat st {};
+        fstat(m_fd, &st);
+        m_size = static_cast<std::uint64_t>(st.st_size);
+        if (m_size == 0) throw InputError(path, 0, "file is empty");
+        char bom[3] = {0, 0, 0};
+        const std::uint64_t start =
+            pread(m_fd, bom, 3, 0) == 3 && std::memcmp(bom, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+        m_bounds.push_back(start);
+        for (std::size_t k = 1; k < parts; ++k) {
+            const auto at = paragraphBreakAfter(std::max(m_bounds.back(), m_size * k / parts));
+            if (at >= m_size) break;
+            m_bounds.push_back(at);
+        }
+        m_bounds.push_back(m_size);
+    }
+    ~TextFileParts() override { ::close(m_fd); }
+    std::size_t count() const override { return m_bounds.size() - 1; }
+    std::uint64_t totalBytes() const override { return m_size; }
+
+    void visit(std::size_t part, const Visit& document, const std::function<void(std::size_t)>& bytes,
+               std::uint64_t* checksum) const override {
+        std::string block(kBlock, '\0'), paragraph, carry;
+        bool pendingCr = false;  // a CR ended the last block: an LF opening this one belongs to it
+        std::uint64_t at = m_bounds[part];
+        const std::uint64_t end = m_bounds[part + 1];
+        auto line = [&](std::string_view text) {  // one line, its end removed
+            if (blankLine(text)) {
+                finish(paragraph, document);
+            } else {
+                if (!paragraph.empty()) paragraph += '\n';
+                paragraph.append(text);
+            }
+        };
+        while (at < end) {
+            const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, end - at));
+            const ssize_t got = pread(m_fd, block.data(), want, static_cast<off_t>(at));
+            if (got <= 0) throw InputError(m_path, 0, "cannot read: the file changed or shrank while read");
+            // A block ends after its last line end (or, in a line longer than a block, before a character
+            // it would cut), and the next one is read from there: every check sees whole characters.
+            std::string_view data(block.data(), static_cast<std::size_t>(got));
+            if (at + data.size() < end) {
+                const auto nl = data.rfind('\n');
+                data = data.substr(0, nl != std::string_view::npos ? nl + 1 : wholeCharacters(data));
+            }
+            check(data, at);
+            if (checksum) *checksum = fnvWords(*checksum, data.data(), data.size());
+            std::size_t pos = 0;
+            if (pendingCr && !data.empty() && data[0] == '\n') pos = 1;
+            pendingCr = false;
+            while (pos < data.size()) {
+                const auto eol = data.find_first_of("\r\n", pos);
+                if (eol == std::string_view::npos) {
+                    carry.append(data.substr(pos));
+                    break;
+                }
+                const auto piece = data.substr(pos, eol - pos);
+                if (carry.empty()) {
+                    line(piece);
+                } else {
+                    carry.append(piece);
+                    line(carry);
+                    carry.clear();
+                }
+                pos = eol + 1;
+                if (data[eol] == '\r') {
+                    if (pos < data.size() && data[pos] == '\n')
+                        ++pos;
+                    else if (pos == data.size())
+                        pendingCr = true;
+                }
+            }
+            at += data.size();
+            bytes(data.size());
+        }
+        if (!carry.empty()) line(carry);
+        finish(paragraph, document);
+    }
+
+private:
+    static void finish(std::string& paragraph, const Visit& document) {
+        const auto text = trimRight(paragraph);
+        if (!text.empty()) document(text, -1);
+        paragraph.clear();
+    }
+
+    // The offset where the first blank line at or after `from` begins (just after a line end), or the size.
+    std::uint64_t paragraphBreakAfter(std::uint64_t from) const {
+        std::string buf(1 << 16, '\0');
+        bool lineStart = false;  // `from` itself is not known to start a line
+        std::uint64_t lineBegin = 0;
+        bool blankSoFar = false;
+        for (std::uint64_t at = from; at < m_size;) {
+            const ssize_t got = pread(m_fd, buf.data(), buf.size(), static_cast<off_t>(at));
+            if (got <= 0) break;
+            for (ssize_t i = 0; i < got; ++i) {
+                const char c = buf[static_cast<std::size_t>(i)];
+                const std::uint64_t offset = at + static_cast<std::uint64_t>(i);
+                if (c == '\n') {
+                    if (lineStart && blankSoFar) return lineBegin;
+                    lineStart = true;
+                    lineBegin = offset + 1;
+                    blankSoFar = true;
+                } else if (lineStart && !(isBlank(c) || c == '\r')) {
+                    blankSoFar = false;
+                }
+            }
+            at += static_cast<std::uint64_t>(got);
+        }
+        return m_size;
+    }
+
+    // The length of data without a character its end cuts.
+    static std::size_t wholeCharacters(std::string_view data) {
+        for (std::size_t k = 0; k < 4 && k < data.size(); ++k) {
+            const auto b = static_cast<unsigned char>(data[data.size() - 1 - k]);
+            if ((b & 0xC0) == 0x80) continue;  // a continuation byte: look further back for its lead
+            const std::size_t need = b < 0x80           ? 1
+                                     : (b >> 5) == 0x6  ? 2
+                                     : (b >> 4) == 0xE  ? 3
+                                     : (b >> 3) == 0x1E ? 4
+                                                        : 1;
+            return need > k + 1 ? data.size() - 1 - k : data.size();
+        }
+        return data.size();
+    }
+
+    // NUL bytes and invalid UTF-8 are refused with their offset and line, as loadCorpus refuses them.
+    void check(std::string_view data, std::uint64_t offset) const {
+        if (const void* nul = std::memchr(data.data(), '\0', data.size())) {
+            const auto at = offset + static_cast<std::uint64_t>(static_cast<const char*>(nul) - data.data());
+            throw InputError(
+                m_path, lineOf(at),
+                "binary data: NUL byte at offset " + std::to_string(at) + " (expected UTF-8 text)",
+                static_cast<std::int64_t>(at));
+        }
+        if (isValidUtf8(data)) return;
+        try {
+            decodeUtf8(data, m_path);
+        } catch (const InputError& e) {
+            const auto at = offset + static_cast<std::uint64_t>(std::max<std::int64_t>(e.byteOffset(), 0));
+            auto reason = e.reason();
+            const auto relative = "offset " + std::to_string(e.byteOffset());
+            if (const auto k = reason.find(relative); k != std::string::npos)
+                reason.replace(k, relative.size(), "offset " + std::to_string(at));
+            throw InputError(m_path, lineOf(at), reason, static_cast<std::int64_t>(at));
+        }
+    }
+
+    std::int64_t lineOf(std::uint64_t offset) const {
+        std::int64_t line = 1;
+        std::string buf(1 << 16, '\0');
+        for (std::uint64_t at = 0; at < offset;) {
+            const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), offset - at));
+            const ssize_t got = pread(m_fd, buf.data(), want, static_cast<off_t>(at));
+            if (got <= 0) break;
+            line += std::count(buf.data(), buf.data() + got, '\n');
+            at += static_cast<std::uint64_t>(got);
+        }
+        return line;
+    }
+
+    std::string m_path;
+    int m_fd = -1;
+    std::uint64_t m_size = 0;
+    std::vector<std::uint64_t> m_bounds;
+};
+
+// Pass one over a part: each token's count, each document's length in ids (its <eos> included) and class.
+struct PartCount {
+    TokenLevel level = TokenLevel::Char;
+    std::vector<std::uint64_t> table;                   // code points below kTableCodePoints
+    std::unordered_map<char32_t, std::uint64_t> other;  // code points above
+    std::unordered_map<std::string, std::uint64_t> words;
+    std::vector<std::int64_t> lengths;
+    std::vector<std::int32_t> labels;
+    std::uint64_t checksum = 0xcbf29ce484222325ULL;
+    std::int64_t ids = 0;
+
+    void count(std::string_view text, int label) {
+        std::int64_t n = 0;
+        if (level == TokenLevel::Char) {
+            if (table.empty()) table.assign(kTableCodePoints, 0);
+            std::size_t i = 0, len = 0;
+            while (i < text.size()) {
+                const char32_t c = detail::nextCodePoint(text, i, len);
+                if (c < kTableCodePoints)
+                    ++table[c];
+                else
+                    ++other[c];
+                ++n;
+            }
+        } else {
+            std::string key;
+            detail::forEachWordToken(text, [&](std::string_view w) {
+                key.assign(w);
+                ++words[key];
+                ++n;
+            });
+        }
+        lengths.push_back(n + 1);
+        labels.push_back(label);
+        ids += n + 1;
+    }
+};
+
+// Maps a part's text to final ids (pass two).
+class Encoder {
+public:
+    explicit Encoder(const Vocabulary& vocabulary) : m_vocabulary(vocabulary) {
+        if (vocabulary.level() != TokenLevel::Char) return;
+        m_table.assign(kTableCodePoints, static_cast<std::int32_t>(Vocabulary::kUnk));
+        for (std::size_t id = Vocabulary::kNumSpecial; id < vocabulary.size(); ++id) {
+            const auto& token = vocabulary.token(static_cast<std::int64_t>(id));
+            std::size_t i = 0, len = 0;
+            const char32_t c = detail::nextCodePoint(token, i, len);
+            if (c < kTableCodePoints)
+                m_table[c] = static_cast<std::int32_t>(id);
+            else
+                m_other[c] = static_cast<std::int32_t>(id);
+        }
+    }
+    template <typename Out>
+    void encode(std::string_view text, Out&& out) const {
+        if (m_vocabulary.level() == TokenLevel::Char) {
+            std::size_t i = 0, len = 0;
+            while (i < text.size()) {
+                const char32_t c = detail::nextCodePoint(text, i, len);
+                if (c < kTableCodePoints) {
+                    out(m_table[c]);
+                } else {
+                    const auto it = m_other.find(c);
+                    out(it == m_other.end() ? static_cast<std::int32_t>(Vocabulary::kUnk) : it->second);
+                }
+            }
+        } else {
+            detail::forEachWordToken(
+                text, [&](std::string_view w) { out(static_cast<std::int32_t>(m_vocabulary.id(w))); });
+        }
+        out(static_cast<std::int32_t>(Vocabulary::kEos));
+    }
+
+private:
+    const Vocabulary& m_vocabulary;
+    std::vector<std::int32_t> m_table;
+    std::unordered_map<char32_t, std::int32_t> m_other;
+};
+
+// Runs fn(part) for every part on its own thread; the calling thread reports progress meanwhile and stops
+// them all when the callback says cancel. The first exception is rethrown.
+class PartRunner {
+public:
+    PartRunner(TokenizeProgress progress, std::uint64_t total)
+        : m_progress(std::move(progress)), m_total(total) {}
+    void add(std::size_t n) { m_done += n; }
+    bool cancelled() const { return m_cancel; }
+    void run(std::size_t parts, const std::function<void(std::size_t)>& fn) {
+        std::vector<std::thread> threads;
+        std::exception_ptr error;
+        std::mutex mutex;
+        std::condition_variable finished;
+        std::size_t running = parts;
+        for (std::size_t p = 0; p < parts; ++p)
+            threads.emplace_back([&, p] {
+                try {
+                    fn(p);
+                } catch (...) {
+                    std::lock_guard<std::mutex> lock(mutex);
+                    if (!error) error = std::current_exception();
+                    m_cancel = true;
+                }
+                std::lock_guard<std::mutex> lock(mutex);
+                --running;
+                finished.notify_all();
+            });
+        {
+            std::unique_lock<std::mutex> lock(mutex);
+            while (running > 0) {
+                finished.wait_for(lock, std::chrono::milliseconds(100));
+                if (m_progress && !m_cancel) {
+                    lock.unlock();
+                    const bool go = m_progress(std::min<std::uint64_t>(m_done, m_total), m_total);
+                    lock.lock();
+                    if (!go) m_cancel = true;
+                }
+            }
+        }
+        for (auto& t : threads) t.join();
+        if (error) std::rethrow_exception(error);
+        if (m_cancel) throw Cancelled();
+    }
+
+private:
+    TokenizeProgress m_progress;
+    std::uint64_t m_total;
+    std::atomic<std::uint64_t> m_done{0};
+    std::atomic<bool> m_cancel{false};
+};
+
+struct CancelledInPart : std::exception {};
+
+}  // namespace
+
+namespace {
+
+struct FileChanged : std::exception {};
+
+void writeAll(int fd, const char* data, std::size_t n, off_t offset) {
+    while (n > 0) {
+        const ssize_t wrote = pwrite(fd, data, n, offset);
+        if (wrote < 0 && errno == EINTR) continue;
+        if (wrote <= 0)
+            throw std::runtime_error(std::string("cannot write the token store: ") + std::strerror(errno));
+        data += wrote;
+        n -= static_cast<std::size_t>(wrote);
+        offset += wrote;
+    }
+}
+
+int openForWriting(const std::string& path) {
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) throw std::runtime_error("cannot create " + path + ": " + std::strerror(errno));
+    return fd;
+}
+
+class FileDescriptor {
+public:
+    explicit FileDescriptor(int fd) : m_fd(fd) {}
+    ~FileDescriptor() {
+        if (m_fd >= 0) ::close(m_fd);
+    }
+    FileDescriptor(const FileDescriptor&) = delete;
+    FileDescriptor& operator=(const FileDescriptor&) = delete;
+    int get() const { return m_fd; }
+
+private:
+    int m_fd;
+};
+
+template <typename T>
+void writeVector(const std::string& path, const std::vector<T>& v) {
+    const FileDescriptor fd(openForWriting(path));
+    writeAll(fd.get(), reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T), 0);
+    if (fsync(fd.get()) != 0)
+        throw std::runtime_error(std::string("cannot write the token store: ") + std::strerror(errno));
+}
+
+// Where pass two puts the ids: a file written by each part at its own offset, or vectors in memory.
+class IdSink {
+public:
+    IdSink(int idBytes, int fd, std::vector<std::int16_t>* own16, std::vector<std::int32_t>* own32)
+        : m_bytes(idBytes), m_fd(fd), m_own16(own16), m_own32(own32) {}
+
+    void write(std::int64_t at, const std::vector<std::int32_t>& ids) const {
+        if (m_own32) {
+            std::copy(ids.begin(), ids.end(), m_own32->begin() + at);
+        } else if (m_own16) {
+            std::transform(ids.begin(), ids.end(), m_own16->begin() + at,
+                           [](std::int32_t v) { return static_cast<std::int16_t>(v); });
+        } else if (m_bytes == 2) {
+            std::vector<std::int16_t> narrow(ids.begin(), ids.end());
+            writeAll(m_fd, reinterpret_cast<const char*>(narrow.data()), narrow.size() * 2,
+                     static_cast<off_t>(at * 2));
+        } else {
+            writeAll(m_fd, reinterpret_cast<const char*>(ids.data()), ids.size() * 4,
+                     static_cast<off_t>(at * 4));
+        }
+    }
+
+private:
+    int m_bytes;
+    int m_fd;
+    std::vector<std::int16_t>* m_own16;
+    std::vector<std::int32_t>* m_own32;
+};
+
+// One part's ids, buffered, from its offset on.
+class IdWriter {
+public:
+    IdWriter(const IdSink& sink, std::int64_t offset, std::int64_t limit)
+        : m_sink(sink), m_at(offset), m_end(offset + limit) {
+        m_buffer.reserve(1 << 20);
+    }
+    void operator()(std::int32_t id) {
+        if (m_at + static_cast<std::int64_t>(m_buffer.size()) >= m_end) throw FileChanged();
+        m_buffer.push_back(id);
+        if (m_buffer.size() == m_buffer.capacity()) flush();
+    }
+    void flush() {
+        m_sink.write(m_at, m_buffer);
+        m_at += static_cast<std::int64_t>(m_buffer.size());
+        m_buffer.clear();
+    }
+    bool complete() const { return m_at == m_end && m_buffer.empty(); }
+
+private:
+    const IdSink& m_sink;
+    std::int64_t m_at, m_end;
+    std::vector<std::int32_t> m_buffer;
+};
+
+// The temporary files of one tokenization, removed unless committed.
+class PartialFiles {
+public:
+    explicit PartialFiles(std::string stem) : m_stem(std::move(stem)) {
+        m_partial = m_stem + ".partial-" + std::to_string(getpid());
+        removeDeadPartials();
+    }
+    ~PartialFiles() {
+        if (m_committed) return;
+        std::error_code ec;
+        for (const char* ext : kExtensions) fs::remove(m_partial + ext, ec);
+    }
+    std::string partial(const char* ext) const { return m_partial + ext; }
+    // Renames the partial files into place, the .json last: from then on the store exists.
+    void commit() {
+        std::error_code ec;
+        fs::remove(m_stem + ".json", ec);  // an old store is gone before its files are replaced
+        for (const char* ext : kExtensions) {
+            if (fs::exists(partial(ext), ec))
+                fs::rename(partial(ext), m_stem + ext);
+            else
+                fs::remove(m_stem + ext, ec);
+        }
+        m_committed = true;
+    }
+
+private:
+    static constexpr const char* kExtensions[] = {".ids", ".docs", ".labels", ".json"};
+
+    // Partial files of tokenizations whose process is gone (killed, or the machine went down), and the stores
+    // of sources that are gone (a test's temporary corpus, a deleted download): nothing else removes them.
+    void removeDeadPartials() const {
+        std::error_code ec;
+        std::vector<fs::path> orphans;
+        for (const auto& entry : fs::directory_iterator(fs::path(m_stem).parent_path(), ec)) {
+            const auto name = entry.path().filename().string();
+            const auto at = name.find(".partial-");
+            if (at != std::string::npos) {
+                const auto pid = std::atol(name.c_str() + at + 9);
+                if (pid > 0 && pid != getpid() && kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+                    orphans.push_back(entry.path());
+            } else if (entry.path().extension() == ".json" && !sourceExists(entry.path())) {
+                for (const char* ext : kExtensions)
+                    orphans.push_back(fs::path(entry.path()).replace_extension(ext));
+            }
+        }
+        for (const auto& path : orphans) fs::remove(path, ec);
+    }
+    static bool sourceExists(const fs::path& json) {
+        try {
+            std::error_code ec;
+            return fs::exists(json::parse(readFile(json.string())).at("source").at("path").get<std::string>(),
+                              ec);
+        } catch (const std::exception&) {
+            return true;  // not ours to judge
+        }
+    }
+
+    std::string m_stem, m_partial;
+    bool m_committed = false;
+};
+
+std::size_t threadsFor(std::uint64_t bytes) {
+    if (bytes < (4u << 20)) return 1;  // not worth a thread
+    return std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
+}
+
+std::size_t vocabularyLimit(const DataConfig& data) {
+    if (data.vocabSize > 0) return static_cast<std::size_t>(data.vocabSize);
+    return data.tokens == TokenLevel::Word ? 15000 : 0;
+}
+
+}  // namespace
+
+// Tokenizes document parts into a store held in memory, or (idsFile) with its ids written to a file.
+class TokenStoreBuilder {
+public:
+    TokenStoreBuilder(const DocumentParts& parts, const TokenizeProgress& progress)
+        : m_parts(parts), m_runner(progress, 2 * parts.totalBytes()) {}
+
+    std::shared_ptr<TokenStore> build(const DataConfig* data, const Vocabulary* given,
+                                      const std::string& idsFile, const std::string& source);
+
+private:
+    void countParts(TokenLevel level);
+    Vocabulary vocabularyFromCounts(const DataConfig& data) const;
+    void encodeParts(TokenStore& store, const std::string& idsFile);
+    void gatherDocuments(TokenStore& store) const;
+
+    const DocumentParts& m_parts;
+    PartRunner m_runner;
+    std::vector<PartCount> m_counts;
+};
+
+void TokenStoreBuilder::countParts(TokenLevel level) {
+    m_counts.assign(m_parts.count(), PartCount{});
+    for (auto& c : m_counts) c.level = level;
+    m_runner.run(m_parts.count(), [&](std::size_t p) {
+        auto& c = m_counts[p];
+        m_parts.visit(
+            p, [&](std::string_view text, int label) { c.count(text, label); },
+            [&](std::size_t n) {
+                m_runner.add(n);
+                if (m_runner.cancelled()) throw CancelledInPart();
+            },
+            &c.checksum);
+    });
+}
+
+Vocabulary TokenStoreBuilder::vocabularyFromCounts(const DataConfig& data) const {
+    std::vector<std::pair<std::string, std::size_t>> counted;
+    if (data.tokens == TokenLevel::Char) {
+        std::vector<std::uint64_t> table(kTableCodePoints, 0);
+        std::unordered_map<char32_t, std::uint64_t> other;
+        for (const auto& c : m_counts) {
+            for (std::size_t k = 0; k < c.table.size(); ++k) table[k] += c.table[k];
+            for (const auto& [cp, n] : c.other) other[cp] += n;
+        }
+        for (std::size_t k = 0; k < table.size(); ++k)
+            if (table[k]) counted.emplace_back(encodeUtf8(static_cast<char32_t>(k)), table[k]);
+        for (const auto& [cp, n] : other) counted.emplace_back(encodeUtf8(cp), n);
+    } else {
+        std::unordered_map<std::string, std::uint64_t> words;
+        for (const auto& c : m_counts)
+            for (const auto& [w, n] : c.words) words[w] += n;
+        counted.reserve(words.size());
+        for (auto& [w, n] : words) counted.emplace_back(w, n);
+    }
+    return Vocabulary::fromCounts(std::move(counted), data.tokens, vocabularyLimit(data),
+                                  static_cast<std::size_t>(data.minCount));
+}
+
+void TokenStoreBuilder::encodeParts(TokenStore& store, const std::string& idsFile) {
+    std::vector<std::int64_t> partStart(m_counts.size() + 1, 0);
+    for (std::size_t p = 0; p < m_counts.size(); ++p) partStart[p + 1] = partStart[p] + m_counts[p].ids;
+    store.m_tokens = partStart.back();
+    store.m_idBytes = store.m_vocabulary.size() <= 32767 ? 2 : 4;
+    const auto tokens = static_cast<std::size_t>(store.m_tokens);
+    if (idsFile.empty() && store.m_idBytes == 2) store.m_own16.resize(tokens);
+    if (idsFile.empty() && store.m_idBytes == 4) store.m_own32.resize(tokens);
+    const FileDescriptor fd(idsFile.empty() ? -1 : openForWriting(idsFile));
+    const IdSink sink(store.m_idBytes, fd.get(),
+                      idsFile.empty() && store.m_idBytes == 2 ? &store.m_own16 : nullptr,
+                      idsFile.empty() && store.m_idBytes == 4 ? &store.m_own32 : nullptr);
+    const Encoder encoder(store.m_vocabulary);
+    try {
+        m_runner.run(m_parts.count(), [&](std::size_t p) {
+            IdWriter writer(sink, partStart[p], m_counts[p].ids);
+            m_parts.visit(
+                p, [&](std::string_view text, int) { encoder.encode(text, writer); },
+                [&](std::size_t bytes) {
+                    m_runner.add(bytes);
+                    if (m_runner.cancelled()) throw CancelledInPart();
+                },
+                nullptr);
+            writer.flush();
+            if (!writer.complete()) throw FileChanged();
+        });
+    } catch (const FileChanged&) {
+        throw InputError(store.m_info.source, 0, "the file changed while it was tokenized: try again");
+    }
+    if (fd.get() >= 0 && fsync(fd.get()) != 0)
+        throw std::runtime_error(std::string("cannot write the token store: ") + std::strerror(errno));
+}
+
+void TokenStoreBuilder::gatherDocuments(TokenStore& store) const {
+    std::size_t documents = 0;
+    for (const auto& c : m_counts) documents += c.lengths.size();
+    store.m_ownDocs.reserve(documents + 1);
+    store.m_ownDocs.push_back(0);
+    bool labelled = false;
+    std::uint64_t checksum = 0xcbf29ce484222325ULL;
+    for (const auto& c : m_counts) {
+        for (const auto n : c.lengths) store.m_ownDocs.push_back(store.m_ownDocs.back() + n);
+        for (const auto l : c.labels) labelled = labelled || l >= 0;
+        checksum = (checksum ^ c.checksum) * 0x100000001b3ULL;
+    }
+    if (labelled) {
+        store.m_ownLabels.reserve(documents);
+        for (const auto& c : m_counts)
+            store.m_ownLabels.insert(store.m_ownLabels.end(), c.labels.begin(), c.labels.end());
+    }
+    store.m_documents = static_cast<std::int64_t>(documents);
+    store.m_info.checksum = "fnv1a64w:" + hex(checksum);
+}
+
+std::shared_ptr<TokenStore> TokenStoreBuilder::build(const DataConfig* data, const Vocabulary* given,
+                                                     const std::string& idsFile, const std::string& source) {
+    const auto start = std::chrono::steady_clock::now();
+    std::shared_ptr<TokenStore> store(new TokenStore());
+    store->m_info.source = source;
+    try {
+        countParts(given ? given->level() : data->tokens);
+        store->m_vocabulary = given ? *given : vocabularyFromCounts(*data);
+        encodeParts(*store, idsFile);
+    } catch (const CancelledInPart&) {
+        throw Cancelled();
+    }
+    gatherDocuments(*store);
+    store->m_docs = store->m_ownDocs.data();
+    store->m_labels = store->m_ownLabels.empty() ? nullptr : store->m_ownLabels.data();
+    store->m_ids16 = store->m_own16.empty() ? nullptr : store->m_own16.data();
+    store->m_ids32 = store->m_own32.empty() ? nullptr : store->m_own32.data();
+    store->m_info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return store;
+}
+
+namespace {
+
+std::string settingsKey(const std::string& absolute, CorpusFormat format, const DataConfig& data) {
+    return absolute + "\n" + toString(format) + "\n" + toString(data.tokens) + "\n" +
+           std::to_string(vocabularyLimit(data)) + "\n" + std::to_string(data.minCount);
+}
+
+std::string stemFor(const std::string& dir, const std::string& absolute, const std::string& key) {
+    std::string base = fs::path(absolute).filename().string();
+    for (auto& c : base)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-') c = '_';
+    if (base.size() > 40) base.resize(40);
+    return (fs::path(dir) / (base + "-" + hex(fnvWords(0xcbf29ce484222325ULL, key.data(), key.size()))))
+        .string();
+}
+
+struct SourceStamp {
+    std::uint64_t bytes = 0;
+    std::int64_t modifiedNs = 0;
+};
+
+// A file's size and modification time; a folder's (one sub-folder per class) are its files' total and the
+// latest of its files' and folders' times, so that an edited, added or removed file is a change.
+SourceStamp stampOf(const std::string& path, CorpusFormat format) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) throw InputError(path, 0, "no such file");
+    auto nanoseconds = [](const struct stat& s) {
+        return static_cast<std::int64_t>(s.st_mtim.tv_sec) * 1000000000 +
+               static_cast<std::int64_t>(s.st_mtim.tv_nsec);
+    };
+    SourceStamp stamp{static_cast<std::uint64_t>(st.st_size), nanoseconds(st)};
+    if (format != CorpusFormat::Folder) return stamp;
+    stamp.bytes = 0;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+        struct stat entry {};
+        if (::stat(it->path().c_str(), &entry) != 0) continue;
+        if (S_ISREG(entry.st_mode)) stamp.bytes += static_cast<std::uint64_t>(entry.st_size);
+        stamp.modifiedNs = std::max(stamp.modifiedNs, nanoseconds(entry));
+    }
+    return stamp;
+}
+
+}  // namespace
+
+std::shared_ptr<TokenStore> TokenStore::open(const std::string& stem, const std::string& key,
+                                             std::uint64_t sourceBytes, std::int64_t sourceModifiedNs) {
+    std::error_code ec;
+    if (!fs::exists(stem + ".json", ec)) return nullptr;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        const json j = json::parse(readFile(stem + ".json"));
+        if (j.value("format", "") != "lstm-workbench token store" || j.value("version", 0) != 1 ||
+            j.at("key").get<std::string>() != key)
+            return nullptr;
+        const auto& source = j.at("source");
+        if (source.at("bytes").get<std::uint64_t>() != sourceBytes ||
+            source.at("modified_ns").get<std::int64_t>() != sourceModifiedNs)
+            return nullptr;  // the source changed: tokenized again
+        std::shared_ptr<TokenStore> store(new TokenStore());
+        store->m_vocabulary = Vocabulary::fromJson(j.at("vocabulary").dump(), stem + ".json");
+        store->m_classes = j.at("classes").get<std::vector<std::string>>();
+        store->m_format = corpusFormatFromString(j.at("corpus_format").get<std::string>());
+        store->m_documents = j.at("documents").get<std::int64_t>();
+        store->m_tokens = j.at("tokens").get<std::int64_t>();
+        store->m_idBytes = j.at("id_bytes").get<int>();
+        const bool labelled = j.at("labelled").get<bool>();
+        auto map = [&](const char* ext, std::uint64_t expected) -> const void* {
+            if (expected == 0) return nullptr;
+            const FileDescriptor fd(::open((stem + ext).c_str(), O_RDONLY | O_CLOEXEC));
+            struct stat st {};
+            if (fd.get() < 0 || fstat(fd.get(), &st) != 0 ||
+                static_cast<std::uint64_t>(st.st_size) != expected)
+                throw std::runtime_error("damaged");
+            void* address = mmap(nullptr, expected, PROT_READ, MAP_SHARED, fd.get(), 0);
+            if (address == MAP_FAILED) throw std::runtime_error("cannot map");
+            auto mapping = std::make_unique<Mapping>();
+            mapping->address = address;
+            mapping->length = expected;
+            store->m_mappings.push_back(std::move(mapping));
+            return address;
+        };
+        const auto docs = static_cast<std::uint64_t>(store->m_documents);
+        if (store->m_idBytes != 2 && store->m_idBytes != 4) return nullptr;
+        const void* ids = map(".ids", static_cast<std::uint64_t>(store->m_tokens) *
+                                          static_cast<std::uint64_t>(store->m_idBytes));
+        if (store->m_idBytes == 2)
+            store->m_ids16 = static_cast<const std::int16_t*>(ids);
+        else
+            store->m_ids32 = static_cast<const std::int32_t*>(ids);
+        store->m_docs = static_cast<const std::int64_t*>(map(".docs", (docs + 1) * 8));
+        if (labelled) store->m_labels = static_cast<const std::int32_t*>(map(".labels", docs * 4));
+        store->m_info.path = stem + ".json";
+        store->m_info.source = source.at("path").get<std::string>();
+        store->m_info.sourceBytes = sourceBytes;
+        store->m_info.sourceModifiedNs = sourceModifiedNs;
+        store->m_info.checksum = source.at("checksum").get<std::string>();
+        store->m_info.reused = true;
+        store->m_info.seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (store->m_docs[0] != 0 || store->m_docs[docs] != store->m_tokens) return nullptr;
+        return store;
+    } catch (const std::exception&) {
+        return nullptr;  // a damaged or foreign store is tokenized again
+    }
+}
+
+std::shared_ptr<const TokenStore> TokenStore::forCorpusFile(const std::string& path, const DataConfig& data,
+                                                            const std::string& cacheDir,
+                                                            const TokenizeProgress& progress) {
+    const auto format = data.format == CorpusFormat::Auto ? detectCorpusFormat(path) : data.format;
+    std::error_code ec;
+    const auto absolute = fs::absolute(path, ec).lexically_normal().string();
+    const auto key = settingsKey(absolute, format, data);
+    const std::string stem = cacheDir.empty() ? std::string() : stemFor(cacheDir, absolute, key);
+    checkCorpusPath(path, format);
+    const auto stamp = stampOf(path, format);
+    if (!stem.empty())
+        if (auto store = open(stem, key, stamp.bytes, stamp.modifiedNs)) return store;
+    // Plain text streams; the other formats are read whole first (their loader guards the memory).
+    std::optional<Corpus> loaded;
+    std::unique_ptr<DocumentParts> parts;
+    if (format == CorpusFormat::Text) {
+        parts = std::make_unique<TextFileParts>(path, threadsFor(stamp.bytes));
+    } else {
+        loaded = loadCorpus(path, format);
+        parts = std::make_unique<CorpusParts>(*loaded, threadsFor(stamp.bytes));
+    }
+    TokenStoreBuilder builder(*parts, progress);
+    if (stem.empty()) {
+        auto store = builder.build(&data, nullptr, "", path);
+        store->m_format = format;
+        if (loaded) store->m_classes = loaded->classes;
+        if (store->m_documents == 0) throw InputError(path, 0, "no text (the file holds only whitespace)");
+        return store;
+    }
+    fs::create_directories(cacheDir, ec);
+    PartialFiles files(stem);
+    auto built = builder.build(&data, nullptr, files.partial(".ids"), path);
+    if (built->m_documents == 0) throw InputError(path, 0, "no text (the file holds only whitespace)");
+    writeVector(files.partial(".docs"), built->m_ownDocs);
+    if (!built->m_ownLabels.empty()) writeVector(files.partial(".labels"), built->m_ownLabels);
+    const json meta = {
+        {"format", "lstm-workbench token store"},
+        {"version", 1},
+        {"key", key},
+        {"source",
+         {{"path", absolute},
+          {"bytes", stamp.bytes},
+          {"modified_ns", stamp.modifiedNs},
+          {"checksum", built->m_info.checksum}}},
+        {"corpus_format", toString(format)},
+        {"tokens_level", toString(data.tokens)},
+        {"vocab_size", vocabularyLimit(data)},
+        {"min_count", data.minCount},
+        {"vocabulary", json::parse(built->m_vocabulary.toJson())},
+        {"classes", loaded ? loaded->classes : std::vector<std::string>{}},
+        {"documents", built->m_documents},
+        {"tokens", built->m_tokens},
+        {"id_bytes", built->m_idBytes},
+        {"labelled", !built->m_ownLabels.empty()},
+        {"tokenize_seconds", built->m_info.seconds},
+    };
+    // A partial file like the others (not writeFileAtomic, whose failpoints test run folders): the store's
+    // commit is the rename of its .json.
+    {
+        const auto text = meta.dump(1);
+        const FileDescriptor fd(openForWriting(files.partial(".json")));
+        writeAll(fd.get(), text.data(), text.size(), 0);
+        if (fsync(fd.get()) != 0)
+            throw std::runtime_error(std::string("cannot write the token store: ") + std::strerror(errno));
+    }
+    files.commit();
+    auto store = open(stem, key, stamp.bytes, stamp.modifiedNs);
+    if (!store)
+        throw std::runtime_error("the token store just written to " + stem + ".json cannot be read back");
+    store->m_info.reused = false;
+    store->m_info.seconds = built->m_info.seconds;
+    return store;
+}
+
+std::shared_ptr<const TokenStore> TokenStore::fromCorpus(const Corpus& corpus, const DataConfig& data) {
+    if (corpus.documents.empty()) throw InputError(corpus.source, 0, "the corpus has no documents");
+    CorpusParts parts(corpus, threadsFor(0));
+    auto store = TokenStoreBuilder(parts, {}).build(&data, nullptr, "", corpus.source);
+    store->m_format = corpus.format;
+    store->m_classes = corpus.classes;
+    return store;
+}
+
+std::shared_ptr<const TokenStore> TokenStore::fromCorpus(const Corpus& corpus, const Vocabulary& vocabulary) {
+    if (corpus.documents.empty()) throw InputError(corpus.source, 0, "the corpus has no documents");
+    CorpusParts parts(corpus, threadsFor(0));
+    auto store = TokenStoreBuilder(parts, {}).build(nullptr, &vocabulary, "", corpus.source);
+    store->m_format = corpus.format;
+    store->m_classes = corpus.classes;
+    return store;
+}
+
+}  // namespace wb
