@@ -8,8 +8,9 @@
 # link and gradient bytes (bench/scaling_model.py).
 #
 # Writes docs/benchmarks/network-scaling/scaling.json and, for each preset, the two sweep folders without
-# their weights (PRESET/hosts and PRESET/one-process: sweep.json, results.csv, the plots, each run's
-# config.json, run.json and metrics.csv), which the app's Sweep tab opens (File → Open Sweep Folder).
+# their weights and vocabularies (PRESET/hosts and PRESET/one-process: sweep.json, results.csv, the plots,
+# each run's config.json, run.json, metrics.csv and baseline.json), which the app's Sweep tab opens (File →
+# Open Sweep Folder).
 # Needs root and iproute2 (the sweep says so otherwise); the sweep removes its namespaces. About 35 minutes
 # here. A quick check of the script itself: STEPS_SCALE=0.2 REPEATS=1 OUT_DIR=/tmp/scaling.
 set -euo pipefail
@@ -49,6 +50,6 @@ for preset in imdb charrnn poems; do
   rm -rf "${outdir:?}/$preset"
   mkdir -p "$outdir/$preset"
   cp -r "$work/$preset/one-process" "$work/$preset/hosts" "$outdir/$preset/"
-  find "$outdir/$preset" -name '*.safetensors' -delete
+  find "$outdir/$preset" \( -name '*.safetensors' -o -name vocab.json \) -delete
 done
 python3 bench/network_scaling.py "$outdir" "${commands[@]}"
