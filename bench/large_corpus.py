@@ -35,12 +35,15 @@ def make_corpus(path, size):
     rng = random.Random(30)
     syllables = [a + b for a in "bcdfghjklmnprstvwz" for b in "aeiou"] + ["qu", "th", "sh", "ch", "ng"]
     words = ["".join(rng.choice(syllables) for _ in range(rng.randint(1, 4))) for _ in range(20000)]
-    weights = [1 / (k + 1) for k in range(len(words))]  # Zipf-like
+    cum, total = [], 0.0
+    for k in range(len(words)):  # Zipf-like
+        total += 1 / (k + 1)
+        cum.append(total)
     lines, size_block = [], 0
     while size_block < 16 << 20:
         paragraph = []
         for _ in range(rng.randint(1, 6)):
-            line = " ".join(rng.choices(words, weights, k=rng.randint(4, 14)))
+            line = " ".join(rng.choices(words, cum_weights=cum, k=rng.randint(4, 14)))
             line = line[0].upper() + line[1:] + rng.choice([".", ".", ",", "?", "!"])
             paragraph.append(line)
         text = "\n".join(paragraph) + "\n\n"

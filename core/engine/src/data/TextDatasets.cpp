@@ -153,14 +153,15 @@ std::vector<std::int64_t> EncodedSplit::streamIds(std::int64_t maxIds, std::int6
 }
 
 torch::Tensor seededPermutation(std::int64_t n, std::uint64_t seed) {
-    std::vector<std::int64_t> p(static_cast<std::size_t>(n));
-    std::iota(p.begin(), p.end(), 0);
+    // Shuffled in the tensor itself: an epoch's order of a large corpus's windows is its largest allocation.
+    auto out = torch::arange(n, torch::kInt64);
+    auto* p = out.data_ptr<std::int64_t>();
     std::mt19937_64 rng(seed);
     for (std::int64_t i = n - 1; i > 0; --i) {
         const auto j = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(i + 1));
         std::swap(p[i], p[j]);
     }
-    return torch::tensor(p, torch::kInt64);
+    return out;
 }
 
 std::size_t effectiveVocabularyLimit(const DataConfig& data) {

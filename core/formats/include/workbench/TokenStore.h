@@ -1,8 +1,9 @@
 // A corpus tokenized once: each document's token ids followed by <eos>, one document after another in the
 // source's order (so, for running text, the language model's stream as it is), where each document starts,
-// each document's class, and the vocabulary it was encoded with. Kept on disk in the corpus cache and
-// memory-mapped for training: a corpus larger than memory trains, and a second run on the same corpus and
-// vocabulary settings starts without tokenizing again.
+// each document's class, and the vocabulary it was encoded with. Kept on disk in the corpus cache and read
+// from there as training needs it (ids with pread, so that they stay in the page cache and out of the
+// process's resident memory; document starts and classes memory-mapped): a corpus larger than memory trains,
+// and a second run on the same corpus and vocabulary settings starts without tokenizing again.
 //
 //   CACHE/token-stores/KEY.json    what the store holds and what it was made from: the source (absolute
 //                                  path, size, modification time, checksum), its format, the vocabulary
@@ -83,8 +84,8 @@ public:
 
     // ids[begin, begin + count) as int64, into out.
     void copy(std::int64_t begin, std::int64_t count, std::int64_t* out) const;
-    std::int64_t id(std::int64_t at) const { return m_idBytes == 2 ? m_ids16[at] : m_ids32[at]; }
-    // Bytes the store keeps in this process's memory besides the mapped files (0 when mapped).
+    // Bytes the store keeps in this process's memory (0 for a store on disk: its ids are read as needed, its
+    // document starts and classes mapped).
     std::uint64_t residentBytes() const;
 
 private:
@@ -102,6 +103,7 @@ private:
     TokenStoreInfo m_info;
     std::int64_t m_documents = 0, m_tokens = 0;
     int m_idBytes = 2;
+    int m_idsFd = -1;  // a store on disk: its .ids, read with pread
     const std::int16_t* m_ids16 = nullptr;
     const std::int32_t* m_ids32 = nullptr;
     const std::int64_t* m_docs = nullptr;

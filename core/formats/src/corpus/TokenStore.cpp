@@ -44,13 +44,45 @@ struct TokenStore::Mapping {
     }
 };
 
-TokenStore::~TokenStore() = default;
+TokenStore::~TokenStore() {
+    if (m_idsFd >= 0) ::close(m_idsFd);
+}
 
 void TokenStore::copy(std::int64_t begin, std::int64_t count, std::int64_t* out) const {
-    if (m_idBytes == 2)
-        std::copy(m_ids16 + begin, m_ids16 + begin + count, out);
-    else
-        std::copy(m_ids32 + begin, m_ids32 + begin + count, out);
+    if (begin < 0 || count < 0 || begin + count > m_tokens)
+        throw std::out_of_range("token store: ids " + std::to_string(begin) + " + " + std::to_string(count) +
+                                " outside its " + std::to_string(m_tokens));
+    if (m_idsFd < 0) {
+        if (m_idBytes == 2)
+            std::copy(m_ids16 + begin, m_ids16 + begin + count, out);
+        else
+            std::copy(m_ids32 + begin, m_ids32 + begin + count, out);
+        return;
+    }
+    // Read into the end of `out` (ids are narrower than int64), then widen from the front: each wide value
+    // lands at or before the narrow bytes it came from is read, so nothing is overwritten before it is used.
+    const auto bytes = static_cast<std::size_t>(count) * static_cast<std::size_t>(m_idBytes);
+    char* raw = reinterpret_cast<char*>(out + count) - bytes;
+    for (std::size_t done = 0; done < bytes;) {
+        const ssize_t got = pread(m_idsFd, raw + done, bytes - done,
+                                  static_cast<off_t>(begin * m_idBytes + static_cast<std::int64_t>(done)));
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0)
+            throw std::runtime_error(m_info.path + ": cannot read the token store's ids: " +
+                                     (got < 0 ? std::strerror(errno) : "the file is shorter than it says"));
+        done += static_cast<std::size_t>(got);
+    }
+    for (std::int64_t i = 0; i < count; ++i) {
+        if (m_idBytes == 2) {
+            std::int16_t v;
+            std::memcpy(&v, raw + i * 2, 2);
+            out[i] = v;
+        } else {
+            std::int32_t v;
+            std::memcpy(&v, raw + i * 4, 4);
+            out[i] = v;
+        }
+    }
 }
 
 std::uint64_t TokenStore::residentBytes() const {
@@ -838,12 +870,15 @@ std::shared_ptr<TokenStore> TokenStore::open(const std::string& stem, const std:
         };
         const auto docs = static_cast<std::uint64_t>(store->m_documents);
         if (store->m_idBytes != 2 && store->m_idBytes != 4) return nullptr;
-        const void* ids = map(".ids", static_cast<std::uint64_t>(store->m_tokens) *
-                                          static_cast<std::uint64_t>(store->m_idBytes));
-        if (store->m_idBytes == 2)
-            store->m_ids16 = static_cast<const std::int16_t*>(ids);
-        else
-            store->m_ids32 = static_cast<const std::int32_t*>(ids);
+        // The ids are read with pread, not mapped: this kernel maps the page cache's large folios whole, so
+        // random windows over a mapping soon count the whole store in the process's resident memory; read,
+        // they stay in the page cache, which the kernel reclaims as it needs.
+        store->m_idsFd = ::open((stem + ".ids").c_str(), O_RDONLY | O_CLOEXEC);
+        struct stat idsStat {};
+        if (store->m_idsFd < 0 || fstat(store->m_idsFd, &idsStat) != 0 ||
+            static_cast<std::uint64_t>(idsStat.st_size) !=
+                static_cast<std::uint64_t>(store->m_tokens) * static_cast<std::uint64_t>(store->m_idBytes))
+            return nullptr;
         store->m_docs = static_cast<const std::int64_t*>(map(".docs", (docs + 1) * 8));
         if (labelled) store->m_labels = static_cast<const std::int32_t*>(map(".labels", docs * 4));
         store->m_info.path = stem + ".json";
