@@ -144,3 +144,40 @@ TEST(OutOfMemory, AnImpossibleBatchFailsTheRunWithAdviceAndTheProcessTrainsOn) {
     small.train.maxSteps = 5;
     EXPECT_EQ(TrainingJob(small, dir.file("small")).run().steps, 5);
 }
+
+// A corpus larger than the memory budget trains (issue #30): it is tokenized into its store in the run's
+// corpus cache and read from there, never loaded whole. The budget is a quarter of the file: loading it
+// (loadCorpus's guard: 3.5 bytes a byte) is refused, training is not. A second run reuses the store and,
+// with the same seed, scores the same numbers at each of its validations (a fixed sample, not a fresh draw).
+TEST(OutOfMemory, ACorpusLargerThanTheMemoryBudgetTrainsFromItsStore) {
+    wbtest::TempDir dir;
+    const wbtest::ScopedEnv cache({{"LSTM_WORKBENCH_DATA", dir.file("cache")},
+                                   {"LSTM_WORKBENCH_BASELINE_CACHE", dir.file("baselines")}});
+    wbtest::writeText(dir.path() / "big.txt", wbtest::patternText(320000));  // ~8 MB
+    const auto bytes = std::filesystem::file_size(dir.path() / "big.txt");
+    auto config = wbtest::tinyLanguageModel(dir.file("big.txt"));
+    config.data.valSize = 64;
+    config.train.maxSteps = 6;
+    config.train.validateEvery = 2;
+    {
+        const wbtest::ScopedEnv limit({{"WORKBENCH_MEMORY_LIMIT_BYTES", std::to_string(bytes / 4)}});
+        EXPECT_THROW(loadCorpus(dir.file("big.txt")), InputError) << "the budget must be below the corpus";
+        EXPECT_EQ(TrainingJob(config, dir.file("first")).run().steps, 6);
+        EXPECT_EQ(TrainingJob(config, dir.file("second")).run().steps, 6);
+    }
+    const auto first = loadRunFolder(dir.file("first")), second = loadRunFolder(dir.file("second"));
+    EXPECT_FALSE(first.info.tokenStoreReused);
+    EXPECT_TRUE(second.info.tokenStoreReused);
+    EXPECT_EQ(first.info.tokenStore, second.info.tokenStore);
+    EXPECT_EQ(first.info.corpusBytes, static_cast<std::int64_t>(bytes));
+    EXPECT_GT(first.info.summary.startupSeconds, 0);
+    EXPECT_GT(first.info.summary.validationSeconds, 0);
+    // Both runs score the same numbers at each validation.
+    std::vector<double> a, b;
+    for (const auto& r : first.metrics)
+        if (r.split == "val" && r.metric == "loss") a.push_back(r.value);
+    for (const auto& r : second.metrics)
+        if (r.split == "val" && r.metric == "loss") b.push_back(r.value);
+    ASSERT_EQ(a.size(), 3u);
+    EXPECT_EQ(a, b);
+}
