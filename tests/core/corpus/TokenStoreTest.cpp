@@ -249,3 +249,17 @@ TEST(TokenStore, BadBytesFarIntoAFileAreRefusedWithTheirLine) {
                  InputError);
     EXPECT_EQ(filesIn(tokenStoreDir(dir.file("cache"))), std::vector<std::string>{});
 }
+
+// A cache that cannot be written (here a file stands where its folder should be: root writes anywhere else)
+// costs only the reuse: the corpus is tokenized into memory and trains.
+TEST(TokenStore, AnUnwritableCacheTokenizesIntoMemory) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "corpus.txt", wbtest::patternText(300));
+    wbtest::writeText(dir.path() / "not-a-folder", "x");
+    const auto store = TokenStore::forCorpusFile(dir.file("corpus.txt"), data(TokenLevel::Char),
+                                                 dir.file("not-a-folder") + "/token-stores");
+    EXPECT_TRUE(store->info().path.empty());
+    EXPECT_GT(store->residentBytes(), 0u);
+    expectSameStore(*store,
+                    *TokenStore::fromCorpus(loadCorpus(dir.file("corpus.txt")), data(TokenLevel::Char)));
+}

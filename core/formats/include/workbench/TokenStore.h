@@ -81,6 +81,8 @@ public:
     std::int64_t documentBegin(std::int64_t doc) const { return m_docs[doc]; }
     std::int64_t documentEnd(std::int64_t doc) const { return m_docs[doc + 1]; }  // one past its <eos>
     int label(std::int64_t doc) const { return m_labels ? m_labels[doc] : -1; }
+    bool labelled() const { return m_labels != nullptr; }
+    int idBytes() const { return m_idBytes; }  // 2 (int16) or 4 (int32)
 
     // ids[begin, begin + count) as int64, into out.
     void copy(std::int64_t begin, std::int64_t count, std::int64_t* out) const;

@@ -198,7 +198,8 @@ std::vector<ConfigField> buildTable() {
          "Samples scored at each validation (language models: windows; classifiers: texts): a fixed sample "
          "of "
          "the validation split, the same every time, so that a validation costs the same on any corpus"})
-        .initial("4096")
+        // A config file from before the field keeps scoring its whole split, as its run did.
+        .initial("0")
         .integer([](C& c) -> std::int64_t& { return c.data.valSize; })
         .range(0, 1e9)
         .zero("the whole validation split")

@@ -896,6 +896,41 @@ std::shared_ptr<TokenStore> TokenStore::open(const std::string& stem, const std:
     }
 }
 
+// The store's .json (a partial file like the others, not writeFileAtomic, whose failpoints test run folders:
+// the store's commit is the rename of its .json).
+namespace {
+void writeMetadata(const std::string& file, const std::string& key, const std::string& absolute,
+                   const SourceStamp& stamp, CorpusFormat format, const DataConfig& data,
+                   const TokenStore& built, const std::vector<std::string>& classes) {
+    const json meta = {
+        {"format", "lstm-workbench token store"},
+        {"version", 1},
+        {"key", key},
+        {"source",
+         {{"path", absolute},
+          {"bytes", stamp.bytes},
+          {"modified_ns", stamp.modifiedNs},
+          {"checksum", built.info().checksum}}},
+        {"corpus_format", toString(format)},
+        {"tokens_level", toString(data.tokens)},
+        {"vocab_size", vocabularyLimit(data)},
+        {"min_count", data.minCount},
+        {"vocabulary", json::parse(built.vocabulary().toJson())},
+        {"classes", classes},
+        {"documents", built.documentCount()},
+        {"tokens", built.tokenCount()},
+        {"id_bytes", built.idBytes()},
+        {"labelled", built.labelled()},
+        {"tokenize_seconds", built.info().seconds},
+    };
+    const auto text = meta.dump(1);
+    const FileDescriptor fd(openForWriting(file));
+    writeAll(fd.get(), text.data(), text.size(), 0);
+    if (fsync(fd.get()) != 0)
+        throw std::runtime_error(std::string("cannot write the token store: ") + std::strerror(errno));
+}
+}  // namespace
+
 std::shared_ptr<const TokenStore> TokenStore::forCorpusFile(const std::string& path, const DataConfig& data,
                                                             const std::string& cacheDir,
                                                             const TokenizeProgress& progress) {
@@ -917,54 +952,36 @@ std::shared_ptr<const TokenStore> TokenStore::forCorpusFile(const std::string& p
         loaded = loadCorpus(path, format);
         parts = std::make_unique<CorpusParts>(*loaded, threadsFor(stamp.bytes));
     }
-    TokenStoreBuilder builder(*parts, progress);
-    if (stem.empty()) {
-        auto store = builder.build(&data, nullptr, "", path);
+    auto inMemory = [&] {
+        auto store = TokenStoreBuilder(*parts, progress).build(&data, nullptr, "", path);
         store->m_format = format;
         if (loaded) store->m_classes = loaded->classes;
         if (store->m_documents == 0) throw InputError(path, 0, "no text (the file holds only whitespace)");
         return store;
-    }
-    fs::create_directories(cacheDir, ec);
-    PartialFiles files(stem);
-    auto built = builder.build(&data, nullptr, files.partial(".ids"), path);
-    if (built->m_documents == 0) throw InputError(path, 0, "no text (the file holds only whitespace)");
-    writeVector(files.partial(".docs"), built->m_ownDocs);
-    if (!built->m_ownLabels.empty()) writeVector(files.partial(".labels"), built->m_ownLabels);
-    const json meta = {
-        {"format", "lstm-workbench token store"},
-        {"version", 1},
-        {"key", key},
-        {"source",
-         {{"path", absolute},
-          {"bytes", stamp.bytes},
-          {"modified_ns", stamp.modifiedNs},
-          {"checksum", built->m_info.checksum}}},
-        {"corpus_format", toString(format)},
-        {"tokens_level", toString(data.tokens)},
-        {"vocab_size", vocabularyLimit(data)},
-        {"min_count", data.minCount},
-        {"vocabulary", json::parse(built->m_vocabulary.toJson())},
-        {"classes", loaded ? loaded->classes : std::vector<std::string>{}},
-        {"documents", built->m_documents},
-        {"tokens", built->m_tokens},
-        {"id_bytes", built->m_idBytes},
-        {"labelled", !built->m_ownLabels.empty()},
-        {"tokenize_seconds", built->m_info.seconds},
     };
-    // A partial file like the others (not writeFileAtomic, whose failpoints test run folders): the store's
-    // commit is the rename of its .json.
-    {
-        const auto text = meta.dump(1);
-        const FileDescriptor fd(openForWriting(files.partial(".json")));
-        writeAll(fd.get(), text.data(), text.size(), 0);
-        if (fsync(fd.get()) != 0)
-            throw std::runtime_error(std::string("cannot write the token store: ") + std::strerror(errno));
+    if (stem.empty()) return inMemory();
+    std::shared_ptr<TokenStore> store, built;
+    try {
+        fs::create_directories(cacheDir, ec);
+        PartialFiles files(stem);
+        built = TokenStoreBuilder(*parts, progress).build(&data, nullptr, files.partial(".ids"), path);
+        if (built->m_documents == 0) throw InputError(path, 0, "no text (the file holds only whitespace)");
+        writeVector(files.partial(".docs"), built->m_ownDocs);
+        if (!built->m_ownLabels.empty()) writeVector(files.partial(".labels"), built->m_ownLabels);
+        writeMetadata(files.partial(".json"), key, absolute, stamp, format, data, *built,
+                      loaded ? loaded->classes : std::vector<std::string>{});
+        files.commit();
+        store = open(stem, key, stamp.bytes, stamp.modifiedNs);
+        if (!store)
+            throw std::runtime_error("the token store just written to " + stem + ".json cannot be read back");
+    } catch (const InputError&) {
+        throw;
+    } catch (const Cancelled&) {
+        throw;
+    } catch (const std::exception&) {
+        // A cache that cannot be written (read-only, full) costs the next run its tokenization, not this one.
+        return inMemory();
     }
-    files.commit();
-    auto store = open(stem, key, stamp.bytes, stamp.modifiedNs);
-    if (!store)
-        throw std::runtime_error("the token store just written to " + stem + ".json cannot be read back");
     store->m_info.reused = false;
     store->m_info.seconds = built->m_info.seconds;
     return store;
