@@ -149,6 +149,8 @@ TEST(MainWindow, ShortRunPlotsPointsAndFillsComparisonTable) {
     ASSERT_EQ(win.w->launcher()->runs()->size(), 1);
     const QString dir = win.w->launcher()->runs()->at(0).key;
     EXPECT_TRUE(wb::isRunFolder(dir.toStdString()));
+    // The run read its corpus from its token store, as the CLI does (issue #30), not the app's loaded copy.
+    EXPECT_FALSE(wb::loadRunFolder(dir.toStdString()).info.tokenStore.empty());
     win.w->chartGrid()->flush();
     ASSERT_EQ(win.w->chartGrid()->panelCount(), 1);
     EXPECT_GT(win.w->chartGrid()->panel(dir)->pointCount(), 0);

@@ -8,6 +8,7 @@
 #include <QToolButton>
 
 #include "common/QtConversions.h"
+#include "training/TrainingWorker.h"
 #include "workbench/Format.h"
 
 namespace wbui {
@@ -83,6 +84,12 @@ QString RunProgressPanel::progressText(RunController* controller) const {
 void RunProgressPanel::updateProgress(RunController* controller, const wb::TrainingProgress& p) {
     auto it = m_rows.find(controller);
     if (it == m_rows.end()) return;
+    if (p.phase == kTokenizingPhase) {  // a first run on a corpus: its bytes read, over two passes
+        it->bar->setValue(int(p.phaseFraction * 1000));
+        it->bar->setFormat(
+            tr("%1% · tokenizing the corpus into its token store").arg(int(p.phaseFraction * 100)));
+        return;
+    }
     const double fraction = p.totalSteps > 0 ? double(p.step) / double(p.totalSteps) : 0.0;
     it->bar->setValue(int(fraction * 1000));
     QString text = QStringLiteral("%1% · step %2/%3").arg(int(fraction * 100)).arg(p.step).arg(p.totalSteps);

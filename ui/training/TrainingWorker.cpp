@@ -1,7 +1,11 @@
 // Runs one TrainingJob on the worker thread.
 #include "training/TrainingWorker.h"
 
+#include <filesystem>
+
 #include "common/QtConversions.h"
+#include "workbench/CorpusCatalog.h"
+#include "workbench/TokenStore.h"
 #include "workbench/Training.h"
 
 namespace wbui {
@@ -15,6 +19,21 @@ TrainingWorker::TrainingWorker(wb::ExperimentConfig config, QString runDir,
       m_channel(std::move(channel)),
       m_resume(resume) {}
 
+// A corpus on disk (a file, a folder, a prepared corpus) trains from its token store, so that the run reads
+// it as the CLI does and a large one is not encoded in memory; the app's loaded copy is used only for a
+// corpus that is not on disk.
+std::shared_ptr<const wb::Corpus> TrainingWorker::corpusInMemory() const {
+    try {
+        std::error_code ec;
+        if (!m_config.data.corpus.empty() &&
+            std::filesystem::exists(wb::resolveCorpusPath(m_config.data.corpus), ec))
+            return nullptr;
+    } catch (const std::exception&) {
+        // Not a path nor a prepared corpus: the loaded copy is all there is.
+    }
+    return m_corpus;
+}
+
 void TrainingWorker::run() {
     auto status = wb::RunStatus::Failed;
     try {
@@ -22,10 +41,19 @@ void TrainingWorker::run() {
             Q_EMIT finished(static_cast<int>(wb::RunStatus::Stopped));
             return;
         }
+        // The corpus's tokenization (a first run on it) shows in the run's bar; Stop cancels it.
+        const auto tokenizing = [this](std::uint64_t done, std::uint64_t total) {
+            wb::TrainingProgress p;
+            p.phase = kTokenizingPhase;
+            p.phaseFraction = total > 0 ? static_cast<double>(done) / static_cast<double>(total) : 0;
+            if (m_channel->pushProgress(p)) Q_EMIT dataAvailable();
+            return !m_channel->stopRequested();
+        };
         std::unique_ptr<wb::TrainingJob> owned =
-            m_resume ? wb::TrainingJob::resume(toStd(m_runDir), m_resume->epochs, m_resume->maxSteps,
-                                               m_resume->learningRate)
-                     : std::make_unique<wb::TrainingJob>(m_config, toStd(m_runDir), m_corpus);
+            m_resume
+                ? wb::TrainingJob::resume(toStd(m_runDir), m_resume->epochs, m_resume->maxSteps,
+                                          m_resume->learningRate)
+                : std::make_unique<wb::TrainingJob>(m_config, toStd(m_runDir), corpusInMemory(), tokenizing);
         wb::TrainingJob& job = *owned;
         m_channel->attach(&job);
         // The callbacks run here, on the worker thread: copy into the channel, signal at most once per
@@ -48,6 +76,8 @@ void TrainingWorker::run() {
             throw;
         }
         m_channel->detach();
+    } catch (const wb::Cancelled&) {
+        status = wb::RunStatus::Stopped;  // stopped while the corpus was tokenized: nothing was made
     } catch (const std::exception& e) {
         Q_EMIT errorOccurred(describeError(e));
         status = wb::RunStatus::Failed;

@@ -16,6 +16,9 @@
 namespace wbui {
 
 // New totals for a run continued from its last checkpoint (TrainingJob::resume); 0 keeps the run's own.
+// The phase a run reports while its corpus is tokenized into its token store (phaseFraction: how far).
+inline constexpr const char* kTokenizingPhase = "tokenizing";
+
 struct ResumeRequest {
     long long epochs = 0, maxSteps = 0;
     double learningRate = 0;
@@ -38,6 +41,8 @@ Q_SIGNALS:
     void finished(int status);
 
 private:
+    std::shared_ptr<const wb::Corpus> corpusInMemory() const;
+
     wb::ExperimentConfig m_config;
     QString m_runDir;
     std::shared_ptr<const wb::Corpus> m_corpus;

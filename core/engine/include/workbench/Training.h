@@ -28,6 +28,8 @@ struct TrainingProgress {
     double etaSeconds = -1;  // -1 while unknown
     double lastTrainLoss = 0;
     double samplesPerSecond = 0;
+    double phaseFraction =
+        -1;  // how far a phase with its own measure is (0..1; the app's "tokenizing"), else -1
 };
 
 struct TrainingCallbacks {
