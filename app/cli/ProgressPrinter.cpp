@@ -23,6 +23,15 @@ std::string duration(double s) {
 
 ProgressPrinter::ProgressPrinter(bool quiet) : m_tty(isatty(STDERR_FILENO) == 1), m_quiet(quiet) {}
 
+void ProgressPrinter::drawBar(double fraction, const char* stats) {
+    const int width = 30, filled = static_cast<int>(fraction * width);
+    std::fprintf(stderr, "\r\033[K[%s%s] %3.0f%%  %s",
+                 std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                 std::string(static_cast<std::size_t>(width - filled), '.').c_str(), fraction * 100, stats);
+    std::fflush(stderr);
+    m_barShown = true;
+}
+
 void ProgressPrinter::update(const wb::TrainingProgress& p) {
     if (m_quiet) return;
     const double fraction =
@@ -32,12 +41,7 @@ void ProgressPrinter::update(const wb::TrainingProgress& p) {
                   static_cast<long long>(p.step), static_cast<long long>(p.totalSteps), p.epoch,
                   p.lastTrainLoss, p.samplesPerSecond, duration(p.etaSeconds).c_str());
     if (m_tty) {
-        const int width = 30, filled = static_cast<int>(fraction * width);
-        std::fprintf(
-            stderr, "\r\033[K[%s%s] %3.0f%%  %s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
-            std::string(static_cast<std::size_t>(width - filled), '.').c_str(), fraction * 100, stats);
-        std::fflush(stderr);
-        m_barShown = true;
+        drawBar(fraction, stats);
         return;
     }
     // Plain lines: at most one every 5 seconds, plus phase changes that matter.
@@ -65,12 +69,7 @@ void ProgressPrinter::tokenizing(const std::string& corpus, std::uint64_t done, 
                   wb::humanBytes(static_cast<double>(total) / 2).c_str(), wb::humanBytes(rate).c_str(),
                   duration(fraction > 0 ? seconds / fraction - seconds : -1).c_str());
     if (m_tty) {
-        const int width = 30, filled = static_cast<int>(fraction * width);
-        std::fprintf(
-            stderr, "\r\033[K[%s%s] %3.0f%%  %s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
-            std::string(static_cast<std::size_t>(width - filled), '.').c_str(), fraction * 100, stats);
-        std::fflush(stderr);
-        m_barShown = true;
+        drawBar(fraction, stats);
         return;
     }
     if (now - m_lastPlain < std::chrono::seconds(5)) return;

@@ -18,6 +18,8 @@ public:
     void finish();
 
 private:
+    void drawBar(double fraction, const char* stats);  // the redrawn terminal line
+
     bool m_tty = false;
     bool m_quiet = false;
     bool m_barShown = false;
