@@ -349,7 +349,7 @@ void MainWindow::startFirstLaunch() {
 }
 
 void MainWindow::onCorpusLoaded(const QString& path) {
-    const QString switched = m_experiment->followCorpus(path, *m_corpus->corpus(), m_corpus->stats());
+    const QString switched = m_experiment->followCorpus(path, *m_corpus->overview());
     if (!switched.isEmpty())
         statusBar()->showMessage(switched, 12000);
     else
@@ -379,9 +379,9 @@ bool MainWindow::openPath(const QString& path) {
         statusBar()->showMessage(tr("Opened run %1 for comparison").arg(QFileInfo(path).fileName()), 6000);
         return true;
     }
-    const bool ok = m_corpus->loadPath(path);
+    m_corpus->loadPath(path);  // read on its own thread: the Corpus page shows how far, then the corpus
     m_sideTabs->setCurrentIndex(0);
-    return ok;
+    return true;
 }
 
 void MainWindow::openPaths(const QStringList& paths) {

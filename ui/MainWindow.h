@@ -44,7 +44,8 @@ public:
     void startFirstLaunch();
 
     // A dropped or opened path: a run folder goes to the comparison, a sweep folder to the Sweep tab,
-    // anything else is loaded as a corpus.
+    // anything else is read as a corpus, on its own thread (the Corpus page says how it went). False when a
+    // run or sweep folder cannot be opened.
     bool openPath(const QString& path);
     // Several dropped paths: run and sweep folders all open; of the rest, only the first loads as the corpus.
     void openPaths(const QStringList& paths);

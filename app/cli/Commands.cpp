@@ -16,6 +16,7 @@
 #include "ProgressPrinter.h"
 #include "workbench/Benchmark.h"
 #include "workbench/CorpusCatalog.h"
+#include "workbench/CorpusOverview.h"
 #include "workbench/DeviceSpec.h"
 #include "workbench/Devices.h"
 #include "workbench/Errors.h"
@@ -187,16 +188,24 @@ int runDevices(bool jsonOut) {
 
 int runInspect(const InspectOptions& o) {
     const auto path = wb::resolveCorpusPath(o.corpus);
-    const auto corpus = wb::loadCorpus(path, wb::corpusFormatFromString(o.format));
-    const auto stats = wb::computeStats(corpus);
-    const auto preview =
-        wb::previewDocuments(corpus, static_cast<std::size_t>(std::max<std::int64_t>(o.preview, 0)), 200);
+    // Plain text is read streamed on every core (a corpus larger than memory is inspected too), with a bar.
+    ProgressPrinter progress(o.json);
+    const auto overview =
+        wb::readCorpusOverview(path, wb::corpusFormatFromString(o.format),
+                               static_cast<std::size_t>(std::max<std::int64_t>(o.preview, 0)), 200,
+                               [&](std::uint64_t done, std::uint64_t total) {
+                                   progress.reading(o.corpus, done, total);
+                                   return true;
+                               });
+    progress.finish();
+    const auto& stats = overview.stats;
+    const auto& preview = overview.preview;
     if (o.json) {
         json docs = json::array();
         for (const auto& d : preview)
             docs.push_back({{"text", d.text}, {"label", d.label}, {"title", d.title}, {"author", d.author}});
         json out = {{"path", path},
-                    {"format", wb::toString(corpus.format)},
+                    {"format", wb::toString(overview.format)},
                     {"documents", stats.documents},
                     {"characters", stats.characters},
                     {"distinct_characters", stats.distinctCharacters},
@@ -212,7 +221,7 @@ int runInspect(const InspectOptions& o) {
         std::cout << out.dump(2) << "\n";
         return 0;
     }
-    std::printf("%s (%s)\n", path.c_str(), wb::toString(corpus.format).c_str());
+    std::printf("%s (%s)\n", path.c_str(), wb::toString(overview.format).c_str());
     std::printf("  documents   %lld\n", static_cast<long long>(stats.documents));
     std::printf("  characters  %lld (%lld distinct)\n", static_cast<long long>(stats.characters),
                 static_cast<long long>(stats.distinctCharacters));

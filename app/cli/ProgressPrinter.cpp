@@ -53,20 +53,33 @@ void ProgressPrinter::update(const wb::TrainingProgress& p) {
 }
 
 void ProgressPrinter::tokenizing(const std::string& corpus, std::uint64_t done, std::uint64_t total) {
+    sourceBar("tokenizing", 2, corpus, done, total);
+}
+
+void ProgressPrinter::reading(const std::string& corpus, std::uint64_t done, std::uint64_t total) {
+    sourceBar("reading", 1, corpus, done, total);
+}
+
+void ProgressPrinter::sourceBar(const char* verb, int passes, const std::string& corpus, std::uint64_t done,
+                                std::uint64_t total) {
     if (m_quiet || total == 0) return;
     const auto now = std::chrono::steady_clock::now();
     if (m_tokenizingSince == std::chrono::steady_clock::time_point{}) m_tokenizingSince = now;
     const double fraction = static_cast<double>(done) / static_cast<double>(total);
     const double seconds = std::chrono::duration<double>(now - m_tokenizingSince).count();
-    // A corpus tokenized in a moment shows nothing; a terminal gets the bar after a second, a log a line
-    // every 5 seconds.
+    // A corpus read in a moment shows nothing; a terminal gets the bar after a second, a log a line every 5
+    // seconds.
     if (seconds < (m_tty ? 1.0 : 5.0)) return;
-    // The source is read twice (count, then encode): its bytes per second are half the bytes done.
-    const double rate = seconds > 0 ? static_cast<double>(done) / 2 / seconds : 0;
+    // Each pass reads the whole source: its bytes per second are the bytes done over the passes.
+    const double bytes = static_cast<double>(done) / passes, size = static_cast<double>(total) / passes;
+    const double rate = seconds > 0 ? bytes / seconds : 0;
+    char pass[32] = "";
+    if (passes > 1)
+        std::snprintf(pass, sizeof pass, "pass %d of %d, ",
+                      std::min(passes, 1 + static_cast<int>(fraction * passes)), passes);
     char stats[200];
-    std::snprintf(stats, sizeof stats, "tokenizing %s: pass %d of 2, %s of %s, %s/s  ETA %s", corpus.c_str(),
-                  fraction < 0.5 ? 1 : 2, wb::humanBytes(static_cast<double>(done) / 2).c_str(),
-                  wb::humanBytes(static_cast<double>(total) / 2).c_str(), wb::humanBytes(rate).c_str(),
+    std::snprintf(stats, sizeof stats, "%s %s: %s%s of %s, %s/s  ETA %s", verb, corpus.c_str(), pass,
+                  wb::humanBytes(bytes).c_str(), wb::humanBytes(size).c_str(), wb::humanBytes(rate).c_str(),
                   duration(fraction > 0 ? seconds / fraction - seconds : -1).c_str());
     if (m_tty) {
         drawBar(fraction, stats);

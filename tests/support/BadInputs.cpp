@@ -50,7 +50,7 @@ std::string cliCommand(Entry e) {
 std::string apiCall(Entry e) {
     switch (e) {
         case Entry::Inspect:
-            return "loadCorpus";
+            return "readCorpusOverview";
         case Entry::Train:
             return "TrainingJob";
         case Entry::TrainConfig:
@@ -654,13 +654,19 @@ std::vector<BadInputCase> makeCatalog() {
          {"missing.txt", "no such"}});
 
     // ---------------- memory guard ----------------
-    add({"MemoryLimitText",
-         Entry::Inspect,
-         "a text corpus larger than the memory available to load it",
-         file("large.txt", patternText(4000)),
-         {"large.txt", "needs about", "to load", "available"},
-         0,
-         {{kLimit, "100000"}}});
+    {
+        // Plain text is read streamed (its overview, its token store): the guard is for formats loaded whole.
+        BadInputCase k{
+            "MemoryLimitText",
+            Entry::Inspect,
+            "a text corpus larger than the memory available to load it whole: read streamed, accepted",
+            file("large.txt", patternText(4000)),
+            {},
+            0,
+            {{kLimit, "100000"}}};
+        k.documents = 1, k.firstText = "abcdefgh";
+        add(k);
+    }
     add({"MemoryLimitPoems",
          Entry::Train,
          "a poems corpus larger than the memory available to load it",

@@ -65,6 +65,7 @@ void dropLikeAFileManager(QWidget* target, const QString& path) {
     QApplication::sendEvent(target, &move);
     QDropEvent drop(QPointF(pos), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(target, &drop);
+    wbuitest::waitForCorpusReads(target);
 }
 }  // namespace
 
@@ -391,6 +392,8 @@ TEST(MainWindow, DroppingRunFolderAddsItToComparison) {
     EXPECT_FALSE(win.w->corpusPanel()->hasCorpus());
     const QString notRun = QString::fromStdString(win.tmp.file("empty-folder"));
     QDir().mkpath(notRun);
-    EXPECT_FALSE(win.w->openPath(notRun));  // a folder without class sub-folders: the corpus loader says so
+    win.w->openPath(notRun);  // a folder without class sub-folders: the corpus loader says so
+    wbuitest::waitForCorpusReads(win.w.get());
     EXPECT_EQ(win.w->errors()->errorCount(), 1);
+    EXPECT_FALSE(win.w->corpusPanel()->hasCorpus());
 }

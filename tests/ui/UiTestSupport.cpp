@@ -11,6 +11,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "corpus/CorpusPanel.h"
 #include "training/RunController.h"
 #include "workbench/Corpus.h"
 
@@ -58,6 +59,18 @@ void dropFiles(QWidget* target, const QStringList& paths) {
     if (!enter.isAccepted()) return;
     QDropEvent drop(QPointF(pos), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(target, &drop);
+    waitForCorpusReads(target);
+}
+
+void waitForCorpusReads(QWidget* target) {
+    for (auto* panel : target->window()->findChildren<wbui::CorpusPanel*>())
+        waitFor([panel] { return !panel->isLoading(); });
+}
+
+bool readCorpus(wbui::CorpusPanel& panel, const QString& path) {
+    panel.loadPath(path);
+    waitFor([&] { return !panel.isLoading(); });
+    return panel.hasCorpus() && panel.corpusPath() == path;
 }
 
 const wbtest::TempDir& sharedTempDir() {

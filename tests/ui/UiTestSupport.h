@@ -11,6 +11,9 @@
 #include "workbench/Config.h"
 
 class QWidget;
+namespace wbui {
+class CorpusPanel;
+}
 
 namespace wbuitest {
 
@@ -20,8 +23,13 @@ wb::ExperimentConfig tinyConfig(wb::Task task, const std::string& corpus, long l
 // Spins the event loop until pred() or the timeout; returns pred().
 bool waitFor(const std::function<bool()>& pred, int timeoutMs = 60000);
 
-// Sends a drag-enter and a drop of local files to a widget, as a file manager would.
+// Sends a drag-enter and a drop of local files to a widget, as a file manager would, and waits until the
+// window's corpus page has read what was dropped (waitForCorpusReads).
 void dropFiles(QWidget* target, const QStringList& paths);
+// Spins the event loop until no corpus page of target's window is reading a corpus.
+void waitForCorpusReads(QWidget* target);
+// Loads a corpus on a corpus page and waits for its read: true when it is the corpus now loaded.
+bool readCorpus(wbui::CorpusPanel& panel, const QString& path);
 
 // A finished run folder trained once per process (under a temp dir that lives as long as the process).
 QString trainedLanguageModelRun();

@@ -1,8 +1,6 @@
 // The corpus page.
 #include "corpus/CorpusPanel.h"
 
-#include <QApplication>
-
 #include <QComboBox>
 #include <QFileInfo>
 #include <QGroupBox>
@@ -13,6 +11,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -20,6 +19,7 @@
 #include "corpus/ClassBalanceChart.h"
 #include "corpus/CorpusPreparer.h"
 #include "workbench/CorpusCatalog.h"
+#include "workbench/Format.h"
 #include "workbench/Preparer.h"
 
 namespace wbui {
@@ -58,12 +58,18 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
     for (const char* name : kFormatNames) m_format->addItem(tr(name));
     m_format->setToolTip(tr("The format is detected from the path; override it here (reloads the corpus)"));
     connect(m_format, &QComboBox::activated, this, [this] {
-        if (!m_path.isEmpty()) load(m_path, overrideFormat(), m_displayName, std::nullopt);
+        if (!m_path.isEmpty()) load({m_path, overrideFormat(), m_displayName, std::nullopt, {}, {}});
     });
     openRow->addWidget(open);
     openRow->addWidget(new QLabel(tr("Format:"), this));
     openRow->addWidget(m_format, 1);
     layout->addLayout(openRow);
+
+    layout->addWidget(buildLoadRow());
+    m_reader = new CorpusReader(this);
+    connect(m_reader, &CorpusReader::progress, this, &CorpusPanel::showReadProgress);
+    connect(m_reader, &CorpusReader::finished, this, &CorpusPanel::onRead);
+    connect(m_reader, &CorpusReader::failed, this, &CorpusPanel::onReadFailed);
 
     auto* catalogBox = new QGroupBox(tr("Ready corpora"), this);
     auto* catalogLayout = new QVBoxLayout(catalogBox);
@@ -146,6 +152,22 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
     refreshCatalog();
 }
 
+// While a corpus is read: how far (plain text; a busy bar for the formats loaded whole), and Cancel.
+QWidget* CorpusPanel::buildLoadRow() {
+    m_loadRow = new QWidget(this);
+    auto* loadLayout = new QHBoxLayout(m_loadRow);
+    loadLayout->setContentsMargins(0, 0, 0, 0);
+    m_loadProgress = new QProgressBar(m_loadRow);
+    m_loadProgress->setTextVisible(true);
+    auto* cancelLoad = new QPushButton(tr("Cancel"), m_loadRow);
+    cancelLoad->setToolTip(tr("Stop reading this corpus; the one loaded before stays"));
+    connect(cancelLoad, &QPushButton::clicked, this, &CorpusPanel::cancelLoading);
+    loadLayout->addWidget(m_loadProgress, 1);
+    loadLayout->addWidget(cancelLoad);
+    m_loadRow->hide();
+    return m_loadRow;
+}
+
 void CorpusPanel::refreshCatalog() {
     const QString selected =
         m_wantedSelection.isEmpty() ? m_catalog->currentData().toString() : m_wantedSelection;
@@ -176,7 +198,7 @@ void CorpusPanel::refreshCatalog() {
     if (const int i = m_catalog->findData(selected); i >= 0) m_catalog->setCurrentIndex(i);
     if (!m_wantedSelection.isEmpty() && m_catalog->findData(m_wantedSelection) >= 0)
         m_wantedSelection.clear();
-    if (entries.empty() && m_corpus == nullptr)
+    if (entries.empty() && m_overview == nullptr)
         m_manifest->setText(m_preparer->available()
                                 ? tr("Pick a corpus and press Prepare: it is downloaded once and kept in %1.")
                                       .arg(toQt(wb::corporaCacheDir()).toHtmlEscaped())
@@ -240,7 +262,7 @@ void CorpusPanel::onPrepared(const QString& name, CorpusPreparer::Outcome outcom
         m_wantedSelection = name;
         refreshCatalog();
         updateCatalogButton();
-        if (loadPrepared(name)) m_message->setText(tr("Prepared and loaded %1.").arg(name));
+        if (loadPrepared(name)) m_pending.loadedMessage = tr("Prepared and loaded %1.").arg(name);
         Q_EMIT prepared(name);
         return;
     }
@@ -258,7 +280,11 @@ void CorpusPanel::onPrepared(const QString& name, CorpusPreparer::Outcome outcom
 }
 
 QString CorpusPanel::openOnLaunch(const QString& lastCorpus, const QString& fallback) {
-    if (!lastCorpus.isEmpty() && QFileInfo::exists(lastCorpus) && loadPath(lastCorpus)) return QString();
+    if (!lastCorpus.isEmpty() && QFileInfo::exists(lastCorpus)) {
+        loadPath(lastCorpus);
+        m_pending.fallback = fallback;  // loaded instead when the last corpus no longer loads
+        return QString();
+    }
     std::optional<wb::CatalogEntry> entry;
     try {
         entry = wb::findPreparedCorpus(toStd(fallback));
@@ -299,7 +325,7 @@ wb::CorpusFormat CorpusPanel::overrideFormat() const {
     return i >= 0 && i < int(std::size(kFormats)) ? kFormats[i] : wb::CorpusFormat::Auto;
 }
 
-bool CorpusPanel::loadPath(const QString& path) {
+void CorpusPanel::loadPath(const QString& path) {
     // A prepared corpus opened by its path (the last corpus, restored at launch; Open Recent) is shown as
     // the prepared corpus it is: its name, its manifest, and the catalog box on it.
     const QString canonical = QFileInfo(path).canonicalFilePath();
@@ -311,9 +337,9 @@ bool CorpusPanel::loadPath(const QString& path) {
         }
         for (const auto& e : entries)
             if (QFileInfo(toQt(e.dataPath)).canonicalFilePath() == canonical)
-                return load(path, e.format, toQt(e.name), e);
+                return load({path, e.format, toQt(e.name), e, {}, {}});
     }
-    return load(path, overrideFormat(), QFileInfo(path).fileName(), std::nullopt);
+    load({path, overrideFormat(), QFileInfo(path).fileName(), std::nullopt, {}, {}});
 }
 
 bool CorpusPanel::loadPrepared(const QString& name) {
@@ -336,41 +362,76 @@ bool CorpusPanel::loadPrepared(const QString& name) {
         Q_EMIT loadFailed(tr("Prepared corpus"), msg);
         return false;
     }
-    return load(toQt(entry->dataPath), entry->format, name, entry);
+    load({toQt(entry->dataPath), entry->format, name, entry, {}, {}});
+    return true;
 }
 
-bool CorpusPanel::load(const QString& path, wb::CorpusFormat format, const QString& displayName,
-                       const std::optional<wb::CatalogEntry>& entry) {
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    std::shared_ptr<wb::Corpus> corpus;
-    wb::CorpusStats stats;
-    QString error;
-    try {
-        corpus = std::make_shared<wb::Corpus>(wb::loadCorpus(toStd(path), format));
-        stats = wb::computeStats(*corpus);
-    } catch (const std::exception& e) {
-        error = describeError(e);
-    }
-    QApplication::restoreOverrideCursor();
-    if (!error.isEmpty()) {
-        const QString kept = m_corpus ? tr("The previous corpus (%1) is still loaded.").arg(m_displayName)
-                                      : tr("No corpus is loaded.");
-        m_message->setText(QStringLiteral("<span style='color:#b00020'><b>%1</b></span><br>%2")
-                               .arg(error.toHtmlEscaped(), kept));
-        Q_EMIT loadFailed(
-            tr("Could not load the corpus"),
-            tr("%1\n\nFix the file (or pick another format in the Format box) and open it again. %2")
-                .arg(error, kept));
-        return false;
-    }
-    m_corpus = std::move(corpus);
-    m_stats = stats;
-    m_path = path;
-    m_displayName = displayName;
-    showManifest(entry);
+void CorpusPanel::load(PendingLoad request) {
+    m_pending = std::move(request);
+    m_loadProgress->setRange(0, 0);  // busy until the reader says how far it is
+    m_loadProgress->setFormat(tr("reading %1").arg(m_pending.displayName));
+    m_message->setText(tr("Reading %1 …").arg(m_pending.displayName.toHtmlEscaped()));
+    m_reader->read(m_pending.path, m_pending.format);
+    // The bar only for a read that takes a moment: a small corpus loads without it flashing.
+    QTimer::singleShot(250, m_loadRow, [this] { m_loadRow->setVisible(isLoading()); });
+    Q_EMIT loadingChanged(true);
+}
+
+void CorpusPanel::showReadProgress(qint64 done, qint64 total) {
+    if (total <= 0) return;
+    // A scale of 1000 keeps byte counts within the bar's int range.
+    m_loadProgress->setRange(0, 1000);
+    m_loadProgress->setValue(int(1000 * std::clamp(double(done) / double(total), 0.0, 1.0)));
+    m_loadProgress->setFormat(tr("reading %1 — %2 of %3")
+                                  .arg(m_pending.displayName, toQt(wb::humanBytes(double(done))),
+                                       toQt(wb::humanBytes(double(total)))));
+}
+
+void CorpusPanel::endLoading() {
+    m_loadRow->hide();
+    Q_EMIT loadingChanged(false);
+}
+
+void CorpusPanel::cancelLoading() {
+    if (!isLoading()) return;
+    m_reader->cancel();
+    endLoading();
+    const QString kept =
+        m_overview ? tr("%1 is still loaded.").arg(m_displayName) : tr("No corpus is loaded.");
+    m_message->setText(tr("Stopped reading %1. %2").arg(m_pending.displayName, kept).toHtmlEscaped());
+}
+
+void CorpusPanel::onRead(std::shared_ptr<const wb::CorpusOverview> overview) {
+    endLoading();
+    m_overview = std::move(overview);
+    m_path = m_pending.path;
+    m_displayName = m_pending.displayName;
+    showManifest(m_pending.entry);
     showCorpus();
-    Q_EMIT corpusLoaded(path);
-    return true;
+    if (!m_pending.loadedMessage.isEmpty()) m_message->setText(m_pending.loadedMessage);
+    Q_EMIT corpusLoaded(m_path);
+}
+
+void CorpusPanel::onReadFailed(const QString& error) {
+    endLoading();
+    const QString kept = m_overview ? tr("The previous corpus (%1) is still loaded.").arg(m_displayName)
+                                    : tr("No corpus is loaded.");
+    m_message->setText(QStringLiteral("<span style='color:#b00020'><b>%1</b></span><br>%2")
+                           .arg(error.toHtmlEscaped(), kept.toHtmlEscaped()));
+    Q_EMIT loadFailed(
+        tr("Could not load the corpus"),
+        tr("%1\n\nFix the file (or pick another format in the Format box) and open it again. %2")
+            .arg(error, kept));
+    if (!m_pending.fallback.isEmpty() && !m_overview) {
+        const QString message = m_message->text();
+        const QString hint = openOnLaunch(QString(), m_pending.fallback);
+        if (!hint.isEmpty()) setHint(message + QStringLiteral("<br>") + hint.toHtmlEscaped());
+    }
+}
+
+const wb::CorpusStats& CorpusPanel::stats() const {
+    static const wb::CorpusStats none;
+    return m_overview ? m_overview->stats : none;
 }
 
 void CorpusPanel::showManifest(const std::optional<wb::CatalogEntry>& entry) {
@@ -394,29 +455,31 @@ void CorpusPanel::showManifest(const std::optional<wb::CatalogEntry>& entry) {
 }
 
 void CorpusPanel::showCorpus() {
-    const auto& c = *m_corpus;
-    m_title->setText(tr("<b>%1</b> · %2").arg(m_displayName.toHtmlEscaped(), toQt(wb::toString(c.format))));
+    const auto& o = *m_overview;
+    const auto& st = o.stats;
+    m_title->setText(tr("<b>%1</b> · %2").arg(m_displayName.toHtmlEscaped(), toQt(wb::toString(o.format))));
     m_title->setToolTip(m_path);
-    m_message->setText(tr("Loaded %1 documents.").arg(m_stats.documents));
+    m_message->setText(tr("Loaded %1 documents.").arg(st.documents));
     m_message->setToolTip(m_path);
-    QString stats = tr("Documents: %1\nCharacters: %2 (%3 distinct)\nWords: %4 (%5 distinct)\n"
-                       "Document length: %6 – %7 characters, mean %8")
-                        .arg(m_stats.documents)
-                        .arg(m_stats.characters)
-                        .arg(m_stats.distinctCharacters)
-                        .arg(m_stats.words)
-                        .arg(m_stats.distinctWords)
-                        .arg(m_stats.minDocumentChars)
-                        .arg(m_stats.maxDocumentChars)
-                        .arg(m_stats.meanDocumentChars, 0, 'f', 1);
-    if (c.labelled()) stats += tr("\nClasses: %1").arg(c.classes.size());
+    QString stats = tr("Size: %1\nDocuments: %2\nCharacters: %3 (%4 distinct)\nWords: %5 (%6 distinct)\n"
+                       "Document length: %7 – %8 characters, mean %9")
+                        .arg(toQt(wb::humanBytes(double(o.bytes))))
+                        .arg(st.documents)
+                        .arg(st.characters)
+                        .arg(st.distinctCharacters)
+                        .arg(st.words)
+                        .arg(st.distinctWords)
+                        .arg(st.minDocumentChars)
+                        .arg(st.maxDocumentChars)
+                        .arg(st.meanDocumentChars, 0, 'f', 1);
+    if (o.labelled()) stats += tr("\nClasses: %1").arg(o.classes.size());
     m_statsLabel->setText(stats);
-    m_balance->setCounts(m_stats.classCounts);
-    m_balanceBox->setVisible(!m_stats.classCounts.empty());
+    m_balance->setCounts(st.classCounts);
+    m_balanceBox->setVisible(!st.classCounts.empty());
 
-    const auto docs = wb::previewDocuments(c, 20, 240);
+    const auto& docs = o.preview;
     m_preview->setRowCount(int(docs.size()));
-    m_preview->setColumnHidden(0, !c.labelled());
+    m_preview->setColumnHidden(0, !o.labelled());
     bool anyTitle = false;
     for (int i = 0; i < int(docs.size()); ++i) {
         const auto& d = docs[std::size_t(i)];

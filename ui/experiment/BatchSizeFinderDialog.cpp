@@ -70,7 +70,11 @@ FinderDialog::Work BatchSizeFinderDialog::work() {
         options.onTrial = [this, &channel](const wb::BatchSizeResult& soFar) {
             channel.post([this, soFar] { showPartial(soFar); });
         };
-        const wb::BatchSizeResult r = wb::findBatchSize(config, *corpus, options);
+        const wb::BatchSizeResult r =
+            corpus
+                ? wb::findBatchSize(config, *corpus, options)
+                : wb::findBatchSize(
+                      config, wb::TokenStore::forConfiguredCorpus(config.data, keepGoing(channel)), options);
         channel.post([this, r] { showResult(r); });
     };
 }

@@ -281,8 +281,7 @@ void ExperimentPanel::setBatchSize(std::int64_t size) {
     refresh();
 }
 
-QString ExperimentPanel::followCorpus(const QString& path, const wb::Corpus& corpus,
-                                      const wb::CorpusStats& stats) {
+QString ExperimentPanel::followCorpus(const QString& path, const wb::CorpusOverview& corpus) {
     const wb::Task task = m_config.task;
     const auto said = [](const QStringList& changes) {
         return changes.isEmpty()
@@ -296,7 +295,7 @@ QString ExperimentPanel::followCorpus(const QString& path, const wb::Corpus& cor
     else if (!corpus.labelled() && task == wb::Task::Classifier)
         switched = tr("Unlabelled text: switched the experiment to a language model") +
                    said(switchTask(wb::Task::LanguageModel));
-    setCorpus(path, corpus.format, stats.distinctCharacters, stats.distinctWords,
+    setCorpus(path, corpus.format, corpus.stats.distinctCharacters, corpus.stats.distinctWords,
               std::int64_t(corpus.classes.size()));
     return switched;
 }

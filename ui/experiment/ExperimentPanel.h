@@ -12,7 +12,7 @@
 
 #include "workbench/Config.h"
 #include "workbench/ConfigFields.h"
-#include "workbench/Corpus.h"
+#include "workbench/CorpusOverview.h"
 
 class QComboBox;
 class QLabel;
@@ -52,7 +52,7 @@ public:
     // A corpus was loaded: takes it (setCorpus) and, when its kind does not fit the task, switches the task
     // (a labelled corpus is for a classifier, plain text for a language model; settings still at the old
     // task's defaults follow, the user's own stay). Returns a sentence saying what switched, else "".
-    QString followCorpus(const QString& path, const wb::Corpus& corpus, const wb::CorpusStats& stats);
+    QString followCorpus(const QString& path, const wb::CorpusOverview& corpus);
 
     QStringList problems() const { return m_problems; }
     // The form's widget of a config-table field, by its key ("seq_len"); also its objectName.

@@ -6,6 +6,7 @@
 #include <QDialog>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 
@@ -34,6 +35,12 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancel;
     QPointer<QObject> m_dialog;
 };
+
+// A tokenization's progress callback that goes on until the finder is cancelled (the corpus's first
+// tokenization, when a finder runs before any run did).
+inline std::function<bool(std::uint64_t, std::uint64_t)> keepGoing(const FinderChannel& channel) {
+    return [&channel](std::uint64_t, std::uint64_t) { return !channel.cancelled(); };
+}
 
 class FinderDialog : public QDialog {
     Q_OBJECT

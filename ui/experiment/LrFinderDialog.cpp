@@ -53,7 +53,12 @@ FinderDialog::Work LrFinderDialog::work() {
         options.onPoint = [this, &channel](const wb::LrFinderResult& soFar) {
             channel.post([this, soFar] { showPartial(soFar); });
         };
-        const wb::LrFinderResult r = wb::findLearningRate(config, *corpus, options);
+        // A corpus on disk is read from its token store, as the run reads it (plain text is never in memory).
+        const wb::LrFinderResult r =
+            corpus
+                ? wb::findLearningRate(config, *corpus, options)
+                : wb::findLearningRate(
+                      config, wb::TokenStore::forConfiguredCorpus(config.data, keepGoing(channel)), options);
         channel.post([this, r] { showResult(r); });
     };
 }

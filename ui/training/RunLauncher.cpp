@@ -97,6 +97,11 @@ wb::ExperimentConfig RunLauncher::experimentAsSet() const {
 }
 
 bool RunLauncher::experimentOnCorpus(wb::ExperimentConfig* config, QString* why) const {
+    if (m_views.corpus->isLoading()) {
+        *why = tr("%1 is still being read: wait for it on the Corpus page (or cancel it there).")
+                   .arg(m_views.corpus->loadingName());
+        return false;
+    }
     if (!m_views.corpus->hasCorpus()) {
         *why =
             tr("Load a corpus first: drop a file or folder on the window, use File → Open, or load a "
@@ -114,8 +119,12 @@ bool RunLauncher::experimentOnCorpus(wb::ExperimentConfig* config, QString* why)
 }
 
 bool RunLauncher::finderExperiment(const QString& finder, wb::ExperimentConfig* config) const {
-    if (!m_views.corpus->hasCorpus()) {
-        m_errors->showError(tr("No corpus"), tr("The %1 trains on the corpus: load one first.").arg(finder));
+    if (!m_views.corpus->hasCorpus() || m_views.corpus->isLoading()) {
+        m_errors->showError(tr("No corpus"),
+                            m_views.corpus->isLoading()
+                                ? tr("The %1 trains on the corpus: wait until %2 is read.")
+                                      .arg(finder, m_views.corpus->loadingName())
+                                : tr("The %1 trains on the corpus: load one first.").arg(finder));
         return false;
     }
     *config = experimentAsSet();
@@ -140,7 +149,7 @@ bool RunLauncher::startRuns() {
     wb::ExperimentConfig config;
     QString why;
     if (!experimentOnCorpus(&config, &why)) {
-        const bool noCorpus = !m_views.corpus->hasCorpus();
+        const bool noCorpus = !m_views.corpus->hasCorpus() || m_views.corpus->isLoading();
         m_errors->showError(noCorpus ? tr("No corpus") : tr("The experiment cannot run"), why);
         if (!noCorpus) emit experimentRejected();
         return false;

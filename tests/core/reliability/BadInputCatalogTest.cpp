@@ -11,6 +11,7 @@
 #include "support/TestSupport.h"
 #include "workbench/Corpus.h"
 #include "workbench/CorpusCatalog.h"
+#include "workbench/CorpusOverview.h"
 #include "workbench/Errors.h"
 #include "workbench/Inference.h"
 #include "workbench/RunFolder.h"
@@ -31,14 +32,14 @@ struct Outcome {
     std::string what;
     std::int64_t line = 0;
     std::string file;
-    wb::Corpus corpus;
+    wb::CorpusOverview corpus;  // what `inspect` and the Corpus page read
 };
 
 void callApi(const BadInputCase& c, const BadInput& in, Outcome& o) {
     switch (c.entry) {
         case Entry::Inspect: {
-            o.corpus = wb::loadCorpus(wb::resolveCorpusPath(in.path));
-            (void)wb::computeStats(o.corpus);
+            o.corpus =
+                wb::readCorpusOverview(wb::resolveCorpusPath(in.path), wb::CorpusFormat::Auto, 20, 200);
             break;
         }
         case Entry::Train: {
@@ -116,11 +117,12 @@ TEST_P(BadInputCatalog, ThroughTheApi) {
     if (c.accepted()) {
         ASSERT_FALSE(o.threw) << c.name << ": expected the input to be accepted, got: " << o.what;
         if (c.documents >= 0) {
-            ASSERT_EQ(static_cast<std::int64_t>(o.corpus.documents.size()), c.documents) << c.name;
-            EXPECT_EQ(o.corpus.documents[0].text.rfind(c.firstText, 0), 0u)
-                << c.name << ": first document starts with '" << o.corpus.documents[0].text.substr(0, 40)
+            ASSERT_EQ(o.corpus.stats.documents, c.documents) << c.name;
+            ASSERT_FALSE(o.corpus.preview.empty()) << c.name;
+            EXPECT_EQ(o.corpus.preview[0].text.rfind(c.firstText, 0), 0u)
+                << c.name << ": first document starts with '" << o.corpus.preview[0].text.substr(0, 40)
                 << "'";
-            for (const auto& d : o.corpus.documents) {
+            for (const auto& d : o.corpus.preview) {
                 EXPECT_EQ(d.text.find('\r'), std::string::npos) << c.name;
                 EXPECT_EQ(d.label.find('\r'), std::string::npos) << c.name;
                 EXPECT_EQ(d.text.rfind("\xEF\xBB\xBF", 0), std::string::npos) << c.name << ": BOM kept";

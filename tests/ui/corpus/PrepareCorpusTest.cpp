@@ -80,7 +80,7 @@ TEST_F(PrepareCorpus, FromAPackageWithProgressThenLoaded) {
     bool determinate = false;
     for (const auto& call : progress) determinate = determinate || call[2].toLongLong() > 0;
     EXPECT_TRUE(determinate);
-    ASSERT_EQ(loaded.count(), 1);
+    ASSERT_TRUE(wbuitest::waitFor([&] { return loaded.count() == 1; }, 30000));  // read on its own thread
     EXPECT_EQ(panel.displayName(), QStringLiteral("tang-quatrains-7"));
     EXPECT_EQ(panel.stats().documents, 48);
     EXPECT_EQ(panel.catalogButtonText(), QStringLiteral("Load"));

@@ -57,6 +57,7 @@ TEST(GuideScreenshots, TheTourAt1280x800) {
     w->runControls()->setAutoEstimate(true);  // as the app does: the first launch says how long a run takes
     ASSERT_TRUE(w->corpusPanel()->loadPrepared(QStringLiteral("tang-quatrains-7")))
         << "prepare tang-quatrains-7 and point LSTM_WORKBENCH_DATA at the corpus cache";
+    wbuitest::waitForCorpusReads(w);
     const QString corpus = w->corpusPanel()->corpusPath();
     QTest::qWait(100);
     ASSERT_TRUE(wbuitest::waitFor([&] { return !w->runControls()->estimator()->busy(); }, 300000));

@@ -113,6 +113,9 @@ struct LrFinderOptions {
 };
 LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& corpus,
                                 const LrFinderOptions& options = {});
+// The same on a corpus's token store (a corpus on disk, read as training reads it).
+LrFinderResult findLearningRate(const ExperimentConfig& config, std::shared_ptr<const TokenStore> store,
+                                const LrFinderOptions& options = {});
 // The finder's rule on its own (the finder and its dialog's tests apply it to a sweep).
 double suggestLearningRate(const std::vector<double>& rates, const std::vector<double>& losses);
 
@@ -144,6 +147,8 @@ struct BatchSizeOptions {
     std::function<void(const BatchSizeResult&)> onTrial;  // the table so far, after each size
 };
 BatchSizeResult findBatchSize(const ExperimentConfig& config, const Corpus& corpus,
+                              const BatchSizeOptions& options = {});
+BatchSizeResult findBatchSize(const ExperimentConfig& config, std::shared_ptr<const TokenStore> store,
                               const BatchSizeOptions& options = {});
 
 }  // namespace wb

@@ -10,6 +10,7 @@
 #include "workbench/Devices.h"
 #include "workbench/Errors.h"
 #include "workbench/ModelSummary.h"
+#include "workbench/TokenStore.h"
 #include "workbench/Training.h"
 
 namespace wb {
@@ -23,14 +24,14 @@ struct FinderData {
     std::unique_ptr<CpuThreadsScope> threads;  // the finder's threads, the previous ones back when it ends
 };
 
-FinderData prepare(const ExperimentConfig& config, const Corpus& corpus) {
+FinderData prepare(const ExperimentConfig& config, std::shared_ptr<const TokenStore> store) {
     config.ensureValid();
     FinderData f;
     f.config = config;
     settleDeviceSettings(f.config);  // the finders time steps in the precision the run would train in
     const auto threads = f.config.device.threads;
     f.device = torchDevice(f.config.device.device);
-    f.data = prepareData(f.config, corpus);
+    f.data = prepareData(f.config, std::move(store));
     f.data.train = f.data.train.to(f.device);
     f.outputs = config.task == Task::LanguageModel ? static_cast<std::int64_t>(f.data.vocabulary.size())
                                                    : static_cast<std::int64_t>(f.data.classes.size());
@@ -57,11 +58,17 @@ double suggestLearningRate(const std::vector<double>& rates, const std::vector<d
 
 LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& corpus,
                                 const LrFinderOptions& options) {
+    if (corpus.documents.empty()) throw InputError(corpus.source, 0, "the corpus has no documents");
+    return findLearningRate(config, TokenStore::fromCorpus(corpus, config.data), options);
+}
+
+LrFinderResult findLearningRate(const ExperimentConfig& config, std::shared_ptr<const TokenStore> store,
+                                const LrFinderOptions& options) {
     const double minLr = options.minLr, maxLr = options.maxLr;
     const int steps = options.steps;
     if (!(minLr > 0) || !(maxLr > minLr) || steps < 5)
         throw InputError("LR finder: expected 0 < min < max and at least 5 steps");
-    auto f = prepare(config, corpus);
+    auto f = prepare(config, std::move(store));
     auto setup =
         makeTrainingSetup(f.config, static_cast<std::int64_t>(f.data.vocabulary.size()), f.outputs, f.device);
     const auto n = f.data.train.size(), b = std::min(f.config.train.batchSize, n);
@@ -93,9 +100,15 @@ LrFinderResult findLearningRate(const ExperimentConfig& config, const Corpus& co
 
 BatchSizeResult findBatchSize(const ExperimentConfig& config, const Corpus& corpus,
                               const BatchSizeOptions& options) {
+    if (corpus.documents.empty()) throw InputError(corpus.source, 0, "the corpus has no documents");
+    return findBatchSize(config, TokenStore::fromCorpus(corpus, config.data), options);
+}
+
+BatchSizeResult findBatchSize(const ExperimentConfig& config, std::shared_ptr<const TokenStore> store,
+                              const BatchSizeOptions& options) {
     if (options.start < 1 || options.limit < options.start || options.minStepsPerEpoch < 1)
         throw InputError("batch-size finder: expected 1 <= start <= limit and at least one step per epoch");
-    auto f = prepare(config, corpus);
+    auto f = prepare(config, std::move(store));
     const auto n = f.data.train.size();
     const auto vocab = static_cast<std::int64_t>(f.data.vocabulary.size());
     const double memory = static_cast<double>(listDevices().front().memoryBytes);

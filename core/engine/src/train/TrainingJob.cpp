@@ -28,8 +28,7 @@ struct TrainingJob::Impl : JobState {};
 // The configured corpus's token store: opened from the corpus cache, or tokenized into it now.
 static std::shared_ptr<const TokenStore> configuredStore(const ExperimentConfig& config,
                                                          const TokenizeProgress& tokenizing) {
-    return TokenStore::forCorpusFile(resolveCorpusPath(config.data.corpus), config.data,
-                                     tokenStoreDir(corporaCacheDir()), tokenizing);
+    return TokenStore::forConfiguredCorpus(config.data, tokenizing);
 }
 
 // What training holds in memory, counted before it starts, against what the machine has free: the model's

@@ -66,6 +66,10 @@ public:
     static std::shared_ptr<const TokenStore> forCorpusFile(const std::string& path, const DataConfig& data,
                                                            const std::string& cacheDir,
                                                            const TokenizeProgress& progress = {});
+    // The store of a config's corpus (a path, or a prepared corpus's name) in the corpus cache: what a run,
+    // the finders and `tokenize` read.
+    static std::shared_ptr<const TokenStore> forConfiguredCorpus(const DataConfig& data,
+                                                                 const TokenizeProgress& progress = {});
     // A corpus already in memory, encoded into memory (an app's loaded corpus, a test's).
     static std::shared_ptr<const TokenStore> fromCorpus(const Corpus& corpus, const DataConfig& data);
     // The same with a vocabulary given (a resumed run's), instead of one built from the corpus.

@@ -5,20 +5,18 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <unordered_set>
 
 #include <nlohmann/json.hpp>
 
 #include "corpus/CorpusFile.h"
 #include "corpus/DelimitedText.h"
 #include "corpus/PoemsJson.h"
+#include "corpus/StatsAccumulator.h"
 #include "io/JsonDocument.h"
 #include "io/MemoryBudget.h"
-#include "text/WordTokenizer.h"
 #include "workbench/Corpus.h"
 #include "workbench/Errors.h"
 #include "workbench/Format.h"
@@ -370,45 +368,12 @@ Corpus loadCorpus(const std::string& path, CorpusFormat format) {
 }
 
 CorpusStats computeStats(const Corpus& corpus) {
-    CorpusStats s;
-    s.documents = static_cast<std::int64_t>(corpus.documents.size());
-    // A bitmap over all code points (139 KB) beats hashing 4 million characters; distinct words are views
-    // into an arena, so a word already seen costs a hash lookup and no allocation.
-    std::vector<bool> seenChar(0x110000, false);
-    std::int64_t distinctChars = 0;
-    std::unordered_set<std::string_view> words;
-    std::deque<std::string> wordArena;
-    bool first = true;
+    StatsAccumulator stats;
     for (const auto& d : corpus.documents) {
-        std::int64_t n = 0;
-        for (std::size_t i = 0; i < d.text.size();) {
-            // Decode inline: text was validated on load, so the lead byte gives the length.
-            const auto b0 = static_cast<unsigned char>(d.text[i]);
-            const std::size_t len = b0 < 0x80 ? 1 : b0 < 0xE0 ? 2 : b0 < 0xF0 ? 3 : 4;
-            char32_t cp = len == 1 ? b0 : len == 2 ? (b0 & 0x1F) : len == 3 ? (b0 & 0x0F) : (b0 & 0x07);
-            for (std::size_t k = 1; k < len && i + k < d.text.size(); ++k)
-                cp = (cp << 6) | (static_cast<unsigned char>(d.text[i + k]) & 0x3F);
-            if (cp < 0x110000 && !seenChar[cp]) {
-                seenChar[cp] = true;
-                ++distinctChars;
-            }
-            i += len;
-            ++n;
-        }
-        s.characters += n;
-        s.minDocumentChars = first ? n : std::min(s.minDocumentChars, n);
-        s.maxDocumentChars = std::max(s.maxDocumentChars, n);
-        first = false;
-        detail::forEachWordToken(d.text, [&](std::string_view w) {
-            ++s.words;
-            if (words.find(w) == words.end()) words.insert(wordArena.emplace_back(w));
-        });
-        if (corpus.labelled()) ++s.classCounts[d.label];
+        stats.add(d.text);
+        if (corpus.labelled()) stats.countClass(d.label);
     }
-    s.distinctCharacters = distinctChars;
-    s.distinctWords = static_cast<std::int64_t>(words.size());
-    s.meanDocumentChars = s.documents > 0 ? static_cast<double>(s.characters) / s.documents : 0.0;
-    return s;
+    return stats.stats();
 }
 
 std::vector<Document> previewDocuments(const Corpus& corpus, std::size_t n, std::size_t maxChars) {
