@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -459,19 +460,17 @@ void CorpusPanel::showCorpus() {
     const auto& st = o.stats;
     m_title->setText(tr("<b>%1</b> · %2").arg(m_displayName.toHtmlEscaped(), toQt(wb::toString(o.format))));
     m_title->setToolTip(m_path);
-    m_message->setText(tr("Loaded %1 documents.").arg(st.documents));
+    m_message->setText(tr("Loaded %1 documents.").arg(QLocale().toString(qlonglong(st.documents))));
     m_message->setToolTip(m_path);
-    QString stats = tr("Size: %1\nDocuments: %2\nCharacters: %3 (%4 distinct)\nWords: %5 (%6 distinct)\n"
-                       "Document length: %7 – %8 characters, mean %9")
-                        .arg(toQt(wb::humanBytes(double(o.bytes))))
-                        .arg(st.documents)
-                        .arg(st.characters)
-                        .arg(st.distinctCharacters)
-                        .arg(st.words)
-                        .arg(st.distinctWords)
-                        .arg(st.minDocumentChars)
-                        .arg(st.maxDocumentChars)
-                        .arg(st.meanDocumentChars, 0, 'f', 1);
+    // Grouped digits ("9,886,537" in English): a large corpus's counts run to ten figures.
+    const QLocale locale;
+    const auto n = [&locale](std::int64_t v) { return locale.toString(qlonglong(v)); };
+    QString stats =
+        tr("Size: %1\nDocuments: %2\nCharacters: %3 (%4 distinct)\nWords: %5 (%6 distinct)\n"
+           "Document length: %7 – %8 characters, mean %9")
+            .arg(toQt(wb::humanBytes(double(o.bytes))), n(st.documents), n(st.characters),
+                 n(st.distinctCharacters), n(st.words), n(st.distinctWords), n(st.minDocumentChars),
+                 n(st.maxDocumentChars), locale.toString(st.meanDocumentChars, 'f', 1));
     if (o.labelled()) stats += tr("\nClasses: %1").arg(o.classes.size());
     m_statsLabel->setText(stats);
     m_balance->setCounts(st.classCounts);

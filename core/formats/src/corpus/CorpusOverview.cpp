@@ -26,8 +26,8 @@ std::uint64_t sourceBytes(const std::string& path) {
 }
 
 // Plain text, one pass over its parts on every core: each part's statistics and first documents, merged.
-CorpusOverview readTextOverview(const std::string& path, std::size_t previewCount, std::size_t previewChars,
-                                const TokenizeProgress& progress) {
+CorpusOverview readTextParts(const std::string& path, std::size_t previewCount, std::size_t previewChars,
+                             const TokenizeProgress& progress) {
     CorpusOverview o;
     o.path = path;
     o.format = CorpusFormat::Text;
@@ -65,6 +65,16 @@ CorpusOverview readTextOverview(const std::string& path, std::size_t previewCoun
     if (o.stats.documents == 0) throw InputError(path, 0, "no text (the file holds only whitespace)");
     o.preview = previewDocuments(first, previewCount, previewChars);
     return o;
+}
+
+CorpusOverview readTextOverview(const std::string& path, std::size_t previewCount, std::size_t previewChars,
+                                const TokenizeProgress& progress) {
+    // The parts' word tables (hundreds of MB for a few GB of text) go back to the system once they are
+    // gone, whether the read ended or failed.
+    const struct Release {
+        ~Release() { releaseFreedMemory(); }
+    } release;
+    return readTextParts(path, previewCount, previewChars, progress);
 }
 
 }  // namespace

@@ -2,6 +2,9 @@
 #include "corpus/DocumentParts.h"
 
 #include <fcntl.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +25,12 @@ std::uint64_t fnvWords(std::uint64_t h, const char* data, std::size_t n) {
     }
     for (; i < n; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ULL;
     return h;
+}
+
+void releaseFreedMemory() {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
 }
 
 std::size_t threadsFor(std::uint64_t bytes) {

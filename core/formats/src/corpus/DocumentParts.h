@@ -45,6 +45,10 @@ std::unique_ptr<DocumentParts> textFileParts(const std::string& path, std::size_
 // A corpus in memory: its documents cut into `parts` runs of about equal bytes.
 std::unique_ptr<DocumentParts> corpusParts(const Corpus& corpus, std::size_t parts);
 
+// Hands the memory the parts' threads allocated and freed back to the system. glibc keeps a thread's freed
+// pages in its arena otherwise: an app that read a 2 GB corpus's word tables would hold them to the end.
+void releaseFreedMemory();
+
 // Threads for reading a source of this many bytes: one below 4 MiB, else the cores (at most 8).
 std::size_t threadsFor(std::uint64_t bytes);
 

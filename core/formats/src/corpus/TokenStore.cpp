@@ -633,6 +633,10 @@ void writeMetadata(const std::string& file, const std::string& key, const std::s
 std::shared_ptr<const TokenStore> TokenStore::forCorpusFile(const std::string& path, const DataConfig& data,
                                                             const std::string& cacheDir,
                                                             const TokenizeProgress& progress) {
+    // What the passes allocated and freed (counts, a corpus loaded whole) goes back to the system at the end.
+    const struct Release {
+        ~Release() { releaseFreedMemory(); }
+    } release;
     const auto format = data.format == CorpusFormat::Auto ? detectCorpusFormat(path) : data.format;
     std::error_code ec;
     const auto absolute = fs::absolute(path, ec).lexically_normal().string();
