@@ -108,11 +108,34 @@ TEST(TextDatasets, DataFractionKeepsAShareOfTrainingAndAllOfValidation) {
     EXPECT_EQ(k.train.range(0, 6).targets.sum().item<std::int64_t>(), 3);
 }
 
-TEST(TextDatasets, PermutationIsDeterministicAndComplete) {
-    const auto a = seededPermutation(100, 7), b = seededPermutation(100, 7), c = seededPermutation(100, 8);
-    EXPECT_TRUE(torch::equal(a, b));
-    EXPECT_FALSE(torch::equal(a, c));
-    EXPECT_TRUE(torch::equal(std::get<0>(a.sort()), torch::arange(100, torch::kInt64)));
+TEST(TextDatasets, SeededOrderIsAPermutationFromItsSeedAlone) {
+    // Complete on domains of every shape: one value, powers of four and one either side, odd sizes.
+    for (const std::int64_t n : {1, 2, 3, 4, 5, 15, 16, 17, 100, 1000, 4097, 65536, 100003}) {
+        const SeededOrder order(n, 7);
+        std::vector<char> seen(static_cast<std::size_t>(n), 0);
+        for (std::int64_t i = 0; i < n; ++i) {
+            const auto v = order[i];
+            ASSERT_TRUE(v >= 0 && v < n) << n;
+            EXPECT_FALSE(seen[static_cast<std::size_t>(v)]) << "n " << n << ": " << v << " twice";
+            seen[static_cast<std::size_t>(v)] = 1;
+        }
+    }
+    // The same seed, the same order; another seed, another; and shuffled, not near the identity.
+    const SeededOrder a(1000, 7), b(1000, 7), c(1000, 8);
+    EXPECT_TRUE(torch::equal(a.slice(0, 1000), b.slice(0, 1000)));
+    EXPECT_FALSE(torch::equal(a.slice(0, 1000), c.slice(0, 1000)));
+    int fixed = 0, ascending = 0;
+    for (std::int64_t i = 0; i < 1000; ++i) {
+        fixed += a[i] == i;
+        ascending += i > 0 && a[i] > a[i - 1];
+    }
+    EXPECT_LT(fixed, 10);             // a random permutation has one on average
+    EXPECT_NEAR(ascending, 500, 60);  // and rises at half of its steps
+    EXPECT_TRUE(torch::equal(a.slice(10, 5), a.slice(0, 15).narrow(0, 10, 5)));
+    // Pinned: a resumed run must see the batches the run saw before, on every platform and build.
+    std::vector<std::int64_t> first;
+    for (std::int64_t i = 0; i < 8; ++i) first.push_back(a[i]);
+    EXPECT_EQ(first, (std::vector<std::int64_t>{781, 711, 596, 924, 823, 765, 778, 815}));
 }
 
 // The store's windows are the in-memory path's (issue #30): running text in its order, and the documents of

@@ -88,9 +88,9 @@ EncodedSplit EncodedSplit::sample(std::int64_t n, std::uint64_t seed) const {
     EncodedSplit s = *this;
     s.m_picked.clear();
     if (n <= 0 || n >= m_size) return s;
-    const auto order = seededPermutation(m_size, seed);
-    const auto* p = order.data_ptr<std::int64_t>();
-    s.m_picked.assign(p, p + n);
+    const SeededOrder order(m_size, seed);
+    s.m_picked.resize(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) s.m_picked[static_cast<std::size_t>(i)] = order[i];
     std::sort(s.m_picked.begin(), s.m_picked.end());
     return s;
 }
@@ -152,15 +152,46 @@ std::vector<std::int64_t> EncodedSplit::streamIds(std::int64_t maxIds, std::int6
     return ids;
 }
 
-torch::Tensor seededPermutation(std::int64_t n, std::uint64_t seed) {
-    // Shuffled in the tensor itself: an epoch's order of a large corpus's windows is its largest allocation.
-    auto out = torch::arange(n, torch::kInt64);
+namespace {
+std::uint64_t splitmix64(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+}  // namespace
+
+SeededOrder::SeededOrder(std::int64_t n, std::uint64_t seed) : m_n(std::max<std::int64_t>(n, 0)) {
+    int bits = 0;  // bits of n - 1, the largest value
+    while (bits < 62 && (std::uint64_t{1} << bits) < static_cast<std::uint64_t>(m_n)) ++bits;
+    m_halfBits = std::max(1, (bits + 1) / 2);
+    m_mask = (std::uint64_t{1} << m_halfBits) - 1;
+    std::uint64_t key = splitmix64(seed);
+    for (auto& k : m_keys) k = key = splitmix64(key);
+}
+
+std::uint64_t SeededOrder::round(int r, std::uint64_t half) const {
+    return splitmix64(m_keys[r] ^ half) & m_mask;
+}
+
+std::int64_t SeededOrder::operator[](std::int64_t position) const {
+    auto x = static_cast<std::uint64_t>(position);
+    do {
+        std::uint64_t left = x >> m_halfBits, right = x & m_mask;
+        for (int r = 0; r < 6; ++r) {
+            const std::uint64_t next = left ^ round(r, right);
+            left = right;
+            right = next;
+        }
+        x = (left << m_halfBits) | right;
+    } while (x >= static_cast<std::uint64_t>(m_n));
+    return static_cast<std::int64_t>(x);
+}
+
+torch::Tensor SeededOrder::slice(std::int64_t begin, std::int64_t count) const {
+    auto out = torch::empty({count}, torch::kInt64);
     auto* p = out.data_ptr<std::int64_t>();
-    std::mt19937_64 rng(seed);
-    for (std::int64_t i = n - 1; i > 0; --i) {
-        const auto j = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(i + 1));
-        std::swap(p[i], p[j]);
-    }
+    for (std::int64_t i = 0; i < count; ++i) p[i] = (*this)[begin + i];
     return out;
 }
 

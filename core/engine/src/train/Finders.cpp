@@ -72,7 +72,7 @@ LrFinderResult findLearningRate(const ExperimentConfig& config, std::shared_ptr<
     auto setup =
         makeTrainingSetup(f.config, static_cast<std::int64_t>(f.data.vocabulary.size()), f.outputs, f.device);
     const auto n = f.data.train.size(), b = std::min(f.config.train.batchSize, n);
-    auto order = seededPermutation(n, f.config.train.seed);
+    const SeededOrder order(n, f.config.train.seed);
     LrFinderResult r;
     double avg = 0, best = std::numeric_limits<double>::infinity();
     const double beta = 0.9;
@@ -82,7 +82,7 @@ LrFinderResult findLearningRate(const ExperimentConfig& config, std::shared_ptr<
         const double lr = minLr * std::pow(maxLr / minLr, static_cast<double>(i) / (steps - 1));
         setup.optimizer->setLearningRate(lr);
         if (cursor + b > n) cursor = 0;
-        const auto batch = f.data.train.batch(order.narrow(0, cursor, b));
+        const auto batch = f.data.train.batch(order.slice(cursor, b));
         cursor += b;
         const double loss = trainStep(setup, batch, f.config).item<double>();
         if (!std::isfinite(loss)) break;

@@ -318,8 +318,8 @@ void TrainingSession::trainLoop() {
         if (m_tc.epochs > 0 && m_state.epochIndex >= m_tc.epochs) break;
         if (m_tc.maxSteps > 0 && m_state.step >= m_tc.maxSteps) break;
         // The order of an epoch depends only on the seed and the epoch: a resumed run sees the same batches.
-        const auto order = seededPermutation(
-            m_trainSplit.size(), m_tc.seed * 1000003ULL + static_cast<std::uint64_t>(m_state.epochIndex));
+        const SeededOrder order(m_trainSplit.size(),
+                                m_tc.seed * 1000003ULL + static_cast<std::uint64_t>(m_state.epochIndex));
         bool hitMaxSteps = false, earlyStopped = false;
         while (m_state.batchInEpoch < m_stepsPerEpoch && !stopping()) {
             waitWhilePaused();
@@ -352,7 +352,7 @@ void TrainingSession::trainLoop() {
 }
 
 // One global batch: this rank trains on its shard, the synchroniser makes the gradients the global batch's.
-void TrainingSession::trainBatch(const torch::Tensor& order) {
+void TrainingSession::trainBatch(const SeededOrder& order) {
     if (m_job.info.summary.startupSeconds == 0)
         m_job.info.summary.startupSeconds =
             std::chrono::duration<double>(Clock::now() - m_job.madeAt).count();
@@ -364,11 +364,11 @@ void TrainingSession::trainBatch(const torch::Tensor& order) {
     torch::manual_seed(dropoutSeed);
     m_setup->optimizer->setLearningRate(scheduledLearningRate(m_tc, m_state.step, m_plannedSteps));
     if (m_shards) {
-        const auto batch = m_trainSplit.batch(order.narrow(0, begin, size));
+        const auto batch = m_trainSplit.batch(order.slice(begin, size));
         m_lossSum += m_shards->step(*m_setup, batch, m_config, dropoutSeed).to(torch::kFloat32);
     } else {
         const auto [first, last] = m_sync->shard(size);
-        const auto batch = m_trainSplit.batch(order.narrow(0, begin + first, last - first));
+        const auto batch = m_trainSplit.batch(order.slice(begin + first, last - first));
         ScopedDropoutShard dropoutShard(dataParallel() ? size : 0, first);
         m_lossSum +=
             trainStep(*m_setup, batch, m_config, m_sync.get(), m_sync->lossWeight(last - first, size))

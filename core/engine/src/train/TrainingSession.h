@@ -39,7 +39,7 @@ private:
     void measureBaseline();
     void takeSamples(double valLoss);
     void trainLoop();
-    void trainBatch(const torch::Tensor& order);
+    void trainBatch(const SeededOrder& order);
     void waitWhilePaused();
     void recordTrainLoss();
     bool validateAndCheckpoint();  // true when early stopping fires
