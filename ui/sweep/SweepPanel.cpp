@@ -381,6 +381,12 @@ bool SweepPanel::replan() {
             ok = true;
         } catch (const std::exception& e) {
             m_planText = toQt(e.what());
+            // A sweep on show (an opened folder, say one over links) was made from another experiment: the
+            // plan is for Start, which would run its grid on the Experiment page's.
+            if (m_sweep)
+                m_planText =
+                    tr("Start would run this grid on the Experiment page's experiment, which cannot: %1")
+                        .arg(m_planText);
         }
     }
     m_plan->setText(m_planText);

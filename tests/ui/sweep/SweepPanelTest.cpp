@@ -190,6 +190,22 @@ TEST_F(SweepTab, PauseFinishesTheRunningCellCancelStopsAndResumeCompletes) {
     EXPECT_EQ(m_panel.resultTable()->rowCount(), 3);
 }
 
+// A committed sweep over links (docs/benchmarks/network-scaling), opened while the Experiment page trains one
+// process: its results show, and the plan line says that it is Start, on the Experiment page's experiment,
+// that cannot run this grid, not the sweep shown.
+TEST_F(SweepTab, AnOpenedLinkSweepShowsAndThePlanSaysWhatStartWouldDo) {
+    QString error;
+    ASSERT_TRUE(m_panel.openSweep(
+        QStringLiteral(WORKBENCH_SOURCE_DIR "/docs/benchmarks/network-scaling/poems/hosts"), &error))
+        << error.toStdString();
+    EXPECT_EQ(m_panel.state(), State::Finished);
+    EXPECT_GT(m_panel.resultTable()->rowCount(), 0);
+    EXPECT_TRUE(m_panel.planText().startsWith(QStringLiteral("Start would run this grid")))
+        << m_panel.planText().toStdString();
+    EXPECT_TRUE(m_panel.planText().contains(QStringLiteral("one process")))
+        << m_panel.planText().toStdString();
+}
+
 // Issue #32: a damaged sweep.json opened in the app is an error naming the file; the tab shows what it
 // showed before.
 TEST_F(SweepTab, ATruncatedSweepFileIsAnErrorNamingItAndTheTabStaysAsItWas) {
