@@ -371,7 +371,7 @@ void CorpusPanel::load(PendingLoad request) {
     m_pending = std::move(request);
     m_loadProgress->setRange(0, 0);  // busy until the reader says how far it is
     m_loadProgress->setFormat(tr("reading %1").arg(m_pending.displayName));
-    m_message->setText(tr("Reading %1 …").arg(m_pending.displayName.toHtmlEscaped()));
+    m_message->setText(tr("Reading %1 …").arg(m_pending.displayName));  // plain text: a name as it is
     m_reader->read(m_pending.path, m_pending.format);
     // The bar only for a read that takes a moment: a small corpus loads without it flashing.
     QTimer::singleShot(250, m_loadRow, [this] { m_loadRow->setVisible(isLoading()); });
@@ -399,7 +399,7 @@ void CorpusPanel::cancelLoading() {
     endLoading();
     const QString kept =
         m_overview ? tr("%1 is still loaded.").arg(m_displayName) : tr("No corpus is loaded.");
-    m_message->setText(tr("Stopped reading %1. %2").arg(m_pending.displayName, kept).toHtmlEscaped());
+    m_message->setText(tr("Stopped reading %1. %2").arg(m_pending.displayName, kept));
 }
 
 void CorpusPanel::onRead(std::shared_ptr<const wb::CorpusOverview> overview) {
