@@ -268,7 +268,44 @@ void SweepChart::setPlot(const wb::SweepPlot& data, const QString& subtitle) {
     }
     drawMarkers(m_plot, data, font().family());
     drawNotes(m_plot, data, font().family());
+    m_drawnTop = y->range().upper;
+    keepDataBelowLegend();
     m_plot->replot();
+}
+
+void SweepChart::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    keepDataBelowLegend();
+}
+
+void SweepChart::keepDataBelowLegend() {
+    if (!m_plot->legend->visible() || m_data.logY || m_plot->plottableCount() == 0) return;
+    // The plot at this widget's size, shown or not: a chart made for an export is never shown, so neither
+    // its layout nor the plot's resize event (which sets its viewport) has run.
+    if (layout()) layout()->activate();
+    m_plot->setViewport(m_plot->rect());
+    QCPAxis* y = m_plot->yAxis;
+    y->setRangeUpper(m_drawnTop);
+    m_plot->replot();  // lays the legend out at this size
+    double top = -std::numeric_limits<double>::infinity();
+    for (int i = 0; i < m_plot->plottableCount(); ++i) {
+        bool found = false;
+        const QCPRange values = m_plot->plottable(i)->getValueRange(found);
+        if (found) top = std::max(top, values.upper);
+    }
+    const QRect area = m_plot->axisRect()->rect();
+    if (!std::isfinite(top) || area.height() <= 0) return;
+    // The part of the axis rect the legend covers, from its top, and a little gap.
+    const double covered =
+        double(m_plot->legend->outerRect().bottom() - area.top()) / double(area.height()) + 0.04;
+    // A legend over half the plot (six long device names on a small chart) leaves no room worth making.
+    if (covered <= 0 || covered >= 0.5) return;
+    const double lower = y->range().lower;
+    const double needed = (top - covered * lower) / (1 - covered);  // top sits at `covered` below the top
+    if (needed > m_drawnTop) {
+        y->setRangeUpper(needed);
+        m_plot->replot();
+    }
 }
 
 }  // namespace wbui

@@ -21,9 +21,18 @@ public:
     const wb::SweepPlot& sweepPlot() const { return m_data; }
     QCustomPlot* plot() const { return m_plot; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    // Raises a linear y axis until the data (error bars included) stays below the legend in the top corner:
+    // a fixed headroom let six devices' legend cover the tallest bars. Not when the legend would cover half
+    // the plot (a small chart): no room is worth making there. Done again at each size.
+    void keepDataBelowLegend();
+
     QCustomPlot* m_plot;
     wb::SweepPlot m_data;
+    double m_drawnTop = 0;  // the y axis's top as the data asked for it; the legend's room is added to it
 };
 
 }  // namespace wbui
