@@ -45,6 +45,23 @@ std::string readText(const fs::path& path) {
     return ss.str();
 }
 
+std::string mixedScriptText(std::size_t bytes, unsigned seed, int maxWords) {
+    const char* pieces[] = {"lorem", "ipsum", "dolor", "sit", "amet", "床前",  "明月", "光",
+                            "é",     "ß",     "ω",     "𝔘",   "𰀀", "Don't", "x7",   "—"};
+    std::mt19937 rng(seed);
+    std::string out = "\xEF\xBB\xBF";
+    while (out.size() < bytes) {
+        const int lines = 1 + static_cast<int>(rng() % 4);
+        for (int l = 0; l < lines; ++l) {
+            const int words = 1 + static_cast<int>(rng() % static_cast<unsigned>(maxWords));
+            for (int w = 0; w < words; ++w) out += std::string(w ? " " : "") + pieces[rng() % 16];
+            out += rng() % 5 == 0 ? "\r\n" : "\n";
+        }
+        out += rng() % 3 == 0 ? "  \n" : "\n";
+    }
+    return out;
+}
+
 std::string patternText(std::size_t lines, std::size_t lineLength) {
     const std::string cycle = "abcdefgh";
     std::string out;

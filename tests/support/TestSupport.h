@@ -28,6 +28,10 @@ std::string readText(const std::filesystem::path& path);
 
 // A plain-text corpus with a strong repeating pattern ("abcabc…" lines): an LM can learn it quickly.
 std::string patternText(std::size_t lines, std::size_t lineLength = 24);
+// About `bytes` of paragraphs of made-up words over a few scripts (a byte-order mark first, some lines ending
+// CRLF, code points past U+FFFF, blank lines with spaces between paragraphs), lines of 1 to maxWords words:
+// plain text that exercises every corner of a text reader.
+std::string mixedScriptText(std::size_t bytes, unsigned seed = 3, int maxWords = 12);
 // A TSV of two classes separable by vocabulary ("good" words vs "bad" words), n rows.
 std::string separableTsv(std::size_t rows, unsigned seed = 1);
 // chinese-poetry shaped JSON with n seven-character quatrains over a small set of characters.

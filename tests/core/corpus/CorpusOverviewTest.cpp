@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <random>
 
 #include "support/TestSupport.h"
 #include "workbench/CorpusOverview.h"
@@ -14,23 +13,8 @@ using namespace wb;
 
 namespace {
 
-// Paragraphs of words over a few scripts, CRLF and LF, blank lines with spaces: about `bytes` of it.
-std::string paragraphs(std::size_t bytes) {
-    const char* pieces[] = {"lorem", "ipsum", "dolor", "床前",  "明月", "光",
-                            "é",     "ω",     "𝔘",     "Don't", "x7",   "—"};
-    std::mt19937 rng(5);
-    std::string out = "\xEF\xBB\xBF";
-    while (out.size() < bytes) {
-        const int lines = 1 + static_cast<int>(rng() % 4);
-        for (int l = 0; l < lines; ++l) {
-            const int words = 1 + static_cast<int>(rng() % 90);
-            for (int w = 0; w < words; ++w) out += std::string(w ? " " : "") + pieces[rng() % 12];
-            out += rng() % 5 == 0 ? "\r\n" : "\n";
-        }
-        out += rng() % 3 == 0 ? "  \n" : "\n";
-    }
-    return out;
-}
+// Long lines (up to 90 words), so that the preview cuts documents.
+std::string paragraphs(std::size_t bytes) { return wbtest::mixedScriptText(bytes, 5, 90); }
 
 void expectSameStats(const CorpusStats& a, const CorpusStats& b) {
     EXPECT_EQ(a.documents, b.documents);

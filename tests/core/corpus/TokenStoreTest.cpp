@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <random>
 
 #include "support/TestSupport.h"
 #include "workbench/Errors.h"
@@ -20,25 +19,6 @@ namespace fs = std::filesystem;
 using namespace wb;
 
 namespace {
-
-// Paragraphs of made-up words over a few scripts, some lines ending CRLF, blank lines with spaces between
-// paragraphs: `bytes` of it, about.
-std::string mixedText(std::size_t bytes, unsigned seed = 3) {
-    const char* pieces[] = {"lorem", "ipsum", "dolor", "sit", "amet", "床前",  "明月", "光",
-                            "é",     "ß",     "ω",     "𝔘",   "𰀀", "Don't", "x7",   "—"};
-    std::mt19937 rng(seed);
-    std::string out = "\xEF\xBB\xBF";
-    while (out.size() < bytes) {
-        const int lines = 1 + static_cast<int>(rng() % 4);
-        for (int l = 0; l < lines; ++l) {
-            const int words = 1 + static_cast<int>(rng() % 12);
-            for (int w = 0; w < words; ++w) out += std::string(w ? " " : "") + pieces[rng() % 16];
-            out += rng() % 5 == 0 ? "\r\n" : "\n";
-        }
-        out += rng() % 3 == 0 ? "  \n" : "\n";
-    }
-    return out;
-}
 
 std::vector<std::int64_t> allIds(const TokenStore& s) {
     std::vector<std::int64_t> ids(static_cast<std::size_t>(s.tokenCount()));
@@ -85,7 +65,8 @@ std::vector<std::string> filesIn(const fs::path& dir) {
 TEST(TokenStore, TextInPartsHoldsTheIdsOfTheInMemoryPath) {
     wbtest::TempDir dir;
     const auto path = dir.file("mixed.txt");
-    wbtest::writeText(path, mixedText(6 << 20));  // over 4 MiB: tokenized in parts on every core
+    wbtest::writeText(path,
+                      wbtest::mixedScriptText(6 << 20));  // over 4 MiB: tokenized in parts on every core
     const auto cache = tokenStoreDir(dir.file("cache"));
     for (const auto& settings :
          {data(TokenLevel::Char), data(TokenLevel::Char, 12), data(TokenLevel::Word)}) {
@@ -164,7 +145,7 @@ TEST(TokenStore, ReusedWhileTheSourceIsUnchangedMadeAgainWhenItChanges) {
 TEST(TokenStore, ACancelledTokenizationLeavesNoStore) {
     wbtest::TempDir dir;
     const auto path = dir.file("big.txt");
-    wbtest::writeText(path, mixedText(12 << 20));
+    wbtest::writeText(path, wbtest::mixedScriptText(12 << 20));
     const auto cache = tokenStoreDir(dir.file("cache"));
     int calls = 0;
     EXPECT_THROW(TokenStore::forCorpusFile(path, data(TokenLevel::Char), cache,
@@ -189,7 +170,7 @@ TEST(TokenStore, ACancelledTokenizationLeavesNoStore) {
 TEST(TokenStore, AKilledTokenizationLeavesNoStoreAndTheNextCleansUp) {
     wbtest::TempDir dir;
     const auto path = dir.file("big.txt");
-    wbtest::writeText(path, mixedText(12 << 20));
+    wbtest::writeText(path, wbtest::mixedScriptText(12 << 20));
     const auto cache = tokenStoreDir(dir.file("cache"));
     const pid_t child = fork();
     ASSERT_GE(child, 0);
