@@ -55,6 +55,10 @@ SweepChart::SweepChart(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlo
     m_plot->legend->setVisible(true);
     m_plot->legend->setBrush(QColor(255, 255, 255, 210));
     m_plot->legend->setFont(QFont(font().family(), 8));
+    // Rows as tall as their text (the default swatch is 32×18): six devices fit above the bars of a small
+    // chart.
+    m_plot->legend->setIconSize(14, 9);
+    m_plot->legend->setRowSpacing(0);
     m_plot->setMinimumSize(260, 200);
 }
 
