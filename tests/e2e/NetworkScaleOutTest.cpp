@@ -143,7 +143,7 @@ TEST_F(NetworkScaleOut, ALinkTakenDownEndsBothSidesWithOneLineEach) {
     EXPECT_EQ(lineCount(rank0.err()), 1) << rank0.err();
     EXPECT_NE(rank0.err().find("rank 1 on host1"), std::string::npos) << rank0.err();
     const int code1 = rank1.wait(std::chrono::seconds(3 * kTimeout + 10));
-    ASSERT_NE(code1, -1) << "rank 1 still runs long after its link went down";
+    ASSERT_NE(code1, -1) << "rank 1 still runs long after its link went down: " << rank1.err();
     EXPECT_EQ(code1, 1) << rank1.err();
     EXPECT_EQ(lineCount(rank1.err()), 1) << rank1.err();
     EXPECT_NE(rank1.err().find("rank 0"), std::string::npos) << rank1.err();

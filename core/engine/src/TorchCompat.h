@@ -1,5 +1,5 @@
-// What moved between the LibTorch versions this project builds against (Debian 12: 1.13; Debian 13 and
-// PyTorch's wheels: 2.x), in one place. Each macro says which versions need what; code tests the macro,
+// What moved between the LibTorch versions this project builds against (Debian 12: 1.13; Debian 13: 2.6;
+// PyTorch's wheels: 2.15), in one place. Each macro says which versions need what; code tests the macro,
 // never a version number of its own.
 #pragma once
 
@@ -25,6 +25,16 @@
 // the out-of-memory test installs, overrides both).
 #if WORKBENCH_TORCH_AT_LEAST(2, 3)
 #define WORKBENCH_ALLOCATOR_COPY_DATA 1
+#endif
+
+// c10d's Reducer constructor: 2.8 dropped its third argument (the per-bucket size limits) and took
+// skip_all_reduce_unused_params and use_python_reducer after first_bucket_bytes_cap; 2.11 took the per-bucket
+// caps back, as a std::vector<int64_t> after those two (so 2.15).
+#if WORKBENCH_TORCH_AT_LEAST(2, 8)
+#define WORKBENCH_REDUCER_SKIP_UNUSED_ARGS 1
+#endif
+#if WORKBENCH_TORCH_AT_LEAST(2, 11)
+#define WORKBENCH_REDUCER_BUCKET_CAP_LIST 1
 #endif
 
 // 2.4 replaced the per-device autocast functions (set_enabled for CUDA, set_cpu_enabled, ...) by ones that

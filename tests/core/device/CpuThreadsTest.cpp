@@ -23,6 +23,10 @@ using namespace wb;
 
 namespace {
 bool openBlas() { return blasLibrary().rfind("OpenBLAS", 0) == 0; }
+// PyTorch's own LibTorch: MKL linked in, on LibTorch's thread count.
+bool mkl() { return blasLibrary().rfind("MKL", 0) == 0; }
+// Whether the BLAS's threads follow the ones a run asks for (otherwise blasThreads() is -1).
+bool blasThreadsFollow() { return openBlas() || mkl(); }
 
 // Whether OpenBLAS provides sgemm_ here, found without blasLibrary(): the resolved file that holds sgemm_.
 bool sgemmFromOpenBlas() {
@@ -51,15 +55,21 @@ TEST(CpuThreads, OpenBlasIsRecognisedWhereItProvidesSgemm) {
     EXPECT_EQ(blasThreadsCaveat(), "");
 }
 
+// MKL is named exactly where LibTorch was built with it (PyTorch's builds; never Debian's).
+TEST(CpuThreads, MklIsNamedWhereLibTorchHasIt) {
+    EXPECT_EQ(mkl(), at::hasMKL()) << blasLibrary();
+    if (mkl()) EXPECT_EQ(blasThreadsCaveat(), "");
+}
+
 TEST(CpuThreads, AScopeRestoresLibTorchAndOpenBlasThreads) {
     const TwoThreads process;
     {
         const CpuThreadsScope job(1);
         EXPECT_EQ(torch::get_num_threads(), 1);
-        if (openBlas()) EXPECT_EQ(blasThreads(), 1);
+        if (blasThreadsFollow()) EXPECT_EQ(blasThreads(), 1);
     }
     EXPECT_EQ(torch::get_num_threads(), 2);
-    if (openBlas()) {
+    if (blasThreadsFollow()) {
         EXPECT_EQ(blasThreads(), 2);
     } else {
         EXPECT_EQ(blasThreads(), -1);
@@ -77,10 +87,10 @@ TEST(CpuThreads, ATrainingRunLeavesTheProcessAsItFoundItAndRecordsBlasThreads) {
     config.device.threads = 1;
     TrainingJob(config, dir.file("run")).run();
     EXPECT_EQ(torch::get_num_threads(), 2);
-    if (openBlas()) EXPECT_EQ(blasThreads(), 2);
+    if (blasThreadsFollow()) EXPECT_EQ(blasThreads(), 2);
     const auto record = loadRunFolder(dir.file("run"));
     EXPECT_EQ(record.info.threads, 1);
-    EXPECT_EQ(record.info.blasThreads, openBlas() ? 1 : -1);
+    EXPECT_EQ(record.info.blasThreads, blasThreadsFollow() ? 1 : -1);
 }
 
 // The finders run on the experiment's thread count (seen from their cancel callback, which they call between

@@ -33,6 +33,8 @@ std::string libtorchVersion() {
 }
 
 std::string blasLibrary() {
+    // PyTorch's own builds link MKL in, and LibTorch's set_num_threads sets MKL's thread count with its own.
+    if (at::hasMKL()) return "MKL (linked into LibTorch, on LibTorch's threads)";
     // Debian's LibTorch calls BLAS through libblas.so.3, whose alternative decides the implementation, and
     // LD_LIBRARY_PATH can put another libblas.so.3 first. What runs is the library that provides sgemm_ to
     // the process; OpenBLAS also exports openblas_get_config, which is only its version when its own sgemm_
@@ -105,7 +107,12 @@ CudaSupport cudaSupport() {
 }
 
 std::string CudaSupport::summary() const {
+#ifdef WORKBENCH_TORCH_CPU_HALF
+    if (!compiled)
+        return "not in this build (a CUDA LibTorch built without its CUDA toolkit: its CPU half only)";
+#else
     if (!compiled) return "not in this build (CPU LibTorch)";
+#endif
     return std::string("compiled in") + (nccl ? " (NCCL)" : " (no NCCL: data-parallel GPU runs use Gloo)") +
            ", " + (devices == 0 ? std::string("no device found") : std::to_string(devices) + " device(s)");
 }
@@ -178,6 +185,7 @@ std::string blasThreadsCaveat() {
 }
 
 int blasThreads() {
+    if (at::hasMKL()) return torch::get_num_threads();
     auto fn = reinterpret_cast<GetThreadsFn>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
     return fn && blasLibrary().rfind("OpenBLAS", 0) == 0 ? fn() : -1;
 }

@@ -12,7 +12,9 @@
 #include <cstring>
 #include <set>
 
+#ifdef C10_USE_GLOG
 #include <glog/logging.h>
+#endif
 
 #include "device/DeviceSetup.h"
 #include "workbench/Errors.h"
@@ -64,11 +66,17 @@ c10d::TCPStoreOptions storeOptions(const DistributedSpec& spec, bool server) {
 }  // namespace
 
 DistributedContext::DistributedContext(const DistributedSpec& spec) : m_spec(spec) {
+#ifndef WORKBENCH_WITH_GLOO
+    throw InputError(
+        "this build of LSTM Workbench has no c10d process group, so it cannot run over several "
+        "processes or hosts: it was built without Gloo's headers (Debian's libgloo-dev)");
+#endif
     // c10d logs each failed bind, connect and read to stderr, several lines per failure; every such failure
     // reaches the user here as one line that says what to do, so its own logging is quieted.
+#ifdef C10_USE_GLOG
     FLAGS_minloglevel = google::GLOG_FATAL;  // a LibTorch built with glog (Debian 12's) logs through it
-#ifndef C10_USE_GLOG
-    FLAGS_caffe2_log_level = c10::GLOG_FATAL;  // one without (Debian 13's) through c10's own logger
+#else
+    FLAGS_caffe2_log_level = c10::GLOG_FATAL;  // the others (Debian 13's, PyTorch's) through c10's own logger
 #endif
     try {
         m_store = c10::make_intrusive<c10d::TCPStore>(spec.masterAddr, storeOptions(spec, spec.rank == 0));
@@ -141,10 +149,12 @@ void DistributedContext::startHeartbeat() {
     // this object but its state and the store, so that it can be let go (stopHeartbeat).
     auto store = c10::make_intrusive<c10d::TCPStore>(m_spec.masterAddr, storeOptions(m_spec, false));
     auto state = m_heartbeatState = std::make_shared<HeartbeatState>();
+    state->lastBeatNs = Clock::now().time_since_epoch().count();
     m_heartbeat = std::thread([state, store, beat = key("beat", m_spec.rank)] {
         try {
             while (!state->stop) {
                 store->add(beat, 1);
+                state->lastBeatNs = Clock::now().time_since_epoch().count();
                 for (int i = 0; i < 10 && !state->stop; ++i) std::this_thread::sleep_for(50ms);
             }
         } catch (...) {
@@ -152,6 +162,14 @@ void DistributedContext::startHeartbeat() {
         }
         state->done = true;
     });
+}
+
+bool DistributedContext::storeAnswers() const {
+    const auto& state = m_heartbeatState;
+    if (!state) return true;                        // no beat sent yet: nothing known against the store
+    if (state->done && !state->stop) return false;  // a beat failed: the store went away
+    const auto last = Clock::time_point(Clock::duration(state->lastBeatNs.load()));
+    return Clock::now() - last < 2s;  // a beat every half second
 }
 
 void DistributedContext::stopHeartbeat() {
@@ -272,6 +290,7 @@ void DistributedContext::joinGroup(bool cudaDevices) {
             throw TrainingError("rank 0 stopped the job: " + f.message);
         }
     }
+#ifdef WORKBENCH_WITH_GLOO
     auto options = c10d::ProcessGroupGloo::Options::create(
         std::chrono::milliseconds(static_cast<std::int64_t>(m_spec.timeoutSeconds * 1000)));
     const bool loopback = m_spec.masterAddr == "127.0.0.1" || m_spec.masterAddr == "localhost";
@@ -311,6 +330,7 @@ void DistributedContext::joinGroup(bool cudaDevices) {
     } catch (const std::exception& e) {
         throw TrainingError(explainLostPeer(e.what()));
     }
+#endif
 }
 
 std::vector<std::string> DistributedContext::hosts() {
@@ -320,6 +340,7 @@ std::vector<std::string> DistributedContext::hosts() {
 }
 
 void DistributedContext::reportFailure(const std::string& message, bool inputError) {
+    if (!storeAnswers()) return;  // nobody left to tell, and asking would wait forever
     try {
         m_store->set(key("failed", m_spec.rank), bytes(std::string(inputError ? "2|" : "1|") + message));
     } catch (...) {
@@ -328,6 +349,7 @@ void DistributedContext::reportFailure(const std::string& message, bool inputErr
 }
 
 void DistributedContext::reportLostPeer(const std::string& message) {
+    if (!storeAnswers()) return;
     try {
         m_store->set(key("failed", m_spec.rank), bytes("~|" + message));
     } catch (...) {
@@ -365,6 +387,9 @@ std::string DistributedContext::explainLostPeer(const std::string& collectiveErr
         if (!exited.empty()) return exited + "; the run stops and keeps its last checkpoint";
         std::this_thread::sleep_for(20ms);
     }
+    const std::string storeGone =
+        "lost rank 0: the job's store on " + address(m_spec, m_spec.masterPort) + " no longer answers";
+    if (!storeAnswers()) return storeGone;
     try {
         std::vector<std::int64_t> before(m_spec.worldSize);
         for (int r = 0; r < m_spec.worldSize; ++r)
@@ -401,7 +426,7 @@ std::string DistributedContext::explainLostPeer(const std::string& collectiveErr
                    "the run stops and keeps its last checkpoint";
         if (auto echo = reported(false); !echo.empty()) return echo;
     } catch (...) {
-        return "lost rank 0: the job's store on " + address(m_spec, m_spec.masterPort) + " no longer answers";
+        return storeGone;
     }
     return "lost a peer: " + firstLine(collectiveError);
 }

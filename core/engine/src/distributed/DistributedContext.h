@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <thread>
@@ -57,6 +58,10 @@ private:
     void startHeartbeat();
     void stopHeartbeat();  // waits up to a second for the thread, then lets it go
     void checkWorldSize();
+    // Whether rank 0's store answered a heartbeat within the last two seconds. A store client's read waits
+    // forever on a link that went down without closing (PyTorch 2.15's sets no receive timeout; 1.13's and
+    // 2.6's did), so after a failed collective the store is asked nothing once its beats have stopped.
+    bool storeAnswers() const;
     std::string describeLocalWorkerExit();
     [[noreturn]] void throwFailureOf(int rank, const std::string& stored);
 
@@ -67,6 +72,7 @@ private:
     std::vector<pid_t> m_workers;  // index r-1: the local process of rank r
     struct HeartbeatState {
         std::atomic<bool> stop{false}, done{false};
+        std::atomic<std::int64_t> lastBeatNs{0};  // steady clock, when the store last answered a beat
     };
     std::shared_ptr<HeartbeatState> m_heartbeatState;
     std::thread m_heartbeat;

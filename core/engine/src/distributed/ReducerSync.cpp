@@ -12,6 +12,33 @@ constexpr std::int64_t kFirstBucketBytes = 1 << 20;
 constexpr std::int64_t kBucketBytes = 25 << 20;
 constexpr std::size_t kBroadcastBytes = 250 << 20;
 
+using BucketAssignment = std::tuple<std::vector<std::vector<std::size_t>>, std::vector<std::size_t>>;
+
+// DDP's Reducer over these parameters, buckets as assigned, unused parameters not looked for; its constructor
+// moved between LibTorch versions (TorchCompat.h).
+std::unique_ptr<c10d::Reducer> makeReducer(const std::vector<torch::Tensor>& parameters,
+                                           const BucketAssignment& assignment,
+                                           const c10::intrusive_ptr<c10d::ProcessGroup>& group,
+                                           const std::vector<bool>& sparse) {
+    const auto& [buckets, caps] = assignment;
+    const std::unordered_map<std::size_t, std::string> noNames;
+    constexpr bool findUnused = false, gradientAsBucketView = false;
+#if defined(WORKBENCH_REDUCER_BUCKET_CAP_LIST)
+    constexpr bool skipUnused = false, pythonReducer = false;
+    return std::make_unique<c10d::Reducer>(
+        parameters, buckets, group, sparse, kBucketBytes, findUnused, gradientAsBucketView, noNames,
+        kFirstBucketBytes, skipUnused, pythonReducer, std::vector<std::int64_t>(caps.begin(), caps.end()));
+#elif defined(WORKBENCH_REDUCER_SKIP_UNUSED_ARGS)
+    constexpr bool skipUnused = false, pythonReducer = false;
+    return std::make_unique<c10d::Reducer>(parameters, buckets, group, sparse, kBucketBytes, findUnused,
+                                           gradientAsBucketView, noNames, kFirstBucketBytes, skipUnused,
+                                           pythonReducer);
+#else
+    return std::make_unique<c10d::Reducer>(parameters, buckets, caps, group, sparse, kBucketBytes, findUnused,
+                                           gradientAsBucketView, noNames, kFirstBucketBytes);
+#endif
+}
+
 class ReducerSync final : public GradientSync {
 public:
     ReducerSync(DistributedContext& context, const std::vector<torch::Tensor>& parameters,
@@ -25,11 +52,7 @@ public:
         auto assignment = c10d::compute_bucket_assignment_by_size(
             parameters, {static_cast<std::size_t>(kFirstBucketBytes), static_cast<std::size_t>(kBucketBytes)},
             sparse, order, {});
-        m_reducer = std::make_unique<c10d::Reducer>(
-            parameters, std::get<0>(assignment), std::get<1>(assignment), context.group(), sparse,
-            kBucketBytes,
-            /*find_unused_parameters=*/false, /*gradient_as_bucket_view=*/false,
-            std::unordered_map<std::size_t, std::string>{}, kFirstBucketBytes);
+        m_reducer = makeReducer(parameters, assignment, context.group(), sparse);
         // fp16 on the wire: each bucket is cast to fp16, divided by the world size, all-reduced and cast
         // back into the fp32 gradients (c10d's FP16CompressCommHook). The default path is ALLREDUCE's.
         if (compression == GradCompression::Fp16)
