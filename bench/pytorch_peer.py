@@ -24,6 +24,44 @@ NUM_SPECIAL = 4  # <pad>, <unk>, <bos>, <eos>: synthetic tokens avoid them, as t
 GRAD_CLIP = 5.0
 
 
+def onednn_implementations(train_step):
+    """Which oneDNN implementation ran each kind of primitive in one more step (after the timed ones, so the
+    verbose output costs them nothing): {"rnn": ["ref"], "inner_product": [...], "version": ["oneDNN v3.13.3"],
+    "isa": [...]}. An implementation named ref is oneDNN's reference code: slow for most primitives (a oneDNN
+    built without the CPU's kernels), but also the name of its RNN driver, whose products are jitted GEMMs.
+    oneDNN writes its verbose lines to the process's stdout, which is redirected to a file meanwhile."""
+    import tempfile
+    import torch
+
+    found = {}
+    with tempfile.TemporaryFile(mode="w+") as capture:
+        sys.stdout.flush()
+        saved = os.dup(1)
+        os.dup2(capture.fileno(), 1)
+        try:
+            with torch.backends.mkldnn.verbose(torch.backends.mkldnn.VERBOSE_ON):
+                train_step()
+        finally:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+        capture.seek(0)
+        for line in capture:
+            fields = line.strip().split(",")
+            # onednn_verbose[,v1][,primitive],exec,cpu,KIND,IMPLEMENTATION,... (oneDNN 2.x and 3.x alike)
+            if fields[0] in ("onednn_verbose", "dnnl_verbose") and "info" in fields[:3]:
+                text = fields[-1]
+                if text.startswith("oneDNN v"):
+                    found.setdefault("version", set()).add(text.split(" (")[0])
+                elif text.startswith("isa:"):
+                    found.setdefault("isa", set()).add(text[4:])
+            elif fields[0] in ("onednn_verbose", "dnnl_verbose") and "exec" in fields:
+                i = fields.index("exec")
+                if len(fields) > i + 3:
+                    found.setdefault(fields[i + 2], set()).add(fields[i + 3])
+    return {kind: sorted(impls) for kind, impls in sorted(found.items())}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--preset", default="imdb", choices=sorted(PRESETS))
@@ -94,10 +132,7 @@ def main():
     else:
         targets = torch.randint(0, p["classes"], (b,)).to(device)
 
-    times = []
-    for i in range(args.warmup + args.steps):
-        sync()
-        t0 = time.perf_counter()
+    def train_step():
         opt.zero_grad(set_to_none=False)
         with torch.autocast(device_type=device.type, dtype=amp_dtype, enabled=amp_dtype is not None):
             logits = model(inputs)
@@ -106,10 +141,17 @@ def main():
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), GRAD_CLIP)
         opt.step()
+
+    times = []
+    for i in range(args.warmup + args.steps):
+        sync()
+        t0 = time.perf_counter()
+        train_step()
         sync()
         dt = time.perf_counter() - t0
         if i >= args.warmup:
             times.append(dt)
+    onednn = onednn_implementations(train_step) if args.mkldnn == "on" and not cuda else {}
     step_ms = statistics.median(times) * 1e3
     us = step_ms * 1e3 / b
     json.dump({"preset": args.preset, "device": str(device), "precision": args.precision,
@@ -117,7 +159,8 @@ def main():
                "threads": torch.get_num_threads(), "torch": torch.__version__,
                "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "default"), "mkldnn": args.mkldnn,
                "batch_size": b, "seq_len": t, "median_step_ms": step_ms, "us_per_sample": us,
-               "tokens_per_s": 1e6 / us * t, "step_ms": [x * 1e3 for x in times]}, sys.stdout)
+               "tokens_per_s": 1e6 / us * t, "step_ms": [x * 1e3 for x in times],
+               "onednn_implementations": onednn}, sys.stdout)
     sys.stdout.write("\n")
 
 

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# The CUDA path in one script for the device machine (docs/performance.md): builds core, the CLI and the core
-# tests against the LibTorch inside that machine's Python PyTorch (no Qt there: WORKBENCH_BUILD_GUI=OFF), runs the
-# core tests, then times each preset in fp32 and bf16 with `lstm-workbench-cli bench --device cuda:0` next to
-# bench/pytorch_peer.py on the same GPU, alternately, round after round. JSON and logs go to $OUT (the
-# device tool's output folder; build-gpu/gpu-bench when unset); bench/write_gpu_table.py renders the table.
+# The CUDA path in one call on the device machine (docs/performance.md), against the LibTorch inside that
+# machine's Python PyTorch (no Qt there: WORKBENCH_BUILD_GUI=OFF):
+#   build   the CLI, the core and the end-to-end tests
+#   test    the core suite, then every Cuda test of the end-to-end suite (they skip by name without a GPU)
+#   bench   each preset in fp32 and bf16, `lstm-workbench-cli bench --device cuda:0` next to
+#           bench/pytorch_peer.py on the same GPU, alternately, round after round; bench/write_gpu_table.py
+#           renders the table
+#   run     what a user does: train the poems on cuda:0, generate a quatrain, and sweep cpu against cuda
+# The device tool brings back at most 8 files from $OUT: this writes gpu-bench.log (everything printed),
+# gpu.md (the table), devices.json, and gpu-bench.tar.gz (every log and JSON). When OUT is unset they go to
+# $BUILD_DIR/gpu-bench.
 #
-#   here:        scripts/gpu-deps.sh                     (header-only dependencies and GoogleTest into .deps/)
-#   device tool: run(command="bash scripts/gpu-bench.sh build test", carry=[".deps"])
-#                run(command="bash scripts/gpu-bench.sh bench",      carry=[".deps"])   (while still warm)
+#   here:        scripts/gpu-deps.sh          (headers, GoogleTest and the poems corpus into .deps/root)
+#   device tool: run(command="bash scripts/gpu-bench.sh", carry=[".deps/root"], timeout_s=480)
 #
-# Stages: build, test, bench (default: all three). A dry run on a machine without a GPU uses Debian's
-# LibTorch and python3-torch: GPU_BENCH_DEVICE=cpu scripts/gpu-bench.sh build bench
+# Stages can be named (default: build test bench run). The dry run, on a machine without a GPU, builds against
+# PyTorch's wheel from PyPI (scripts/pytorch-libtorch.sh) and times the peer in a Python with that torch:
+#   GPU_BENCH_DEVICE=cpu GPU_BENCH_PYTHON=.deps/venv-pytorch-2.15.0/bin/python scripts/gpu-bench.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,60 +25,111 @@ BUILD_DIR=${BUILD_DIR:-build-gpu}
 ROUNDS=${ROUNDS:-2}
 STEPS=${STEPS:-30}
 OUT=${OUT:-$BUILD_DIR/gpu-bench}
-mkdir -p "$OUT"
+work="$(realpath -m "$BUILD_DIR")/gpu-bench-work"  # all but the 4 files above, packed into gpu-bench.tar.gz
+rm -rf "$work"
+mkdir -p "$OUT" "$work"
+exec > >(tee "$OUT/gpu-bench.log") 2>&1
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(build test bench)
+[ ${#stages[@]} -eq 0 ] && stages=(build test bench run)
 python=${GPU_BENCH_PYTHON:-python3}
-[ "$DEVICE" = cpu ] && python=/usr/bin/python3
+cli="$BUILD_DIR/bin/lstm-workbench-cli"
+started=$SECONDS
+step() { echo "gpu-bench: [$((SECONDS - started)) s] $*"; }
 
-prefix="$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)')"
-# CMake finds the unpacked packages' config files under these (the multiarch folder is not searched by default
-# on every distribution).
+if [ "$DEVICE" = cpu ]; then
+  prefix=$(scripts/pytorch-libtorch.sh)  # PyTorch's own LibTorch, its CPU half (no CUDA toolkit here)
+else
+  prefix="$("$python" -c 'import torch; print(torch.utils.cmake_prefix_path)')"
+fi
+# The Debian packages gpu-deps.sh unpacked (CMake finds their config files under these; the multiarch folder
+# is not searched by default on every distribution), and its prepared corpora.
 deps=""
 if [ -d .deps/root ]; then
   deps="$PWD/.deps/root"
   prefix="$prefix;$deps/usr;$deps/usr/lib/x86_64-linux-gnu/cmake"
 fi
+corpora="$PWD/.deps/root/corpora"
+
+build() {
+  step "configure against $("$python" -c 'import torch; print(torch.__version__)' 2>/dev/null || echo "$prefix")"
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWORKBENCH_BUILD_GUI=OFF \
+    -DCMAKE_PREFIX_PATH="$prefix" ${deps:+-DCMAKE_INCLUDE_PATH="$deps/usr/include"} >"$work/configure.log" 2>&1 ||
+    { tail -n 30 "$work/configure.log"; return 1; }
+  grep -E "^-- (LibTorch|No Gloo)" "$work/configure.log"
+  cmake --build "$BUILD_DIR" -j"$(nproc)" --target lstm-workbench-cli core_tests e2e_tests >"$work/build.log" 2>&1 ||
+    { grep -E "error|Error" "$work/build.log" | head -n 20; return 1; }
+  grep -c "warning:" "$work/build.log" | sed 's/^/gpu-bench: compiler warnings: /'
+  "$cli" devices --json >"$OUT/devices.json"
+  "$cli" devices
+}
+
+run_tests() {
+  # The core suite: the CUDA-only tests run where a GPU is; the rest must pass on any LibTorch.
+  step "core tests"
+  (cd "$BUILD_DIR" && ctest -L core -j"$(nproc)" --output-on-failure >"$work/core-tests.log" 2>&1) ||
+    echo "gpu-bench: core tests FAILED"
+  tail -n 3 "$work/core-tests.log"
+  step "Cuda tests"
+  "$BUILD_DIR/bin/e2e_tests" --gtest_filter='Cuda.*' >"$work/cuda-tests.log" 2>&1 || echo "gpu-bench: Cuda tests FAILED (exit $?)"
+  grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|tests ran" "$work/cuda-tests.log"
+}
+
+bench() {
+  "$python" -c 'import torch,json; print(json.dumps({"torch": torch.__version__, "cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version()}))' \
+    >"$work/versions.json" || true
+  for round in $(seq 1 "$ROUNDS"); do
+    for preset in imdb charrnn poems; do
+      batch=0
+      [ "$preset" = poems ] && [ "$DEVICE" != cpu ] && batch=1024  # poems trains at 1024 on a GPU
+      for precision in fp32 bf16; do
+        tag="$preset-$precision-$round"
+        step "bench round $round $preset $precision"
+        # A failing configuration is reported and skipped: the others still get their numbers.
+        "$cli" bench --preset "$preset" --device "$DEVICE" --precision "$precision" --steps "$STEPS" \
+          --batch-size "$batch" --json >"$work/ours-$tag.json" 2>"$work/ours-$tag.err" ||
+          echo "gpu-bench: ours failed: $(tail -n 1 "$work/ours-$tag.err")"
+        "$python" bench/pytorch_peer.py --preset "$preset" --device "${DEVICE%%:*}" --precision "$precision" \
+          --steps "$STEPS" --batch-size "$batch" >"$work/peer-$tag.json" 2>"$work/peer-$tag.err" ||
+          echo "gpu-bench: PyTorch failed: $(tail -n 1 "$work/peer-$tag.err")"
+      done
+    done
+  done
+  "$python" bench/write_gpu_table.py "$work" | tee "$OUT/gpu.md"
+}
+
+# Train, generate and sweep as a user would, on the poems gpu-deps.sh prepared (a generated text without).
+user_run() {
+  local corpus=tang-quatrains-7 steps=${RUN_STEPS:-300} other=cpu:$(nproc) form=(--form quatrain7)
+  [ "$DEVICE" = cpu ] && other=cpu:1
+  if [ -d "$corpora/$corpus" ]; then
+    export LSTM_WORKBENCH_DATA="$corpora"
+  else
+    corpus="$work/text.txt"
+    "$python" -c 'import random; r=random.Random(1); print("\n".join(" ".join(r.choice(["spring","river","moon","night","wind","boat"]) for _ in range(12)) for _ in range(4000)))' >"$corpus"
+    form=()
+  fi
+  step "train $corpus on $DEVICE, $steps steps"
+  "$cli" train "$corpus" --out "$work/run" --device "$DEVICE" --max-steps "$steps" --quiet || echo "gpu-bench: train FAILED"
+  step "generate"
+  "$cli" generate "$work/run" "${form[@]}" --samples 2 --rng-seed 7 || echo "gpu-bench: generate FAILED"
+  step "sweep device=$other,$DEVICE"
+  "$cli" sweep "$corpus" --out "$work/sweep" --grid "device=$other,$DEVICE" --max-steps "${SWEEP_STEPS:-40}" \
+    >"$work/sweep.log" 2>&1 || echo "gpu-bench: sweep FAILED"
+  tail -n 4 "$work/sweep.log"
+}
 
 for stage in "${stages[@]}"; do
   case "$stage" in
-    build)
-      echo "gpu-bench: configure against $("$python" -c 'import torch; print(torch.__version__)')"
-      cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWORKBENCH_BUILD_GUI=OFF \
-        -DCMAKE_PREFIX_PATH="$prefix" ${deps:+-DCMAKE_INCLUDE_PATH="$deps/usr/include"} 2>&1 | tee "$OUT/configure.log" | tail -n 5
-      cmake --build "$BUILD_DIR" -j"$(nproc)" --target lstm-workbench-cli core_tests 2>&1 | tee "$OUT/build.log" | tail -n 5
-      "$BUILD_DIR/bin/lstm-workbench-cli" devices --json | tee "$OUT/devices.json"
-      ;;
-    test)
-      # The core suite: the CUDA-only tests run where a GPU is; the rest must pass on any LibTorch.
-      (cd "$BUILD_DIR" && ctest -L core -j"$(nproc)" --output-on-failure 2>&1) |
-        tee "$OUT/test.log" | tail -n 15
-      ;;
-    bench)
-      "$python" -c 'import torch,json; print(json.dumps({"torch": torch.__version__, "cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version()}))' \
-        >"$OUT/versions.json" || true
-      for round in $(seq 1 "$ROUNDS"); do
-        for preset in imdb charrnn poems; do
-          batch=0
-          [ "$preset" = poems ] && [ "$DEVICE" != cpu ] && batch=1024  # poems trains at 1024 on a GPU
-          for precision in fp32 bf16; do
-            tag="$preset-$precision-$round"
-            echo "gpu-bench: round $round $preset $precision"
-            # A failing configuration is reported and skipped: the others still get their numbers.
-            "$BUILD_DIR/bin/lstm-workbench-cli" bench --preset "$preset" --device "$DEVICE" --precision "$precision" \
-              --steps "$STEPS" --batch-size "$batch" --json >"$OUT/ours-$tag.json" 2>"$OUT/ours-$tag.err" ||
-              echo "gpu-bench: ours failed: $(cat "$OUT/ours-$tag.err")"
-            "$python" bench/pytorch_peer.py --preset "$preset" --device "${DEVICE%%:*}" --precision "$precision" \
-              --steps "$STEPS" --batch-size "$batch" >"$OUT/peer-$tag.json" 2>"$OUT/peer-$tag.err" ||
-              echo "gpu-bench: PyTorch failed: $(tail -n 1 "$OUT/peer-$tag.err")"
-          done
-        done
-      done
-      "$python" bench/write_gpu_table.py "$OUT" | tee "$OUT/gpu.md"
-      ;;
+    build) build ;;
+    test) run_tests ;;
+    bench) bench ;;
+    run) user_run ;;
     *)
-      echo "gpu-bench: unknown stage '$stage' (build, test, bench)" >&2
+      echo "gpu-bench: unknown stage '$stage' (build, test, bench, run)" >&2
       exit 2
       ;;
   esac
 done
+# Everything else in one file: weights and token stores stay behind.
+tar -czf "$OUT/gpu-bench.tar.gz" --exclude='*.safetensors' --exclude='*.pt' -C "$work" . 2>/dev/null || true
+step "done; $(ls "$OUT" | wc -l) files in $OUT"

@@ -36,6 +36,9 @@ packages=(
   # packaging: the man pages are written by help2man from the programs' own --help; CPack's dpkg-shlibdeps
   # step (the package's library dependencies) needs file; the packaging test renders a page with nroff
   help2man file groff-base
+  # PyTorch's LibTorch from PyPI (scripts/pytorch-libtorch.sh, the test suite's second build): pip fetches
+  # the wheels, unzip unpacks them
+  python3-pip unzip
   # the scale-out tests' hosts: network namespaces, veth pairs, a bridge and tbf shaping (ip, tc), each
   # host's own host name (unshare); they skip by name without root
   iproute2 util-linux

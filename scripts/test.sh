@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything, checks the formatting, and runs every test (core, CLI end to end, GUI offscreen,
-# datasets, packaging, the fuzzers' seeds and regressions); then the same suite built with ASan + UBSan (scripts/test-sanitized.sh,
-# build-asan/); then each libFuzzer target for 15 seconds (scripts/fuzz.sh, clang, build-fuzz/).
+# datasets, packaging, the fuzzers' seeds and regressions); then the same suite built against PyTorch 2.15's
+# own LibTorch from PyPI (scripts/test-pytorch.sh, build-pytorch/); then the suite built with ASan + UBSan
+# (scripts/test-sanitized.sh, build-asan/); then each libFuzzer target for 15 seconds (scripts/fuzz.sh, clang,
+# build-fuzz/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib-phase-times.sh
@@ -18,6 +20,10 @@ cd "${WORKBENCH_BUILD_DIR:-build}"
 ctest --output-on-failure -j"$(nproc)" --timeout 900
 phase "release tests"
 cd - >/dev/null
+# WORKBENCH_PYTORCH_TESTS=0 skips the build against PyTorch's LibTorch (it adds about a third to this script).
+if [ "${WORKBENCH_PYTORCH_TESTS:-1}" != 0 ]; then
+  ./scripts/test-pytorch.sh
+fi
 # WORKBENCH_SANITIZE_TESTS=0 skips the sanitizer build (it doubles the time of this script).
 if [ "${WORKBENCH_SANITIZE_TESTS:-1}" != 0 ]; then
   ./scripts/test-sanitized.sh
