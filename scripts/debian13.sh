@@ -63,7 +63,7 @@ if [ ! -e "$root/.workbench-root" ]; then
 fi
 phase "debian 13 root"
 
-# 2. Mounts: /proc, /sys and /dev (without /proc PyTorch's cpuinfo fails and it silently drops to its no-AVX
+# 2. Mounts: the root, /proc, /sys and /dev (without /proc PyTorch's cpuinfo fails and it silently drops to its no-AVX
 # kernels), and the source tree. Undone in reverse order on every exit path.
 mounted=()
 cleanup() {
@@ -83,6 +83,10 @@ mount_into() {  # TARGET MOUNT-ARGS...
   mount "$@" "$target"
   mounted+=("$target")
 }
+# The root itself first, bound onto itself: then / is a mount point inside the chroot, as `ip netns exec`
+# needs (it makes / a slave mount before mounting the namespace's /sys; the scale-out tests' hosts).
+mount_into "" --bind "$root"
+mount --make-rprivate "$root"  # what the tests mount inside (ip netns's /run/netns) stays inside
 mount_into /proc -t proc proc
 mount_into /sys --rbind /sys
 mount --make-rslave "$root/sys"
