@@ -176,7 +176,9 @@ def main():
     out.append("")
     if onednn:
         out.append("The oneDNN implementations each peer ran with oneDNN on (`ONEDNN_VERBOSE`, one step after the "
-                   "timed ones; `ref:` is oneDNN's slow reference code):\n")
+                   "timed ones). `ref` names oneDNN's reference code, slow for most primitives (a oneDNN built "
+                   "without this CPU's kernels); for `rnn` it is also the name of oneDNN's RNN driver, whose "
+                   "products are jitted GEMMs, so an `rnn: ref` is judged by the time beside it:\n")
         out.append("| peer | preset | precision | implementations |")
         out.append("|---|---|---|---|")
         for (name, preset, precision), impls in sorted(

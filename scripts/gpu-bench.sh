@@ -28,7 +28,6 @@ OUT=${OUT:-$BUILD_DIR/gpu-bench}
 work="$(realpath -m "$BUILD_DIR")/gpu-bench-work"  # all but the 4 files above, packed into gpu-bench.tar.gz
 rm -rf "$work"
 mkdir -p "$OUT" "$work"
-exec > >(tee "$OUT/gpu-bench.log") 2>&1
 stages=("$@")
 [ ${#stages[@]} -eq 0 ] && stages=(build test bench run)
 python=${GPU_BENCH_PYTHON:-python3}
@@ -118,18 +117,21 @@ user_run() {
   tail -n 4 "$work/sweep.log"
 }
 
-for stage in "${stages[@]}"; do
-  case "$stage" in
-    build) build ;;
-    test) run_tests ;;
-    bench) bench ;;
-    run) user_run ;;
-    *)
-      echo "gpu-bench: unknown stage '$stage' (build, test, bench, run)" >&2
-      exit 2
-      ;;
-  esac
-done
-# Everything else in one file: weights and token stores stay behind.
-tar -czf "$OUT/gpu-bench.tar.gz" --exclude='*.safetensors' --exclude='*.pt' -C "$work" . 2>/dev/null || true
-step "done; $(ls "$OUT" | wc -l) files in $OUT"
+main() {
+  for stage in "${stages[@]}"; do
+    case "$stage" in
+      build) build ;;
+      test) run_tests ;;
+      bench) bench ;;
+      run) user_run ;;
+      *)
+        echo "gpu-bench: unknown stage '$stage' (build, test, bench, run)" >&2
+        return 2
+        ;;
+    esac
+  done
+  # Everything else in one file: weights and token stores stay behind.
+  tar -czf "$OUT/gpu-bench.tar.gz" --exclude='*.safetensors' --exclude='*.pt' -C "$work" . 2>/dev/null || true
+  step "done; $(ls "$OUT" | wc -l) files in $OUT"
+}
+main 2>&1 | tee "$OUT/gpu-bench.log"
