@@ -59,8 +59,9 @@ private:
     void stopHeartbeat();  // waits up to a second for the thread, then lets it go
     void checkWorldSize();
     // Whether rank 0's store answered a heartbeat within the last two seconds. A store client's read waits
-    // forever on a link that went down without closing (PyTorch 2.15's sets no receive timeout; 1.13's and
-    // 2.6's did), so after a failed collective the store is asked nothing once its beats have stopped.
+    // forever on a link that went down without closing (against PyTorch 2.15 a cut-off rank hung there; the
+    // same test ended against 1.13), so after a failed collective the store is asked nothing once its beats
+    // have stopped.
     bool storeAnswers() const;
     std::string describeLocalWorkerExit();
     [[noreturn]] void throwFailureOf(int rank, const std::string& stored);
