@@ -8,8 +8,9 @@
 # the project links its CPU half (cmake/WorkbenchTorch.cmake), and libtorch_cpu then needs only the CUDA
 # runtime and CUPTI of the nvidia-* wheels the torch wheel names, so those two are fetched, not cuDNN,
 # cuBLAS or NCCL (gigabytes). Wheels are cached (under WORKBENCH_WHEEL_CACHE, default
-# ~/.cache/lstm-workbench/wheels, a folder a version) and unpacked once into .deps/pytorch-VERSION/ (WORKBENCH_PYTORCH_DIR), laid
-# out as site-packages is (torch/ beside nvidia/), so that libtorch's RPATH finds the CUDA runtime.
+# ~/.cache/lstm-workbench/wheels, a folder a version) and unpacked once into .deps/pytorch-VERSION/
+# (WORKBENCH_PYTORCH_DIR), laid out as site-packages is (torch/ beside nvidia/), so that libtorch's RPATH
+# finds the CUDA runtime.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=${1:-2.15.0}
