@@ -28,7 +28,6 @@
 #include "charts/RunChartGrid.h"
 #include "common/ErrorPresenter.h"
 #include "common/FileDrops.h"
-#include "common/QtConversions.h"
 #include "common/ScrollArea.h"
 #include "common/WheelGuard.h"
 #include "common/WorkerThreads.h"
@@ -49,6 +48,7 @@
 #include "training/RunScheduler.h"
 #include "training/TrainingView.h"
 #include "workbench/RunFolder.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

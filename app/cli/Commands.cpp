@@ -29,8 +29,8 @@
 #include "workbench/Utf8.h"
 #include "workbench/Verse.h"
 
-#ifdef WORKBENCH_HAVE_UI
-#include "export/HeadlessCompare.h"
+#ifdef WORKBENCH_HAVE_CHARTS
+#include "workbench/charts/HeadlessExport.h"
 #endif
 
 using nlohmann::json;
@@ -520,7 +520,7 @@ int runCompare(const CompareOptions& o) {
     const auto rows = wb::compareRuns(runs, options);
     if (!o.csv.empty()) wb::writeFileAtomic(o.csv, wb::comparisonCsv(runs));
     if (!o.png.empty()) {
-#ifdef WORKBENCH_HAVE_UI
+#ifdef WORKBENCH_HAVE_CHARTS
         std::string error;
         const int rc = wbui::exportComparison(o.runDirs, o.png, "", &error);
         if (rc != 0) {

@@ -31,9 +31,10 @@
 #include "workbench/ModelSummary.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Sweep.h"
+#include "workbench/SweepResults.h"
 #include "workbench/Training.h"
-#ifdef WORKBENCH_HAVE_UI
-#include "export/HeadlessCompare.h"
+#ifdef WORKBENCH_HAVE_CHARTS
+#include "workbench/charts/HeadlessExport.h"
 #endif
 
 namespace fs = std::filesystem;
@@ -398,7 +399,7 @@ int runCells(const std::string& dir, wb::Sweep& sweep, bool quiet) {
     fs::remove(configFile, ec);
     fs::remove(errFile, ec);
     wb::writeFileAtomic((fs::path(dir) / wb::kSweepResults).string(), wb::sweepResultsCsv(dir, sweep));
-#ifdef WORKBENCH_HAVE_UI
+#ifdef WORKBENCH_HAVE_CHARTS
     std::string why;
     if (!wbui::exportSweepFolderPlots(dir, &why))
         std::fprintf(stderr, "sweep: the plots were not written: %s\n", why.c_str());

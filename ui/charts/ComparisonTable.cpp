@@ -14,9 +14,9 @@
 #include <algorithm>
 
 #include "charts/ReplotThrottle.h"
-#include "common/QtConversions.h"
 #include "runs/RunCollection.h"
 #include "workbench/Format.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

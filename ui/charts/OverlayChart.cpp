@@ -1,7 +1,8 @@
 // All compared runs on one chart.
 #include "charts/OverlayChart.h"
 
-#include "charts/CurvePen.h"
+#include "workbench/charts/CurvePen.h"
+#include "workbench/charts/LossCurves.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -17,14 +18,13 @@
 #include <limits>
 
 #include "charts/ReplotThrottle.h"
-#include "common/QtConversions.h"
 #include "runs/RunCollection.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 
-OverlayChart::OverlayChart(RunCollection* runs, QWidget* parent) : QWidget(parent), m_runs(runs) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
+// The metric, x axis, log scale and smoothing controls; returns the Fit button.
+QToolButton* OverlayChart::buildToolbar(QVBoxLayout* layout) {
     auto* bar = new QHBoxLayout;
     m_metricBox = new QComboBox(this);
     for (const auto& m : kOverlayMetrics) {
@@ -55,14 +55,16 @@ OverlayChart::OverlayChart(RunCollection* runs, QWidget* parent) : QWidget(paren
     bar->addWidget(reset);
     bar->addStretch(1);
     layout->addLayout(bar);
+    return reset;
+}
 
+// The plot with its hover tracer and read-out box.
+void OverlayChart::buildPlot(QVBoxLayout* layout) {
     m_plot = new QCustomPlot(this);
     m_plot->setMinimumSize(400, 260);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setNoAntialiasingOnDrag(true);
-    m_plot->legend->setVisible(true);
-    m_plot->legend->setBrush(QColor(255, 255, 255, 210));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    styleLossPlot(m_plot);
     m_tracer = new QCPItemTracer(m_plot);
     m_tracer->setStyle(QCPItemTracer::tsCircle);
     m_tracer->setSize(8);
@@ -76,6 +78,14 @@ OverlayChart::OverlayChart(RunCollection* runs, QWidget* parent) : QWidget(paren
     m_readout->setTextAlignment(Qt::AlignLeft);
     m_readout->setVisible(false);
     layout->addWidget(m_plot, 1);
+}
+
+OverlayChart::OverlayChart(RunCollection* runs, QWidget* parent) : QWidget(parent), m_runs(runs) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    QToolButton* reset = buildToolbar(layout);
+
+    buildPlot(layout);
 
     m_throttle = new ReplotThrottle(this);
     connect(m_throttle, &ReplotThrottle::due, this, &OverlayChart::syncPending);
@@ -223,32 +233,14 @@ void OverlayChart::syncRun(const QString& key, bool rebuild) {
     s.graph->setName(entry.label);
     if (rebuild) {
         s.graph->data()->clear();
-        s.consumed = 0;
-        s.started = false;
+        s.cursor = {};
     }
     // A copy: noteMetric may grow m_metrics while the records are read.
     const Choice metric = m_metrics[std::size_t(m_metric)];
-    const auto& records = entry.record.metrics;
     QVector<double> xs, ys;
-    xs.reserve(int(records.size() - s.consumed));
-    ys.reserve(int(records.size() - s.consumed));
-    for (std::size_t i = s.consumed; i < records.size(); ++i) {
-        const auto& r = records[i];
-        if (r.metric != metric.metric || r.split != metric.split) {
-            noteMetric(r.split, r.metric);
-            continue;
-        }
-        if (!std::isfinite(r.value)) continue;
-        if (!s.started) {
-            s.ema = r.value;
-            s.started = true;
-        } else {
-            s.ema = m_smoothing * s.ema + (1.0 - m_smoothing) * r.value;
-        }
-        xs << xValue(r, m_mode);
-        ys << s.ema;
-    }
-    s.consumed = records.size();
+    appendCurvePoints(entry.record.metrics, metric.split, metric.metric, m_mode, m_smoothing, &s.cursor, &xs,
+                      &ys,
+                      [this](const std::string& split, const std::string& name) { noteMetric(split, name); });
     if (!xs.isEmpty()) s.graph->addData(xs, ys, m_mode != XAxisMode::WallSeconds);
     s.graph->setPen(curvePen(entry.color, 1.8, s.graph->dataCount()));
     s.graph->setScatterStyle(curveMarkers(s.graph->dataCount()));
@@ -256,21 +248,7 @@ void OverlayChart::syncRun(const QString& key, bool rebuild) {
 
 void OverlayChart::applyAxes() {
     if (m_userZoomed || m_series.isEmpty()) return;
-    bool any = false;
-    for (const auto& s : m_series) {
-        if (s.graph->dataCount() == 0) continue;
-        s.graph->rescaleAxes(any);
-        any = true;
-    }
-    if (!any) return;
-    // A little head-room so the curves do not touch the frame.
-    QCPRange y = m_plot->yAxis->range();
-    if (m_log) {
-        m_plot->yAxis->setRange(y.lower / 1.1, y.upper * 1.1);
-    } else {
-        const double pad = (y.upper - y.lower) * 0.05 + 1e-12;
-        m_plot->yAxis->setRange(y.lower - pad, y.upper + pad);
-    }
+    fitLossAxes(m_plot, m_log);
 }
 
 QString OverlayChart::readoutAt(const QPointF& pixel) {

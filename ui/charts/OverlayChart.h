@@ -1,7 +1,7 @@
 // All compared runs on one chart: pick the metric and the x axis (step, epoch, samples seen, wall-clock
 // seconds), log scale, exponential smoothing, hover read-out, zoom and pan, legend with device, threads
 // and precision. New records are appended in bulk; a change of metric, axis or smoothing rebuilds.
-// The GUI's export and the headless `compare` render this same widget.
+// Its curves are drawn as workbench/charts/LossCurves.h draws them for `compare --png`.
 #pragma once
 
 #include <QHash>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "charts/SeriesAxis.h"
+#include "workbench/charts/LossCurves.h"
 
 class QCheckBox;
 class QComboBox;
@@ -21,6 +21,8 @@ class QCPItemText;
 class QCPItemTracer;
 class QMouseEvent;
 class QSlider;
+class QToolButton;
+class QVBoxLayout;
 
 namespace wbui {
 
@@ -58,10 +60,10 @@ public:
 private:
     struct Series {
         QCPGraph* graph = nullptr;
-        std::size_t consumed = 0;
-        double ema = 0;
-        bool started = false;
+        CurveCursor cursor;  // how far the run's records are drawn
     };
+    QToolButton* buildToolbar(QVBoxLayout* layout);
+    void buildPlot(QVBoxLayout* layout);
     // Adds (split, metric) to the choices when it is not one yet.
     void noteMetric(const std::string& split, const std::string& metric);
     void rebuildAll();

@@ -1,7 +1,7 @@
 // The live chart of one run.
 #include "charts/RunChartPanel.h"
 
-#include "charts/CurvePen.h"
+#include "workbench/charts/CurvePen.h"
 
 #include <QVBoxLayout>
 

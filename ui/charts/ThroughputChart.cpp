@@ -12,8 +12,8 @@
 
 #include <map>
 
-#include "common/QtConversions.h"
 #include "runs/RunCollection.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

@@ -7,7 +7,7 @@
 #include <QChart>
 #include <QValueAxis>
 
-#include "common/QtConversions.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

@@ -16,12 +16,12 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "common/QtConversions.h"
 #include "corpus/ClassBalanceChart.h"
 #include "corpus/CorpusPreparer.h"
 #include "workbench/CorpusCatalog.h"
 #include "workbench/Format.h"
 #include "workbench/Preparer.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

@@ -9,7 +9,7 @@
 
 #include <csignal>
 
-#include "common/QtConversions.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

@@ -3,7 +3,7 @@
 
 #include <QThread>
 
-#include "common/QtConversions.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

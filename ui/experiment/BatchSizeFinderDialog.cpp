@@ -11,7 +11,7 @@
 
 #include <algorithm>
 
-#include "common/QtConversions.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

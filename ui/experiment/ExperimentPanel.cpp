@@ -19,10 +19,10 @@
 #include <limits>
 #include <map>
 
-#include "common/QtConversions.h"
 #include "experiment/ModelSummaryView.h"
 #include "workbench/ConfigFields.h"
 #include "workbench/ModelSummary.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "common/QtConversions.h"
 #include "common/WorkerThreads.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

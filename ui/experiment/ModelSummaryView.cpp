@@ -7,8 +7,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "common/QtConversions.h"
 #include "workbench/Format.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

@@ -1,5 +1,6 @@
 // The comparison's chart, CSV and bundle exports.
 #include "export/ComparisonExport.h"
+#include "workbench/charts/PlotFiles.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -28,9 +29,8 @@ bool ComparisonExport::fail(const QString& error, const QString& hint) {
 bool ComparisonExport::exportChart(const QString& path) {
     m_views.overlay->flush();
     QString error;
-    if (!ChartExporter::savePlot(
-            m_views.overlay->plot(), path, &error, ChartExporter::kWidth, ChartExporter::kHeight,
-            ChartExporter::caption(tr("LSTM Workbench comparison"), m_views.runs->records())))
+    if (!PlotFiles::savePlot(m_views.overlay->plot(), path, &error, PlotFiles::kWidth, PlotFiles::kHeight,
+                             PlotFiles::caption(tr("LSTM Workbench comparison"), m_views.runs->records())))
         return fail(error, tr("\n\nPick another folder or file name."));
     emit statusMessage(tr("Chart saved to %1").arg(path), 6000);
     return true;
@@ -38,7 +38,7 @@ bool ComparisonExport::exportChart(const QString& path) {
 
 bool ComparisonExport::exportCsv(const QString& path) {
     QString error;
-    if (!ChartExporter::writeCsv(m_views.runs->records(), path, &error))
+    if (!PlotFiles::writeRunsCsv(m_views.runs->records(), path, &error))
         return fail(error, tr("\n\nPick another folder or file name."));
     emit statusMessage(tr("All series saved to %1").arg(path), 6000);
     return true;
@@ -64,9 +64,9 @@ bool ComparisonExport::exportBundle(const QString& dir) {
                  {XAxisMode::Samples, "overlay-samples.png"}};
     for (const auto& m : modes) {
         overlay->setXAxisMode(m.mode);
-        const bool saved = ChartExporter::savePlot(
-            overlay->plot(), dir + QLatin1Char('/') + QLatin1String(m.name), &error, ChartExporter::kWidth,
-            ChartExporter::kHeight, ChartExporter::caption(tr("LSTM Workbench comparison"), runs->records()));
+        const bool saved = PlotFiles::savePlot(
+            overlay->plot(), dir + QLatin1Char('/') + QLatin1String(m.name), &error, PlotFiles::kWidth,
+            PlotFiles::kHeight, PlotFiles::caption(tr("LSTM Workbench comparison"), runs->records()));
         if (!saved) {
             overlay->setXAxisMode(shown);
             return fail(error, hint);
@@ -77,11 +77,11 @@ bool ComparisonExport::exportBundle(const QString& dir) {
         const RunEntry& e = runs->at(i);
         const QString id = QFileInfo(e.key).fileName();
         if (RunChartPanel* panel = m_views.grid->panel(e.key))
-            if (!ChartExporter::savePlot(panel->plot(), dir + QStringLiteral("/run-%1.png").arg(id), &error,
-                                         900, 560))
+            if (!PlotFiles::savePlot(panel->plot(), dir + QStringLiteral("/run-%1.png").arg(id), &error, 900,
+                                     560))
                 return fail(error, hint);
-        if (!ChartExporter::writeFile(dir + QStringLiteral("/configs/%1.json").arg(id),
-                                      QByteArray::fromStdString(e.record.config.toJson()), &error))
+        if (!PlotFiles::writeFile(dir + QStringLiteral("/configs/%1.json").arg(id),
+                                  QByteArray::fromStdString(e.record.config.toJson()), &error))
             return fail(error, hint);
     }
     // One image per throughput chart (runs of another task or corpus have their own): throughput.png,
@@ -95,11 +95,10 @@ bool ComparisonExport::exportBundle(const QString& dir) {
         }
     }
     const bool written =
-        ChartExporter::writeCsv(runs->records(), dir + QStringLiteral("/metrics.csv"), &error) &&
-        ChartExporter::writeComparisonTableCsv(m_views.table->rows(), dir + QStringLiteral("/comparison.csv"),
-                                               &error) &&
-        ChartExporter::writeFile(dir + QStringLiteral("/environment.json"), ChartExporter::environmentJson(),
-                                 &error);
+        PlotFiles::writeRunsCsv(runs->records(), dir + QStringLiteral("/metrics.csv"), &error) &&
+        PlotFiles::writeComparisonTableCsv(m_views.table->rows(), dir + QStringLiteral("/comparison.csv"),
+                                           &error) &&
+        PlotFiles::writeFile(dir + QStringLiteral("/environment.json"), PlotFiles::environmentJson(), &error);
     if (!written) return fail(error, hint);
     emit statusMessage(tr("Comparison bundle written to %1").arg(dir), 8000);
     return true;

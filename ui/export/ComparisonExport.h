@@ -1,7 +1,7 @@
 // The Compare tab as files: the overlay chart (PNG, SVG, PDF), every series as one CSV, and the comparison
 // bundle folder (the overlay in each x-axis mode, each run's chart and config, the throughput bars, the
 // metrics and comparison table as CSV, environment.json). Also the File → Export dialogs that ask for a
-// name first. Failures go to the ErrorPresenter; nothing half-written is left (ChartExporter::writeFile).
+// name first. Failures go to the ErrorPresenter; nothing half-written is left (PlotFiles::writeFile).
 #pragma once
 
 #include <QObject>

@@ -1,6 +1,5 @@
-// A sweep as files: its plots (PNG + CSV each, drawn by the Sweep tab's own chart) and the sweep bundle
-// folder (sweep.json, results, plots, each finished cell's run files, environment.json). The Sweep tab and
-// the CLI's `sweep` (export/HeadlessCompare.h) share this code.
+// The sweep bundle folder: sweep.json, results, the plots (workbench/charts/HeadlessExport.h writes them as
+// the CLI's `sweep` does), each finished cell's run files and environment.json.
 #pragma once
 
 #include <QString>
@@ -10,17 +9,9 @@
 #include <vector>
 
 #include "workbench/Sweep.h"
-#include "workbench/SweepPlots.h"
+#include "workbench/SweepResults.h"
 
 namespace wbui {
-
-// "corpus · 2026-11-23": the subtitle of a sweep's charts.
-QString sweepSubtitle(const wb::Sweep& sweep);
-
-// Writes plot.id + ".png" and ".csv" into dir for every plot that the sweep can draw; the names of the files
-// written go to *written. Returns false with *error set (one line naming the file).
-bool exportSweepPlots(const std::vector<wb::SweepPlot>& plots, const QString& subtitle, const QString& dir,
-                      QStringList* written, QString* error);
 
 // The sweep bundle: the sweep in sweepDir, its results and the speed-up against baselineDevice, into outDir.
 bool writeSweepBundle(const wb::Sweep& sweep, const QString& sweepDir, const wb::SweepResults& results,

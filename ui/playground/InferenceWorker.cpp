@@ -3,8 +3,8 @@
 
 #include <QFileInfo>
 
-#include "common/QtConversions.h"
 #include "playground/VerseMarkup.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

@@ -26,11 +26,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/QtConversions.h"
 #include "playground/InferenceWorker.h"
 #include "playground/VerseMarkup.h"
 #include "runs/EvaluationView.h"
 #include "workbench/RunFolder.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-#include "common/QtConversions.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

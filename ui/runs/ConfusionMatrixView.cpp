@@ -6,7 +6,7 @@
 #include <QLabel>
 #include <QTableWidget>
 
-#include "common/QtConversions.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

@@ -6,9 +6,9 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "common/QtConversions.h"
 #include "runs/ConfusionMatrixView.h"
 #include "workbench/RunFolder.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

@@ -3,7 +3,8 @@
 
 #include <QSysInfo>
 
-#include "common/QtConversions.h"
+#include "workbench/charts/LossCurves.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 
@@ -13,20 +14,6 @@ int RunCollection::indexOf(const QString& key) const {
     for (int i = 0; i < m_entries.size(); ++i)
         if (m_entries[i]->key == key) return i;
     return -1;
-}
-
-QString RunCollection::labelFor(const wb::RunRecord& record) {
-    QString label = toQt(record.name());
-    // A run across machines names each of them, in rank order; a run made on another machine (the CLI on a
-    // GPU server) says where it ran.
-    QStringList hosts;
-    for (const auto& host : record.info.hosts)
-        if (!hosts.contains(toQt(host))) hosts << toQt(host);
-    if (hosts.size() > 1)
-        label += QStringLiteral(" · ") + hosts.join(QStringLiteral(" + "));
-    else if (!record.info.host.empty() && toQt(record.info.host) != QSysInfo::machineHostName())
-        label += QStringLiteral(" · ") + toQt(record.info.host);
-    return label;
 }
 
 QString RunCollection::deviceLabelFor(const wb::RunRecord& record) {
@@ -130,11 +117,11 @@ void RunCollection::setAnnotations(const QString& key, const wb::RunAnnotations&
 
 void RunCollection::relabel(int index) {
     RunEntry& entry = *m_entries[index];
-    entry.label = labelFor(entry.record);
+    entry.label = runLegendLabel(entry.record);
     // Two runs of one experiment on one device started in the same minute share a default name (and a user
     // may give two runs one name): the folder's id, unique, tells them apart.
     for (int j = 0; j < m_entries.size(); ++j)
-        if (j != index && labelFor(m_entries[j]->record) == entry.label) {
+        if (j != index && runLegendLabel(m_entries[j]->record) == entry.label) {
             entry.label += QStringLiteral(" · ") + toQt(entry.record.info.id);
             break;
         }

@@ -50,8 +50,6 @@ public:
 
     std::vector<wb::RunRecord> records() const;
 
-    // What legends, tables and lists call a run: its name, and where it ran when that was another machine.
-    static QString labelFor(const wb::RunRecord& record);
     // The device alone: "CPU · 2 threads · fp32".
     static QString deviceLabelFor(const wb::RunRecord& record);
 

@@ -5,7 +5,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 
-#include "common/QtConversions.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

@@ -1,5 +1,6 @@
 // The Runs list.
 #include "runs/RunsPanel.h"
+#include "workbench/charts/LossCurves.h"
 
 #include <QAbstractButton>
 #include <QDesktopServices>
@@ -20,11 +21,11 @@
 #include <QUrl>
 #include <QVBoxLayout>
 
-#include "common/QtConversions.h"
 #include "runs/RunCollection.h"
 #include "runs/RunNotesDialog.h"
 #include "runs/SettingsDiffDialog.h"
 #include "workbench/RunFolder.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 
@@ -206,9 +207,9 @@ void RunsPanel::addOrUpdate(const QString& dir) {
     item->setText(kRun, QFileInfo(dir).fileName());
     item->setToolTip(kRun, dir);
     if (readable) {
-        item->setText(kRun, RunCollection::labelFor(record));
+        item->setText(kRun, runLegendLabel(record));
         item->setToolTip(kRun, QStringLiteral("%1\n%2\n%3")
-                                   .arg(RunCollection::labelFor(record), dir, toQt(record.annotations.notes))
+                                   .arg(runLegendLabel(record), dir, toQt(record.annotations.notes))
                                    .trimmed());
         item->setText(kTags, toQt(record.annotations.tags).join(QStringLiteral(", ")));
         const QString notes = toQt(record.annotations.notes);

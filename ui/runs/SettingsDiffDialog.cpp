@@ -1,4 +1,5 @@
 #include "runs/SettingsDiffDialog.h"
+#include "workbench/charts/LossCurves.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -7,9 +8,9 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "common/QtConversions.h"
 #include "runs/RunCollection.h"
 #include "workbench/ConfigFields.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 
@@ -87,7 +88,7 @@ void SettingsDiffDialog::fill() {
     m_table->clear();
     m_table->setColumnCount(int(m_runs.size()));
     QStringList headers;
-    for (const auto& run : m_runs) headers << RunCollection::labelFor(run);
+    for (const auto& run : m_runs) headers << runLegendLabel(run);
     m_table->setHorizontalHeaderLabels(headers);
     m_table->setRowCount(0);
     const QColor highlight(255, 236, 179);

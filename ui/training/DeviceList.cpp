@@ -7,9 +7,9 @@
 
 #include <algorithm>
 
-#include "common/QtConversions.h"
 #include "workbench/DeviceSpec.h"
 #include "workbench/Format.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

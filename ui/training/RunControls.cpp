@@ -7,12 +7,12 @@
 #include <QStyle>
 #include <QTimer>
 
-#include "common/QtConversions.h"
 #include "training/RunEstimator.h"
 #include "training/RunLauncher.h"
 #include "training/RunScheduler.h"
 #include "workbench/Distributed.h"
 #include "workbench/Format.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

@@ -3,11 +3,11 @@
 
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QSaveFile>
 #include <QTemporaryDir>
 
-#include "common/QtConversions.h"
+#include "common/CliProcess.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 
@@ -15,15 +15,11 @@ RunEstimator::RunEstimator(QString cli, QObject* parent) : QObject(parent), m_cl
 
 RunEstimator::~RunEstimator() { cancel(); }
 
-bool RunEstimator::busy() const { return m_process && m_process->state() != QProcess::NotRunning; }
+bool RunEstimator::busy() const { return m_process && m_process->isRunning(); }
 
 void RunEstimator::cancel() {
     if (!m_process) return;
-    m_process->disconnect(this);
-    if (m_process->state() != QProcess::NotRunning) {
-        m_process->kill();
-        m_process->waitForFinished(2000);
-    }
+    m_process->kill();
     m_process->deleteLater();
     m_process = nullptr;
 }
@@ -35,7 +31,7 @@ void RunEstimator::estimate(const std::vector<wb::ExperimentConfig>& runs) {
     m_seconds = 0;
     if (!m_scratch) m_scratch = std::make_unique<QTemporaryDir>();
     if (m_runs.empty() || !m_scratch->isValid()) {
-        emit failed(m_runs.empty() ? tr("no device is ticked") : tr("no temporary folder"));
+        Q_EMIT failed(m_runs.empty() ? tr("no device is ticked") : tr("no temporary folder"));
         return;
     }
     startNext();
@@ -47,36 +43,33 @@ void RunEstimator::startNext() {
     QSaveFile f(configFile);
     if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(config.toJson())) < 0 ||
         !f.commit()) {
-        emit failed(tr("cannot write %1").arg(configFile));
+        Q_EMIT failed(tr("cannot write %1").arg(configFile));
         return;
     }
     // A grid of one cell: the seed the config has already (the planner wants an axis).
-    const QStringList args{QStringLiteral("sweep"),    toQt(config.data.corpus),
-                           QStringLiteral("--out"),    m_scratch->filePath(QStringLiteral("never-created")),
-                           QStringLiteral("--config"), configFile,
-                           QStringLiteral("--grid"),   QStringLiteral("seed=%1").arg(config.train.seed),
-                           QStringLiteral("--plan"),   QStringLiteral("--json")};
-    m_process = new QProcess(this);
-    connect(m_process, &QProcess::finished, this, [this](int code) { onPlannerFinished(code); });
-    connect(m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error != QProcess::FailedToStart) return;
-        const QString why = tr("cannot start %1: %2").arg(m_cli, m_process->errorString());
+    const SweepCall call{toQt(config.data.corpus),
+                         m_scratch->filePath(QStringLiteral("never-created")),
+                         configFile,
+                         1,
+                         {{"seed", {std::to_string(config.train.seed)}}},
+                         true};
+    m_process = new CliProcess(this);
+    m_process->setProgram(m_cli);
+    connect(m_process, &CliProcess::finished, this, [this](int code) { onPlannerFinished(code); });
+    QString why;
+    if (!m_process->start(sweepArguments(call), true, &why)) {
         cancel();
-        emit failed(why);
-    });
-    m_process->start(m_cli, args);
+        Q_EMIT failed(why);
+    }
 }
 
 void RunEstimator::onPlannerFinished(int code) {
-    const QJsonObject out = QJsonDocument::fromJson(m_process->readAllStandardOutput()).object();
-    const QString errors = QString::fromUtf8(m_process->readAllStandardError());
+    const QJsonObject out = QJsonDocument::fromJson(m_process->output()).object();
+    const QString error = m_process->firstError();
     m_process->deleteLater();
     m_process = nullptr;
-    if (code != 0 || !out.contains(QStringLiteral("estimated_seconds"))) {
-        // The CLI's one line, without its program name.
-        QString line = errors.section(QLatin1Char('\n'), 0, 0).trimmed();
-        line.remove(QStringLiteral("lstm-workbench-cli: error: "));
-        emit failed(line.isEmpty() ? tr("the planner exited with code %1").arg(code) : line);
+    if (code != CliProcess::Success || !out.contains(QStringLiteral("estimated_seconds"))) {
+        Q_EMIT failed(error.isEmpty() ? tr("the planner exited with code %1").arg(code) : error);
         return;
     }
     m_seconds += out.value(QStringLiteral("estimated_seconds")).toDouble();
@@ -84,7 +77,7 @@ void RunEstimator::onPlannerFinished(int code) {
         startNext();
         return;
     }
-    emit finished(m_seconds);
+    Q_EMIT finished(m_seconds);
 }
 
 }  // namespace wbui

@@ -13,10 +13,11 @@
 
 #include "workbench/Config.h"
 
-class QProcess;
 class QTemporaryDir;
 
 namespace wbui {
+
+class CliProcess;
 
 class RunEstimator : public QObject {
     Q_OBJECT
@@ -41,7 +42,7 @@ private:
     void onPlannerFinished(int code);
 
     QString m_cli;
-    QProcess* m_process = nullptr;
+    CliProcess* m_process = nullptr;
     std::unique_ptr<QTemporaryDir> m_scratch;
     std::vector<wb::ExperimentConfig> m_runs;
     std::size_t m_next = 0;

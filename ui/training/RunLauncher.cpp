@@ -6,7 +6,6 @@
 #include <QFileInfo>
 
 #include "common/ErrorPresenter.h"
-#include "common/QtConversions.h"
 #include "corpus/CorpusPanel.h"
 #include "experiment/ExperimentPanel.h"
 #include "runs/RunCollection.h"
@@ -14,6 +13,7 @@
 #include "training/RunScheduler.h"
 #include "workbench/DeviceSpec.h"
 #include "workbench/RunFolder.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

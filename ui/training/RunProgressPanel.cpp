@@ -7,9 +7,9 @@
 #include <QStyle>
 #include <QToolButton>
 
-#include "common/QtConversions.h"
 #include "training/TrainingWorker.h"
 #include "workbench/Format.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

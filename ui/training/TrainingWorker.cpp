@@ -3,10 +3,10 @@
 
 #include <filesystem>
 
-#include "common/QtConversions.h"
 #include "workbench/CorpusCatalog.h"
 #include "workbench/TokenStore.h"
 #include "workbench/Training.h"
+#include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 

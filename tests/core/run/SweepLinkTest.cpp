@@ -101,7 +101,7 @@ TEST(SweepLink, TheLinkIsPartOfTheDeviceInThePlots) {
         for (const auto& kv : c.setting) row.values.push_back(kv.second);
         row.runs = 1;
         row.status = "done";
-        row.samplesPerSecond = {sps[c.index], 0, true};
+        row.measures["samples_per_s"] = {sps[c.index], 0, true};
         results.cells.push_back(row);
     }
     const auto plots = wb::sweepPlots(sweep, results);

@@ -50,8 +50,8 @@ TEST(SweepPlots, ThroughputAgainstBatchMarksWhereTheFastestDeviceChanges) {
     // cpu:1 is faster at 16 and 64; cpu:2 overtakes between 64 and 256.
     const double one[] = {1000, 1200, 1300}, two[] = {500, 1000, 2100};
     for (int i = 0; i < 3; ++i) {
-        f.results.cells[i].samplesPerSecond = m(one[i], 10);
-        f.results.cells[3 + i].samplesPerSecond = m(two[i]);
+        f.results.cells[i].measures["samples_per_s"] = m(one[i], 10);
+        f.results.cells[3 + i].measures["samples_per_s"] = m(two[i]);
     }
     const auto p = plot(wb::sweepPlots(f.sweep, f.results), "throughput-vs-batch");
     ASSERT_TRUE(p.unavailable.empty());
@@ -74,7 +74,7 @@ TEST(SweepPlots, ThroughputAgainstBatchMarksWhereTheFastestDeviceChanges) {
 TEST(SweepPlots, SeriesWithOtherSettingsDoNotCrossEachOther) {
     auto f = grid({{"hidden", {"16", "32"}}, {"batch_size", {"8", "16"}}});
     const double sps[] = {100, 300, 200, 150};  // hidden 16 rises past hidden 32's level
-    for (int i = 0; i < 4; ++i) f.results.cells[i].samplesPerSecond = m(sps[i]);
+    for (int i = 0; i < 4; ++i) f.results.cells[i].measures["samples_per_s"] = m(sps[i]);
     const auto p = plot(wb::sweepPlots(f.sweep, f.results), "throughput-vs-batch");
     ASSERT_EQ(p.series.size(), 2u);
     EXPECT_EQ(p.series[0].name, "cpu · hidden 16");
@@ -88,8 +88,8 @@ TEST(SweepPlots, TimeAgainstDataIsLogLogWithTheFittedSlope) {
     for (std::size_t i = 0; i < f.results.cells.size(); ++i) {
         auto& row = f.results.cells[i];
         const double share = std::stod(row.values[0]);
-        row.samples = 4000 * share;
-        row.trainSeconds = m(row.values[1] == "cpu:1" ? 40 * share : 10 * std::sqrt(share));
+        row.measures["samples"] = m(4000 * share);
+        row.measures["train_seconds"] = m(row.values[1] == "cpu:1" ? 40 * share : 10 * std::sqrt(share));
     }
     const auto p = plot(wb::sweepPlots(f.sweep, f.results), "time-vs-data");
     ASSERT_TRUE(p.unavailable.empty());
@@ -117,7 +117,7 @@ TEST(SweepPlots, SpeedupIsAgainstTheChosenBaselineAtEachSetting) {
                        {"cpu:1", "cpu:2"},
                    }});
     const double sps[] = {100, 150, 200, 400};  // (32, cpu:1) (32, cpu:2) (64, cpu:1) (64, cpu:2)
-    for (int i = 0; i < 4; ++i) f.results.cells[i].samplesPerSecond = m(sps[i], i == 1 ? 15 : 0);
+    for (int i = 0; i < 4; ++i) f.results.cells[i].measures["samples_per_s"] = m(sps[i], i == 1 ? 15 : 0);
     const auto plots = wb::sweepPlots(f.sweep, f.results);
     const auto p = plot(plots, "speedup");
     ASSERT_TRUE(p.unavailable.empty());
@@ -137,8 +137,8 @@ TEST(SweepPlots, TheParetoFrontHoldsTheCellsNoOtherBeatsOnTimeAndLoss) {
     auto f = grid({{"batch_size", {"8", "16", "32", "64"}}});
     const double seconds[] = {10, 4, 6, 2}, loss[] = {1.0, 1.5, 2.0, 3.0};
     for (int i = 0; i < 4; ++i) {
-        f.results.cells[i].trainSeconds = m(seconds[i]);
-        f.results.cells[i].bestValLoss = m(loss[i]);
+        f.results.cells[i].measures["train_seconds"] = m(seconds[i]);
+        f.results.cells[i].measures["best_val_loss"] = m(loss[i]);
     }
     const auto p = plot(wb::sweepPlots(f.sweep, f.results), "pareto");
     ASSERT_TRUE(p.unavailable.empty());
@@ -153,7 +153,7 @@ TEST(SweepPlots, TheParetoFrontHoldsTheCellsNoOtherBeatsOnTimeAndLoss) {
 
 TEST(SweepPlots, AGridSaysWhichPlotsItCannotDraw) {
     auto f = grid({{"hidden", {"16", "32"}}});
-    for (auto& row : f.results.cells) row.samplesPerSecond = m(100);  // never validated
+    for (auto& row : f.results.cells) row.measures["samples_per_s"] = m(100);  // never validated
     const auto plots = wb::sweepPlots(f.sweep, f.results);
     ASSERT_EQ(plots.size(), 4u);
     EXPECT_EQ(plot(plots, "throughput-vs-batch").unavailable, "needs a batch_size axis");

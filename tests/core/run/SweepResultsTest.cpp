@@ -7,7 +7,7 @@
 #include "support/TestSupport.h"
 #include "workbench/Metrics.h"
 #include "workbench/RunFolder.h"
-#include "workbench/Sweep.h"
+#include "workbench/SweepResults.h"
 
 namespace fs = std::filesystem;
 

@@ -14,9 +14,10 @@
 #include "UiTestSupport.h"
 #include "charts/OverlayChart.h"
 #include "export/ChartExporter.h"
-#include "export/HeadlessCompare.h"
 #include "runs/RunCollection.h"
 #include "workbench/RunFolder.h"
+#include "workbench/charts/HeadlessExport.h"
+#include "workbench/charts/PlotFiles.h"
 
 using namespace wbui;
 
@@ -42,16 +43,16 @@ TEST(ChartExporter, PngDecodesAndSvgPdfAreWritten) {
     wbtest::TempDir tmp;
     QString error;
     const QString png = QString::fromStdString(tmp.file("overlay.png"));
-    ASSERT_TRUE(ChartExporter::savePlot(chart.plot(), png, &error)) << error.toStdString();
+    ASSERT_TRUE(PlotFiles::savePlot(chart.plot(), png, &error)) << error.toStdString();
     QImage image(png);
     ASSERT_FALSE(image.isNull());
-    EXPECT_EQ(image.width(), ChartExporter::kWidth);
+    EXPECT_EQ(image.width(), PlotFiles::kWidth);
     for (const char* name : {"overlay.svg", "overlay.pdf"}) {
         const QString path = QString::fromStdString(tmp.file(name));
-        ASSERT_TRUE(ChartExporter::savePlot(chart.plot(), path, &error)) << error.toStdString();
+        ASSERT_TRUE(PlotFiles::savePlot(chart.plot(), path, &error)) << error.toStdString();
         EXPECT_GT(QFileInfo(path).size(), 500);
     }
-    EXPECT_FALSE(ChartExporter::savePlot(chart.plot(), QString::fromStdString(tmp.file("x.bmpx")), &error));
+    EXPECT_FALSE(PlotFiles::savePlot(chart.plot(), QString::fromStdString(tmp.file("x.bmpx")), &error));
     EXPECT_TRUE(error.contains(QStringLiteral("x.bmpx")));
 }
 
@@ -63,7 +64,7 @@ TEST(ChartExporter, ACaptionNamesTheRunsCorpusAndDateInTheFileOnly) {
     chart.resize(1000, 600);
     chart.flush();
     const auto records = runs->records();
-    const QString caption = ChartExporter::caption(QStringLiteral("Comparison"), records);
+    const QString caption = PlotFiles::caption(QStringLiteral("Comparison"), records);
     EXPECT_TRUE(caption.startsWith(QStringLiteral("Comparison · pattern.txt · "))) << caption.toStdString();
     EXPECT_TRUE(caption.contains(QDate::currentDate().toString(Qt::ISODate)));
     EXPECT_TRUE(caption.contains(QString::fromStdString(records[0].name()))) << caption.toStdString();
@@ -73,9 +74,8 @@ TEST(ChartExporter, ACaptionNamesTheRunsCorpusAndDateInTheFileOnly) {
                   titled = QString::fromStdString(tmp.file("titled.png"));
     const int elements = chart.plot()->plotLayout()->elementCount();
     QString error;
-    ASSERT_TRUE(ChartExporter::savePlot(chart.plot(), plain, &error));
-    ASSERT_TRUE(ChartExporter::savePlot(chart.plot(), titled, &error, 1000, 600, caption))
-        << error.toStdString();
+    ASSERT_TRUE(PlotFiles::savePlot(chart.plot(), plain, &error));
+    ASSERT_TRUE(PlotFiles::savePlot(chart.plot(), titled, &error, 1000, 600, caption)) << error.toStdString();
     EXPECT_EQ(chart.plot()->plotLayout()->elementCount(), elements);  // the chart on screen is unchanged
     // The caption is ink in the top band of the titled image, where the plain one has none or less.
     auto inkOnTop = [](const QImage& image) {
@@ -96,7 +96,7 @@ TEST(ChartExporter, CsvRowsMatchMetrics) {
     wbtest::TempDir tmp;
     const QString csv = QString::fromStdString(tmp.file("all.csv"));
     QString error;
-    ASSERT_TRUE(ChartExporter::writeCsv({record}, csv, &error)) << error.toStdString();
+    ASSERT_TRUE(PlotFiles::writeRunsCsv({record}, csv, &error)) << error.toStdString();
     const std::string text = wbtest::readText(csv.toStdString());
     std::string runId;
     const auto parsed = wb::parseMetricsCsv(text, "all.csv", &runId);

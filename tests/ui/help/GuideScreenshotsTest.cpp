@@ -9,6 +9,7 @@
 #include <QPixmap>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTest>
 
 #include <gtest/gtest.h>
@@ -114,4 +115,38 @@ TEST(GuideScreenshots, TheTourAt1280x800) {
     guide.resize(1000, 760);
     guide.show();
     save(&guide, folder, "guide-user-guide.png");
+}
+
+// The README's two pictures of the Sweep tab: a sweep running (a cell done, one training, the rest queued)
+// and the same sweep finished, at the size of the guide's screenshots.
+TEST(GuideScreenshots, TheSweepTabRunningAndFinished) {
+    const QString folder = qEnvironmentVariable("LSTM_WORKBENCH_SCREENSHOTS");
+    if (folder.isEmpty()) GTEST_SKIP() << "set LSTM_WORKBENCH_SCREENSHOTS to make them";
+    wbuitest::TestWindow win;
+    MainWindow* w = win.w.get();
+    w->deviceList()->refresh();
+    w->resize(1280, 800);
+    w->findChild<QSplitter*>(QStringLiteral("mainSplitter"))->setSizes({420, 860});
+    w->show();
+    ASSERT_TRUE(w->corpusPanel()->loadPrepared(QStringLiteral("tang-quatrains-7")))
+        << "prepare tang-quatrains-7 and point LSTM_WORKBENCH_DATA at the corpus cache";
+    wbuitest::waitForCorpusReads(w);
+    SweepPanel* sweep = w->sweepPanel();
+    sweep->setAxes({{"device", {"cpu:1", "cpu:2"}}, {"batch_size", {"16", "32", "64"}}});
+    sweep->setStepsPerCell(40);
+    w->mainTabs()->setCurrentWidget(sweep);
+    ASSERT_TRUE(sweep->start()) << sweep->lastError().toStdString();
+    const auto cellsIn = [&](const QString& state) {
+        int n = 0;
+        for (int r = 0; r < sweep->cellTable()->rowCount(); ++r)
+            n += sweep->cellTable()->item(r, 1) && sweep->cellTable()->item(r, 1)->text() == state;
+        return n;
+    };
+    ASSERT_TRUE(wbuitest::waitFor(
+        [&] { return cellsIn(QStringLiteral("done")) >= 2 && cellsIn(QStringLiteral("running")) == 1; },
+        900000));
+    save(w, folder, "sweep-during.png");
+    ASSERT_TRUE(wbuitest::waitFor([&] { return sweep->state() == SweepPanel::State::Finished; }, 900000))
+        << sweep->lastError().toStdString();
+    save(w, folder, "sweep-after.png");
 }

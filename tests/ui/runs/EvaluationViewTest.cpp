@@ -9,11 +9,11 @@
 #include <filesystem>
 
 #include "UiTestSupport.h"
-#include "common/QtConversions.h"
 #include "playground/PlaygroundPanel.h"
 #include "runs/EvaluationView.h"
 #include "workbench/Evaluation.h"
 #include "workbench/RunFolder.h"
+#include "workbench/charts/QtConversions.h"
 
 using namespace wbui;
 namespace fs = std::filesystem;

@@ -23,6 +23,7 @@
 #include "runs/RunNotesDialog.h"
 #include "runs/RunsPanel.h"
 #include "runs/SettingsDiffDialog.h"
+#include "workbench/charts/LossCurves.h"
 
 #include <qcustomplot.h>
 
@@ -215,13 +216,13 @@ TEST(RunIdentity, ARunAcrossHostsNamesEachHost) {
     wb::RunRecord record;
     record.annotations.name = "across";
     record.info.host = QSysInfo::machineHostName().toStdString();
-    EXPECT_EQ(RunCollection::labelFor(record), QStringLiteral("across"));
+    EXPECT_EQ(runLegendLabel(record), QStringLiteral("across"));
     record.info.worldSize = 3;
     record.info.hosts = {"node0", "node1", "node1"};
-    EXPECT_EQ(RunCollection::labelFor(record), QStringLiteral("across · node0 + node1"));
+    EXPECT_EQ(runLegendLabel(record), QStringLiteral("across · node0 + node1"));
     record.info.hosts = {record.info.host, record.info.host};  // --nproc 2 here
-    EXPECT_EQ(RunCollection::labelFor(record), QStringLiteral("across"));
+    EXPECT_EQ(runLegendLabel(record), QStringLiteral("across"));
     record.info.host = "gpu-server";
     record.info.hosts = {"gpu-server"};
-    EXPECT_EQ(RunCollection::labelFor(record), QStringLiteral("across · gpu-server"));
+    EXPECT_EQ(runLegendLabel(record), QStringLiteral("across · gpu-server"));
 }

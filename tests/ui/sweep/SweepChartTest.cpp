@@ -8,6 +8,7 @@
 #include "UiTestSupport.h"
 #include "export/ChartExporter.h"
 #include "sweep/SweepChart.h"
+#include "workbench/charts/PlotFiles.h"
 
 using namespace wbui;
 
@@ -55,9 +56,9 @@ TEST(SweepChart, SixDevicesBarsStayBelowTheLegendOnALargeChartAndItsExport) {
     }
     // An export: a chart never shown, sized to the exporter's picture before the plot is set.
     SweepChart exported;
-    exported.resize(ChartExporter::kWidth, ChartExporter::kHeight);
+    exported.resize(PlotFiles::kWidth, PlotFiles::kHeight);
     exported.setPlot(sixDeviceSpeedups(), QStringLiteral("poems · 2026-11-26"));
     exported.plot()->replot();
-    EXPECT_EQ(exported.plot()->size(), QSize(ChartExporter::kWidth, ChartExporter::kHeight));
+    EXPECT_EQ(exported.plot()->size(), QSize(PlotFiles::kWidth, PlotFiles::kHeight));
     EXPECT_GT(clearance(exported.plot()), 0);
 }

@@ -34,4 +34,7 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// What the CLI puts before its one-line error on stderr; the app finds the error by it.
+inline constexpr const char* kCliErrorPrefix = "lstm-workbench-cli: error: ";
+
 }  // namespace wb

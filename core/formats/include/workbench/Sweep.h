@@ -10,7 +10,8 @@
 // runs each process on a host of its own, made with network namespaces on this machine and joined by links
 // shaped to the value's rate ("100mbit", "1gbit") or left unshaped ("unshaped"); it needs processes ≥ 2 and,
 // to run, root (the CLI checks). This header is plain data and files; running a cell is the CLI's business
-// (app/cli).
+// (app/cli). What a finished sweep measured is workbench/SweepResults.h; its pictures
+// workbench/SweepPlots.h.
 #pragma once
 
 #include <cstdint>
@@ -77,54 +78,5 @@ inline constexpr const char* kSweepResults = "results.csv";
 bool isSweepFolder(const std::string& dir);  // has sweep.json
 Sweep loadSweep(const std::string& dir);
 void saveSweep(const std::string& dir, const Sweep& sweep);  // atomically
-
-// A measurement over a cell's repeats: mean and sample standard deviation (0 for one value); absent when no
-// run of the cell has it (no run reached the target, say).
-struct SweepMeasure {
-    double mean = 0, std = 0;
-    bool present = false;
-};
-
-// One row of results.csv: a finished run ("run" rows; std is 0) or a grid point (a "cell" row: mean and
-// standard deviation over its finished repeats).
-struct SweepResultRow {
-    bool aggregate = false;           // a cell row
-    int cell = 0;                     // the cell's index in the grid
-    int repeat = 0;                   // 1-based in run rows; 0 in cell rows
-    std::vector<std::string> values;  // the axes' values, in the axes' order
-    std::string status;               // run rows: "done"; cell rows: "done", "failed" or "incomplete"
-    int runs = 0;                     // finished runs behind the row
-    SweepMeasure samplesPerSecond, usPerSample, secondsToTarget, bestValLoss, bestValAccuracy, trainSeconds;
-    // Character language models: the best val loss in bits per character, and the run's n-gram baseline
-    // on the same validation windows (baseline.json); absent for other runs.
-    SweepMeasure bestValBpc, baselineBpc;
-    double peakRssMb = 0;
-    double peakGpuMb = 0;  // run.json's peak_gpu_memory_bytes (rank 0's GPU); 0 on a CPU
-    std::int64_t threads = 0, processes = 1;
-    std::string runDir;  // run rows: relative to the sweep folder
-    double samples = 0;  // trained samples (mean over repeats in cell rows)
-    // Why its speed is not its own: it trained at the same time as another run on the same host
-    // (overlappingRuns; in cell rows, any of its repeats did). "" when nothing overlapped.
-    std::string overlap;
-};
-
-struct SweepResults {
-    std::vector<std::string> axes;  // the axes' field keys
-    double targetLoss = 0;          // the one the seconds-to-target columns use
-    std::vector<SweepResultRow> runs, cells;
-
-    // results.csv. Columns: kind, cell, repeat (empty in cell rows), one per axis, status, runs,
-    // samples_per_s(_std), us_per_sample(_std), seconds_to_target(_std), best_val_loss(_std),
-    // best_val_accuracy(_std), peak_rss_mb, threads, processes, run_dir, train_seconds(_std) (run.json's
-    // training time), samples (trained), best_val_bpc(_std), baseline_bpc(_std), peak_gpu_mb.
-    std::string toCsv() const;
-};
-
-// The results of the cells whose state is Done, read from their run folders. Runs of one sweep share one
-// target loss: the sweep's, or when it has none the highest best loss of the runs (the one all reached).
-SweepResults sweepResults(const std::string& dir, const Sweep& sweep);
-inline std::string sweepResultsCsv(const std::string& dir, const Sweep& sweep) {
-    return sweepResults(dir, sweep).toCsv();
-}
 
 }  // namespace wb

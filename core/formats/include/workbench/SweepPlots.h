@@ -1,5 +1,5 @@
-// The four pictures a sweep answers its question with, as plain data (what to draw, not how): the ui draws
-// them with QCustomPlot, the CLI writes them beside results.csv through the same code.
+// The pictures a sweep answers its question with (sweepPlotKinds(): four today), as plain data (what to draw,
+// not how): the ui draws them with QCustomPlot, the CLI writes them beside results.csv through the same code.
 //
 //   throughput-vs-batch   samples/s against batch size, one line per device, where one device overtakes
 //                         another marked (needs a batch_size axis)
@@ -14,10 +14,12 @@
 // but the plot's x axis splits the lines further.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "workbench/Sweep.h"
+#include "workbench/SweepResults.h"
 
 namespace wb {
 
@@ -55,7 +57,21 @@ std::vector<std::string> sweepDevices(const Sweep& sweep);
 // Least-squares slope of log y against log x over the points with x, y > 0; NaN with fewer than two.
 double logLogSlope(const std::vector<double>& x, const std::vector<double>& y);
 
-// The four plots from the cell rows. baselineDevice: a key of sweepDevices (""= the first).
+// A picture a sweep can draw: its file name, its tab in the Sweep tab, and how it is made from the cell rows.
+// The ui makes one tab per kind (with a baseline device to choose where the kind needs one) and the CLI one
+// PNG and CSV per kind, so a new plot is one row of sweepPlotKinds() and nothing in the ui.
+struct SweepPlotKind {
+    std::string id;              // the file name of its PNG and CSV ("throughput-vs-batch")
+    std::string tabName;         // "Throughput × batch"
+    std::string title;           // the chart's title when the plot does not set its own
+    bool needsBaseline = false;  // it divides by a baseline device the user picks
+    std::function<SweepPlot(const Sweep&, const SweepResults&, const std::string& baselineDevice)> draw;
+};
+// The plots in the Sweep tab's order. A test may add one and must take it back out.
+std::vector<SweepPlotKind>& sweepPlotKinds();
+
+// Every kind's plot from the cell rows, in sweepPlotKinds()' order. baselineDevice: a key of sweepDevices
+// (""= the first).
 std::vector<SweepPlot> sweepPlots(const Sweep& sweep, const SweepResults& results,
                                   const std::string& baselineDevice = "");
 

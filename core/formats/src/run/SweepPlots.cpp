@@ -39,6 +39,7 @@ std::string part(const std::string& field, const std::string& value) {
 // A cell seen by the plots: its device key, its other settings but the plot's x axis, its numbers.
 struct CellView {
     const SweepResultRow* row;
+    SweepMeasure samplesPerSecond, trainSeconds, bestValLoss;
     std::string device;  // "cpu:2 · 2 processes"
     std::string others;  // the non-device axes but `exceptField`: "hidden 64 · lr 0.001"
     std::string label;   // every axis: "batch_size=32 device=cpu:2"
@@ -48,7 +49,13 @@ std::vector<CellView> view(const Sweep& sweep, const SweepResults& results, cons
     std::vector<CellView> out;
     for (const auto& row : results.cells) {
         if (row.runs == 0) continue;
-        CellView v{&row, "", "", ""};
+        CellView v{&row,
+                   row.measure(sweepcolumn::kSamplesPerSecond),
+                   row.measure(sweepcolumn::kTrainSeconds),
+                   row.measure(sweepcolumn::kBestValLoss),
+                   "",
+                   "",
+                   ""};
         for (std::size_t i = 0; i < results.axes.size() && i < row.values.size(); ++i) {
             const auto& field = results.axes[i];
             const auto& value = row.values[i];
@@ -111,8 +118,6 @@ PlotSeries point(double x, double y, double yStd, const std::string& label) {
 
 SweepPlot throughputVsBatch(const Sweep& sweep, const SweepResults& results) {
     SweepPlot p;
-    p.id = "throughput-vs-batch";
-    p.title = "Throughput against batch size";
     p.xLabel = "batch size";
     p.yLabel = "samples/s";
     p.logX = true;
@@ -124,10 +129,9 @@ SweepPlot throughputVsBatch(const Sweep& sweep, const SweepResults& results) {
     std::vector<std::pair<std::string, PlotSeries>> points;
     std::map<std::string, std::string> othersOf;  // series -> its non-device settings
     for (const auto& v : view(sweep, results, "batch_size")) {
-        if (!v.row->samplesPerSecond.present) continue;
-        points.emplace_back(seriesName(v),
-                            point(toNumber(v.row->values[static_cast<std::size_t>(axis)]),
-                                  v.row->samplesPerSecond.mean, v.row->samplesPerSecond.std, v.label));
+        if (!v.samplesPerSecond.present) continue;
+        points.emplace_back(seriesName(v), point(toNumber(v.row->values[static_cast<std::size_t>(axis)]),
+                                                 v.samplesPerSecond.mean, v.samplesPerSecond.std, v.label));
         othersOf[seriesName(v)] = v.others;
     }
     p.series = byName(points);
@@ -182,8 +186,6 @@ SweepPlot throughputVsBatch(const Sweep& sweep, const SweepResults& results) {
 
 SweepPlot timeVsData(const Sweep& sweep, const SweepResults& results) {
     SweepPlot p;
-    p.id = "time-vs-data";
-    p.title = "Training time against dataset size";
     p.logX = p.logY = true;
     const int axis = axisIndex(results, "data_fraction");
     // With a fixed number of epochs the trained samples per epoch are the dataset size; with a step limit
@@ -200,11 +202,10 @@ SweepPlot timeVsData(const Sweep& sweep, const SweepResults& results) {
     }
     std::vector<std::pair<std::string, PlotSeries>> points;
     for (const auto& v : view(sweep, results, "data_fraction")) {
-        if (!v.row->trainSeconds.present) continue;
-        const double x = perEpoch ? v.row->samples / static_cast<double>(epochs)
+        if (!v.trainSeconds.present) continue;
+        const double x = perEpoch ? v.row->measure("samples").mean / static_cast<double>(epochs)
                                   : toNumber(v.row->values[static_cast<std::size_t>(axis)]);
-        points.emplace_back(seriesName(v),
-                            point(x, v.row->trainSeconds.mean, v.row->trainSeconds.std, v.label));
+        points.emplace_back(seriesName(v), point(x, v.trainSeconds.mean, v.trainSeconds.std, v.label));
     }
     p.series = byName(points);
     for (const auto& s : p.series) {
@@ -220,8 +221,6 @@ SweepPlot timeVsData(const Sweep& sweep, const SweepResults& results) {
 
 SweepPlot speedup(const Sweep& sweep, const SweepResults& results, const std::string& baselineDevice) {
     SweepPlot p;
-    p.id = "speedup";
-    p.title = "Speed-up against a baseline device";
     p.xLabel = "setting";
     const auto cells = view(sweep, results, "");
     std::vector<std::string> devices;
@@ -250,13 +249,13 @@ SweepPlot speedup(const Sweep& sweep, const SweepResults& results, const std::st
             const CellView* base = nullptr;
             for (const auto& v : cells) {
                 const bool inCategory = v.others == p.categories[c] || (p.categories.size() == 1);
-                if (!inCategory || !v.row->samplesPerSecond.present) continue;
+                if (!inCategory || !v.samplesPerSecond.present) continue;
                 if (v.device == device) mine = &v;
                 if (v.device == baseline) base = &v;
             }
-            if (!mine || !base || base->row->samplesPerSecond.mean <= 0) continue;
-            const auto& a = mine->row->samplesPerSecond;
-            const auto& b = base->row->samplesPerSecond;
+            if (!mine || !base || base->samplesPerSecond.mean <= 0) continue;
+            const auto& a = mine->samplesPerSecond;
+            const auto& b = base->samplesPerSecond;
             const double ratio = a.mean / b.mean;
             // The spread of a ratio of two independent means, to first order.
             const double rel = std::hypot(a.mean > 0 ? a.std / a.mean : 0, b.std / b.mean);
@@ -272,8 +271,6 @@ SweepPlot speedup(const Sweep& sweep, const SweepResults& results, const std::st
 
 SweepPlot pareto(const Sweep& sweep, const SweepResults& results) {
     SweepPlot p;
-    p.id = "pareto";
-    p.title = "Best validation loss against training time";
     p.xLabel = "training time, s";
     p.yLabel = "best validation loss";
     std::vector<std::pair<std::string, PlotSeries>> points;
@@ -283,11 +280,10 @@ SweepPlot pareto(const Sweep& sweep, const SweepResults& results) {
     };
     std::vector<Point> all;
     for (const auto& v : view(sweep, results, "")) {
-        if (!v.row->bestValLoss.present || v.row->bestValLoss.mean <= 0 || !v.row->trainSeconds.present)
-            continue;
-        points.emplace_back(v.device, point(v.row->trainSeconds.mean, v.row->bestValLoss.mean,
-                                            v.row->bestValLoss.std, v.label));
-        all.push_back({v.row->trainSeconds.mean, v.row->bestValLoss.mean, v.label});
+        if (!v.bestValLoss.present || v.bestValLoss.mean <= 0 || !v.trainSeconds.present) continue;
+        points.emplace_back(v.device,
+                            point(v.trainSeconds.mean, v.bestValLoss.mean, v.bestValLoss.std, v.label));
+        all.push_back({v.trainSeconds.mean, v.bestValLoss.mean, v.label});
     }
     if (all.empty()) {
         p.unavailable = "needs validated runs";
@@ -352,10 +348,33 @@ double logLogSlope(const std::vector<double>& x, const std::vector<double>& y) {
     return sxx > 0 ? sxy / sxx : std::numeric_limits<double>::quiet_NaN();
 }
 
+// Declarative table
+std::vector<SweepPlotKind>& sweepPlotKinds() {
+    using S = const Sweep&;
+    using R = const SweepResults&;
+    using B = const std::string&;
+    static std::vector<SweepPlotKind> kinds{
+        {"throughput-vs-batch", "Throughput × batch", "Throughput against batch size", false,
+         [](S s, R r, B) { return throughputVsBatch(s, r); }},
+        {"time-vs-data", "Time × data size", "Training time against dataset size", false,
+         [](S s, R r, B) { return timeVsData(s, r); }},
+        {"speedup", "Speed-up", "Speed-up against a baseline device", true,
+         [](S s, R r, B baseline) { return speedup(s, r, baseline); }},
+        {"pareto", "Loss × time (Pareto)", "Best validation loss against training time", false,
+         [](S s, R r, B) { return pareto(s, r); }},
+    };
+    return kinds;
+}
+
 std::vector<SweepPlot> sweepPlots(const Sweep& sweep, const SweepResults& results,
                                   const std::string& baselineDevice) {
-    return {throughputVsBatch(sweep, results), timeVsData(sweep, results),
-            speedup(sweep, results, baselineDevice), pareto(sweep, results)};
+    std::vector<SweepPlot> plots;
+    for (const auto& kind : sweepPlotKinds()) {
+        plots.push_back(kind.draw(sweep, results, baselineDevice));
+        plots.back().id = kind.id;
+        if (plots.back().title.empty()) plots.back().title = kind.title;
+    }
+    return plots;
 }
 
 std::string SweepPlot::toCsv() const {

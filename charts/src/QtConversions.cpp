@@ -1,5 +1,5 @@
 // Conversions between the core facade's plain C++ types and Qt types.
-#include "common/QtConversions.h"
+#include "workbench/charts/QtConversions.h"
 
 #include <cmath>
 

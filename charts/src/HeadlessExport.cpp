@@ -1,9 +1,11 @@
-// Headless comparison export (no display needed).
-#include "export/HeadlessCompare.h"
+// Charts written without a window.
+#include "workbench/charts/HeadlessExport.h"
 
 #include <QApplication>
+#include <QDate>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 
 #include <unistd.h>
 
@@ -11,13 +13,12 @@
 
 #include <qcustomplot.h>
 
-#include "charts/OverlayChart.h"
-#include "common/QtConversions.h"
-#include "export/ChartExporter.h"
-#include "export/SweepExport.h"
-#include "runs/RunCollection.h"
 #include "workbench/RunFolder.h"
 #include "workbench/SweepPlots.h"
+#include "workbench/charts/LossCurves.h"
+#include "workbench/charts/PlotFiles.h"
+#include "workbench/charts/QtConversions.h"
+#include "workbench/charts/SweepPlotDrawing.h"
 
 namespace wbui {
 
@@ -60,28 +61,18 @@ int exportComparison(const std::vector<std::string>& runDirs, const std::string&
     }
     if (!csvPath.empty()) {
         QString why;
-        if (!ChartExporter::writeCsv(records, toQt(csvPath), &why)) return fail(1, toStd(why));
+        if (!PlotFiles::writeRunsCsv(records, toQt(csvPath), &why)) return fail(1, toStd(why));
     }
     if (pngPath.empty()) return 0;
 
     const auto ownApp = ensureApplication();
-    RunCollection runs;
-    for (auto& r : records) {
-        RunEntry entry;
-        entry.key = toQt(r.dir);
-        entry.record = std::move(r);
-        runs.add(std::move(entry));
-    }
-    OverlayChart chart(&runs);
-    chart.resize(ChartExporter::kWidth, ChartExporter::kHeight);
+    QCustomPlot plot;
+    plot.resize(PlotFiles::kWidth, PlotFiles::kHeight);
     // Loss against wall-clock time: the comparison of devices the reference write-ups make.
-    chart.setMetric(0);
-    chart.setXAxisMode(XAxisMode::WallSeconds);
-    chart.flush();
+    drawLossCurves(&plot, records, kOverlayMetrics[0], XAxisMode::WallSeconds);
     QString why;
-    if (!ChartExporter::savePlot(
-            chart.plot(), toQt(pngPath), &why, ChartExporter::kWidth, ChartExporter::kHeight,
-            ChartExporter::caption(QStringLiteral("Loss against wall-clock time"), runs.records())))
+    if (!PlotFiles::savePlot(&plot, toQt(pngPath), &why, PlotFiles::kWidth, PlotFiles::kHeight,
+                             PlotFiles::caption(QStringLiteral("Loss against wall-clock time"), records)))
         return fail(1, toStd(why));
     return 0;
 }
@@ -102,6 +93,32 @@ bool exportSweepFolderPlots(const std::string& sweepDir, std::string* error) {
         if (error) *error = e.what();
         return false;
     }
+}
+
+QString sweepSubtitle(const wb::Sweep& sweep) {
+    return QFileInfo(toQt(sweep.base.data.corpus)).fileName() + QStringLiteral(" · ") +
+           QDate::currentDate().toString(Qt::ISODate);
+}
+
+bool exportSweepPlots(const std::vector<wb::SweepPlot>& plots, const QString& subtitle, const QString& dir,
+                      QStringList* written, QString* error) {
+    if (!QDir().mkpath(dir)) {
+        if (error) *error = dir + QStringLiteral(": cannot create the folder");
+        return false;
+    }
+    for (const auto& p : plots) {
+        if (!p.unavailable.empty()) continue;
+        QCustomPlot plot;
+        plot.resize(PlotFiles::kWidth, PlotFiles::kHeight);
+        setUpSweepPlot(&plot);
+        drawSweepPlot(&plot, p, subtitle);
+        const QString base = QDir(dir).filePath(toQt(p.id));
+        if (!PlotFiles::savePlot(&plot, base + QStringLiteral(".png"), error) ||
+            !PlotFiles::writeFile(base + QStringLiteral(".csv"), QByteArray::fromStdString(p.toCsv()), error))
+            return false;
+        if (written) *written << base + QStringLiteral(".png") << base + QStringLiteral(".csv");
+    }
+    return true;
 }
 
 }  // namespace wbui
