@@ -9,7 +9,6 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -300,9 +299,8 @@ int runTrain(TrainOptions o) {
     if (spec && spec->rank > 0) return runWorker(*spec, o.corpus);
     // Processes sharing this machine share its cores: unless told otherwise, each gets its share.
     const auto localProcesses = spec ? spec->localWorldSize : o.config.device.processes;
-    if (localProcesses > 1 && !o.threadsGiven && wb::isCpuDevice(o.config.device.device))
-        o.config.device.threads = std::max<std::int64_t>(
-            1, static_cast<std::int64_t>(std::thread::hardware_concurrency()) / localProcesses);
+    if (!o.threadsGiven)
+        o.config.device.setSpec(wb::shareCoresBetweenProcesses(o.config.device.spec(), localProcesses));
     // A corpus not tokenized before is tokenized into its store first: minutes for a few GB, so it shows.
     ProgressPrinter tokenizing(o.quiet || o.json);
     wb::TrainingJob job(o.config, o.out, nullptr, [&](std::uint64_t done, std::uint64_t total) {
@@ -476,9 +474,7 @@ int runBench(const BenchCliOptions& o) {
     for (const auto& preset : o.presets) {
         wb::BenchOptions b;
         b.preset = preset;
-        std::int64_t threads = 0;
-        b.device = wb::parseDeviceSpec(o.device, &threads);
-        b.threads = threads;
+        b.device = wb::DeviceSpec::parse(o.device);
         b.precision = o.precision;
         b.steps = o.steps;
         b.warmup = o.warmup;

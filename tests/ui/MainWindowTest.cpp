@@ -311,8 +311,8 @@ TEST(MainWindow, TheMultiProcessEntryTrainsOverGlooAndItsRunSaysSo) {
     const auto choices = win.w->deviceList()->allChoices();
     ASSERT_EQ(choices.size(), 3u);
     EXPECT_EQ(choices[2].label, QStringLiteral("CPU · 2 processes (Gloo)"));
-    EXPECT_EQ(choices[2].processes, 2);
-    EXPECT_EQ(choices[2].threads, 1);
+    EXPECT_EQ(choices[2].device.processes, 2);
+    EXPECT_EQ(choices[2].device.threads, 1);
     win.w->deviceList()->setChecked(0, false);
     win.w->deviceList()->setChecked(2, true);
     ASSERT_TRUE(win.w->launcher()->startRuns()) << win.w->errors()->lastError().toStdString();

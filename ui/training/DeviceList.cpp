@@ -42,24 +42,34 @@ void DeviceList::refresh() {
     }
 }
 
+namespace {
+DeviceChoice cpuChoice(long long threads, long long processes, const std::string& name) {
+    wb::DeviceSpec cpu;
+    cpu.threads = threads;
+    cpu.processes = processes;
+    return {cpu, deviceLabel("cpu", threads, name, processes), name};
+}
+}  // namespace
+
 void DeviceList::setDevices(const std::vector<wb::DeviceInfo>& devices) {
     const QStringList previouslyChecked = checkedLabels();
     m_choices.clear();
     for (const auto& d : devices) {
-        if (wb::isCpuDevice(d.id)) {
-            m_choices.push_back({"cpu", 1, deviceLabel("cpu", 1, d.name), d.name});
+        const wb::DeviceSpec device = wb::DeviceSpec::parse(d.id);
+        if (device.isCpu()) {
+            m_choices.push_back(cpuChoice(1, 1, d.name));
             if (d.threads > 1) {
-                m_choices.push_back({"cpu", d.threads, deviceLabel("cpu", d.threads, d.name), d.name});
+                m_choices.push_back(cpuChoice(d.threads, 1, d.name));
                 // The same cores as N processes of one thread each, joined by c10d: the distributed engine
                 // next to the threaded one.
-                m_choices.push_back({"cpu", 1, deviceLabel("cpu", 1, d.name, d.threads), d.name, d.threads});
+                m_choices.push_back(cpuChoice(1, d.threads, d.name));
             }
         } else {
             QString label = toQt(d.name.empty() ? d.id : d.name);
             if (d.memoryBytes > 0)
                 label += QStringLiteral(" · ") + toQt(wb::humanBytes(double(d.memoryBytes)));
             label += QStringLiteral(" (%1)").arg(toQt(d.id));
-            m_choices.push_back({d.id, 0, label, d.name});
+            m_choices.push_back({device, label, d.name});
         }
     }
     QSignalBlocker block(m_list);
@@ -79,7 +89,7 @@ void DeviceList::setDevices(const std::vector<wb::DeviceInfo>& devices) {
     if (previouslyChecked.isEmpty() && m_list->count() > 0) {
         int pick = 0;
         for (int i = 0; i < int(m_choices.size()); ++i)
-            if (wb::isCpuDevice(m_choices[std::size_t(i)].device) && m_choices[std::size_t(i)].processes == 1)
+            if (m_choices[std::size_t(i)].device.isCpu() && m_choices[std::size_t(i)].device.processes == 1)
                 pick = i;
         m_list->item(pick)->setCheckState(Qt::Checked);
     }

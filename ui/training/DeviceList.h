@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "workbench/DeviceSpec.h"
 #include "workbench/Devices.h"
 
 class QCheckBox;
@@ -16,11 +17,10 @@ class QListWidget;
 namespace wbui {
 
 struct DeviceChoice {
-    std::string device;     // "cpu" | "cuda:N"
-    long long threads = 0;  // CPU intra-op threads (per process); 0 = default
+    // The CPU with its threads per process (0 = default) and data-parallel processes (c10d Gloo), or a GPU.
+    wb::DeviceSpec device;
     QString label;
-    std::string name;         // hardware name
-    long long processes = 1;  // data-parallel processes (c10d Gloo), each with `threads` threads
+    std::string name;  // hardware name
 };
 
 class DeviceList : public QWidget {

@@ -19,11 +19,10 @@ namespace wbui {
 
 namespace {
 // The device part of a run folder's name: cpu2t, cpu2px1t, cuda0.
-QString deviceTag(const DeviceChoice& c) {
-    const wb::DeviceSpec spec = wb::DeviceSpec::parse(c.device);
-    if (spec.isCuda()) return QStringLiteral("cuda%1").arg(spec.index);
-    if (c.processes > 1) return QStringLiteral("cpu%1px%2t").arg(c.processes).arg(c.threads);
-    return QStringLiteral("cpu%1t").arg(c.threads);
+QString deviceTag(const wb::DeviceSpec& device) {
+    if (device.isCuda()) return QStringLiteral("cuda%1").arg(device.index);
+    if (device.processes > 1) return QStringLiteral("cpu%1px%2t").arg(device.processes).arg(device.threads);
+    return QStringLiteral("cpu%1t").arg(device.threads);
 }
 
 wb::RunStatus runStatusOf(RunController::State state) {
@@ -40,9 +39,7 @@ wb::RunStatus runStatusOf(RunController::State state) {
 }
 
 wb::ExperimentConfig onDevice(wb::ExperimentConfig config, const DeviceChoice& choice) {
-    config.device.device = choice.device;
-    config.device.threads = choice.threads;
-    config.device.processes = choice.processes;
+    config.device.setSpec(choice.device);
     return config;
 }
 
@@ -54,10 +51,10 @@ RunEntry newRunEntry(const QString& dir, const wb::ExperimentConfig& config, con
     entry.record.config = config;
     entry.record.info.id = config.name;
     entry.record.info.status = wb::RunStatus::Running;
-    entry.record.info.device = choice.device;
+    entry.record.info.device = choice.device.id();
     entry.record.info.deviceName = choice.name;
-    entry.record.info.threads = choice.threads;
-    entry.record.info.worldSize = choice.processes;
+    entry.record.info.threads = choice.device.threads;
+    entry.record.info.worldSize = choice.device.processes;
     entry.record.info.precision = wb::toString(config.device.precision);
     // The trainer writes its own start time; this one names the run until then (the same minute).
     entry.record.info.startedAt =
@@ -129,9 +126,10 @@ bool RunLauncher::finderExperiment(const QString& finder, wb::ExperimentConfig* 
     }
     *config = experimentAsSet();
     const auto choices = m_views.devices->checkedChoices();
-    if (!choices.empty()) {
-        config->device.device = choices.back().device;
-        config->device.threads = choices.back().threads;
+    if (!choices.empty()) {  // a finder runs in this process, whatever processes the device has
+        wb::DeviceSpec device = choices.back().device;
+        device.processes = config->device.processes;
+        config->device.setSpec(device);
     }
     return true;
 }
@@ -173,7 +171,7 @@ bool RunLauncher::startRuns() {
     const auto corpus = m_views.corpus->corpus();
     for (const auto& choice : choices) {
         wb::ExperimentConfig c = onDevice(config, choice);
-        const QString dir = uniqueRunDir(stamp + QLatin1Char('-') + deviceTag(choice));
+        const QString dir = uniqueRunDir(stamp + QLatin1Char('-') + deviceTag(choice.device));
         c.name = toStd(QFileInfo(dir).fileName());
         const int index = m_runs->add(newRunEntry(dir, c, choice));
         const QString label = m_runs->at(index).label;

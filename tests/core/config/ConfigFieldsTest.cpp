@@ -35,7 +35,7 @@ std::string otherValue(const ConfigField& f) {
         case FieldType::Choice:
             return f.choices.back() == f.initial ? f.choices.front() : f.choices.back();
         case FieldType::Text:
-            return "something else";
+            return f.parseText ? "cuda:1" : "something else";  // a parsed field takes only its own values
     }
     return {};
 }

@@ -138,7 +138,7 @@ TEST(CpuThreads, TheFindersLeaveTheProcessAsTheyFoundIt) {
 // same threads); a small matrix keeps this a test of the threads, not a benchmark.
 TEST(CpuThreads, ThePeakMeasurementLeavesTheProcessAsItFoundIt) {
     const TwoThreads process;
-    EXPECT_GT(measureMatmulGflops("cpu", 1, 64), 0);
+    EXPECT_GT(measureMatmulGflops(DeviceSpec::parse("cpu:1"), 64), 0);
     EXPECT_EQ(torch::get_num_threads(), 2);
     if (openBlas()) EXPECT_EQ(blasThreads(), 2);
 }

@@ -12,8 +12,7 @@ namespace wb {
 
 struct BenchOptions {
     std::string preset = "imdb";
-    std::string device = "cpu";
-    std::int64_t threads = 0;  // 0 = library default
+    DeviceSpec device;  // bench's --device, read by DeviceSpec::parse: "cpu:2" is the CPU with 2 threads
     std::string precision = "fp32";
     std::int64_t steps = 20;  // timed steps
     std::int64_t warmup = 3;
@@ -42,7 +41,8 @@ struct BenchResult {
 BenchResult runBenchmark(const BenchOptions& options);
 // Median GFLOP/s of an n x n x n matrix product on the device: fp32, or with bf16 on a CPU with AVX512_BF16
 // the product the CPU bf16 training step uses (bf16 operands packed from fp32, fp32 sums).
-double measureMatmulGflops(const std::string& device, std::int64_t threads, std::int64_t n = 1024,
+// The device's threads are the measurement's (0: the process's own).
+double measureMatmulGflops(const DeviceSpec& device, std::int64_t n = 1024,
                            Precision precision = Precision::Fp32);
 
 }  // namespace wb

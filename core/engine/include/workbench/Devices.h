@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "workbench/DeviceSpec.h"
+
 namespace wb {
 
 struct DeviceInfo {
@@ -29,9 +31,14 @@ struct CudaSupport {
     std::string summary() const;  // "compiled in (NCCL), no device found", "not in this build (CPU LibTorch)"
 };
 CudaSupport cudaSupport();
-// Checks a "cpu" / "cpu:N" / "cuda:N" string; throws InputError if it is malformed or absent here.
-// Returns the device id part ("cpu" or "cuda:N") and sets threads from "cpu:N" when given.
-std::string parseDeviceSpec(const std::string& spec, std::int64_t* threads);
+// Whether this build and machine can train on the device as given: a CUDA device of that index is here, the
+// thread count and the processes are within bounds. Throws InputError naming the device and why not. It
+// parses nothing: a device string is read by DeviceSpec::parse (workbench/DeviceSpec.h).
+void checkDeviceAvailable(const DeviceSpec& spec);
+// Processes of one job on this machine share its cores: for a CPU spec and `localProcesses` above one (train
+// --nproc N, torchrun's ranks on this host), threads becomes the hardware threads divided between them, at
+// least one. Any other spec is returned as it is. For a count nobody asked for: the caller knows.
+DeviceSpec shareCoresBetweenProcesses(DeviceSpec spec, std::int64_t localProcesses);
 
 std::string libtorchVersion();  // "1.13.0"
 std::string blasLibrary();      // resolved libblas.so.3 ("openblas-pthread", "reference BLAS", ...)

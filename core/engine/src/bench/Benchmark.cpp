@@ -62,11 +62,10 @@ std::string BenchResult::toJson() const {
     return j.dump();
 }
 
-double measureMatmulGflops(const std::string& deviceSpec, std::int64_t threads, std::int64_t n,
-                           Precision precision) {
-    const torch::Device device = torchDevice(deviceSpec);
+double measureMatmulGflops(const DeviceSpec& spec, std::int64_t n, Precision precision) {
+    const torch::Device device = torchDevice(spec);
     // The measurement's threads, and the caller's back afterwards (the app measures in its own process).
-    const CpuThreadsScope threadsScope(device.is_cpu() ? threads : 0);
+    const CpuThreadsScope threadsScope(device.is_cpu() ? spec.threads : 0);
     torch::NoGradGuard noGrad;
     AutocastScope scope(device, device.is_cpu() ? precision : Precision::Fp32);
     const bool bf16 = cpuBf16Active();
@@ -90,18 +89,18 @@ double measureMatmulGflops(const std::string& deviceSpec, std::int64_t threads, 
 
 BenchResult runBenchmark(const BenchOptions& o) {
     auto config = presetConfig(o.preset);
-    config.device.device = o.device;
-    config.device.threads = o.threads;
+    config.device.setSpec(o.device);
     config.device.precision = precisionFromString(o.precision);
-    settleDeviceSettings(config);  // "cpu:2", and auto as a run would choose it
-    const std::int64_t threads = config.device.threads;
+    settleDeviceSettings(config);  // the device checked, and auto as a run would choose it
+    const DeviceSpec spec = config.device.spec();
+    const std::int64_t threads = spec.threads;
     if (o.batchSize > 0) config.train.batchSize = o.batchSize;
     config.model.backend = parseBackend(o.backend);
     if (!o.threadSplit.empty()) config.device.threadSplit = threadSplitFromString(o.threadSplit);
     if (o.steps < 1 || o.warmup < 0) throw InputError("bench needs at least one timed step");
     for (const auto& problem : config.validate())
         if (problem.find("corpus") == std::string::npos) throw InputError(problem);
-    const torch::Device device = torchDevice(config.device.device);
+    const torch::Device device = torchDevice(spec);
     // Restores LibTorch's and OpenBLAS's counts on return, including the OpenBLAS count of 1 set below.
     const CpuThreadsScope threadsScope(device.is_cpu() ? threads : 0);
 
@@ -161,8 +160,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
     // The floor (docs/performance.md): 3 x [sum over layers 8 H (E_in + H) + 2 H V] per token for an LM.
     r.trainFlopsPerSample = summarizeModel(config, vocab, classes).trainFlopsPerSample;
     r.gflops = r.trainFlopsPerSample * r.samplesPerSecond / 1e9;
-    r.peakGflops = measureMatmulGflops(config.device.device, threads, device.is_cpu() ? 1024 : 4096,
-                                       config.device.precision);
+    r.peakGflops = measureMatmulGflops(spec, device.is_cpu() ? 1024 : 4096, config.device.precision);
     r.percentOfPeak = r.peakGflops > 0 ? 100.0 * r.gflops / r.peakGflops : 0;
     return r;
 }

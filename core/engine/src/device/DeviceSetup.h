@@ -10,12 +10,12 @@
 
 namespace wb {
 
-// A config's device settings as a run uses them: the device spec parsed into device and threads
-// (parseDeviceSpec: "cpu:2" becomes "cpu" with 2 threads) and an auto precision chosen (choosePrecision).
-// Returns why that precision, for the run to say ("" unless it was auto).
+// A config's device settings as a run uses them: its DeviceSpec (config.device.spec(): "cpu:2" set by code
+// becomes "cpu" with 2 threads) checked against this machine (checkDeviceAvailable) and an auto precision
+// chosen (choosePrecision). Returns why that precision, for the run to say ("" unless it was auto).
 std::string settleDeviceSettings(ExperimentConfig& config);
-// The torch::Device a device string names ("cpu", "cpu:2", "cuda:1"; workbench/DeviceSpec.h parses it).
-torch::Device torchDevice(const std::string& text);
+// The torch::Device of a device: the CPU, or the CUDA device of the spec's index.
+torch::Device torchDevice(const DeviceSpec& spec);
 
 // Sets LibTorch's intra-op threads and OpenBLAS's threads to the same count (0 = leave as is).
 void applyCpuThreads(std::int64_t threads);

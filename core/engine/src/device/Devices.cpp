@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <thread>
 
@@ -117,22 +118,28 @@ std::string CudaSupport::summary() const {
            ", " + (devices == 0 ? std::string("no device found") : std::to_string(devices) + " device(s)");
 }
 
-std::string parseDeviceSpec(const std::string& text, std::int64_t* threads) {
-    const DeviceSpec spec = DeviceSpec::parse(text);
-    if (spec.isCpu()) {
-        if (spec.threads > 0 && threads) *threads = spec.threads;
-        return spec.id();
-    }
+void checkDeviceAvailable(const DeviceSpec& spec) {
+    const auto refuse = [&](const std::string& why) {
+        throw InputError("device '" + spec.text() + "': " + why);
+    };
+    if (spec.threads < 0 || spec.threads > kMaxThreads)
+        refuse("the thread count must be 0 (the library's default) to " + std::to_string(kMaxThreads));
+    if (spec.processes < 1 || spec.processes > kMaxProcesses)
+        refuse("the processes must be 1 to " + std::to_string(kMaxProcesses));
+    if (spec.isCpu()) return;
     const int count = torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
     if (spec.index >= count)
-        throw InputError("device '" + text + "': " +
-                         (count == 0 ? std::string("no CUDA device is available in this build/machine")
-                                     : "only " + std::to_string(count) + " CUDA device(s) here"));
-    return spec.id();
+        refuse(count == 0 ? std::string("no CUDA device is available in this build/machine")
+                          : "only " + std::to_string(count) + " CUDA device(s) here");
 }
 
-torch::Device torchDevice(const std::string& text) {
-    const DeviceSpec spec = DeviceSpec::parse(text);
+DeviceSpec shareCoresBetweenProcesses(DeviceSpec spec, std::int64_t localProcesses) {
+    if (spec.isCpu() && localProcesses > 1)
+        spec.threads = std::max<std::int64_t>(1, hardwareThreads() / localProcesses);
+    return spec;
+}
+
+torch::Device torchDevice(const DeviceSpec& spec) {
     return spec.isCpu() ? torch::Device(torch::kCPU)
                         : torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(spec.index));
 }
@@ -140,11 +147,10 @@ torch::Device torchDevice(const std::string& text) {
 // ---- DeviceSetup.h ----
 
 std::string settleDeviceSettings(ExperimentConfig& config) {
-    std::int64_t threads = config.device.threads;
-    config.device.device = parseDeviceSpec(config.device.device, &threads);
-    config.device.threads = threads;
-    const auto choice =
-        choosePrecision(torchDevice(config.device.device), config.device.precision, config.task);
+    const DeviceSpec spec = config.device.spec();
+    checkDeviceAvailable(spec);
+    config.device.setSpec(spec);
+    const auto choice = choosePrecision(torchDevice(spec), config.device.precision, config.task);
     config.device.precision = choice.precision;
     return choice.reason;
 }

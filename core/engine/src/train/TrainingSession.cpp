@@ -83,7 +83,7 @@ TrainingSession::TrainingSession(JobState& job, const TrainingCallbacks& callbac
       m_callbacks(callbacks),
       m_config(job.config),
       m_tc(job.config.train),
-      m_device(torchDevice(job.config.device.device)),
+      m_device(torchDevice(job.config.device.spec())),
       m_state(job.progress),
       m_stepsPerEpoch((job.data.train.size() + job.config.train.batchSize - 1) / job.config.train.batchSize),
       m_plannedSteps(plannedStepsOf(job.config.train, m_stepsPerEpoch)),

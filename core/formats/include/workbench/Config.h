@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "workbench/Corpus.h"
+#include "workbench/DeviceSpec.h"
 #include "workbench/Vocabulary.h"
 
 namespace wb {
@@ -87,8 +88,8 @@ struct TrainConfig {
     std::int64_t logEvery{};     // steps between train-loss records
 };
 
-inline constexpr std::int64_t kMaxProcesses = 1024;  // a sanity bound on device.processes
-
+// The device rows of config.json. The thread count is kept in `threads` alone: the table's device row reads
+// "cpu:4" as device "cpu" with 4 threads, so config.json holds "cpu" and 4, which older readers read alike.
 struct DeviceConfig {
     std::string device{};    // "cpu" | "cuda:N"
     std::int64_t threads{};  // CPU intra-op threads; 0 = library default
@@ -98,6 +99,11 @@ struct DeviceConfig {
     std::int64_t processes{};
     ThreadSplit threadSplit{};          // with threads >= 2 on a CPU, in one process
     GradCompression gradCompression{};  // with processes >= 2 (or a torchrun launch)
+
+    // The device, threads and processes as one value. A thread count in `device` (code that set "cpu:2"
+    // there itself) wins over `threads`, as it always has. Throws InputError for a malformed device.
+    DeviceSpec spec() const;
+    void setSpec(const DeviceSpec& spec);  // device becomes spec.id(), threads and processes spec's
 };
 
 struct ExperimentConfig {

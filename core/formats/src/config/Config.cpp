@@ -213,7 +213,10 @@ ExperimentConfig ExperimentConfig::fromJson(const std::string& text, const std::
                 r.boolean(key, f.boolean(c));
                 break;
             case FieldType::Text:
-                r.string(key, f.text(c));
+                if (f.parseText)
+                    r.choice(key, [&](const std::string& v) { f.parseText(c, v); });
+                else
+                    r.string(key, f.text(c));
                 break;
             case FieldType::Choice:
                 r.choice(key, [&](const std::string& v) { f.setChoice(c, v); });
@@ -241,8 +244,13 @@ std::vector<std::string> ExperimentConfig::validate() const {
         p.push_back("the batch size (" + std::to_string(train.batchSize) +
                     ") must be at least the number of processes (" + std::to_string(device.processes) +
                     "): each process trains on its share of every batch");
-    const auto spec = DeviceSpec::tryParse(device.device);
-    const bool cuda = spec && spec->isCuda();
+    // The table's device row refuses a malformed device; this catches one that code set itself.
+    bool cuda = false;
+    try {
+        cuda = device.spec().isCuda();
+    } catch (const InputError& e) {
+        p.push_back(e.reason());
+    }
     if (device.precision == Precision::Fp16 && !cuda)
         p.push_back("fp16 needs a CUDA device (use bf16 or fp32 on " + device.device + ")");
     return p;

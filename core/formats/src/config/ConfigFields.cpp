@@ -66,6 +66,11 @@ struct Row {
         f.type = FieldType::Text, f.text = std::move(a);
         return *this;
     }
+    Row& parsedText(std::function<std::string&(ExperimentConfig&)> a,
+                    std::function<void(ExperimentConfig&, const std::string&)> parse) {
+        f.type = FieldType::Text, f.text = std::move(a), f.parseText = std::move(parse);
+        return *this;
+    }
     // On the app's form, in group "Model" or "Training" under this label.
     Row& onForm(std::string group, std::string label) {
         f.form.group = std::move(group), f.form.label = std::move(label);
@@ -370,16 +375,26 @@ std::vector<ConfigField> buildTable() {
         .range(1, big)
         .defaults("10", "10");
 
-    add({"device", "device", "--device", "device", "cpu, cpu:THREADS or cuda:N"})
-        .initial("cpu")
-        .text([](C& c) -> std::string& { return c.device.device; })
-        .defaults("cpu", "cpu");
+    // Threads before the device: a thread count in a device string ("cpu:2") wins over the threads row, as
+    // it always has, and config.json, the flags and presets are applied in the table's order.
     add({"device", "threads", "--threads", "threads", "CPU threads (LibTorch and OpenBLAS), per process"})
         .initial("0")
         .integer([](C& c) -> std::int64_t& { return c.device.threads; })
-        .range(0, 4096)
+        .range(0, static_cast<double>(kMaxThreads))
         .zero("library default")
         .defaults("0", "0");
+    // Parsed by DeviceSpec as it is set, so a malformed device is refused where it was written and the
+    // thread count of "cpu:2" is kept in the threads row alone.
+    add({"device", "device", "--device", "device", "cpu, cpu:THREADS or cuda:N"})
+        .initial("cpu")
+        .parsedText([](C& c) -> std::string& { return c.device.device; },
+                    [](C& c, const std::string& text) {
+                        DeviceSpec spec = DeviceSpec::parse(text);
+                        if (spec.threads == 0) spec.threads = c.device.threads;
+                        spec.processes = c.device.processes;
+                        c.device.setSpec(spec);
+                    })
+        .defaults("cpu", "cpu");
     add({"device", "precision", "--precision", "precision",
          "fp32, bf16, fp16 or auto (bf16 for a language model on a CPU with AVX512_BF16, else fp32)"})
         .initial("fp32")
@@ -577,7 +592,10 @@ void ConfigField::set(ExperimentConfig& c, const std::string& value) const {
             }
             return;
         case FieldType::Text:
-            text(c) = value;
+            if (parseText)
+                parseText(c, value);  // its message names the device and what was expected
+            else
+                text(c) = value;
             return;
     }
 }

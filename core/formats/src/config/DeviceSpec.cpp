@@ -1,8 +1,9 @@
-// Device strings, parsed once.
+// Device strings, parsed once, and the config's device rows as one DeviceSpec.
 #include "workbench/DeviceSpec.h"
 
 #include <regex>
 
+#include "workbench/Config.h"
 #include "workbench/Errors.h"
 
 namespace wb {
@@ -41,6 +42,19 @@ std::string DeviceSpec::text() const {
 bool isCpuDevice(const std::string& text) {
     const auto spec = DeviceSpec::tryParse(text);
     return spec && spec->isCpu();
+}
+
+DeviceSpec DeviceConfig::spec() const {
+    DeviceSpec spec = DeviceSpec::parse(device);
+    if (spec.threads == 0) spec.threads = threads;
+    spec.processes = processes;
+    return spec;
+}
+
+void DeviceConfig::setSpec(const DeviceSpec& spec) {
+    device = spec.id();
+    threads = spec.threads;
+    processes = spec.processes;
 }
 
 }  // namespace wb

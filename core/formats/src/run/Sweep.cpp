@@ -156,7 +156,11 @@ bool Sweep::hasLinkAxis() const {
 ExperimentConfig Sweep::cellConfig(const SweepCell& cell) const {
     ExperimentConfig c = base;
     for (const auto& [key, value] : cell.setting)
-        if (key != kLinkAxis) configField(key).set(c, value);
+        if (key != kLinkAxis && key != "device") configField(key).set(c, value);
+    // The device last, as the config table orders it: a thread count in it ("cpu:2") wins over a threads
+    // axis.
+    for (const auto& [key, value] : cell.setting)
+        if (key == "device") configField(key).set(c, value);
     c.train.seed = base.train.seed + static_cast<std::uint64_t>(cell.repeat);
     c.name = describe(cell);
     return c;

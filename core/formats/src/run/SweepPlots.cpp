@@ -10,6 +10,7 @@
 
 #include "run/CsvText.h"
 #include "workbench/ConfigFields.h"
+#include "workbench/Errors.h"
 
 namespace wb {
 
@@ -45,6 +46,15 @@ struct CellView {
     std::string label;   // every axis: "batch_size=32 device=cpu:2"
 };
 
+// The device of a grid without a device axis, as --device gave it: "cpu:2" (kept as cpu with 2 threads).
+std::string baseDevice(const Sweep& sweep) {
+    try {
+        return sweep.base.device.spec().text();
+    } catch (const InputError&) {
+        return sweep.base.device.device;  // a malformed device is its cells' error, not the plot's
+    }
+}
+
 std::vector<CellView> view(const Sweep& sweep, const SweepResults& results, const std::string& exceptField) {
     std::vector<CellView> out;
     for (const auto& row : results.cells) {
@@ -64,7 +74,7 @@ std::vector<CellView> view(const Sweep& sweep, const SweepResults& results, cons
             auto& key = isDeviceAxis(field) ? v.device : v.others;
             key += (key.empty() ? "" : " · ") + part(field, value);
         }
-        if (v.device.empty()) v.device = sweep.base.device.device;
+        if (v.device.empty()) v.device = baseDevice(sweep);
         out.push_back(v);
     }
     return out;
@@ -322,7 +332,7 @@ std::vector<std::string> sweepDevices(const Sweep& sweep) {
         std::string key;
         for (const auto& [field, value] : cell.setting)
             if (isDeviceAxis(field)) key += (key.empty() ? "" : " · ") + part(field, value);
-        if (key.empty()) key = sweep.base.device.device;
+        if (key.empty()) key = baseDevice(sweep);
         if (std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
     }
     return out;
