@@ -39,7 +39,7 @@ void printError(const std::string& message) {
     std::string oneLine = message;
     for (auto& ch : oneLine)
         if (ch == '\n' || ch == '\r') ch = ' ';
-    std::fprintf(stderr, "lstm-workbench-cli: error: %s\n", oneLine.c_str());
+    std::fprintf(stderr, "%s%s\n", wb::kCliErrorPrefix, oneLine.c_str());
 }
 
 namespace {

@@ -115,5 +115,5 @@ int runPrepare(const PrepareOptions& o);
 std::vector<std::string> prepareArguments(const PrepareOptions& o);
 int runSweep(const SweepOptions& o, const wb::ExperimentConfig& base);
 
-// Prints "lstm-workbench-cli: error: <message>" on one line to stderr.
+// Prints wb::kCliErrorPrefix and the message on one line to stderr.
 void printError(const std::string& message);
