@@ -276,7 +276,7 @@ Command addBench(CLI::App& app) {
     cmd->add_option("--warmup", o->warmup, "Untimed warm-up steps");
     cmd->add_option("--batch-size", o->batchSize, "Override the preset's batch size");
     cmd->add_option("--backend", o->backend, "LSTM backend: auto, torch or fused")
-        ->check(CLI::IsMember({"auto", "torch", "fused"}));
+        ->check(CLI::IsMember(wb::configField("model.backend").choices));  // the config's names
     cmd->add_option("--thread-split", o->threadSplit,
                     "With several CPU threads: batch (each thread its share of "
                     "the batch) or ops")
