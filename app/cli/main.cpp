@@ -1,6 +1,6 @@
 // lstm-workbench-cli: the headless face of the workbench (its contract:
 // docs/architecture.md). Parses flags with CLI11 into option structs and
-// dispatches to Commands.cpp: each subcommand is set up by one add...()
+// dispatches to Commands.h's run...() functions: each subcommand is set up by one add...()
 // function below, which returns it with the call that runs it. Exit codes: 0
 // ok, 1 runtime failure, 2 bad input.
 #include <CLI/CLI.hpp>
