@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <filesystem>
 #include <optional>
@@ -94,11 +95,13 @@ private:
     bool m_committed = false;
 };
 
+// What a store is made from: the source and the settings that change its vocabulary or its ids.
 std::string settingsKey(const std::string& absolute, CorpusFormat format, const DataConfig& data) {
     return absolute + "\n" + toString(format) + "\n" + toString(data.tokens) + "\n" +
            std::to_string(vocabularyLimit(data)) + "\n" + std::to_string(data.minCount);
 }
 
+// The store's files without their extensions: the source's name, readable, and a hash of the key.
 std::string stemFor(const std::string& dir, const std::string& absolute, const std::string& key) {
     std::string base = fs::path(absolute).filename().string();
     for (auto& c : base)
