@@ -110,10 +110,10 @@ int runClassify(const ClassifyOptions& o);
 int runBench(const BenchCliOptions& o);
 int runCompare(const CompareOptions& o);
 int runVerse(const VerseOptions& o);
-// base: the train flags applied to the defaults (new sweeps only).
 // Replaces this process with the corpus preparer; returns only when that cannot start.
 int runPrepare(const PrepareOptions& o);
 std::vector<std::string> prepareArguments(const PrepareOptions& o);
+// base: the train flags applied to the defaults (new sweeps only).
 int runSweep(const SweepOptions& o, const wb::ExperimentConfig& base);
 
 // Prints wb::kCliErrorPrefix and the message on one line to stderr.
