@@ -91,6 +91,94 @@ double guiRun(wbui::MainWindow& window, int threads) {
     return samplesPerSecond(run->runDir().toStdString());
 }
 
+// The command line: workbench_gui_overhead [--corpus PATH] [--steps N] [--rounds R] [--threads 1,2] [--json].
+struct Options {
+    std::string corpus;
+    long long steps = 60;
+    int rounds = 3;
+    std::vector<int> threadCounts = {1, 2};
+    bool json = false;
+};
+
+// False, with the usage printed, on an argument it does not know.
+bool parseArguments(int argc, char** argv, Options& o) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (a == "--corpus" && hasValue)
+            o.corpus = argv[++i];
+        else if (a == "--steps" && hasValue)
+            o.steps = std::max(10LL, std::atoll(argv[++i]));
+        else if (a == "--rounds" && hasValue)
+            o.rounds = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--threads" && hasValue) {
+            o.threadCounts.clear();
+            std::stringstream list(argv[++i]);
+            for (std::string t; std::getline(list, t, ',');)
+                o.threadCounts.push_back(std::max(1, std::stoi(t)));
+        } else if (a == "--json")
+            o.json = true;
+        else {
+            std::fprintf(stderr,
+                         "usage: workbench_gui_overhead [--corpus PATH] [--steps N] [--rounds R] [--threads "
+                         "1,2] [--json]\n");
+            return false;
+        }
+    }
+    return true;
+}
+
+// The prepared tang-quatrains-7, else a synthetic text written into tmp.
+std::string defaultCorpus(const fs::path& tmp) {
+    try {
+        return wb::resolveCorpusPath("tang-quatrains-7");
+    } catch (const std::exception&) {
+        std::ofstream text(tmp / "synthetic.txt");
+        for (int line = 0; line < 20000; ++line) {
+            for (int c = 0; c < 40; ++c) text << static_cast<char>('a' + (line * 7 + c * c) % 26);
+            text << '\n';
+        }
+        return (tmp / "synthetic.txt").string();
+    }
+}
+
+// The rounds at one thread count, CLI and app alternately; the medians are printed, or added to jsonRows.
+void compareAtThreads(wbui::MainWindow& window, const Options& o, const std::string& corpus,
+                      const std::string& configFile, const fs::path& tmp, int threads,
+                      std::string& jsonRows) {
+    std::vector<double> cli, gui;
+    for (int r = 0; r < o.rounds; ++r) {
+        const auto out = (tmp / ("cli-" + std::to_string(threads) + "-" + std::to_string(r))).string();
+        // Alternating which goes first cancels any drift of the machine's speed (ABBA order).
+        if (r % 2 == 0) {
+            cli.push_back(cliRun(corpus, configFile, out, threads));
+            gui.push_back(guiRun(window, threads));
+        } else {
+            gui.push_back(guiRun(window, threads));
+            cli.push_back(cliRun(corpus, configFile, out, threads));
+        }
+        if (!o.json)
+            std::printf("  %d thread(s), round %d: CLI %.1f samples/s, app %.1f samples/s\n", threads, r + 1,
+                        cli.back(), gui.back());
+        std::fflush(stdout);
+    }
+    const double c = median(cli), g = median(gui);
+    const double overhead = 100.0 * (1.0 - g / c);
+    if (o.json) {
+        char row[256];
+        std::snprintf(row, sizeof row,
+                      "%s{\"threads\": %d, \"cli_samples_per_s\": %.2f, \"app_samples_per_s\": %.2f, "
+                      "\"app_overhead_percent\": %.2f, \"rounds\": %d, \"steps\": %lld}",
+                      jsonRows.empty() ? "" : ", ", threads, c, g, overhead, o.rounds, o.steps);
+        jsonRows += row;
+    } else {
+        std::printf(
+            "%d thread(s): CLI median %.1f samples/s, app median %.1f samples/s: the app costs %.1f "
+            "%%\n",
+            threads, c, g, overhead);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -98,54 +186,17 @@ int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    std::string corpus;
-    long long steps = 60;
-    int rounds = 3;
-    std::vector<int> threadCounts = {1, 2};
-    bool json = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        const bool hasValue = i + 1 < argc;
-        if (a == "--corpus" && hasValue)
-            corpus = argv[++i];
-        else if (a == "--steps" && hasValue)
-            steps = std::max(10LL, std::atoll(argv[++i]));
-        else if (a == "--rounds" && hasValue)
-            rounds = std::max(1, std::atoi(argv[++i]));
-        else if (a == "--threads" && hasValue) {
-            threadCounts.clear();
-            std::stringstream list(argv[++i]);
-            for (std::string t; std::getline(list, t, ',');)
-                threadCounts.push_back(std::max(1, std::stoi(t)));
-        } else if (a == "--json")
-            json = true;
-        else {
-            std::fprintf(stderr,
-                         "usage: workbench_gui_overhead [--corpus PATH] [--steps N] [--rounds R] [--threads "
-                         "1,2] [--json]\n");
-            return 2;
-        }
-    }
+    Options o;
+    if (!parseArguments(argc, argv, o)) return 2;
     const fs::path tmp = fs::temp_directory_path() / ("workbench-gui-overhead-" + std::to_string(::getpid()));
     fs::create_directories(tmp);
     try {
-        if (corpus.empty()) {
-            try {
-                corpus = wb::resolveCorpusPath("tang-quatrains-7");
-            } catch (const std::exception&) {
-                std::ofstream text(tmp / "synthetic.txt");
-                for (int line = 0; line < 20000; ++line) {
-                    for (int c = 0; c < 40; ++c) text << static_cast<char>('a' + (line * 7 + c * c) % 26);
-                    text << '\n';
-                }
-                corpus = (tmp / "synthetic.txt").string();
-            }
-        }
+        const std::string corpus = o.corpus.empty() ? defaultCorpus(tmp) : o.corpus;
         wb::ExperimentConfig config = wb::defaultConfig(wb::Task::LanguageModel);
         config.data.corpus = corpus;
         config.data.format = wb::detectCorpusFormat(corpus);
         config.train.epochs = 0;
-        config.train.maxSteps = steps;
+        config.train.maxSteps = o.steps;
         const auto configFile = (tmp / "config.json").string();
         std::ofstream(configFile) << config.toJson();
 
@@ -158,49 +209,18 @@ int main(int argc, char** argv) {
             throw std::runtime_error("the app cannot load " + corpus);
         window.experimentPanel()->setConfig(config);
 
-        if (!json)
+        if (!o.json)
             std::printf(
                 "%s, %lld steps of the default experiment (%lld x LSTM %lld, batch %lld, sequence %lld), "
                 "%d round(s), CLI and app alternately\n",
-                corpus.c_str(), steps, static_cast<long long>(config.model.layers),
+                corpus.c_str(), o.steps, static_cast<long long>(config.model.layers),
                 static_cast<long long>(config.model.hidden), static_cast<long long>(config.train.batchSize),
-                static_cast<long long>(config.data.seqLen), rounds);
+                static_cast<long long>(config.data.seqLen), o.rounds);
         std::string jsonRows;
-        for (const int threads : threadCounts) {
-            std::vector<double> cli, gui;
-            for (int r = 0; r < rounds; ++r) {
-                const auto out =
-                    (tmp / ("cli-" + std::to_string(threads) + "-" + std::to_string(r))).string();
-                // Alternating which goes first cancels any drift of the machine's speed (ABBA order).
-                if (r % 2 == 0) {
-                    cli.push_back(cliRun(corpus, configFile, out, threads));
-                    gui.push_back(guiRun(window, threads));
-                } else {
-                    gui.push_back(guiRun(window, threads));
-                    cli.push_back(cliRun(corpus, configFile, out, threads));
-                }
-                if (!json)
-                    std::printf("  %d thread(s), round %d: CLI %.1f samples/s, app %.1f samples/s\n", threads,
-                                r + 1, cli.back(), gui.back());
-                std::fflush(stdout);
-            }
-            const double c = median(cli), g = median(gui);
-            const double overhead = 100.0 * (1.0 - g / c);
-            if (json) {
-                char row[256];
-                std::snprintf(row, sizeof row,
-                              "%s{\"threads\": %d, \"cli_samples_per_s\": %.2f, \"app_samples_per_s\": %.2f, "
-                              "\"app_overhead_percent\": %.2f, \"rounds\": %d, \"steps\": %lld}",
-                              jsonRows.empty() ? "" : ", ", threads, c, g, overhead, rounds, steps);
-                jsonRows += row;
-            } else {
-                std::printf(
-                    "%d thread(s): CLI median %.1f samples/s, app median %.1f samples/s: the app costs %.1f "
-                    "%%\n",
-                    threads, c, g, overhead);
-            }
-        }
-        if (json) std::printf("{\"corpus\": \"%s\", \"results\": [%s]}\n", corpus.c_str(), jsonRows.c_str());
+        for (const int threads : o.threadCounts)
+            compareAtThreads(window, o, corpus, configFile, tmp, threads, jsonRows);
+        if (o.json)
+            std::printf("{\"corpus\": \"%s\", \"results\": [%s]}\n", corpus.c_str(), jsonRows.c_str());
     } catch (const std::exception& e) {
         std::fprintf(stderr, "workbench_gui_overhead: error: %s\n", e.what());
         fs::remove_all(tmp);

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# No function of the product (tests and fuzz targets aside) longer than 120 lines, so that each reads as a
-# few named steps (docs/architecture.md, "Where a new X goes"). A declarative table, one row a line, is
-# exempt when the line above its definition says "// Declarative table". Functions are found as clang-format
-# lays them out: a definition starts at column 0 and ends at the next "}" at column 0.
+# No function of the product (tests and fuzz targets aside) longer than 80 lines, so that each reads as a
+# few named steps (docs/architecture.md, "Where to add…"). A declarative table, one row a line, is exempt
+# when the line above its definition says "// Declarative table". Functions are found as clang-format lays
+# them out: a definition starts on a line at column 0 and opens its body on that line or on one of the
+# indented lines that continue it (a wrapped parameter list, a constructor's initializer list), with no ";"
+# before the "{"; it ends at the next "}" at column 0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-limit=${1:-120}
+limit=${1:-80}
 git ls-files '*.cpp' '*.h' | grep -v -e '^tests/' -e '^fuzz/' | python3 -c '
 import re, sys
 limit = int(sys.argv[1])
@@ -15,11 +17,22 @@ for name in sys.stdin.read().split():
     i = 0
     while i < len(lines):
         line = lines[i]
-        starts = (line and not line[0].isspace() and line.rstrip().endswith("{") and not line.startswith("#")
-                  and "(" in "".join(lines[max(0, i - 3):i + 1])
-                  and not re.match(r"(namespace|struct|class|enum|union|extern)\b", line)
+        starts = (line and not line[0].isspace() and not line.startswith(("#", "//", "}"))
+                  and not re.match(r"(namespace|struct|class|enum|union|extern|template\b.*>\s*$)\b", line)
+                  and not re.match(r"(public|protected|private)\b.*:$", line)
                   and not re.match(r"^[\w:<>,\s]+ \w+(\[\])? = ", line))
         if not starts:
+            i += 1
+            continue
+        # Follow the indented lines that continue the definition to the line that opens its body; a ";" first
+        # means a declaration, and a line back at column 0 means it was not a function.
+        opening = i
+        while not lines[opening].rstrip().endswith("{"):
+            if ";" in lines[opening] or opening + 1 >= len(lines) or not lines[opening + 1][:1].isspace():
+                opening = -1
+                break
+            opening += 1
+        if opening < 0 or ";" in lines[opening] or "(" not in "".join(lines[max(0, i - 3):opening + 1]):
             i += 1
             continue
         end = i + 1

@@ -1,5 +1,6 @@
-// The CLI's subcommands as plain functions over option structs; main.cpp only parses flags into them.
-// Each returns the process exit code: 0 success, 1 runtime failure, 2 bad usage or bad input.
+// The CLI's subcommands as plain functions over option structs; main.cpp only parses flags into them. Each is
+// defined in a file of its own, NAMECommand.cpp (train, resume and worker share TrainingRun.h), and returns
+// the process exit code: 0 success, 1 runtime failure, 2 bad usage or bad input.
 #pragma once
 
 #include <cstdint>
@@ -109,11 +110,11 @@ int runClassify(const ClassifyOptions& o);
 int runBench(const BenchCliOptions& o);
 int runCompare(const CompareOptions& o);
 int runVerse(const VerseOptions& o);
-// base: the train flags applied to the defaults (new sweeps only).
 // Replaces this process with the corpus preparer; returns only when that cannot start.
 int runPrepare(const PrepareOptions& o);
 std::vector<std::string> prepareArguments(const PrepareOptions& o);
+// base: the train flags applied to the defaults (new sweeps only).
 int runSweep(const SweepOptions& o, const wb::ExperimentConfig& base);
 
-// Prints "lstm-workbench-cli: error: <message>" on one line to stderr.
+// Prints wb::kCliErrorPrefix and the message on one line to stderr.
 void printError(const std::string& message);

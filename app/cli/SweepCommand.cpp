@@ -67,7 +67,7 @@ struct ChildResult {
     std::string firstErrorLine;
 };
 
-// The first line a child wrote to its error file, without the CLI's "error:" prefix.
+// The first line a child wrote to its error file, without the CLI's error prefix.
 std::string firstErrorLine(const std::string& errFile) {
     std::string err;
     try {
@@ -76,7 +76,7 @@ std::string firstErrorLine(const std::string& errFile) {
         return {};
     }
     const auto line = err.substr(0, err.find('\n'));
-    const std::string prefix = "lstm-workbench-cli: error: ";
+    const std::string prefix = wb::kCliErrorPrefix;
     return line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line;
 }
 

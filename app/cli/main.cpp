@@ -1,6 +1,6 @@
 // lstm-workbench-cli: the headless face of the workbench (its contract:
 // docs/architecture.md). Parses flags with CLI11 into option structs and
-// dispatches to Commands.cpp: each subcommand is set up by one add...()
+// dispatches to Commands.h's run...() functions: each subcommand is set up by one add...()
 // function below, which returns it with the call that runs it. Exit codes: 0
 // ok, 1 runtime failure, 2 bad input.
 #include <CLI/CLI.hpp>
@@ -276,7 +276,7 @@ Command addBench(CLI::App& app) {
     cmd->add_option("--warmup", o->warmup, "Untimed warm-up steps");
     cmd->add_option("--batch-size", o->batchSize, "Override the preset's batch size");
     cmd->add_option("--backend", o->backend, "LSTM backend: auto, torch or fused")
-        ->check(CLI::IsMember({"auto", "torch", "fused"}));
+        ->check(CLI::IsMember(wb::configField("model.backend").choices));  // the config's names
     cmd->add_option("--thread-split", o->threadSplit,
                     "With several CPU threads: batch (each thread its share of "
                     "the batch) or ops")

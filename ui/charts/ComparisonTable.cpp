@@ -185,47 +185,58 @@ void ComparisonTable::refresh() {
     for (const auto& r : m_rows) groups = std::max(groups, r.group + 1);
     for (int i = 0; i < int(m_rows.size()); ++i) {
         const auto& r = m_rows[std::size_t(i)];
-        // Numbered as the throughput bars name them.
-        auto* run = new QTableWidgetItem(QStringLiteral("#%1 ").arg(i + 1) +
-                                         toQt(r.label.empty() ? r.runId : r.label));
-        if (i < m_runs->size()) run->setForeground(m_runs->at(i).color);
-        run->setToolTip(run->text() + QLatin1Char('\n') + toQt(r.runId));
-        m_table->setItem(i, kRun, run);
-        m_table->setItem(
-            i, kDevice,
-            new QTableWidgetItem(i < m_runs->size() ? RunCollection::deviceLabelFor(m_runs->at(i).record)
-                                                    : toQt(r.device)));
-        auto* group = new QTableWidgetItem(QString::number(r.group + 1));
-        group->setToolTip(toQt(r.groupLabel));
-        group->setTextAlignment(Qt::AlignCenter);
-        m_table->setItem(i, kGroup, group);
-        auto* speed = numberItem(r.samplesPerSecond, 1);
-        if (!r.note.empty()) {
-            speed->setText(speed->text() + QStringLiteral(" ⚠"));
-            speed->setToolTip(toQt(r.note));
-        }
-        m_table->setItem(i, kSpeed, speed);
-        m_table->setItem(i, kUs, numberItem(r.usPerSample, 1));
-        m_table->setItem(i, kTarget,
-                         new QTableWidgetItem(r.target.empty() ? QStringLiteral("–") : toQt(r.target)));
-        auto* target = new QTableWidgetItem(
-            r.secondsToTarget >= 0 ? toQt(wb::clockDuration(r.secondsToTarget)) : tr("not reached"));
-        target->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        m_table->setItem(i, kToTarget, target);
-        m_table->setItem(i, kBestLoss, numberItem(r.bestValLoss, 4));
-        m_table->setItem(i, kBits, bitsItem(r));
+        fillRow(i, r);
         anyBits = anyBits || r.bestValBpc >= 0 || r.baselineBpc >= 0;
-        m_table->setItem(i, kBestAcc,
-                         r.bestValAccuracy > 0
-                             ? numberItem(r.bestValAccuracy * 100.0, 1, QStringLiteral(" %"))
-                             : numberItem(0, 0));
-        auto* speedup = numberItem(r.speedup, 2, QStringLiteral("×"));
-        if (r.baseline) {
-            speedup->setText(tr("baseline"));  // 1.00× by definition
-            speedup->setToolTip(tr("The run the group's speed-ups are relative to"));
-        }
-        m_table->setItem(i, kSpeedup, speedup);
     }
+    showColumns(groups, anyBits);
+    showNotes(groups);
+    Q_EMIT rowsChanged();
+}
+
+// Row i's cells, its run named and coloured as the chart panels and the throughput bars show it.
+void ComparisonTable::fillRow(int i, const wb::ComparisonRow& r) {
+    // Numbered as the throughput bars name them.
+    auto* run =
+        new QTableWidgetItem(QStringLiteral("#%1 ").arg(i + 1) + toQt(r.label.empty() ? r.runId : r.label));
+    if (i < m_runs->size()) run->setForeground(m_runs->at(i).color);
+    run->setToolTip(run->text() + QLatin1Char('\n') + toQt(r.runId));
+    m_table->setItem(i, kRun, run);
+    m_table->setItem(
+        i, kDevice,
+        new QTableWidgetItem(i < m_runs->size() ? RunCollection::deviceLabelFor(m_runs->at(i).record)
+                                                : toQt(r.device)));
+    auto* group = new QTableWidgetItem(QString::number(r.group + 1));
+    group->setToolTip(toQt(r.groupLabel));
+    group->setTextAlignment(Qt::AlignCenter);
+    m_table->setItem(i, kGroup, group);
+    auto* speed = numberItem(r.samplesPerSecond, 1);
+    if (!r.note.empty()) {
+        speed->setText(speed->text() + QStringLiteral(" ⚠"));
+        speed->setToolTip(toQt(r.note));
+    }
+    m_table->setItem(i, kSpeed, speed);
+    m_table->setItem(i, kUs, numberItem(r.usPerSample, 1));
+    m_table->setItem(i, kTarget,
+                     new QTableWidgetItem(r.target.empty() ? QStringLiteral("–") : toQt(r.target)));
+    auto* target = new QTableWidgetItem(r.secondsToTarget >= 0 ? toQt(wb::clockDuration(r.secondsToTarget))
+                                                               : tr("not reached"));
+    target->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_table->setItem(i, kToTarget, target);
+    m_table->setItem(i, kBestLoss, numberItem(r.bestValLoss, 4));
+    m_table->setItem(i, kBits, bitsItem(r));
+    m_table->setItem(i, kBestAcc,
+                     r.bestValAccuracy > 0 ? numberItem(r.bestValAccuracy * 100.0, 1, QStringLiteral(" %"))
+                                           : numberItem(0, 0));
+    auto* speedup = numberItem(r.speedup, 2, QStringLiteral("×"));
+    if (r.baseline) {
+        speedup->setText(tr("baseline"));  // 1.00× by definition
+        speedup->setToolTip(tr("The run the group's speed-ups are relative to"));
+    }
+    m_table->setItem(i, kSpeedup, speedup);
+}
+
+// The group column only with several groups, bits per character only when a run has them.
+void ComparisonTable::showColumns(int groups, bool anyBits) {
     m_table->setColumnHidden(kGroup, groups < 2);
     m_table->setColumnHidden(kBits, !anyBits);
     // One target for every row (the usual case): it goes into the header, and its column is not needed.
@@ -235,6 +246,11 @@ void ComparisonTable::refresh() {
     m_table->horizontalHeaderItem(kToTarget)->setText(oneTarget && !m_rows.front().target.empty()
                                                           ? tr("time to\n%1").arg(toQt(m_rows.front().target))
                                                           : tr("time to\ntarget"));
+}
+
+// Under the table: the groups that cannot be compared, each run's note, and what the two kinds of "faster"
+// are.
+void ComparisonTable::showNotes(int groups) {
     QStringList lines;
     if (groups > 1) {
         lines << tr("<b>These runs form %1 groups that cannot be compared with each other</b> (another task, "
@@ -257,7 +273,6 @@ void ComparisonTable::refresh() {
             "target: how soon each run reached the loss every run reached (learning).</i>");
     m_groups->setText(lines.join(QStringLiteral("<br>")));
     m_groups->setVisible(!lines.isEmpty());
-    Q_EMIT rowsChanged();
 }
 
 }  // namespace wbui

@@ -41,6 +41,9 @@ Q_SIGNALS:
 
 private:
     void refillBaselines();
+    void fillRow(int i, const wb::ComparisonRow& r);
+    void showColumns(int groups, bool anyBits);
+    void showNotes(int groups);
 
     RunCollection* m_runs = nullptr;
     QDoubleSpinBox* m_target = nullptr;

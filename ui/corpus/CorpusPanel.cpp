@@ -37,7 +37,32 @@ const char* const kFormatNames[] = {"Detect automatically", "Plain text",   "Poe
 
 CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
+    buildIntro(layout);
+    layout->addLayout(buildOpenRow());
+    layout->addWidget(buildLoadRow());
+    m_reader = new CorpusReader(this);
+    connect(m_reader, &CorpusReader::progress, this, &CorpusPanel::showReadProgress);
+    connect(m_reader, &CorpusReader::finished, this, &CorpusPanel::onRead);
+    connect(m_reader, &CorpusReader::failed, this, &CorpusPanel::onReadFailed);
 
+    layout->addWidget(buildCatalogBox());
+    m_preparer = new CorpusPreparer(this);
+    connect(m_cancelPrepare, &QPushButton::clicked, m_preparer, &CorpusPreparer::cancel);
+    connect(m_preparer, &CorpusPreparer::listed, this, [this](const QList<ReadyCorpus>& corpora) {
+        m_ready = corpora;
+        refreshCatalog();
+    });
+    connect(m_preparer, &CorpusPreparer::progress, this, &CorpusPanel::showPrepareProgress);
+    connect(m_preparer, &CorpusPreparer::finished, this, &CorpusPanel::onPrepared);
+
+    layout->addWidget(buildStatisticsBox());
+    layout->addWidget(buildBalanceBox());
+    layout->addWidget(buildPreviewBox(), 1);
+    refreshCatalog();
+}
+
+// The corpus's name, and what to do or what happened.
+void CorpusPanel::buildIntro(QVBoxLayout* layout) {
     m_title = new QLabel(tr("<b>No corpus loaded</b>"), this);
     m_title->setWordWrap(true);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -50,7 +75,10 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
         tr("Drop a text file, a chinese-poetry JSON, a labelled TSV/CSV or a folder with one "
            "sub-folder per class anywhere on the window, or use File → Open."));
     layout->addWidget(m_message);
+}
 
+// Open… and the format, which reloads the corpus when changed.
+QHBoxLayout* CorpusPanel::buildOpenRow() {
     auto* openRow = new QHBoxLayout;
     auto* open = new QPushButton(tr("Open…"), this);
     open->setToolTip(tr("Open a corpus file or folder (Ctrl+O)"));
@@ -64,14 +92,12 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
     openRow->addWidget(open);
     openRow->addWidget(new QLabel(tr("Format:"), this));
     openRow->addWidget(m_format, 1);
-    layout->addLayout(openRow);
+    return openRow;
+}
 
-    layout->addWidget(buildLoadRow());
-    m_reader = new CorpusReader(this);
-    connect(m_reader, &CorpusReader::progress, this, &CorpusPanel::showReadProgress);
-    connect(m_reader, &CorpusReader::finished, this, &CorpusPanel::onRead);
-    connect(m_reader, &CorpusReader::failed, this, &CorpusPanel::onReadFailed);
-
+// The prepared corpora and those the preparer can fetch: Load or Prepare, a preparation's progress, and the
+// manifest of the one loaded.
+QGroupBox* CorpusPanel::buildCatalogBox() {
     auto* catalogBox = new QGroupBox(tr("Ready corpora"), this);
     auto* catalogLayout = new QVBoxLayout(catalogBox);
     auto* catalogRow = new QHBoxLayout;
@@ -109,36 +135,35 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
     m_prepareStageLabel->hide();
     catalogLayout->addWidget(m_prepareStageLabel);
 
-    m_preparer = new CorpusPreparer(this);
-    connect(m_cancelPrepare, &QPushButton::clicked, m_preparer, &CorpusPreparer::cancel);
-    connect(m_preparer, &CorpusPreparer::listed, this, [this](const QList<ReadyCorpus>& corpora) {
-        m_ready = corpora;
-        refreshCatalog();
-    });
-    connect(m_preparer, &CorpusPreparer::progress, this, &CorpusPanel::showPrepareProgress);
-    connect(m_preparer, &CorpusPreparer::finished, this, &CorpusPanel::onPrepared);
-
     m_manifest = new QLabel(catalogBox);
     m_manifest->setWordWrap(true);
     m_manifest->setTextInteractionFlags(Qt::TextSelectableByMouse);
     catalogLayout->addWidget(m_manifest);
-    layout->addWidget(catalogBox);
+    return catalogBox;
+}
 
+QGroupBox* CorpusPanel::buildStatisticsBox() {
     auto* statsBox = new QGroupBox(tr("Statistics"), this);
     auto* statsLayout = new QVBoxLayout(statsBox);
     m_statsLabel = new QLabel(tr("–"), statsBox);
     m_statsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     statsLayout->addWidget(m_statsLabel);
-    layout->addWidget(statsBox);
+    return statsBox;
+}
 
+// Shown for labelled corpora only.
+QGroupBox* CorpusPanel::buildBalanceBox() {
     m_balanceBox = new QGroupBox(tr("Class balance"), this);
     auto* balanceLayout = new QVBoxLayout(m_balanceBox);
     balanceLayout->setContentsMargins(2, 2, 2, 2);
     m_balance = new ClassBalanceChart(m_balanceBox);
     balanceLayout->addWidget(m_balance);
     m_balanceBox->hide();
-    layout->addWidget(m_balanceBox);
+    return m_balanceBox;
+}
 
+// The first documents: label, title and text.
+QGroupBox* CorpusPanel::buildPreviewBox() {
     auto* previewBox = new QGroupBox(tr("Preview"), this);
     auto* previewLayout = new QVBoxLayout(previewBox);
     m_preview = new QTableWidget(0, 3, previewBox);
@@ -148,9 +173,7 @@ CorpusPanel::CorpusPanel(QWidget* parent) : QWidget(parent) {
     m_preview->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_preview->setWordWrap(true);
     previewLayout->addWidget(m_preview);
-    layout->addWidget(previewBox, 1);
-
-    refreshCatalog();
+    return previewBox;
 }
 
 // While a corpus is read: how far (plain text; a busy bar for the formats loaded whole), and Cancel.

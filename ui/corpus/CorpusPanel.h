@@ -19,11 +19,13 @@
 
 class QComboBox;
 class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QTableWidget;
+class QVBoxLayout;
 class QGroupBox;
 
 namespace wbui {
@@ -94,7 +96,14 @@ private:
         QString fallback;       // at launch: the prepared corpus to load when this one fails
         QString loadedMessage;  // shown once it is loaded, instead of the document count
     };
+    // The page's parts, top to bottom (the constructor wires the reader and the preparer to them).
+    void buildIntro(QVBoxLayout* layout);
+    QHBoxLayout* buildOpenRow();
     QWidget* buildLoadRow();
+    QGroupBox* buildCatalogBox();
+    QGroupBox* buildStatisticsBox();
+    QGroupBox* buildBalanceBox();
+    QGroupBox* buildPreviewBox();
     void load(PendingLoad request);
     void onRead(std::shared_ptr<const wb::CorpusOverview> overview);
     void onReadFailed(const QString& error);

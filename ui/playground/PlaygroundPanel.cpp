@@ -109,7 +109,14 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
 QWidget* PlaygroundPanel::buildGeneratePage() {
     auto* lmPage = new QWidget(this);
     auto* lm = new QHBoxLayout(lmPage);
-    auto* lmOptions = new QGroupBox(tr("Generate"), lmPage);
+    lm->addWidget(buildGenerateOptions(lmPage));
+    lm->addWidget(buildResultsBox(lmPage), 1);
+    return lmPage;
+}
+
+// How to sample: seed, temperature, top-k and top-p, length, the poem's form and meter, and Generate.
+QGroupBox* PlaygroundPanel::buildGenerateOptions(QWidget* page) {
+    auto* lmOptions = new QGroupBox(tr("Generate"), page);
     auto* form = new QFormLayout(lmOptions);
     m_seed = new QLineEdit(lmOptions);
     m_seed->setPlaceholderText(tr("seed text (optional)"));
@@ -166,7 +173,12 @@ QWidget* PlaygroundPanel::buildGeneratePage() {
     form->addRow(tr("Acrostic:"), m_acrostic);
     form->addRow(tr("Samples:"), m_samples);
     form->addRow(m_generate);
-    auto* resultsBox = new QGroupBox(tr("Results"), lmPage);
+    return lmOptions;
+}
+
+// The samples, poems drawn with their verse check, and Copy.
+QGroupBox* PlaygroundPanel::buildResultsBox(QWidget* page) {
+    auto* resultsBox = new QGroupBox(tr("Results"), page);
     auto* resultsLayout = new QVBoxLayout(resultsBox);
     m_results = new QListWidget(resultsBox);
     m_results->setWordWrap(true);
@@ -181,8 +193,6 @@ QWidget* PlaygroundPanel::buildGeneratePage() {
     copy->setToolTip(tr("Copy the selected samples (all when none is selected)"));
     resultsLayout->addWidget(m_results, 1);
     resultsLayout->addWidget(copy, 0, Qt::AlignRight);
-    lm->addWidget(lmOptions);
-    lm->addWidget(resultsBox, 1);
 
     connect(copy, &QPushButton::clicked, this, [this] {
         QStringList texts;
@@ -190,7 +200,7 @@ QWidget* PlaygroundPanel::buildGeneratePage() {
         if (texts.isEmpty()) texts = results();
         QApplication::clipboard()->setText(texts.join(QStringLiteral("\n\n")));
     });
-    return lmPage;
+    return resultsBox;
 }
 
 // The classifier's page: trying texts on the left, how the model does on its validation split on the right.

@@ -17,6 +17,7 @@ enum class MeterPattern;
 
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -82,6 +83,8 @@ Q_SIGNALS:
 
 private:
     QWidget* buildGeneratePage();
+    QGroupBox* buildGenerateOptions(QWidget* page);
+    QGroupBox* buildResultsBox(QWidget* page);
     QWidget* buildClassifyPage();
     void startWorker();
     // "" when the poem options are consistent, else what the user should change in the panel.

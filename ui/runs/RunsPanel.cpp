@@ -44,6 +44,20 @@ QString canonical(const QString& dir) {
 
 RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_runs(runs) {
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(buildTree(), 1);
+    layout->addLayout(buildButtons());
+    connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+        Q_EMIT playgroundRequested(item->data(kRun, kDirRole).toString());
+    });
+    connect(m_tree, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
+        if (m_updating || column != kRun) return;
+        setInComparison(item, item->checkState(kRun) == Qt::Checked);
+    });
+    followCollection();
+}
+
+// One row a run, ticked when it is in the comparison.
+QTreeWidget* RunsPanel::buildTree() {
     m_tree = new QTreeWidget(this);
     m_tree->setColumnCount(kColumns);
     m_tree->setHeaderLabels({tr("Run"), tr("Status"), tr("Device"), tr("Steps"), tr("samples/s"), tr("Task"),
@@ -57,8 +71,11 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     m_tree->header()->resizeSection(kRun, 180);
     m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->setToolTip(tr("Tick a run to compare it; double-click to try it in the playground"));
-    layout->addWidget(m_tree, 1);
+    return m_tree;
+}
 
+// What can be done with the selected run (or the ticked ones), each button wired to it.
+QGridLayout* RunsPanel::buildButtons() {
     auto* open = new QPushButton(tr("Open run folder…"), this);
     open->setToolTip(
         tr("Open a run folder made here or by lstm-workbench-cli elsewhere (Ctrl+Shift+O); "
@@ -86,7 +103,6 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     const QList<QPushButton*> order{open,     refreshButton, show,   useConfig, playground,
                                     settings, edit,          remove, resume};
     for (int i = 0; i < order.size(); ++i) buttons->addWidget(order[i], i / 3, i % 3);
-    layout->addLayout(buttons);
 
     connect(open, &QPushButton::clicked, this, &RunsPanel::openFolderRequested);
     connect(edit, &QPushButton::clicked, this, &RunsPanel::editSelected);
@@ -105,13 +121,10 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
     connect(show, &QPushButton::clicked, this, [this] {
         if (!selectedRun().isEmpty()) QDesktopServices::openUrl(QUrl::fromLocalFile(selectedRun()));
     });
-    connect(m_tree, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
-        Q_EMIT playgroundRequested(item->data(kRun, kDirRole).toString());
-    });
-    connect(m_tree, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int column) {
-        if (m_updating || column != kRun) return;
-        setInComparison(item, item->checkState(kRun) == Qt::Checked);
-    });
+    return buttons;
+}
+
+void RunsPanel::followCollection() {
     // Live runs appear as soon as they start and are ticked; their rows refresh when they end.
     connect(m_runs, &RunCollection::runAdded, this, [this](const QString& key) { addOrUpdate(key); });
     connect(m_runs, &RunCollection::runUpdated, this, [this](const QString& key) { addOrUpdate(key); });

@@ -11,6 +11,7 @@
 #include "training/TrainingWorker.h"
 #include "workbench/RunFolder.h"
 
+class QGridLayout;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -66,6 +67,9 @@ private:
     QTreeWidgetItem* itemFor(const QString& dir) const;
     // The selected run's folder read whole; nullopt (and loadFailed when unreadable) otherwise.
     std::optional<wb::RunRecord> loadSelected();
+    QTreeWidget* buildTree();
+    QGridLayout* buildButtons();
+    void followCollection();
     void addOrUpdate(const QString& dir);
     void setInComparison(QTreeWidgetItem* item, bool on);
 

@@ -74,7 +74,7 @@ TEST(TokenStore, TextInPartsHoldsTheIdsOfTheInMemoryPath) {
         EXPECT_FALSE(store->info().reused);
         EXPECT_EQ(store->info().source, fs::absolute(path).lexically_normal().string());
         EXPECT_EQ(store->info().checksum.rfind("fnv1a64w:", 0), 0u);
-        EXPECT_EQ(store->residentBytes(), 0u) << "a store on disk is mapped, not held";
+        EXPECT_EQ(store->residentBytes(), 0u) << "a store on disk is read from it, not held";
         const auto memory = TokenStore::fromCorpus(loadCorpus(path), settings);
         expectSameStore(*store, *memory);
         EXPECT_TRUE(store->vocabulary() == Vocabulary::build(

@@ -28,13 +28,6 @@ double median(std::vector<double> v) {
     const auto n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
-
-LstmBackend parseBackend(const std::string& s) {
-    if (s == "auto") return LstmBackend::Auto;
-    if (s == "torch") return LstmBackend::Torch;
-    if (s == "fused") return LstmBackend::Fused;
-    throw InputError("unknown LSTM backend '" + s + "' (expected auto, torch or fused)");
-}
 }  // namespace
 
 std::string BenchResult::toJson() const {
@@ -95,7 +88,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
     const DeviceSpec spec = config.device.spec();
     const std::int64_t threads = spec.threads;
     if (o.batchSize > 0) config.train.batchSize = o.batchSize;
-    config.model.backend = parseBackend(o.backend);
+    config.model.backend = lstmBackendFromString(o.backend);
     if (!o.threadSplit.empty()) config.device.threadSplit = threadSplitFromString(o.threadSplit);
     if (o.steps < 1 || o.warmup < 0) throw InputError("bench needs at least one timed step");
     for (const auto& problem : config.validate())
@@ -129,7 +122,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
     r.device = config.device.device;
     r.deviceName = device.is_cpu() ? "CPU" : cudaDeviceName(device.index(), nullptr);
     r.precision = effectivePrecision(device, config.device.precision);
-    r.backend = setup.model->backend() == LstmBackend::Fused ? "fused" : "torch";
+    r.backend = toString(setup.model->backend());  // Torch or Fused: the model resolved Auto
     r.threadSplit = device.is_cpu() && currentCpuThreads() >= 2 ? toString(config.device.threadSplit) : "ops";
     r.libtorchVersion = libtorchVersion();
     r.blas = blasLibrary();

@@ -1,7 +1,8 @@
 // Encoded corpora as batches: the language model's stream cut into windows, or classification rows padded
-// to the sequence length, read from a token store (workbench/TokenStore.h: memory-mapped, or held in memory
-// for a corpus given in memory); a deterministic split and shuffle from the seed; a batch is copied out of
-// the store when it is asked for, so nothing grows with the corpus but the index of its documents.
+// to the sequence length, read from a token store (workbench/TokenStore.h: its ids read from disk with pread,
+// or held in memory for a corpus given in memory); a deterministic split and shuffle from the seed; a batch
+// is copied out of the store when it is asked for, so nothing grows with the corpus but the index of its
+// documents.
 #pragma once
 
 #include <cstdint>

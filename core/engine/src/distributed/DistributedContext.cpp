@@ -250,47 +250,63 @@ void DistributedContext::throwFailureOf(int rank, const std::string& stored) {
 }
 
 void DistributedContext::joinGroup(bool cudaDevices) {
-    const int self = m_spec.rank, world = m_spec.worldSize;
-    m_store->set(key("host", self), bytes(hostName()));
+    m_store->set(key("host", m_spec.rank), bytes(hostName()));
     m_store->add("wb/ready", 1);
-    if (self == 0) {
-        const auto deadline =
-            Clock::now() + std::chrono::milliseconds(static_cast<std::int64_t>(m_spec.timeoutSeconds * 1000));
-        try {
-            while (m_store->add("wb/ready", 0) < world) {
+    if (m_spec.rank == 0)
+        admitEveryRank();
+    else
+        awaitRankZero();
+    makeProcessGroup(cudaDevices);
+}
+
+// Rank 0: waits until every rank has checked in, then says go; a rank that failed, a local worker that
+// exited or one that never came within the timeout stops the job instead, and every rank is told why.
+void DistributedContext::admitEveryRank() {
+    const int world = m_spec.worldSize;
+    const auto deadline =
+        Clock::now() + std::chrono::milliseconds(static_cast<std::int64_t>(m_spec.timeoutSeconds * 1000));
+    try {
+        while (m_store->add("wb/ready", 0) < world) {
+            for (int r = 1; r < world; ++r)
+                if (m_store->check({key("failed", r)}))
+                    throwFailureOf(r, text(m_store->get(key("failed", r))));
+            const auto exited = describeLocalWorkerExit();
+            if (!exited.empty()) throw TrainingError(exited + " before training began");
+            if (Clock::now() > deadline) {
+                std::string missing;
                 for (int r = 1; r < world; ++r)
-                    if (m_store->check({key("failed", r)}))
-                        throwFailureOf(r, text(m_store->get(key("failed", r))));
-                const auto exited = describeLocalWorkerExit();
-                if (!exited.empty()) throw TrainingError(exited + " before training began");
-                if (Clock::now() > deadline) {
-                    std::string missing;
-                    for (int r = 1; r < world; ++r)
-                        if (!m_store->check({key("host", r)}))
-                            missing += (missing.empty() ? "" : ", ") + std::to_string(r);
-                    throw TrainingError("only " + std::to_string(m_store->add("wb/ready", 0)) + " of " +
-                                        std::to_string(world) + " ranks joined within " +
-                                        std::to_string(static_cast<int>(m_spec.timeoutSeconds)) +
-                                        " s (missing: rank " + missing +
-                                        "): start every process with the same MASTER_ADDR and MASTER_PORT");
-                }
-                std::this_thread::sleep_for(20ms);
+                    if (!m_store->check({key("host", r)}))
+                        missing += (missing.empty() ? "" : ", ") + std::to_string(r);
+                throw TrainingError("only " + std::to_string(m_store->add("wb/ready", 0)) + " of " +
+                                    std::to_string(world) + " ranks joined within " +
+                                    std::to_string(static_cast<int>(m_spec.timeoutSeconds)) +
+                                    " s (missing: rank " + missing +
+                                    "): start every process with the same MASTER_ADDR and MASTER_PORT");
             }
-        } catch (const std::exception& e) {
-            m_store->set("wb/go",
-                         bytes(std::string(dynamic_cast<const InputError*>(&e) ? "2|" : "1|") + e.what()));
-            throw;
+            std::this_thread::sleep_for(20ms);
         }
-        m_store->set("wb/go", bytes(""));
-    } else {
-        const auto go = fetch("go");
-        if (!go.empty()) {
-            const auto f = parseFailure(go);
-            if (f.kind == '2') throw InputError("rank 0 stopped the job: " + f.message);
-            throw TrainingError("rank 0 stopped the job: " + f.message);
-        }
+    } catch (const std::exception& e) {
+        m_store->set("wb/go",
+                     bytes(std::string(dynamic_cast<const InputError*>(&e) ? "2|" : "1|") + e.what()));
+        throw;
     }
+    m_store->set("wb/go", bytes(""));
+}
+
+// Ranks above 0: wait for rank 0's go, or the reason it stopped the job.
+void DistributedContext::awaitRankZero() {
+    const auto go = fetch("go");
+    if (!go.empty()) {
+        const auto f = parseFailure(go);
+        if (f.kind == '2') throw InputError("rank 0 stopped the job: " + f.message);
+        throw TrainingError("rank 0 stopped the job: " + f.message);
+    }
+}
+
+// The process group over the store: Gloo for CPU tensors, NCCL for CUDA ones in a build that has it.
+void DistributedContext::makeProcessGroup(bool cudaDevices) {
 #ifdef WORKBENCH_WITH_GLOO
+    const int self = m_spec.rank, world = m_spec.worldSize;
     auto options = c10d::ProcessGroupGloo::Options::create(
         std::chrono::milliseconds(static_cast<std::int64_t>(m_spec.timeoutSeconds * 1000)));
     const bool loopback = m_spec.masterAddr == "127.0.0.1" || m_spec.masterAddr == "localhost";

@@ -58,6 +58,9 @@ private:
     void startHeartbeat();
     void stopHeartbeat();  // waits up to a second for the thread, then lets it go
     void checkWorldSize();
+    void admitEveryRank();  // joinGroup's steps
+    void awaitRankZero();
+    void makeProcessGroup(bool cudaDevices);
     // Whether rank 0's store answered a heartbeat within the last two seconds. A store client's read waits
     // forever on a link that went down without closing (against PyTorch 2.15 a cut-off rank hung there; the
     // same test ended against 1.13), so after a failed collective the store is asked nothing once its beats

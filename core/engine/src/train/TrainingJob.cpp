@@ -33,8 +33,9 @@ static std::shared_ptr<const TokenStore> configuredStore(const ExperimentConfig&
 
 // What training holds in memory, counted before it starts, against what the machine has free: the model's
 // weights, gradients and optimizer state, one batch's activations (workbench/ModelSummary.h), and the
-// corpus's index (where its documents start, their order) with any store held in memory rather than mapped.
-// Refused with the parts and the setting that shrinks the largest, instead of run until the kernel kills it.
+// corpus's index (where its documents start, their order) with any store held in memory rather than read from
+// disk. Refused with the parts and the setting that shrinks the largest, instead of run until the kernel
+// kills it.
 static void checkTrainingMemory(const ExperimentConfig& config, const PreparedData& data) {
     const auto available = availableMemoryBytes();
     if (available == 0) return;  // unknown
@@ -54,7 +55,7 @@ static void checkTrainingMemory(const ExperimentConfig& config, const PreparedDa
         remedy = "make the model smaller (--hidden, --embedding, --layers, or --vocab-size)";
     else
         remedy = data.store->residentBytes() > 0
-                     ? "train from the corpus's file, whose token store is mapped from disk, not held"
+                     ? "train from the corpus's file, whose token store is read from disk, not held"
                      : "use a corpus of fewer documents";
     throw InputError(config.data.corpus, 0,
                      "training needs about " + humanBytes(needed) +

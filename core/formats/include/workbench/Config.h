@@ -36,6 +36,7 @@ std::string toString(LrSchedule v);         // "constant" | "cosine"
 std::string toString(Precision v);          // "fp32" | "bf16" | "fp16" | "auto"
 std::string toString(ThreadSplit v);        // "batch" | "ops"
 std::string toString(GradCompression v);    // "none" | "fp16"
+std::string toString(LstmBackend v);        // "auto" | "torch" | "fused"
 Task taskFromString(const std::string& s);  // these throw InputError naming the accepted values
 Pooling poolingFromString(const std::string& s);
 OptimizerKind optimizerFromString(const std::string& s);
@@ -43,6 +44,7 @@ LrSchedule lrScheduleFromString(const std::string& s);
 Precision precisionFromString(const std::string& s);
 ThreadSplit threadSplitFromString(const std::string& s);
 GradCompression gradCompressionFromString(const std::string& s);
+LstmBackend lstmBackendFromString(const std::string& s);
 
 // Values, ranges, names and defaults of every field below live in one table, configFields()
 // (workbench/ConfigFields.h): a new ExperimentConfig takes the table's initial values; the members here are

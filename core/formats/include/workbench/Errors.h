@@ -28,13 +28,15 @@ private:
     std::string m_reason;
 };
 
+// What starts each error line the CLI writes to stderr: "lstm-workbench-cli: error: MESSAGE". Programs that
+// run the CLI parse it to find the message (the app's time estimate and Sweep tab, a sweep reading its cells'
+// errors), so it is spelled here once.
+inline constexpr const char* kCliErrorPrefix = "lstm-workbench-cli: error: ";
+
 // Training went wrong in a way the input did not cause up front (NaN loss, out of memory, a failed write).
 class TrainingError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
 };
-
-// What the CLI puts before its one-line error on stderr; the app finds the error by it.
-inline constexpr const char* kCliErrorPrefix = "lstm-workbench-cli: error: ";
 
 }  // namespace wb

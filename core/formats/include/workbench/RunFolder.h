@@ -36,6 +36,10 @@ struct RunSummary {
     // step, and the wall time of the last validation: what a corpus's size must not grow (issue #30).
     double startupSeconds = 0;
     double validationSeconds = 0;
+
+    // The "summary" object of run.json, which `train --json` prints too: one writer, so that neither lacks
+    // a field the other has. NaN and infinite numbers are written as null.
+    std::string toJson() const;
 };
 
 struct RunInfo {
@@ -152,7 +156,9 @@ RunRecord loadRunFolder(const std::string& dir);
 // Writes bytes to path via a temporary file in the same folder, flushed and renamed over the target.
 // Throws TrainingError on failure, leaving the old file (if any) intact and no temporary behind.
 void writeFileAtomic(const std::string& path, const std::string& bytes);
-std::string readFile(const std::string& path);  // throws InputError when missing or unreadable
+// A whole file. Throws InputError naming path when it is missing, not a regular file or unreadable; what,
+// when given, says what the file is for in that message ("PATH: cannot read the tone table: no such file").
+std::string readFile(const std::string& path, const std::string& what = {});
 
 // One row per run for the comparison table.
 struct ComparisonRow {

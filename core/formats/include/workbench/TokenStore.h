@@ -95,7 +95,7 @@ public:
     std::uint64_t residentBytes() const;
 
 private:
-    TokenStore() = default;
+    TokenStore();  // out of line: Mapping is complete only in TokenStore.cpp, and the builder makes stores
     // The store at STEM.json for this key and the source as it is now (its size and modification time);
     // nullptr when there is none, it is damaged, or the source changed.
     static std::shared_ptr<TokenStore> open(const std::string& stem, const std::string& key,

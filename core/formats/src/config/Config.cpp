@@ -121,6 +121,9 @@ std::string toString(Precision v) {
 
 std::string toString(ThreadSplit v) { return v == ThreadSplit::Ops ? "ops" : "batch"; }
 std::string toString(GradCompression v) { return v == GradCompression::Fp16 ? "fp16" : "none"; }
+std::string toString(LstmBackend v) {
+    return v == LstmBackend::Torch ? "torch" : v == LstmBackend::Fused ? "fused" : "auto";
+}
 
 Task taskFromString(const std::string& s) {
     if (s == "lm") return Task::LanguageModel;
@@ -156,6 +159,12 @@ GradCompression gradCompressionFromString(const std::string& s) {
     if (s == "none") return GradCompression::None;
     if (s == "fp16") return GradCompression::Fp16;
     throw InputError("unknown gradient compression '" + s + "' (expected none or fp16)");
+}
+LstmBackend lstmBackendFromString(const std::string& s) {
+    if (s == "auto") return LstmBackend::Auto;
+    if (s == "torch") return LstmBackend::Torch;
+    if (s == "fused") return LstmBackend::Fused;
+    throw InputError("unknown LSTM backend '" + s + "' (expected auto, torch or fused)");
 }
 ThreadSplit threadSplitFromString(const std::string& s) {
     if (s == "batch") return ThreadSplit::Batch;

@@ -109,15 +109,6 @@ struct Row {
     }
 };
 
-std::string backendName(LstmBackend v) {
-    return v == LstmBackend::Torch ? "torch" : v == LstmBackend::Fused ? "fused" : "auto";
-}
-LstmBackend backendFromName(const std::string& s) {
-    if (s == "auto") return LstmBackend::Auto;
-    if (s == "torch") return LstmBackend::Torch;
-    if (s == "fused") return LstmBackend::Fused;
-    throw InputError("unknown LSTM backend '" + s + "' (expected auto, torch or fused)");
-}
 std::string formatName(CorpusFormat v) { return toString(v); }
 std::string tokensName(TokenLevel v) { return toString(v); }
 
@@ -255,8 +246,8 @@ std::vector<ConfigField> buildTable() {
     add({"model", "backend", "", "LSTM backend", "LSTM implementation: auto, torch or fused"})
         .initial("auto")
         .choice<LstmBackend>(
-            {"auto", "torch", "fused"}, [](C& c) -> LstmBackend& { return c.model.backend; }, backendFromName,
-            backendName)
+            {"auto", "torch", "fused"}, [](C& c) -> LstmBackend& { return c.model.backend; },
+            lstmBackendFromString, toString)
         .defaults("auto", "auto");
 
     add({"train", "batch_size", "--batch-size", "batch size", "Sequences per optimizer step"})

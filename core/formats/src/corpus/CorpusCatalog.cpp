@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <pwd.h>
 #include <unistd.h>
@@ -16,6 +14,7 @@
 #include "io/JsonDocument.h"
 #include "workbench/Errors.h"
 #include "workbench/Preparer.h"
+#include "workbench/RunFolder.h"
 
 namespace fs = std::filesystem;
 
@@ -44,14 +43,6 @@ bool isCorpusName(const std::string& name) {
            name.find('\0') == std::string::npos;
 }
 
-std::string readFile(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path.string(), 0, "cannot read the manifest");
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
-
 std::string stringField(const nlohmann::json& j, const char* key) {
     const auto it = j.find(key);
     return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -61,7 +52,7 @@ std::string stringField(const nlohmann::json& j, const char* key) {
 CatalogEntry readEntry(const fs::path& dir) {
     const fs::path manifestPath = dir / kManifest;
     const std::string where = manifestPath.string();
-    const std::string text = readFile(manifestPath);
+    const std::string text = readFile(where, "manifest");
     detail::checkJsonNesting(text, where);  // manifestJson's dump() below recurses once per level
     nlohmann::json j;
     try {

@@ -66,6 +66,74 @@ json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 std::string joinPath(const std::string& dir, const char* name) { return (fs::path(dir) / name).string(); }
 
+json summaryJson(const RunSummary& s) {
+    return {{"steps", s.steps},
+            {"epochs", finite(s.epochs)},
+            {"samples", s.samples},
+            {"train_seconds", finite(s.trainSeconds)},
+            {"samples_per_second", finite(s.samplesPerSecond)},
+            {"us_per_sample", finite(s.usPerSample)},
+            {"tokens_per_second", finite(s.tokensPerSecond)},
+            {"final_train_loss", finite(s.finalTrainLoss)},
+            {"best_val_loss", finite(s.bestValLoss)},
+            {"best_val_accuracy", finite(s.bestValAccuracy)},
+            {"final_val_loss", finite(s.finalValLoss)},
+            {"startup_seconds", finite(s.startupSeconds)},
+            {"validation_seconds", finite(s.validationSeconds)},
+            {"final_val_accuracy", finite(s.finalValAccuracy)},
+            {"parameters", s.parameters}};
+}
+
+// run.json's "summary", when it has one.
+void readSummary(const FieldReader& r, RunSummary& m) {
+    const json* sj = r.find("summary");
+    if (!sj) return;
+    if (!sj->is_object()) r.fail("summary", "an object");
+    const FieldReader s{*sj, r.source, "summary."};
+    s.integer("steps", m.steps);
+    s.number("epochs", m.epochs);
+    s.integer("samples", m.samples);
+    s.number("train_seconds", m.trainSeconds);
+    s.number("samples_per_second", m.samplesPerSecond);
+    s.number("us_per_sample", m.usPerSample);
+    s.number("tokens_per_second", m.tokensPerSecond);
+    s.number("final_train_loss", m.finalTrainLoss);
+    s.number("best_val_loss", m.bestValLoss);
+    s.number("best_val_accuracy", m.bestValAccuracy);
+    s.number("final_val_loss", m.finalValLoss);
+    s.number("final_val_accuracy", m.finalValAccuracy);
+    s.number("startup_seconds", m.startupSeconds);
+    s.number("validation_seconds", m.validationSeconds);
+    s.integer("parameters", m.parameters);
+}
+
+// run.json's "token_store" (absent in runs from before token stores).
+void readTokenStore(const FieldReader& r, RunInfo& info) {
+    const json* tj = r.find("token_store");
+    if (!tj) return;
+    if (!tj->is_object()) r.fail("token_store", "an object");
+    const FieldReader t{*tj, r.source, "token_store."};
+    t.str("path", info.tokenStore);
+    if (const json* v = t.find("reused")) {
+        if (!v->is_boolean()) t.fail("reused", "true or false");
+        info.tokenStoreReused = v->get<bool>();
+    }
+    t.number("seconds", info.tokenStoreSeconds);
+    t.integer("corpus_bytes", info.corpusBytes);
+    t.str("corpus_checksum", info.corpusChecksum);
+}
+
+// An array of strings, when the key is there.
+void readStrings(const FieldReader& r, const char* key, std::vector<std::string>& out) {
+    const json* a = r.find(key);
+    if (!a) return;
+    if (!a->is_array()) r.fail(key, "an array of strings");
+    for (const auto& item : *a) {
+        if (!item.is_string()) r.fail(key, "an array of strings");
+        out.push_back(item.get<std::string>());
+    }
+}
+
 }  // namespace
 
 std::string toString(RunStatus s) {
@@ -93,7 +161,6 @@ RunStatus runStatusFromString(const std::string& s) {
 }
 
 std::string RunInfo::toJson() const {
-    const RunSummary& s = summary;
     json j = {{"id", id},
               {"status", toString(status)},
               {"device", device},
@@ -123,23 +190,11 @@ std::string RunInfo::toJson() const {
                 {"seconds", finite(tokenStoreSeconds)},
                 {"corpus_bytes", corpusBytes},
                 {"corpus_checksum", corpusChecksum}}}};
-    j["summary"] = {{"steps", s.steps},
-                    {"epochs", finite(s.epochs)},
-                    {"samples", s.samples},
-                    {"train_seconds", finite(s.trainSeconds)},
-                    {"samples_per_second", finite(s.samplesPerSecond)},
-                    {"us_per_sample", finite(s.usPerSample)},
-                    {"tokens_per_second", finite(s.tokensPerSecond)},
-                    {"final_train_loss", finite(s.finalTrainLoss)},
-                    {"best_val_loss", finite(s.bestValLoss)},
-                    {"best_val_accuracy", finite(s.bestValAccuracy)},
-                    {"final_val_loss", finite(s.finalValLoss)},
-                    {"startup_seconds", finite(s.startupSeconds)},
-                    {"validation_seconds", finite(s.validationSeconds)},
-                    {"final_val_accuracy", finite(s.finalValAccuracy)},
-                    {"parameters", s.parameters}};
+    j["summary"] = summaryJson(summary);
     return j.dump(2) + "\n";
 }
+
+std::string RunSummary::toJson() const { return summaryJson(*this).dump(2); }
 
 RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName) {
     const json j = detail::parseJsonDocument(text, sourceName);
@@ -171,57 +226,15 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
     r.str("ended_at", info.endedAt);
     r.str("timing_method", info.timingMethod);
     r.str("error", info.error);
-    if (const json* wj = r.find("warnings")) {  // absent in runs from before the field
-        if (!wj->is_array()) r.fail("warnings", "an array of strings");
-        for (const auto& w : *wj) {
-            if (!w.is_string()) r.fail("warnings", "an array of strings");
-            info.warnings.push_back(w.get<std::string>());
-        }
-    }
+    readStrings(r, "warnings", info.warnings);                    // absent in runs from before the field
     r.integer("peak_gpu_memory_bytes", info.peakGpuMemoryBytes);  // absent in runs from before the field
-    if (const json* tj = r.find("token_store")) {                 // absent in runs from before token stores
-        if (!tj->is_object()) r.fail("token_store", "an object");
-        const FieldReader t{*tj, sourceName, "token_store."};
-        t.str("path", info.tokenStore);
-        if (const json* v = t.find("reused")) {
-            if (!v->is_boolean()) t.fail("reused", "true or false");
-            info.tokenStoreReused = v->get<bool>();
-        }
-        t.number("seconds", info.tokenStoreSeconds);
-        t.integer("corpus_bytes", info.corpusBytes);
-        t.str("corpus_checksum", info.corpusChecksum);
-    }
+    readTokenStore(r, info);
     r.integer("world_size", info.worldSize);
     if (info.worldSize < 1) throw InputError(sourceName, 0, "world_size must be at least 1");
     r.str("backend", info.backend);
     r.integer("gradient_bytes_per_step", info.gradientBytesPerStep);  // absent in runs from before the field
-    if (const json* hj = r.find("hosts")) {
-        if (!hj->is_array()) r.fail("hosts", "an array of strings");
-        for (const auto& h : *hj) {
-            if (!h.is_string()) r.fail("hosts", "an array of strings");
-            info.hosts.push_back(h.get<std::string>());
-        }
-    }
-    if (const json* sj = r.find("summary")) {
-        if (!sj->is_object()) r.fail("summary", "an object");
-        const FieldReader s{*sj, sourceName, "summary."};
-        RunSummary& m = info.summary;
-        s.integer("steps", m.steps);
-        s.number("epochs", m.epochs);
-        s.integer("samples", m.samples);
-        s.number("train_seconds", m.trainSeconds);
-        s.number("samples_per_second", m.samplesPerSecond);
-        s.number("us_per_sample", m.usPerSample);
-        s.number("tokens_per_second", m.tokensPerSecond);
-        s.number("final_train_loss", m.finalTrainLoss);
-        s.number("best_val_loss", m.bestValLoss);
-        s.number("best_val_accuracy", m.bestValAccuracy);
-        s.number("final_val_loss", m.finalValLoss);
-        s.number("final_val_accuracy", m.finalValAccuracy);
-        s.number("startup_seconds", m.startupSeconds);
-        s.number("validation_seconds", m.validationSeconds);
-        s.integer("parameters", m.parameters);
-    }
+    readStrings(r, "hosts", info.hosts);
+    readSummary(r, info.summary);
     return info;
 }
 
@@ -340,13 +353,19 @@ void writeFileAtomic(const std::string& path, const std::string& bytes) {
     }
 }
 
-std::string readFile(const std::string& path) {
+std::string readFile(const std::string& path, const std::string& what) {
+    const auto failure = [&](const std::string& reason) {
+        return InputError(path, 0, what.empty() ? reason : "cannot read the " + what + ": " + reason);
+    };
+    const auto unreadable = [&](int error) {
+        return failure((what.empty() ? "cannot read: " : "") + std::string(std::strerror(error)));
+    };
     std::error_code ec;
     const auto st = fs::status(path, ec);
-    if (ec || !fs::exists(st)) throw InputError(path, 0, "no such file");
-    if (!fs::is_regular_file(st)) throw InputError(path, 0, "not a regular file");
+    if (ec || !fs::exists(st)) throw failure("no such file");
+    if (!fs::is_regular_file(st)) throw failure("not a regular file");
     std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
+    if (!f) throw unreadable(errno);
     std::string out;
     char buf[1 << 16];
     std::size_t n;
@@ -354,7 +373,7 @@ std::string readFile(const std::string& path) {
     const bool bad = std::ferror(f);
     const int err = errno;
     std::fclose(f);
-    if (bad) throw InputError(path, 0, std::string("cannot read: ") + std::strerror(err));
+    if (bad) throw unreadable(err);
     return out;
 }
 

@@ -1,4 +1,4 @@
-// Decoding one code point at a time, for the tokenizers (Vocabulary.cpp, TokenStore.cpp).
+// Decoding one code point at a time, for the tokenizers (Vocabulary.cpp, TokenStoreBuilder.cpp).
 #pragma once
 
 #include <cstddef>

@@ -1,0 +1,56 @@
+// `lstm-workbench-cli train CORPUS --out RUN`: one run, in this process, over --nproc processes it starts,
+// or as rank 0 of a job torchrun started.
+#include <algorithm>
+#include <cstdio>
+
+#include "Commands.h"
+#include "ProgressPrinter.h"
+#include "TrainingRun.h"
+#include "workbench/DeviceSpec.h"
+#include "workbench/Devices.h"
+#include "workbench/Format.h"
+#include "workbench/ModelSummary.h"
+#include "workbench/RunFolder.h"
+
+int runTrain(TrainOptions o) {
+    o.config.data.corpus = o.corpus;
+    const auto spec = torchrunRank(o.nprocGiven ? o.config.device.processes : 0);
+    if (spec && spec->rank > 0) return runWorker(*spec, o.corpus);
+    // Processes sharing this machine share its cores: unless told otherwise, each gets its share.
+    const auto localProcesses = spec ? spec->localWorldSize : o.config.device.processes;
+    if (!o.threadsGiven)
+        o.config.device.setSpec(wb::shareCoresBetweenProcesses(o.config.device.spec(), localProcesses));
+    // A corpus not tokenized before is tokenized into its store first: minutes for a few GB, so it shows.
+    ProgressPrinter tokenizing(o.quiet || o.json);
+    wb::TrainingJob job(o.config, o.out, nullptr, [&](std::uint64_t done, std::uint64_t total) {
+        tokenizing.tokenizing(o.corpus, done, total);
+        return true;
+    });
+    tokenizing.finish();
+    if (spec) job.joinAsRankZero(*spec);
+    if (!o.quiet && !o.json) {
+        const auto summary = wb::summarizeModel(job.config(), job.vocabularySize(), job.classCount());
+        std::fprintf(stderr, "%s: %lld parameters, %s train FLOPs/sample, %lld steps/epoch\n", o.out.c_str(),
+                     static_cast<long long>(summary.totalParameters),
+                     wb::humanCount(summary.trainFlopsPerSample).c_str(),
+                     static_cast<long long>(job.stepsPerEpoch()));
+    }
+    // The name a user gives on the command line names the run in every list, as the app's Rename does. The
+    // run folder exists only once training starts, so the name is written when it ends, however it ends.
+    const auto nameTheRun = [&] {
+        if (!o.runName.empty() && wb::isRunFolder(o.out)) {
+            wb::RunAnnotations annotations = wb::readRunAnnotations(o.out);
+            annotations.name = o.runName;
+            wb::writeRunAnnotations(o.out, annotations);
+        }
+    };
+    int code = 0;
+    try {
+        code = trainJob(job, o.json, o.quiet);
+    } catch (...) {
+        nameTheRun();
+        throw;
+    }
+    nameTheRun();
+    return code;
+}

@@ -1,0 +1,105 @@
+// See TrainingRun.h.
+#include "TrainingRun.h"
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "ProgressPrinter.h"
+#include "workbench/Baseline.h"
+#include "workbench/Errors.h"
+#include "workbench/Evaluation.h"
+#include "workbench/RunFolder.h"
+
+using nlohmann::json;
+
+namespace {
+
+// The class-by-class evaluation of a classifier's last validation, with the baseline its accuracy is read
+// against: an accuracy near the majority share means the model learned little beyond the class sizes.
+void printEvaluation(const wb::ClassifierEvaluation& e) {
+    std::printf(
+        "validation at step %lld, %lld samples: accuracy %.1f %% vs majority baseline %.1f %% "
+        "(always '%s'); macro F1 %.3f\n",
+        static_cast<long long>(e.step), static_cast<long long>(e.total()), 100 * e.accuracy,
+        100 * e.majorityAccuracy, e.majorityClass.c_str(), e.macroF1);
+    std::printf("  %-20s %9s %9s %9s %9s\n", "class", "precision", "recall", "F1", "support");
+    for (std::size_t c = 0; c < e.classes.size(); ++c)
+        std::printf("  %-20s %9.3f %9.3f %9.3f %9lld\n", e.classes[c].c_str(), e.precision[c], e.recall[c],
+                    e.f1[c], static_cast<long long>(e.support[c]));
+}
+
+// SIGINT/SIGTERM during training: ask the job to stop after the current batch (it saves a checkpoint).
+wb::TrainingJob* g_activeJob = nullptr;
+extern "C" void onInterrupt(int) {
+    if (g_activeJob) g_activeJob->requestStop();  // an atomic store: async-signal-safe
+}
+
+}  // namespace
+
+int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary) {
+    ProgressPrinter printer(quiet);
+    wb::TrainingCallbacks cb;
+    cb.onProgress = [&](const wb::TrainingProgress& p) { printer.update(p); };
+    cb.onLog = [&](const std::string& line) { printer.line(line); };
+    g_activeJob = &job;
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    wb::RunSummary summary;
+    try {
+        summary = job.run(cb);
+    } catch (...) {
+        g_activeJob = nullptr;
+        printer.finish();
+        throw;
+    }
+    g_activeJob = nullptr;
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    printer.finish();
+    const bool stopped = job.status() == wb::RunStatus::Stopped;
+    if (!printSummary) return stopped ? 130 : 0;
+    // Read back from the run folder: what the app shows for this run, whoever trained it.
+    const auto evaluation =
+        job.config().task == wb::Task::Classifier ? wb::loadEvaluation(job.runDir()) : std::nullopt;
+    if (jsonOut) {
+        json out = {{"run_dir", job.runDir()},
+                    {"status", wb::toString(job.status())},
+                    {"summary", json::parse(summary.toJson())}};
+        if (evaluation) out["evaluation"] = json::parse(evaluation->toJson());
+        if (wb::hasBitsPerCharacter(job.config())) {
+            out["summary"]["best_val_bpc"] =
+                summary.bestValLoss > 0 ? json(wb::bitsFromNats(summary.bestValLoss)) : json();
+            if (const auto baseline = wb::loadBaseline(job.runDir()))
+                out["baseline"] = json::parse(baseline->toJson());
+        }
+        std::cout << out.dump(2) << "\n";
+    } else {
+        std::printf("%s: %s after %lld steps, %.1f s; %.0f samples/s (%.1f us/sample); train loss %.4f",
+                    job.runDir().c_str(), wb::toString(job.status()).c_str(),
+                    static_cast<long long>(summary.steps), summary.trainSeconds, summary.samplesPerSecond,
+                    summary.usPerSample, summary.finalTrainLoss);
+        if (summary.bestValLoss > 0) std::printf("; best val loss %.4f", summary.bestValLoss);
+        if (summary.bestValLoss > 0 && wb::hasBitsPerCharacter(job.config())) {
+            const auto baseline = wb::loadBaseline(job.runDir());
+            std::printf(" = %.3f bits per character", wb::bitsFromNats(summary.bestValLoss));
+            if (baseline) std::printf(" (5-gram baseline %.3f)", baseline->bitsPerToken);
+        }
+        if (job.config().task == wb::Task::Classifier)
+            std::printf("; best val accuracy %.3f", summary.bestValAccuracy);
+        std::printf("\n");
+        if (evaluation) printEvaluation(*evaluation);
+    }
+    return stopped ? 130 : 0;
+}
+
+std::optional<wb::DistributedSpec> torchrunRank(std::int64_t processesFlag) {
+    auto spec = wb::distributedSpecFromEnvironment();
+    if (spec && processesFlag > 0)
+        throw wb::InputError(
+            "--nproc starts its own processes; under torchrun (RANK and WORLD_SIZE are set) "
+            "leave it out");
+    return spec;
+}
