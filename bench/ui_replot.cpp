@@ -4,7 +4,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include <algorithm>
 #include <cmath>

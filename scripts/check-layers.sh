@@ -6,7 +6,8 @@
 #   charts        never includes LibTorch or a header of the widget library (ui/): the CLI links it alone;
 #   ui, app/gui   never include LibTorch (they reach the engine through its plain-C++ facade);
 #   app/cli       never includes a header of the widget library, and app/CMakeLists.txt never links
-#                 lstm-workbench-cli to workbench_ui (its charts come from workbench_charts).
+#                 lstm-workbench-cli to workbench_ui (its charts come from workbench_charts);
+#   everywhere    qcustomplot.h only through workbench/charts/QCustomPlot.h (it needs Qt's keywords).
 # Prints each offending line as file:line and exits 1; run by scripts/test.sh and as the ctest layers_check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +53,16 @@ cli_links = re.findall(r"target_link_libraries\(\s*lstm-workbench-cli\b([^)]*)\)
                        (root / "app/CMakeLists.txt").read_text(encoding="utf-8"))
 if any("workbench_ui" in links.split() for links in cli_links):
     problems.append("app/CMakeLists.txt: lstm-workbench-cli links workbench_ui (use workbench_charts)")
+# qcustomplot.h is written with Qt's keywords, which our Qt targets turn off (QT_NO_KEYWORDS): one wrapper
+# defines them for it, and everything else includes the wrapper.
+wrapper = root / "charts/include/workbench/charts/QCustomPlot.h"
+for path in sources("charts", "ui", "app", "tests", "bench"):
+    if path == wrapper:
+        continue
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        m = include.match(line)
+        if m and m.group(1) == "qcustomplot.h":
+            problems.append(f"{path}:{number}: include workbench/charts/QCustomPlot.h, not qcustomplot.h")
 if problems:
     print("check-layers: includes that cross a layer the wrong way:", *problems, sep="\n  ", file=sys.stderr)
     sys.exit(1)

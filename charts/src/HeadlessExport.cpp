@@ -11,7 +11,7 @@
 
 #include <memory>
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include "workbench/RunFolder.h"
 #include "workbench/SweepPlots.h"

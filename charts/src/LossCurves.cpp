@@ -3,7 +3,7 @@
 
 #include <QSysInfo>
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // Drawing a sweep's plot.
 #include "workbench/charts/SweepPlotDrawing.h"
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include "runs/RunCollection.h"
 #include "workbench/Baseline.h"

@@ -16,7 +16,7 @@
 #include <QSvgGenerator>
 #include <QSysInfo>
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include <algorithm>
 #include <cmath>

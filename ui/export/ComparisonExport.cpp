@@ -32,7 +32,7 @@ bool ComparisonExport::exportChart(const QString& path) {
     if (!PlotFiles::savePlot(m_views.overlay->plot(), path, &error, PlotFiles::kWidth, PlotFiles::kHeight,
                              PlotFiles::caption(tr("LSTM Workbench comparison"), m_views.runs->records())))
         return fail(error, tr("\n\nPick another folder or file name."));
-    emit statusMessage(tr("Chart saved to %1").arg(path), 6000);
+    Q_EMIT statusMessage(tr("Chart saved to %1").arg(path), 6000);
     return true;
 }
 
@@ -40,7 +40,7 @@ bool ComparisonExport::exportCsv(const QString& path) {
     QString error;
     if (!PlotFiles::writeRunsCsv(m_views.runs->records(), path, &error))
         return fail(error, tr("\n\nPick another folder or file name."));
-    emit statusMessage(tr("All series saved to %1").arg(path), 6000);
+    Q_EMIT statusMessage(tr("All series saved to %1").arg(path), 6000);
     return true;
 }
 
@@ -100,7 +100,7 @@ bool ComparisonExport::exportBundle(const QString& dir) {
                                            &error) &&
         PlotFiles::writeFile(dir + QStringLiteral("/environment.json"), PlotFiles::environmentJson(), &error);
     if (!written) return fail(error, hint);
-    emit statusMessage(tr("Comparison bundle written to %1").arg(dir), 8000);
+    Q_EMIT statusMessage(tr("Comparison bundle written to %1").arg(dir), 8000);
     return true;
 }
 

@@ -3,7 +3,7 @@
 
 #include <QVBoxLayout>
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include "workbench/charts/SweepPlotDrawing.h"
 

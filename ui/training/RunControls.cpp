@@ -66,7 +66,7 @@ RunControls::RunControls(RunLauncher* launcher, QWidget* parent)
     connect(pause, &QPushButton::toggled, this, [this, launcher, showActivity](bool paused) {
         launcher->pauseAll(paused);
         showActivity();
-        emit pauseToggled(paused);
+        Q_EMIT pauseToggled(paused);
     });
     connect(stop, &QPushButton::clicked, launcher, &RunLauncher::stopAll);
     connect(scheduler, &RunScheduler::activityChanged, this, showActivity);

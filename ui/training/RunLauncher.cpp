@@ -71,12 +71,12 @@ RunLauncher::RunLauncher(const Views& views, ErrorPresenter* errors, QObject* pa
       m_scheduler(new RunScheduler(this)) {
     if (m_views.experiment)
         connect(m_views.experiment, &ExperimentPanel::configChanged, this,
-                [this] { emit experimentEdited(false); });
+                [this] { Q_EMIT experimentEdited(false); });
     if (m_views.devices)
         connect(m_views.devices, &DeviceList::selectionChanged, this,
-                [this] { emit experimentEdited(false); });
+                [this] { Q_EMIT experimentEdited(false); });
     if (m_views.corpus)
-        connect(m_views.corpus, &CorpusPanel::corpusLoaded, this, [this] { emit experimentEdited(true); });
+        connect(m_views.corpus, &CorpusPanel::corpusLoaded, this, [this] { Q_EMIT experimentEdited(true); });
 }
 
 RunLauncher::~RunLauncher() { shutdown(); }
@@ -149,7 +149,7 @@ bool RunLauncher::startRuns() {
     if (!experimentOnCorpus(&config, &why)) {
         const bool noCorpus = !m_views.corpus->hasCorpus() || m_views.corpus->isLoading();
         m_errors->showError(noCorpus ? tr("No corpus") : tr("The experiment cannot run"), why);
-        if (!noCorpus) emit experimentRejected();
+        if (!noCorpus) Q_EMIT experimentRejected();
         return false;
     }
     const auto choices = m_views.devices->checkedChoices();
@@ -176,19 +176,19 @@ bool RunLauncher::startRuns() {
         const int index = m_runs->add(newRunEntry(dir, c, choice));
         const QString label = m_runs->at(index).label;
         launch(new RunController(c, dir, label, corpus), m_runs->at(index).color);
-        emit logLine(tr("%1: run folder %2").arg(label, dir));
+        Q_EMIT logLine(tr("%1: run folder %2").arg(label, dir));
     }
-    emit runsStarted();
-    emit statusMessage(tr("Training on %n device(s)", nullptr, int(choices.size())), 5000);
+    Q_EMIT runsStarted();
+    Q_EMIT statusMessage(tr("Training on %n device(s)", nullptr, int(choices.size())), 5000);
     return true;
 }
 
 void RunLauncher::resetProgress() {
-    emit progressCleared();
+    Q_EMIT progressCleared();
     for (RunController* c : m_scheduler->controllers()) {
         if (c->isDone()) continue;
         const int i = m_runs->indexOf(c->runDir());
-        emit runQueued(c, i >= 0 ? m_runs->at(i).color : QColor(Qt::gray));
+        Q_EMIT runQueued(c, i >= 0 ? m_runs->at(i).color : QColor(Qt::gray));
     }
     m_scheduler->removeFinished();
 }
@@ -218,8 +218,8 @@ bool RunLauncher::resumeRun(const QString& dir, const ResumeRequest& request) {
     auto* controller = new RunController(added.record.config, dir, added.label, nullptr);
     controller->setResume(request);
     launch(controller, added.color);
-    emit logLine(tr("%1: resuming from its last checkpoint").arg(added.label));
-    emit runsStarted();
+    Q_EMIT logLine(tr("%1: resuming from its last checkpoint").arg(added.label));
+    Q_EMIT runsStarted();
     return true;
 }
 
@@ -236,8 +236,8 @@ bool RunLauncher::adoptSettingsOf(const QString& dir) {
         m_errors->showError(tr("Could not read the run"), toQt(e.what()));
         return false;
     }
-    emit settingsAdopted();
-    emit statusMessage(tr("Experiment settings taken from %1").arg(QFileInfo(dir).fileName()), 5000);
+    Q_EMIT settingsAdopted();
+    Q_EMIT statusMessage(tr("Experiment settings taken from %1").arg(QFileInfo(dir).fileName()), 5000);
     return true;
 }
 
@@ -248,9 +248,9 @@ void RunLauncher::launch(RunController* controller, const QColor& color) {
         controller, &RunController::metricsReceived, m_runs,
         [this, dir](const std::vector<wb::MetricRecord>& records) { m_runs->appendMetrics(dir, records); });
     connect(controller, &RunController::logLine, this,
-            [this, label](const QString& line) { emit logLine(label + QStringLiteral(": ") + line); });
+            [this, label](const QString& line) { Q_EMIT logLine(label + QStringLiteral(": ") + line); });
     connect(controller, &RunController::errorOccurred, this, [this, label](const QString& message) {
-        emit logLine(label + QStringLiteral(": ") + message);
+        Q_EMIT logLine(label + QStringLiteral(": ") + message);
         if (!m_closing)
             m_errors->showError(
                 tr("The run on %1 failed").arg(label),
@@ -267,7 +267,7 @@ void RunLauncher::launch(RunController* controller, const QColor& color) {
         m_runs->setLiveProgress(dir, wb::RunStatus::Running, p.step, p.samplesPerSecond);
     };
     connect(controller, &RunController::progressChanged, this, showLive);
-    emit runQueued(controller, color);
+    Q_EMIT runQueued(controller, color);
     m_scheduler->submit(controller);
 }
 
@@ -282,10 +282,10 @@ void RunLauncher::onRunFinished(RunController* controller) {
     // Named as its folder now says (the precision "auto" chose, a name given meanwhile).
     const int index = m_runs->indexOf(dir);
     const QString label = index >= 0 ? m_runs->at(index).label : controller->label();
-    emit statusMessage(tr("%1: %2").arg(label, RunController::stateName(controller->state())), 8000);
+    Q_EMIT statusMessage(tr("%1: %2").arg(label, RunController::stateName(controller->state())), 8000);
     const bool hasModel = controller->state() != RunController::State::Failed &&
                           QFileInfo::exists(dir + QLatin1Char('/') + QLatin1String(wb::runfiles::kModel));
-    emit runFinished(dir, hasModel);
+    Q_EMIT runFinished(dir, hasModel);
 }
 
 void RunLauncher::clearFinishedRuns() {
@@ -293,16 +293,18 @@ void RunLauncher::clearFinishedRuns() {
     for (int i = 0; i < m_runs->size(); ++i)
         if (!m_runs->at(i).live) finished << m_runs->at(i).key;
     for (const QString& key : finished) m_runs->remove(key);  // they stay in the Runs list, unticked
-    emit statusMessage(tr("%n finished run(s) left the charts; tick them in the Runs list to bring them back",
-                          nullptr, int(finished.size())),
-                       8000);
+    Q_EMIT statusMessage(
+        tr("%n finished run(s) left the charts; tick them in the Runs list to bring them back", nullptr,
+           int(finished.size())),
+        8000);
 }
 
 void RunLauncher::pauseAll(bool paused) { m_scheduler->pauseAll(paused); }
 
 void RunLauncher::stopAll() {
     m_scheduler->stopAll();
-    emit statusMessage(tr("Stopping: each run ends after its current batch and saves its run folder"), 5000);
+    Q_EMIT statusMessage(tr("Stopping: each run ends after its current batch and saves its run folder"),
+                         5000);
 }
 
 void RunLauncher::shutdown() {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include "charts/RunChartGrid.h"
 #include "charts/RunChartPanel.h"

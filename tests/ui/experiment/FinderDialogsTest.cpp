@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include "UiTestSupport.h"
 #include "experiment/BatchSizeFinderDialog.h"

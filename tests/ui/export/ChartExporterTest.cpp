@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include <cmath>
 

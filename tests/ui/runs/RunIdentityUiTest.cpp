@@ -25,7 +25,7 @@
 #include "runs/SettingsDiffDialog.h"
 #include "workbench/charts/LossCurves.h"
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 using namespace wbui;
 namespace fs = std::filesystem;

@@ -3,7 +3,7 @@
 // fixed quarter of the axis, also in the exported pictures.
 #include <gtest/gtest.h>
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include "UiTestSupport.h"
 #include "export/ChartExporter.h"

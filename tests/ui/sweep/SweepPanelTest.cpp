@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include "MainWindow.h"
 #include "UiTestSupport.h"

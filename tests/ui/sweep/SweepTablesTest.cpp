@@ -5,7 +5,7 @@
 #include <QTableWidget>
 
 #include <gtest/gtest.h>
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 #include "UiTestSupport.h"
 #include "sweep/SweepChart.h"

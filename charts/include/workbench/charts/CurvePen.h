@@ -7,7 +7,7 @@
 #include <QColor>
 #include <QPen>
 
-#include <qcustomplot.h>
+#include "workbench/charts/QCustomPlot.h"
 
 namespace wbui {
 
