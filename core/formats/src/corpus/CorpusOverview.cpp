@@ -35,23 +35,31 @@ CorpusOverview readTextParts(const std::string& path, std::size_t previewCount, 
     const auto parts = textFileParts(path, threadsFor(o.bytes));
     std::vector<StatsAccumulator> stats(parts->count());
     std::vector<Corpus> firsts(parts->count());  // each part's first documents, for the preview
+    // Enough of a document to cut it at previewChars characters (4 bytes each at most).
+    const std::size_t previewBytes = 4 * previewChars + 4;
     PartRunner runner(progress, parts->totalBytes());
     try {
         runner.run(parts->count(), [&](std::size_t p) {
-            parts->visit(
+            bool opened = false;   // a document's first pieces came, not its last
+            bool filling = false;  // this document is one of the preview's
+            parts->visitPieces(
                 p,
-                [&](std::string_view text, int) {
-                    stats[p].add(text);
-                    // Enough of a document to cut it at previewChars characters (4 bytes each at most).
-                    if (firsts[p].documents.size() < previewCount)
-                        firsts[p].documents.push_back(
-                            {std::string(text.substr(0, 4 * previewChars + 4)), {}, {}, {}});
+                [&](std::string_view piece, bool ends) {
+                    stats[p].addPiece(piece, ends);
+                    auto& docs = firsts[p].documents;
+                    if (!opened) {
+                        filling = docs.size() < previewCount;
+                        if (filling) docs.emplace_back();
+                    }
+                    if (filling && docs.back().text.size() < previewBytes)
+                        docs.back().text.append(piece.substr(0, previewBytes - docs.back().text.size()));
+                    opened = !ends;
                 },
                 [&](std::size_t n) {
                     runner.add(n);
                     if (runner.cancelled()) throw CancelledInPart();
                 },
-                nullptr);
+                kOverviewPieceBytes);
         });
     } catch (const CancelledInPart&) {
         throw Cancelled();

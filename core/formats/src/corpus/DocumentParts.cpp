@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <limits>
 
 #include "workbench/Errors.h"
 #include "workbench/Utf8.h"
@@ -85,6 +86,95 @@ private:
     std::uint64_t m_total = 0;
 };
 
+// The length of data without a character its end cuts.
+std::size_t wholeCharacters(std::string_view data) {
+    for (std::size_t k = 0; k < 4 && k < data.size(); ++k) {
+        const auto b = static_cast<unsigned char>(data[data.size() - 1 - k]);
+        if ((b & 0xC0) == 0x80) continue;  // a continuation byte: look further back for its lead
+        const std::size_t need = b < 0x80           ? 1
+                                 : (b >> 5) == 0x6  ? 2
+                                 : (b >> 4) == 0xE  ? 3
+                                 : (b >> 3) == 0x1E ? 4
+                                                    : 1;
+        return need > k + 1 ? data.size() - 1 - k : data.size();
+    }
+    return data.size();
+}
+
+// Lines into paragraphs (a blank line ends one), handed on in pieces of about maxPiece bytes: a paragraph
+// is passed on at a line end once it holds maxPiece bytes, a line of maxPiece bytes before its last blank.
+// The pieces joined are the paragraph as one string would hold it: lines joined by LF, the end trimmed.
+class Paragraphs {
+public:
+    Paragraphs(const DocumentParts::VisitPiece& piece, std::size_t maxPiece)
+        : m_piece(piece), m_max(maxPiece) {}
+
+    // A whole line (or the rest of one longLine began), its end removed.
+    void line(std::string_view text) {
+        if (!m_lineOpen && blankLine(text)) {
+            finish();
+            return;
+        }
+        text.remove_prefix(passLongLine(text));
+        openLine();
+        m_text.append(text);
+        m_lineOpen = false;
+        if (m_text.size() >= m_max) pass();
+    }
+
+    // The line so far of a line with no end yet (it spans blocks): what passLongLine takes leaves `carry`.
+    void longLine(std::string& carry) {
+        // Blanks alone may yet be a blank line: kept until the line shows (a line of megabytes of blanks
+        // alone is the one shape held whole).
+        if (carry.size() < m_max || (!m_lineOpen && blankLine(carry))) return;
+        carry.erase(0, passLongLine(carry));
+    }
+
+    void finish() {
+        const auto text = trimRight(m_text);
+        if (!text.empty() || m_passed) m_piece(text, true);
+        m_text.clear();
+        m_passed = m_lineOpen = false;
+    }
+
+private:
+    // Passes a line's text on by maxPiece bytes, cut before its last blank in them (or after their whole
+    // characters when they hold none), while maxPiece bytes are left; returns the bytes passed on.
+    std::size_t passLongLine(std::string_view text) {
+        std::size_t used = 0;
+        while (text.size() - used >= m_max) {
+            const auto rest = text.substr(used);
+            std::size_t cut = rest.find_last_of(" \t\v\f", m_max);
+            if (cut == std::string_view::npos || cut == 0) cut = wholeCharacters(rest.substr(0, m_max));
+            openLine();
+            m_text.append(rest.substr(0, cut));
+            used += cut;
+            pass();
+        }
+        return used;
+    }
+
+    void openLine() {
+        if (m_lineOpen) return;
+        if (m_passed || !m_text.empty()) m_text += '\n';
+        m_lineOpen = true;
+    }
+    // Hands on what is held but its trailing blanks, which a later line keeps or the end trims.
+    void pass() {
+        const auto head = trimRight(m_text);
+        if (head.empty()) return;
+        m_piece(head, false);
+        m_passed = true;
+        m_text.erase(0, head.size());
+    }
+
+    const DocumentParts::VisitPiece& m_piece;
+    const std::size_t m_max;
+    std::string m_text;
+    bool m_passed = false;    // a piece of this paragraph went on
+    bool m_lineOpen = false;  // a line longLine began has not ended
+};
+
 class TextFileParts final : public DocumentParts {
 public:
     TextFileParts(const std::string& path, std::size_t parts) : m_path(path) {
@@ -111,18 +201,25 @@ public:
 
     void visit(std::size_t part, const Visit& document, const std::function<void(std::size_t)>& bytes,
                std::uint64_t* checksum) const override {
-        std::string block(kBlock, '\0'), paragraph, carry;
+        // Without a cap a piece is a whole document.
+        read(
+            part, [&](std::string_view text, bool) { document(text, -1); }, bytes, checksum,
+            std::numeric_limits<std::size_t>::max());
+    }
+
+    void visitPieces(std::size_t part, const VisitPiece& piece, const std::function<void(std::size_t)>& bytes,
+                     std::size_t maxPiece) const override {
+        read(part, piece, bytes, nullptr, std::max<std::size_t>(maxPiece, 64));
+    }
+
+private:
+    void read(std::size_t part, const VisitPiece& piece, const std::function<void(std::size_t)>& bytes,
+              std::uint64_t* checksum, std::size_t maxPiece) const {
+        std::string block(kBlock, '\0'), carry;
+        Paragraphs paragraphs(piece, maxPiece);
         bool pendingCr = false;  // a CR ended the last block: an LF opening this one belongs to it
         std::uint64_t at = m_bounds[part];
         const std::uint64_t end = m_bounds[part + 1];
-        auto line = [&](std::string_view text) {  // one line, its end removed
-            if (blankLine(text)) {
-                finish(paragraph, document);
-            } else {
-                if (!paragraph.empty()) paragraph += '\n';
-                paragraph.append(text);
-            }
-        };
         while (at < end) {
             const auto want = static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, end - at));
             const ssize_t got = pread(m_fd, block.data(), want, static_cast<off_t>(at));
@@ -143,14 +240,15 @@ public:
                 const auto eol = data.find_first_of("\r\n", pos);
                 if (eol == std::string_view::npos) {
                     carry.append(data.substr(pos));
+                    paragraphs.longLine(carry);
                     break;
                 }
-                const auto piece = data.substr(pos, eol - pos);
+                const auto text = data.substr(pos, eol - pos);
                 if (carry.empty()) {
-                    line(piece);
+                    paragraphs.line(text);
                 } else {
-                    carry.append(piece);
-                    line(carry);
+                    carry.append(text);
+                    paragraphs.line(carry);
                     carry.clear();
                 }
                 pos = eol + 1;
@@ -164,15 +262,8 @@ public:
             at += data.size();
             bytes(data.size());
         }
-        if (!carry.empty()) line(carry);
-        finish(paragraph, document);
-    }
-
-private:
-    static void finish(std::string& paragraph, const Visit& document) {
-        const auto text = trimRight(paragraph);
-        if (!text.empty()) document(text, -1);
-        paragraph.clear();
+        if (!carry.empty()) paragraphs.line(carry);
+        paragraphs.finish();
     }
 
     // The offset where the first blank line at or after `from` begins (just after a line end), or the size.
@@ -199,21 +290,6 @@ private:
             at += static_cast<std::uint64_t>(got);
         }
         return m_size;
-    }
-
-    // The length of data without a character its end cuts.
-    static std::size_t wholeCharacters(std::string_view data) {
-        for (std::size_t k = 0; k < 4 && k < data.size(); ++k) {
-            const auto b = static_cast<unsigned char>(data[data.size() - 1 - k]);
-            if ((b & 0xC0) == 0x80) continue;  // a continuation byte: look further back for its lead
-            const std::size_t need = b < 0x80           ? 1
-                                     : (b >> 5) == 0x6  ? 2
-                                     : (b >> 4) == 0xE  ? 3
-                                     : (b >> 3) == 0x1E ? 4
-                                                        : 1;
-            return need > k + 1 ? data.size() - 1 - k : data.size();
-        }
-        return data.size();
     }
 
     // NUL bytes and invalid UTF-8 are refused with their offset and line, as loadCorpus refuses them.

@@ -31,12 +31,26 @@ std::uint64_t fnvWords(std::uint64_t h, const char* data, std::size_t n);
 class DocumentParts {
 public:
     using Visit = std::function<void(std::string_view text, int label)>;
+    // A piece of a document; endsDocument on its last piece (which may be empty).
+    using VisitPiece = std::function<void(std::string_view piece, bool endsDocument)>;
     virtual ~DocumentParts() = default;
     virtual std::size_t count() const = 0;
     virtual void visit(std::size_t part, const Visit& document, const std::function<void(std::size_t)>& bytes,
                        std::uint64_t* checksum) const = 0;
+    // The part's documents in pieces of at most 2 × maxPiece bytes, cut after a line or, in a longer line,
+    // before a blank (a word is cut only when a line holds maxPiece bytes without one): what a reader that
+    // needs no whole document (statistics, a preview) visits, so that its memory stays bounded when the
+    // source is one paragraph of 300 MB. The pieces of a document joined are the text visit() gives.
+    virtual void visitPieces(std::size_t part, const VisitPiece& piece,
+                             const std::function<void(std::size_t)>& bytes, std::size_t maxPiece) const {
+        visit(
+            part, [&](std::string_view text, int) { piece(text, true); }, bytes, nullptr);
+    }
     virtual std::uint64_t totalBytes() const = 0;
 };
+
+// The piece size the overview reads plain text in: statistics and the preview hold no more of a document.
+inline constexpr std::size_t kOverviewPieceBytes = 4u << 20;
 
 // A plain-text file read in blocks: paragraphs separated by blank lines, as loadCorpus reads them (CR and
 // CRLF line ends read as LF, a leading byte-order mark dropped, NUL bytes and invalid UTF-8 refused), in

@@ -13,7 +13,9 @@ void StatsAccumulator::seeWord(std::string_view word) {
     if (m_words.find(word) == m_words.end()) m_words.insert(m_wordArena.emplace_back(word));
 }
 
-void StatsAccumulator::add(std::string_view text) {
+void StatsAccumulator::add(std::string_view text) { addPiece(text, true); }
+
+void StatsAccumulator::addPiece(std::string_view text, bool endsDocument) {
     std::int64_t n = 0;
     for (std::size_t i = 0; i < text.size();) {
         // Decode inline: text was validated on load, so the lead byte gives the length.
@@ -30,14 +32,17 @@ void StatsAccumulator::add(std::string_view text) {
         ++n;
     }
     auto& s = m_stats;
-    s.minDocumentChars = s.documents == 0 ? n : std::min(s.minDocumentChars, n);
-    s.maxDocumentChars = std::max(s.maxDocumentChars, n);
-    ++s.documents;
     s.characters += n;
     detail::forEachWordToken(text, [&](std::string_view w) {
         ++s.words;
         seeWord(w);
     });
+    m_documentChars += n;
+    if (!endsDocument) return;
+    s.minDocumentChars = s.documents == 0 ? m_documentChars : std::min(s.minDocumentChars, m_documentChars);
+    s.maxDocumentChars = std::max(s.maxDocumentChars, m_documentChars);
+    ++s.documents;
+    m_documentChars = 0;
 }
 
 void StatsAccumulator::countClass(const std::string& label) { ++m_stats.classCounts[label]; }

@@ -17,7 +17,10 @@ namespace wb {
 class StatsAccumulator {
 public:
     StatsAccumulator();
-    void add(std::string_view text);            // one document
+    void add(std::string_view text);  // one document
+    // A piece of a document (DocumentParts::visitPieces): its characters and words count now, the document
+    // (its length among the others) when its last piece, endsDocument, comes.
+    void addPiece(std::string_view text, bool endsDocument);
     void countClass(const std::string& label);  // its class, for a labelled corpus
     void merge(const StatsAccumulator& other);  // another part's counts (any order: nothing here is ordered)
     CorpusStats stats() const;
@@ -32,6 +35,7 @@ private:
     std::unordered_set<std::string_view> m_words;
     std::deque<std::string> m_wordArena;
     CorpusStats m_stats;
+    std::int64_t m_documentChars = 0;  // of the document whose pieces are coming
 };
 
 }  // namespace wb
