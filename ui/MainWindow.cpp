@@ -28,6 +28,7 @@
 #include "charts/RunChartGrid.h"
 #include "common/ErrorPresenter.h"
 #include "common/FileDrops.h"
+#include "common/PageTabs.h"
 #include "common/ScrollArea.h"
 #include "common/WheelGuard.h"
 #include "common/WorkerThreads.h"
@@ -95,18 +96,18 @@ void MainWindow::buildLayout() {
     m_splitter->setObjectName(QStringLiteral("mainSplitter"));
     QWidget* side = buildSide();
 
-    m_mainTabs = new QTabWidget(m_splitter);
+    m_mainTabs = new PageTabs(m_splitter);
     m_training = new TrainingView(m_launcher->runs(), m_mainTabs);
-    m_mainTabs->addTab(m_training, tr("&Training"));
+    m_mainTabs->addPage(m_training, tr("&Training"));
     m_compare = new CompareView(m_launcher->runs(), m_mainTabs);
-    m_mainTabs->addTab(m_compare, tr("C&ompare"));
+    m_mainTabs->addPage(m_compare, tr("C&ompare"));
     m_export = new ComparisonExport({m_launcher->runs(), m_compare->overlay(), m_training->grid(),
                                      m_compare->table(), m_compare->throughput()},
                                     m_errors, this);
     m_playground = new PlaygroundPanel(m_mainTabs);
-    m_mainTabs->addTab(m_playground, tr("&Playground"));
+    m_mainTabs->addPage(m_playground, tr("&Playground"));
     m_sweep = new SweepPanel(m_mainTabs);
-    m_mainTabs->addTab(m_sweep, tr("S&weep"));
+    m_mainTabs->addPage(m_sweep, tr("S&weep"));
 
     m_splitter->addWidget(side);
     m_splitter->addWidget(m_mainTabs);
@@ -260,7 +261,7 @@ void MainWindow::connectPanels() {
             [this] { m_playground->setRuns(m_runsPanel->runsWithModel()); });
     connect(m_runsPanel, &RunsPanel::playgroundRequested, this, [this](const QString& dir) {
         m_playground->loadRun(dir);
-        m_mainTabs->setCurrentWidget(m_playground);
+        m_mainTabs->showPage(m_playground);
     });
     connect(m_runsPanel, &RunsPanel::configRequested, m_launcher, &RunLauncher::adoptSettingsOf);
     connect(m_playground, &PlaygroundPanel::errorOccurred, m_errors, &ErrorPresenter::showError);
@@ -311,8 +312,13 @@ void MainWindow::restoreSettings() {
     QSettings s;
     // First launch: 1500×940, or less on a smaller screen (the Run button was below a 1280×800 screen's
     // edge).
+    const QSize screenSize = screen()->availableGeometry().size();
     if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(QSize(1500, 940).boundedTo(screen()->availableGeometry().size()));
+        resize(QSize(1500, 940).boundedTo(screenSize));
+    // A window saved wider or taller than this screen (another monitor, a larger scale factor, or a minimum
+    // width that once grew) opens within it.
+    else if (width() > screenSize.width() || height() > screenSize.height())
+        resize(size().boundedTo(screenSize));
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     m_splitter->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
     m_recent = s.value(QStringLiteral("recentCorpora")).toStringList();
@@ -369,7 +375,7 @@ bool MainWindow::openPath(const QString& path) {
             m_errors->showError(tr("Cannot open the sweep"), why);
             return false;
         }
-        m_mainTabs->setCurrentWidget(m_sweep);
+        m_mainTabs->showPage(m_sweep);
         statusBar()->showMessage(tr("Opened sweep %1").arg(QFileInfo(path).fileName()), 6000);
         return true;
     }

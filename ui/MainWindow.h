@@ -8,6 +8,8 @@
 #include <QMainWindow>
 #include <QStringList>
 
+#include "common/PageTabs.h"
+
 class QAction;
 class QLabel;
 class QMenu;
@@ -70,7 +72,7 @@ public:
     PlaygroundPanel* playground() const { return m_playground; }
     SweepPanel* sweepPanel() const { return m_sweep; }
     RunsPanel* runsPanel() const { return m_runsPanel; }
-    QTabWidget* mainTabs() const { return m_mainTabs; }
+    PageTabs* mainTabs() const { return m_mainTabs; }
     QTabWidget* sideTabs() const { return m_sideTabs; }
 
 protected:
@@ -109,7 +111,7 @@ private:
 
     QSplitter* m_splitter = nullptr;
     QTabWidget* m_sideTabs = nullptr;
-    QTabWidget* m_mainTabs = nullptr;
+    PageTabs* m_mainTabs = nullptr;
     CorpusPanel* m_corpus = nullptr;
     ExperimentPanel* m_experiment = nullptr;
     RunsPanel* m_runsPanel = nullptr;

@@ -70,11 +70,12 @@ QWidget* SweepPanel::buildControls() {
         tr("sweep.json, results.csv, the plots (PNG and CSV) and every cell's run files"));
     m_folder = new ElidedLabel(row);
     m_folder->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    m_progress = new QLabel(row);
+    // Elided: "2 of 6 runs done · about 50 s left · pausing after the running cell" widened the window.
+    m_progress = new ElidedLabel(row, Qt::ElideRight);
     for (auto* b : {m_startButton, m_pauseButton, m_resumeButton, m_cancelButton, m_exportButton})
         controls->addWidget(b);
     controls->addSpacing(12);
-    controls->addWidget(m_progress);
+    controls->addWidget(m_progress, 2);
     controls->addWidget(m_folder, 1);
     connect(m_startButton, &QPushButton::clicked, this, [this] { start(); });
     connect(m_pauseButton, &QPushButton::clicked, this, &SweepPanel::pause);
@@ -84,7 +85,7 @@ QWidget* SweepPanel::buildControls() {
         const QString dir = ChartExporter::askForNewFolder(this, tr("Save the sweep bundle as a new folder"),
                                                            sweepDir() + QStringLiteral("-bundle"));
         QString why;
-        if (!dir.isEmpty() && !exportBundle(dir, &why)) m_progress->setText(why);
+        if (!dir.isEmpty() && !exportBundle(dir, &why)) m_progress->setFullText(why);
     });
     return row;
 }
@@ -292,7 +293,7 @@ void SweepPanel::onStateChanged() {
 void SweepPanel::updateProgress() {
     const auto& sweep = m_runner->sweep();
     if (!sweep) {
-        m_progress->setText(state() == State::Running ? tr("Starting…") : m_stopNote);
+        m_progress->setFullText(state() == State::Running ? tr("Starting…") : m_stopNote);
         return;
     }
     int done = 0, failed = 0;
@@ -308,7 +309,7 @@ void SweepPanel::updateProgress() {
     if (state() == State::Stopped) text += tr(" · stopped: Resume trains the rest");
     if (!m_stopNote.isEmpty())
         text = m_stopNote.startsWith(tr("Stopped")) ? m_stopNote : text + tr(" · ") + m_stopNote;
-    m_progress->setText(text);
+    m_progress->setFullText(text);
 }
 
 bool SweepPanel::exportBundle(const QString& dir, QString* error) {
@@ -318,7 +319,7 @@ bool SweepPanel::exportBundle(const QString& dir, QString* error) {
     }
     if (!writeSweepBundle(*m_runner->sweep(), sweepDir(), m_results, m_plots->baselineDevice(), dir, error))
         return false;
-    m_progress->setText(tr("Exported the sweep to %1").arg(dir));
+    m_progress->setFullText(tr("Exported the sweep to %1").arg(dir));
     return true;
 }
 

@@ -105,7 +105,7 @@ private:
     SweepResultsView* m_tables;
     SweepPlotTabs* m_plots;
     ElidedLabel* m_folder;
-    QLabel* m_progress;
+    ElidedLabel* m_progress;
     QPushButton* m_startButton;
     QPushButton* m_pauseButton;
     QPushButton* m_resumeButton;

@@ -19,6 +19,7 @@
 #include "charts/ComparisonTable.h"
 #include "charts/OverlayChart.h"
 #include "charts/RunChartGrid.h"
+#include "common/PageTabs.h"
 #include "help/UserGuide.h"
 #include "runs/RunCollection.h"
 #include "runs/RunsPanel.h"
@@ -105,7 +106,7 @@ TEST(GuideScreenshots, TheTourAt1280x800) {
     SweepPanel* sweep = w->sweepPanel();
     sweep->setAxes({{"batch_size", {"16", "64"}}, {"device", {"cpu:1", "cpu:2"}}});
     sweep->setStepsPerCell(40);
-    w->mainTabs()->setCurrentWidget(sweep);
+    w->mainTabs()->showPage(sweep);
     ASSERT_TRUE(sweep->start()) << sweep->lastError().toStdString();
     ASSERT_TRUE(wbuitest::waitFor([&] { return sweep->state() == SweepPanel::State::Finished; }, 900000))
         << sweep->lastError().toStdString();
@@ -134,7 +135,7 @@ TEST(GuideScreenshots, TheSweepTabRunningAndFinished) {
     SweepPanel* sweep = w->sweepPanel();
     sweep->setAxes({{"device", {"cpu:1", "cpu:2"}}, {"batch_size", {"16", "32", "64"}}});
     sweep->setStepsPerCell(40);
-    w->mainTabs()->setCurrentWidget(sweep);
+    w->mainTabs()->showPage(sweep);
     ASSERT_TRUE(sweep->start()) << sweep->lastError().toStdString();
     const auto cellsIn = [&](const QString& state) {
         int n = 0;

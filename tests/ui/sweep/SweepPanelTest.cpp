@@ -14,6 +14,7 @@
 #include "MainWindow.h"
 #include "UiTestSupport.h"
 #include "common/ErrorPresenter.h"
+#include "common/PageTabs.h"
 #include "sweep/SweepChart.h"
 #include "sweep/SweepPanel.h"
 #include "workbench/Sweep.h"
@@ -153,7 +154,7 @@ TEST_F(SweepTab, RunsAGridShowsCellsResultsAndPlotsExportsAndReopens) {
     w.setRunsDirectory(dir("runs"));
     wbuitest::dropFiles(&w, {sweepDir});
     EXPECT_EQ(w.errors()->errorCount(), 0) << w.errors()->lastError().toStdString();
-    EXPECT_EQ(w.mainTabs()->currentWidget(), w.sweepPanel());
+    EXPECT_EQ(w.mainTabs()->currentPage(), w.sweepPanel());
     EXPECT_EQ(w.sweepPanel()->state(), State::Finished);
     EXPECT_EQ(w.sweepPanel()->resultTable()->rowCount(), 4);
     EXPECT_EQ(w.sweepPanel()->cellTable()->rowCount(), 4);
