@@ -327,6 +327,10 @@ void MainWindow::restoreSettings() {
     comparisonTable()->setTargetLoss(
         s.value(QStringLiteral("compare/fixedTargetLoss"), comparisonTable()->targetLoss()).toDouble());
     m_runsPanel->setOpenedFolders(s.value(QStringLiteral("runs/opened")).toStringList());
+    // The sweep the Sweep tab showed, paused, cancelled or cut off by closing the app: Resume is one click.
+    const QString sweep = s.value(QStringLiteral("sweep/shown")).toString();
+    QString ignored;
+    if (!sweep.isEmpty() && wb::isSweepFolder(toStd(sweep))) m_sweep->openSweep(sweep, &ignored);
     const QByteArray config = s.value(QStringLiteral("experiment/config")).toByteArray();
     if (!config.isEmpty()) m_experiment->restoreConfigJson(config);
     updateRecentMenu();
@@ -342,6 +346,7 @@ void MainWindow::saveSettings() {
     s.setValue(QStringLiteral("devices/sequentialCpu"), m_devices->sequentialCpu());
     s.setValue(QStringLiteral("compare/fixedTargetLoss"), comparisonTable()->targetLoss());
     s.setValue(QStringLiteral("runs/opened"), m_runsPanel->openedFolders());
+    s.setValue(QStringLiteral("sweep/shown"), m_sweep->sweepDir());
     s.setValue(QStringLiteral("experiment/config"),
                QByteArray::fromStdString(m_experiment->config().toJson()));
     s.setValue(QStringLiteral("lastCorpus"), m_corpus->corpusPath());

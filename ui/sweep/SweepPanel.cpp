@@ -114,6 +114,7 @@ void SweepPanel::setAxes(const std::vector<wb::SweepAxis>& axes) { m_grid->setAx
 std::vector<wb::SweepAxis> SweepPanel::axes() const { return m_grid->axes(); }
 void SweepPanel::setRepeats(int repeats) { m_grid->setRepeats(repeats); }
 void SweepPanel::setStepsPerCell(int steps) { m_grid->setStepsPerCell(steps); }
+int SweepPanel::stepsPerCell() const { return m_grid->stepsPerCell(); }
 
 QTableWidget* SweepPanel::cellTable() const { return m_tables->cellTable(); }
 QTableWidget* SweepPanel::resultTable() const { return m_tables->resultTable(); }
@@ -232,10 +233,12 @@ bool SweepPanel::openSweep(const QString& dir, QString* error) {
         if (error) *error = why;
         return false;
     }
-    // The grid it was made with, so that a similar one is one edit away.
+    // The grid it was made with, so that a similar one is one edit away: its axes, repeats and steps per
+    // cell (0 when its cells train whole epochs).
     const wb::Sweep loaded = *m_runner->sweep();
     m_grid->setAxes(loaded.axes);
     m_grid->setRepeats(loaded.repeats);
+    m_grid->setStepsPerCell(loaded.base.train.epochs == 0 ? int(loaded.base.train.maxSteps) : 0);
     return true;
 }
 

@@ -50,6 +50,7 @@ public:
     std::vector<wb::SweepAxis> axes() const;  // the rows with a field and values, as typed
     void setRepeats(int repeats);
     void setStepsPerCell(int steps);  // 0: the experiment's epochs
+    int stepsPerCell() const;
 
     // Re-plans from the axes: the run count, or the first problem. Updates the plan line and Start.
     bool replan();

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
+#include <QSettings>
 #include <QTabWidget>
 #include <QTableWidget>
 
@@ -227,4 +228,32 @@ TEST_F(SweepTab, ATruncatedSweepFileIsAnErrorNamingItAndTheTabStaysAsItWas) {
         EXPECT_TRUE(error.contains(QStringLiteral("sweep.json"))) << error.toStdString();
         EXPECT_EQ(m_panel.cellTable()->rowCount(), 2) << "the sweep shown before stays";
     }
+}
+
+// Issue #45: a sweep opened again shows the steps per cell it was made with (it read 200 for a 60-step
+// sweep), and the sweep the tab showed when the app closed is shown again when it opens, paused or not.
+TEST_F(SweepTab, ASweepOpenedAgainShowsItsStepsAndComesBackAfterARestart) {
+    auto base = wbuitest::tinyConfig(wb::Task::LanguageModel, m_tmp.file("pattern.txt"));
+    base.train.epochs = 0;
+    base.train.maxSteps = 60;
+    const auto sweep = wb::Sweep::plan(base, {wb::parseSweepAxis("hidden=8,12")}, 1, 0);
+    const std::string folder = m_tmp.file("paused");
+    std::filesystem::create_directories(folder);
+    wb::saveSweep(folder, sweep);
+    QString error;
+    ASSERT_TRUE(m_panel.openSweep(QString::fromStdString(folder), &error)) << error.toStdString();
+    EXPECT_EQ(m_panel.stepsPerCell(), 60);
+    EXPECT_EQ(m_panel.state(), State::Stopped);
+
+    {
+        MainWindow before;
+        before.errors()->setDialogsEnabled(false);
+        ASSERT_TRUE(before.sweepPanel()->openSweep(QString::fromStdString(folder), &error));
+        before.close();  // saves the window's settings, as quitting does
+    }
+    MainWindow after;
+    QSettings().remove(QStringLiteral("sweep/shown"));  // later tests start without it
+    EXPECT_EQ(after.sweepPanel()->sweepDir(), QFileInfo(QString::fromStdString(folder)).absoluteFilePath());
+    EXPECT_EQ(after.sweepPanel()->state(), State::Stopped);
+    EXPECT_EQ(after.sweepPanel()->cellTable()->rowCount(), 2);
 }
