@@ -10,7 +10,6 @@
 namespace wbui {
 
 class PageTabs : public QTabWidget {
-    Q_OBJECT
 public:
     using QTabWidget::QTabWidget;
 
