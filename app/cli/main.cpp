@@ -218,7 +218,11 @@ Command addGenerate(CLI::App& app) {
     auto* cmd = app.add_subcommand("generate", "Generate text (or poems) with a trained language model");
     cmd->add_option("RUN_DIR", o->gen.runDir, "Run folder")->required();
     cmd->add_option("--seed-text", g.seedText, "Text to start from");
-    cmd->add_option("--length", g.length, "Tokens to generate (free form)");
+    cmd->add_option("--length", g.length,
+                    "Tokens to generate (free form); where the model ends a document a blank line follows "
+                    "and the next one begins");
+    cmd->add_flag("--stop-at-end", g.stopAtDocumentEnd,
+                  "End each sample where the model ends a document, before --length tokens");
     cmd->add_option("--temperature", g.temperature, "Sampling temperature (0 = greedy)");
     cmd->add_option("--top-k", g.topK, "Sample among the k likeliest tokens (0 = all)");
     cmd->add_option("--top-p", g.topP, "Nucleus sampling threshold (1 = off)");

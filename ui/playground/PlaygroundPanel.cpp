@@ -187,6 +187,8 @@ QGroupBox* PlaygroundPanel::buildResultsBox(QWidget* page) {
     big.setPointSizeF(big.pointSizeF() * 1.5);  // poems are read, not scanned
     m_results->setFont(big);
     m_results->setSpacing(8);
+    // Samples set apart: a free-text sample runs over several lines, and one ran into the next.
+    m_results->setAlternatingRowColors(true);
     // Checked poems are drawn with the characters that break a rule marked, and the rules under them.
     m_results->setItemDelegate(new VerseItemDelegate(m_results));
     auto* copy = new QPushButton(tr("Copy"), resultsBox);
@@ -229,11 +231,18 @@ QWidget* PlaygroundPanel::buildClassifyPage() {
     m_probabilities->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_attributions = new QTextBrowser(tryBox);
     m_attributions->setToolTip(tr("Green tokens pushed toward the predicted class, red ones away from it"));
+    auto* legend = new QLabel(
+        tr("Tokens that drove the decision: <span style='background-color:rgba(26,166,77,0.6)'>&nbsp;toward "
+           "the "
+           "predicted class&nbsp;</span> <span style='background-color:rgba(217,38,38,0.6)'>&nbsp;away from "
+           "it&nbsp;</span> — the stronger the colour, the more the token weighed"),
+        tryBox);
+    legend->setWordWrap(true);
     cls->addWidget(m_text);
     cls->addLayout(clsRow);
     cls->addWidget(m_predicted);
     cls->addWidget(m_probabilities, 1);
-    cls->addWidget(new QLabel(tr("Tokens that drove the decision:"), tryBox));
+    cls->addWidget(legend);
     cls->addWidget(m_attributions, 1);
     auto* evaluationBox = new QGroupBox(tr("On the validation split"), clsPage);
     auto* evaluationLayout = new QVBoxLayout(evaluationBox);

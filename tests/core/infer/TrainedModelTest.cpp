@@ -485,3 +485,28 @@ TEST_F(TrainedRuns, ASamplesProbabilityIsTheModels) {
     o.temperature = 0;
     EXPECT_NEAR(model->generate(o).at(0).bitsPerToken(), greedy.bitsPerToken(), 0.05);
 }
+
+// Issue #45: free text of length 120 from a model of short documents gave samples of 2 to 14 characters,
+// each ending where the model ended its document. Now an end of document is a blank line and the sample
+// goes on to its length; --stop-at-end (stopAtDocumentEnd) keeps the old, short samples.
+TEST(FreeText, GoesOnPastTheEndOfADocumentToItsLength) {
+    wbtest::TempDir dir;
+    std::string corpus;
+    for (int i = 0; i < 400; ++i) corpus += "abc\n\n";
+    wbtest::writeText(dir.path() / "short.txt", corpus);
+    auto c = wbtest::tinyLanguageModel(dir.file("short.txt"));
+    c.train.maxSteps = 120;
+    TrainingJob(c, dir.file("run")).run();
+    const auto model = TrainedModel::load(dir.file("run"));
+    GenerateOptions o;
+    o.seedText = "a";
+    o.length = 40;
+    o.temperature = 0;
+    const auto whole = model->generate(o).at(0).text;
+    EXPECT_GE(countCodePoints(whole), 30u) << whole;
+    EXPECT_LE(countCodePoints(whole), 41u) << whole;
+    EXPECT_NE(whole.find("abc\n\nabc"), std::string::npos) << whole;
+    o.stopAtDocumentEnd = true;
+    const auto first = model->generate(o).at(0).text;
+    EXPECT_EQ(first, "abc") << "the model ends its document after abc";
+}

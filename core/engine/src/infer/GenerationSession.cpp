@@ -218,9 +218,11 @@ void GenerationSession::feedFixed(ModelCursor& cursor, GeneratedText& sample, st
     cursor.feed(id);
 }
 
-// Free text: seed, then up to `length` tokens; <eos> ends the sample. An acrostic starts each line.
+// Free text: seed, then `length` tokens; <eos> ends the sample, or (unless stopAtDocumentEnd) is shown as a
+// blank line while the model, fed it as in training, starts the next document. An acrostic starts each line.
 GeneratedText GenerationSession::freeText(ModelCursor cursor) {
     GeneratedText sample;
+    std::string text;  // the documents the model ended
     std::vector<std::int64_t> produced;
     const auto feed = [&](std::int64_t id) {
         produced.push_back(id);
@@ -232,14 +234,22 @@ GeneratedText GenerationSession::freeText(ModelCursor cursor) {
     if (!acrostic.empty() && m_plan.seed.empty()) feed(acrostic[nextAcrostic++]);
     for (std::int64_t k = 0; k < m_options.length; ++k) {
         const auto id = sampleToken(cursor.logits(), m_plan.anyToken, m_options, m_rng);
-        if (id == Vocabulary::kEos) break;
+        if (id == Vocabulary::kEos) {
+            // The blank line is two of the sample's `length` tokens.
+            if (m_options.stopAtDocumentEnd || k + 2 > m_options.length) break;
+            feedFixed(cursor, sample, id);
+            text += m_vocab.decode(produced) + "\n\n";  // the vocabulary may have no line break of its own
+            produced.clear();
+            ++k;
+            continue;
+        }
         feed(id);
         if (id == m_plan.newline && nextAcrostic < acrostic.size())
             feed(acrostic[nextAcrostic++]);
         else if (id == m_plan.newline && !acrostic.empty() && nextAcrostic >= acrostic.size())
             break;
     }
-    sample.text = m_vocab.decode(produced);
+    sample.text = text + m_vocab.decode(produced);
     return sample;
 }
 

@@ -178,9 +178,12 @@ std::filesystem::path sharedVerseTablesDir();
 
 // Where the generated poem's rules stand, in one line: "七绝 · passes every rule" or
 // "七绝 · 86 % of checks · breaks 对 ×2, rhyme". Names the rules in Chinese where verse has a name for them.
-std::string verseSummary(const VerseReport& report);
+std::string verseSummary(const VerseReport& report);  // "五绝 · 75 % of checks · breaks 对 (…) ×2"
 // A rule's name as a reader of verse knows it: "二四六分明", "对", "粘", "孤平", "三平尾", "平收", "押韵",
 // "重韵", "novelty".
 const char* verseRuleLabel(VerseRule rule);
+// What the rule asks, in plain English, for a reader who does not know the term: "characters 2, 4 and 6
+// alternate in tone" for 二四六分明; "" for the rules whose label is English already.
+const char* verseRuleMeaning(VerseRule rule);
 
 }  // namespace wb

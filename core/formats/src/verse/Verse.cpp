@@ -217,6 +217,29 @@ const char* verseRuleLabel(VerseRule rule) {
     return "?";
 }
 
+const char* verseRuleMeaning(VerseRule rule) {
+    switch (rule) {
+        case VerseRule::Alternation:
+            return "characters 2, 4 and 6 alternate in tone";
+        case VerseRule::Opposition:
+            return "a couplet's lines opposite in tone";
+        case VerseRule::Adhesion:
+            return "a couplet's first line matches the line before in tone";
+        case VerseRule::LoneLevel:
+            return "no lone level tone";
+        case VerseRule::LevelTail:
+            return "no three level tones at a line's end";
+        case VerseRule::RhymeTone:
+            return "even lines end on a level tone";
+        case VerseRule::Rhyme:
+            return "even lines rhyme";
+        case VerseRule::RepeatedRhyme:
+            return "no rhyme character twice";
+        default:
+            return "";
+    }
+}
+
 std::string verseSummary(const VerseReport& report) {
     std::string out = verseFormName(report.form);
     if (report.form == VerseForm::Unknown) return out;
@@ -229,6 +252,7 @@ std::string verseSummary(const VerseReport& report) {
         if (rule.passed()) continue;
         out += first ? "" : ", ";
         out += verseRuleLabel(rule.rule);
+        if (*verseRuleMeaning(rule.rule)) out += std::string(" (") + verseRuleMeaning(rule.rule) + ")";
         if (rule.violations > 1) out += " ×" + std::to_string(rule.violations);
         first = false;
     }
