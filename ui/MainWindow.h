@@ -66,6 +66,7 @@ public:
     DeviceList* deviceList() const { return m_devices; }
     RunControls* runControls() const { return m_runControls; }
     RunChartGrid* chartGrid() const;
+    TrainingView* trainingView() const { return m_training; }
     OverlayChart* overlayChart() const;
     ComparisonTable* comparisonTable() const;
     ThroughputChart* throughputChart() const;

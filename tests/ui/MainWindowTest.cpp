@@ -29,7 +29,9 @@
 #include "runs/RunCollection.h"
 #include "runs/RunsPanel.h"
 #include "training/DeviceList.h"
+#include "training/RunProgressPanel.h"
 #include "training/RunScheduler.h"
+#include "training/TrainingView.h"
 #include "workbench/Devices.h"
 #include "workbench/RunFolder.h"
 
@@ -252,6 +254,10 @@ TEST(MainWindow, PauseHoldsAndStopEndsTheRun) {
         << "the run never reported that it paused";
     EXPECT_EQ(run->state(), RunController::State::Paused);
     const auto stepPaused = run->lastProgress().step;
+    // The row says paused, and shows no ETA ticking meanwhile (issue #45).
+    const QString row = win.w->trainingView()->progress()->progressText(run);
+    EXPECT_TRUE(row.contains(QStringLiteral("paused at step"))) << row.toStdString();
+    EXPECT_FALSE(row.contains(QStringLiteral("ETA"))) << row.toStdString();
     // Events go on being processed (progress and metrics would arrive): none moves the run on. A worker
     // that went on training would report within this window (a progress report at least every 200 ms).
     EXPECT_FALSE(waitFor(

@@ -92,6 +92,12 @@ void RunProgressPanel::updateProgress(RunController* controller, const wb::Train
     }
     const double fraction = p.totalSteps > 0 ? double(p.step) / double(p.totalSteps) : 0.0;
     it->bar->setValue(int(fraction * 1000));
+    if (p.phase == "paused") {
+        // No ETA while paused: the time left counts from the resume, not on the wall clock meanwhile.
+        it->bar->setFormat(
+            tr("%1% · paused at step %2/%3").arg(int(fraction * 100)).arg(p.step).arg(p.totalSteps));
+        return;
+    }
     QString text = QStringLiteral("%1% · step %2/%3").arg(int(fraction * 100)).arg(p.step).arg(p.totalSteps);
     if (p.etaSeconds >= 0) text += tr(" · ETA %1").arg(toQt(wb::clockDuration(p.etaSeconds)));
     if (p.samplesPerSecond > 0) text += tr(" · %1 samples/s").arg(p.samplesPerSecond, 0, 'f', 0);
@@ -124,6 +130,8 @@ void RunProgressPanel::updateState(RunController* controller) {
         it->bar->setFormat(tr("stopped at step %1").arg(controller->lastProgress().step));
     } else if (state == RunController::State::Failed) {
         it->bar->setFormat(tr("failed: %1").arg(controller->lastError().left(80)));
+    } else if (state == RunController::State::Paused) {
+        updateProgress(controller, controller->lastProgress());
     } else if (state == RunController::State::Queued) {
         it->bar->setFormat(tr("queued (CPU runs go one after another)"));
     }
