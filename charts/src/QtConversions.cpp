@@ -14,16 +14,7 @@ QStringList toQt(const std::vector<std::string>& v) {
     return out;
 }
 
-QString describeError(const std::exception& e) {
-    QString text = toQt(e.what());
-    if (const auto* input = dynamic_cast<const wb::InputError*>(&e)) {
-        Q_UNUSED(input);
-        return text;
-    }
-    if (dynamic_cast<const wb::TrainingError*>(&e))
-        return text + QStringLiteral("\n\nThe run folder keeps the last good checkpoint.");
-    return text;
-}
+QString describeError(const std::exception& e) { return toQt(e.what()); }
 
 QColor runColor(int index) {
     static const QColor palette[] = {QColor(0, 114, 178),   QColor(213, 94, 0),  QColor(0, 158, 115),

@@ -10,6 +10,7 @@
 #include "experiment/ExperimentPanel.h"
 #include "runs/RunCollection.h"
 #include "training/DeviceList.h"
+#include "training/FailureAdvice.h"
 #include "training/RunScheduler.h"
 #include "workbench/DeviceSpec.h"
 #include "workbench/RunFolder.h"
@@ -249,15 +250,11 @@ void RunLauncher::launch(RunController* controller, const QColor& color) {
         [this, dir](const std::vector<wb::MetricRecord>& records) { m_runs->appendMetrics(dir, records); });
     connect(controller, &RunController::logLine, this,
             [this, label](const QString& line) { Q_EMIT logLine(label + QStringLiteral(": ") + line); });
-    connect(controller, &RunController::errorOccurred, this, [this, label](const QString& message) {
+    connect(controller, &RunController::errorOccurred, this, [this, label, dir](const QString& message) {
         Q_EMIT logLine(label + QStringLiteral(": ") + message);
         if (!m_closing)
-            m_errors->showError(
-                tr("The run on %1 failed").arg(label),
-                tr("%1\n\nWhat the run learned until then is in its run folder; change the "
-                   "settings (a smaller batch or model for out-of-memory, a lower learning rate "
-                   "for NaN loss) and run again.")
-                    .arg(message));
+            m_errors->showError(tr("The run on %1 failed").arg(label),
+                                message + QStringLiteral("\n\n") + failureAdvice(message, dir));
     });
     connect(controller, &RunController::finished, this, [this, controller] { onRunFinished(controller); });
     // The Runs list follows the worker: its state and steps as reported, until the folder is read back.

@@ -20,7 +20,8 @@ inline QString toQt(const std::string& s) {
 inline std::string toStd(const QString& s) { return s.toUtf8().toStdString(); }
 QStringList toQt(const std::vector<std::string>& v);
 
-// An error message for a dialog: the core's one-line message, plus a hint on what to do when we know one.
+// An error message for a dialog: the core's one-line message (what to do after a failed run is said by
+// training/FailureAdvice.h, which knows the run folder).
 QString describeError(const std::exception& e);
 
 // Distinct, colour-blind-friendly colours for runs (Okabe-Ito first, then a golden-angle walk).
