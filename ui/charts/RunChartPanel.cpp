@@ -52,9 +52,24 @@ int RunChartPanel::pointCount() const {
     return m_trainLoss->dataCount() + m_valLoss->dataCount() + m_valAccuracy->dataCount();
 }
 
-QString RunChartPanel::title() const {
+QString RunChartPanel::title() const { return m_heading; }
+
+void RunChartPanel::fitHeading(int chartWidth) {
     auto* title = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0));
-    return title ? title->text() : QString();
+    if (!title) return;
+    const QFontMetrics metrics(title->font());
+    const int width = std::max(80, chartWidth - 16);
+    QStringList lines;
+    for (const auto& line : m_heading.split(QLatin1Char('\n')))
+        lines << metrics.elidedText(line, Qt::ElideMiddle, width);
+    title->setText(lines.join(QLatin1Char('\n')));
+    setToolTip(m_heading);
+}
+
+void RunChartPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitHeading(m_plot->width());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
@@ -109,8 +124,10 @@ void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
     if (m_lastValBpc >= 0) bits << tr("val %1 bits/char").arg(m_lastValBpc, 0, 'f', 3);
     if (baseline) bits << tr("5-gram %1").arg(baseline->bitsPerToken, 0, 'f', 3);
     if (!bits.isEmpty()) heading += QStringLiteral("\n") + bits.join(QStringLiteral(" · "));
-    if (auto* title = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0)))
-        title->setText(heading);
+    if (heading != m_heading) {
+        m_heading = heading;
+        fitHeading(m_plot->width());
+    }
     // Records arrive in step order: alreadySorted saves QCustomPlot a sort per batch.
     if (!tx.isEmpty()) m_trainLoss->addData(tx, ty, true);
     m_trainLoss->setPen(curvePen(entry.color.lighter(130), 1.2, m_trainLoss->dataCount()));

@@ -31,7 +31,16 @@ public:
     double baselineLoss() const { return m_baselineLoss; }
     QString title() const;
 
+    // The heading elided in its middle to a chart `width` pixels wide, line by line: a run's name centred in
+    // a narrow chart lost both its ends ("ng-quatrains-7 LM · … · 11-27 00:1"), the start and the time that
+    // tell runs apart. The whole heading is the tooltip; an export fits it to the image's width.
+    void fitHeading(int width);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    QString m_heading;
     QCustomPlot* m_plot = nullptr;
     QCPGraph* m_trainLoss = nullptr;
     QCPGraph* m_valLoss = nullptr;

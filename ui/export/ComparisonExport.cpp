@@ -1,6 +1,7 @@
 // The comparison's chart, CSV and bundle exports.
 #include "export/ComparisonExport.h"
 #include "workbench/charts/PlotFiles.h"
+#include "workbench/charts/QCustomPlot.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -76,10 +77,13 @@ bool ComparisonExport::exportBundle(const QString& dir) {
     for (int i = 0; i < runs->size(); ++i) {
         const RunEntry& e = runs->at(i);
         const QString id = QFileInfo(e.key).fileName();
-        if (RunChartPanel* panel = m_views.grid->panel(e.key))
-            if (!PlotFiles::savePlot(panel->plot(), dir + QStringLiteral("/run-%1.png").arg(id), &error, 900,
-                                     560))
-                return fail(error, hint);
+        if (RunChartPanel* panel = m_views.grid->panel(e.key)) {
+            panel->fitHeading(900);  // the image's width, not the screen's
+            const bool saved = PlotFiles::savePlot(panel->plot(), dir + QStringLiteral("/run-%1.png").arg(id),
+                                                   &error, 900, 560);
+            panel->fitHeading(panel->plot()->width());
+            if (!saved) return fail(error, hint);
+        }
         if (!PlotFiles::writeFile(dir + QStringLiteral("/configs/%1.json").arg(id),
                                   QByteArray::fromStdString(e.record.config.toJson()), &error))
             return fail(error, hint);

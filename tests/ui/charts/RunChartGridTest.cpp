@@ -53,3 +53,25 @@ TEST(RunChartGrid, PanelsShareTheWholeArea) {
     for (const QString& key : {QStringLiteral("/runs/a"), QStringLiteral("/runs/c")})
         EXPECT_GT(grid.panel(key)->plot()->height(), viewport->height() * 4 / 10);
 }
+
+// Issue #45: a run's name in a narrow chart lost both its ends ("ng-quatrains-7 LM · … · 11-27 00:1"). It
+// is elided in the middle, keeping the start and the time that tell runs apart, and whole in the tooltip.
+TEST(RunChartPanelHeading, ALongNameElidesInTheMiddleWithTheWholeInTheTooltip) {
+    RunChartPanel panel;
+    panel.resize(320, 240);
+    panel.show();
+    RunEntry entry;
+    entry.key = QStringLiteral("/runs/r");
+    entry.label =
+        QStringLiteral("tang-quatrains-7 LM · cpu · 2 threads · bf16 · a name that goes on · 11-27 00:13");
+    entry.color = Qt::blue;
+    panel.sync(entry, true);
+    QApplication::processEvents();
+    auto* title = qobject_cast<QCPTextElement*>(panel.plot()->plotLayout()->element(0, 0));
+    ASSERT_NE(title, nullptr);
+    EXPECT_TRUE(title->text().startsWith(QStringLiteral("tang-"))) << title->text().toStdString();
+    EXPECT_TRUE(title->text().endsWith(QStringLiteral("00:13"))) << title->text().toStdString();
+    EXPECT_TRUE(title->text().contains(QChar(0x2026))) << title->text().toStdString();
+    EXPECT_EQ(panel.toolTip(), entry.label);
+    EXPECT_EQ(panel.title(), entry.label);
+}
