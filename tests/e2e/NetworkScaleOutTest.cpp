@@ -41,7 +41,8 @@ protected:
         return "RANK=" + std::to_string(rank) + " WORLD_SIZE=" + std::to_string(hosts.size()) +
                " LOCAL_RANK=0 LOCAL_WORLD_SIZE=1 MASTER_ADDR=" + hosts.address(0) +
                " MASTER_PORT=" + std::to_string(port) + " GLOO_SOCKET_IFNAME=" + NetworkHosts::interface() +
-               " WORKBENCH_DIST_TIMEOUT=" + std::to_string(timeout) + " ";
+               " WORKBENCH_DIST_TIMEOUT=" + std::to_string(timeout) +
+               " LSTM_WORKBENCH_JOB_SECRET=network-scale-out-test-secret ";
     }
 
     // One long run over 2 hosts, rank 1 started first; the test waits for rank 0's first checkpoint.
