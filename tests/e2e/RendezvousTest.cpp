@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
-#include <dirent.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -13,8 +12,6 @@
 #include <cerrno>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -40,42 +37,8 @@ std::string torchrunEnv(int rank, int port, const std::string& secret = kSecret)
            " WORKBENCH_DIST_TIMEOUT=30 LSTM_WORKBENCH_JOB_SECRET=" + secret + " ";
 }
 
-struct Listener {
-    std::string address;  // as /proc/net/tcp{,6} writes it: hex, in the kernel's byte order
-    int port = 0;
-    bool v6 = false;
-};
-
-// The listening TCP sockets the process owns: its socket inodes (/proc/PID/fd) found among the LISTEN rows
-// (state 0A) of /proc/net/tcp and tcp6.
-std::vector<Listener> listeningSocketsOf(pid_t pid) {
-    std::set<std::string> inodes;
-    const std::string fdDir = "/proc/" + std::to_string(pid) + "/fd";
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(fdDir, ec)) {
-        const auto target = fs::read_symlink(entry.path(), ec).string();
-        if (target.rfind("socket:[", 0) == 0) inodes.insert(target.substr(8, target.size() - 9));
-    }
-    std::vector<Listener> out;
-    for (const bool v6 : {false, true}) {
-        std::ifstream table(v6 ? "/proc/net/tcp6" : "/proc/net/tcp");
-        std::string line;
-        std::getline(table, line);  // the header
-        while (std::getline(table, line)) {
-            std::istringstream row(line);
-            std::string slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode;
-            row >> slot >> local >> remote >> state >> queues >> timer >> retransmits >> uid >> timeout >>
-                inode;
-            if (state != "0A" || !inodes.count(inode)) continue;
-            const auto colon = local.find(':');
-            out.push_back({local.substr(0, colon), std::stoi(local.substr(colon + 1), nullptr, 16), v6});
-        }
-    }
-    return out;
-}
-
 bool isLoopback(const Listener& l) {
-    return l.v6 ? l.address == "00000000000000000000000001000000" : l.address == "0100007F";
+    return l.v6 ? l.address == "00000000000000000000000001000000" : l.address == ipv4Hex("127.0.0.1");
 }
 
 bool listensOn(pid_t pid, int port) {
