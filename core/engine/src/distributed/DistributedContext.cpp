@@ -122,6 +122,12 @@ void DistributedContext::hostTheStore() {
             "job secret were admitted");
         // A wildcard is not an address to connect to: rank 0 reaches its own store over loopback.
         if (m_spec.masterAddr == bindAddress) m_spec.masterAddr = "127.0.0.1";
+    } else if (m_server->loopbackOnly() && m_spec.localWorldSize < m_spec.worldSize) {
+        // Debian maps a machine's own name to 127.0.1.1: MASTER_ADDR=$(hostname) reaches nobody else.
+        m_warnings.push_back("rank 0 listens on " + bindAddress +
+                             ", a loopback address, but LOCAL_WORLD_SIZE says ranks run on other machines: "
+                             "they cannot reach it (give MASTER_ADDR as this machine's network address)");
+        std::fprintf(stderr, "warning: %s\n", m_warnings.back().c_str());
     }
 }
 

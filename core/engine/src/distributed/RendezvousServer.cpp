@@ -196,7 +196,13 @@ RendezvousServer::RendezvousServer(const std::string& bindAddress, int port, con
             if (sa->sa_family == AF_INET6) reinterpret_cast<sockaddr_in6*>(sa)->sin6_port = chosen;
         }
         const int fd = listenOn(*ai, error);
-        if (fd < 0) continue;
+        // A port taken on one of the name's addresses is taken: a rank could reach the other program there.
+        if (fd < 0 && error == EADDRINUSE) {
+            for (int bound : m->listeners) close(bound);
+            m->listeners.clear();
+            break;
+        }
+        if (fd < 0) continue;  // an address family this machine lacks (IPv6 turned off)
         m->listeners.push_back(fd);
         m->port = boundPort(fd);
     }
@@ -228,6 +234,19 @@ RendezvousServer::~RendezvousServer() {
 }
 
 int RendezvousServer::port() const { return m->port; }
+
+bool RendezvousServer::loopbackOnly() const {
+    for (int fd : m->listeners) {
+        sockaddr_storage a{};
+        socklen_t len = sizeof a;
+        getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+        const bool loopback = a.ss_family == AF_INET
+                                  ? (ntohl(reinterpret_cast<sockaddr_in*>(&a)->sin_addr.s_addr) >> 24) == 127
+                                  : IN6_IS_ADDR_LOOPBACK(&reinterpret_cast<sockaddr_in6*>(&a)->sin6_addr);
+        if (!loopback) return false;
+    }
+    return true;
+}
 
 void RendezvousServer::State::run() {
     std::vector<pollfd> fds;

@@ -25,6 +25,7 @@ public:
     RendezvousServer& operator=(const RendezvousServer&) = delete;
 
     int port() const;
+    bool loopbackOnly() const;  // whether every address it listens on is a loopback one
 
 private:
     struct State;
