@@ -117,9 +117,9 @@ void DistributedContext::hostTheStore() {
     m_spec.masterPort = m_server->port();
     if (isWildcardAddress(bindAddress)) {
         m_warnings.push_back(
-            "rank 0 listened on every interface (LSTM_WORKBENCH_BIND_ADDR=" + bindAddress +
-            "): anyone who reaches this machine could connect, though only processes with the "
-            "job secret were admitted");
+            "rank 0 listened on every interface (" + bindAddress +
+            ", as LSTM_WORKBENCH_BIND_ADDR or MASTER_ADDR said): anyone who reaches this machine could "
+            "connect, though only processes with the job secret were admitted");
         // A wildcard is not an address to connect to: rank 0 reaches its own store over loopback.
         if (m_spec.masterAddr == bindAddress) m_spec.masterAddr = "127.0.0.1";
     } else if (m_server->loopbackOnly() && m_spec.localWorldSize < m_spec.worldSize) {

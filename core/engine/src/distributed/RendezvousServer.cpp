@@ -305,6 +305,7 @@ void RendezvousServer::State::accept(int listener) {
         c.out = kMagic + c.nonce;
         c.since = ServerClock::now();
         connections.push_back(std::move(c));
+        flush(connections.back());  // the hello goes at once: 24 bytes always fit a new socket's buffer
     }
 }
 
