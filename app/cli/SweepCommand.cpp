@@ -26,6 +26,7 @@
 #include "NetworkHosts.h"
 #include "workbench/ConfigFields.h"
 #include "workbench/CorpusCatalog.h"
+#include "workbench/Distributed.h"
 #include "workbench/Errors.h"
 #include "workbench/Format.h"
 #include "workbench/ModelSummary.h"
@@ -123,6 +124,7 @@ ChildResult trainOverHosts(const std::string& corpus, const std::string& runDir,
     wbcli::NetworkHosts hosts(static_cast<int>(processes), link == wb::kUnshapedLink ? "" : link);
     const std::string exe = selfExecutable();
     std::vector<pid_t> ranks(static_cast<std::size_t>(processes), -1);
+    const std::string secret = wb::newJobSecret();  // the cell's own: its ranks alone may join it
     auto errorFileOf = [&](int rank) {
         return rank == 0 ? errFile : errFile + ".rank" + std::to_string(rank);
     };
@@ -146,6 +148,7 @@ ChildResult trainOverHosts(const std::string& corpus, const std::string& runDir,
             setenv("MASTER_ADDR", hosts.address(0).c_str(), 1);
             setenv("MASTER_PORT", "29500", 1);  // each cell's hosts are new: every port is free
             setenv("GLOO_SOCKET_IFNAME", wbcli::NetworkHosts::interface(), 1);
+            setenv(wb::kJobSecretVariable, secret.c_str(), 1);
             execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
             _exit(127);
         }

@@ -13,11 +13,13 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -164,6 +166,49 @@ inline bool processEnded(pid_t pid) {
     const auto close = line.rfind(')');
     return close == std::string::npos || close + 2 >= line.size() || line[close + 2] == 'Z' ||
            line[close + 2] == 'X';
+}
+
+struct Listener {
+    std::string address;  // as /proc/net/tcp{,6} writes it: hex, in the kernel's byte order
+    int port = 0;
+    bool v6 = false;
+};
+
+// The listening TCP sockets the process owns: its socket inodes (/proc/PID/fd) found among the LISTEN rows
+// (state 0A) of /proc/PID/net/tcp and tcp6 (its own network namespace's tables).
+inline std::vector<Listener> listeningSocketsOf(pid_t pid) {
+    std::set<std::string> inodes;
+    const std::string fdDir = "/proc/" + std::to_string(pid) + "/fd";
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(fdDir, ec)) {
+        const auto target = fs::read_symlink(entry.path(), ec).string();
+        if (target.rfind("socket:[", 0) == 0) inodes.insert(target.substr(8, target.size() - 9));
+    }
+    std::vector<Listener> out;
+    for (const bool v6 : {false, true}) {
+        std::ifstream table("/proc/" + std::to_string(pid) + (v6 ? "/net/tcp6" : "/net/tcp"));
+        std::string line;
+        std::getline(table, line);  // the header
+        while (std::getline(table, line)) {
+            std::istringstream row(line);
+            std::string slot, local, remote, state, queues, timer, retransmits, uid, timeout, inode;
+            row >> slot >> local >> remote >> state >> queues >> timer >> retransmits >> uid >> timeout >>
+                inode;
+            if (state != "0A" || !inodes.count(inode)) continue;
+            const auto colon = local.find(':');
+            out.push_back({local.substr(0, colon), std::stoi(local.substr(colon + 1), nullptr, 16), v6});
+        }
+    }
+    return out;
+}
+
+// An IPv4 address as /proc/net/tcp writes it (the address's bytes as one hex number in host order).
+inline std::string ipv4Hex(const std::string& address) {
+    in_addr a{};
+    inet_pton(AF_INET, address.c_str(), &a);
+    char hex[9];
+    std::snprintf(hex, sizeof hex, "%08X", a.s_addr);
+    return hex;
 }
 
 // Waits up to 30 s for a run's first checkpoint (model.safetensors): the run is then mid-training.

@@ -43,11 +43,14 @@ using namespace wbtest::distributed;
 
 namespace {
 
+const std::string kJobSecret = "distributed-test-job-secret";
+
 std::string torchrunEnv(int rank, int world, int port, double timeout = 20) {
     return "RANK=" + std::to_string(rank) + " WORLD_SIZE=" + std::to_string(world) +
            " LOCAL_RANK=" + std::to_string(rank) + " LOCAL_WORLD_SIZE=" + std::to_string(world) +
            " MASTER_ADDR=127.0.0.1 MASTER_PORT=" + std::to_string(port) +
-           " WORKBENCH_DIST_TIMEOUT=" + std::to_string(timeout) + " ";
+           " WORKBENCH_DIST_TIMEOUT=" + std::to_string(timeout) + " LSTM_WORKBENCH_JOB_SECRET=" + kJobSecret +
+           " ";
 }
 
 class Distributed : public ::testing::Test {
@@ -300,6 +303,9 @@ TEST_F(Distributed, BadLaunchesAreInputErrors) {
         {"RANK=x WORLD_SIZE=2 MASTER_PORT=29500 ", "", "the environment variable RANK is 'x'"},
         {"RANK=2 WORLD_SIZE=2 MASTER_PORT=29500 ", "", "the environment variable RANK is '2'"},
         {"RANK=0 WORLD_SIZE=2 ", "", "MASTER_PORT is not set"},
+        {"RANK=0 WORLD_SIZE=2 MASTER_PORT=29500 ", "", "LSTM_WORKBENCH_JOB_SECRET is not set"},
+        {"RANK=0 WORLD_SIZE=2 MASTER_PORT=29500 LSTM_WORKBENCH_JOB_SECRET=short ", "",
+         "LSTM_WORKBENCH_JOB_SECRET is shorter than 16 characters"},
         {torchrunEnv(0, 2, 29500), " --nproc 2", "--nproc starts its own processes"},
         {"", " --nproc 0", "processes must be at least 1 (is 0)"},
         {"", " --nproc 4 --batch-size 3", "the batch size (3) must be at least the number of processes (4)"},

@@ -41,7 +41,8 @@ protected:
         return "RANK=" + std::to_string(rank) + " WORLD_SIZE=" + std::to_string(hosts.size()) +
                " LOCAL_RANK=0 LOCAL_WORLD_SIZE=1 MASTER_ADDR=" + hosts.address(0) +
                " MASTER_PORT=" + std::to_string(port) + " GLOO_SOCKET_IFNAME=" + NetworkHosts::interface() +
-               " WORKBENCH_DIST_TIMEOUT=" + std::to_string(timeout) + " ";
+               " WORKBENCH_DIST_TIMEOUT=" + std::to_string(timeout) +
+               " LSTM_WORKBENCH_JOB_SECRET=network-scale-out-test-secret ";
     }
 
     // One long run over 2 hosts, rank 1 started first; the test waits for rank 0's first checkpoint.
@@ -153,6 +154,30 @@ TEST_F(NetworkScaleOut, ALinkTakenDownEndsBothSidesWithOneLineEach) {
     auto resumed = wbtest::runCli("resume " + shellQuote(run("job").string()) + " --max-steps " +
                                   std::to_string(steps + 4) + " --json");
     ASSERT_EQ(resumed.code, 0) << resumed.err;
+}
+
+// Issue #46: across hosts rank 0 listens on MASTER_ADDR's address alone (not every interface), and a process
+// on another host without the job's secret is refused there in one line while the job trains on.
+TEST_F(NetworkScaleOut, RankZeroListensOnTheMastersAddressOnlyAndRefusesAStrangerWithoutTheSecret) {
+    NetworkHosts hosts(2);
+    auto pair = startPair(hosts, 29504);
+    ASSERT_TRUE(waitForCheckpoint(run("job"))) << pair.rank0->err() << pair.rank1->err();
+    const auto listeners = listeningSocketsOf(pair.rank0->pid());
+    ASSERT_FALSE(listeners.empty());
+    for (const auto& l : listeners)
+        EXPECT_TRUE(!l.v6 && l.address == ipv4Hex(hosts.address(0))) << l.address << ":" << l.port;
+    std::string stranger = env(hosts, 1, 29504, kTimeout);
+    stranger.replace(stranger.find("LSTM_WORKBENCH_JOB_SECRET="), std::string::npos,
+                     "LSTM_WORKBENCH_JOB_SECRET=a-guess-at-the-secret ");
+    Background intruder("train " + corpus() + out("intruder") + kLongRun, stranger, false, hosts.run(1));
+    EXPECT_EQ(intruder.wait(30s), 2) << intruder.err();
+    EXPECT_NE(intruder.err().find("wrong job secret"), std::string::npos) << intruder.err();
+    EXPECT_NE(pair.rank0->err().find("rank 0: refused a process at " + hosts.address(1) + ":"),
+              std::string::npos)
+        << pair.rank0->err();
+    kill(pair.rank0->pid(), SIGINT);  // the job still trains: Ctrl+C stops it as ever
+    EXPECT_EQ(pair.rank0->wait(30s), 130) << pair.rank0->err();
+    EXPECT_NE(pair.rank1->wait(30s), -1) << "rank 1 still runs 30 s after rank 0 stopped";
 }
 
 // Rank 0 killed outright: the others stop with one line naming it, within seconds (its sockets close), and

@@ -15,11 +15,12 @@
 #define WORKBENCH_C10D_BACKENDS 1
 #endif
 
-// 2.2 gave the TCPStore a libuv server (TCPStoreOptions::useLibUV), made the default in 2.4; a LibTorch
-// built without libuv (Debian's) then refuses to start a store unless the option is turned off.
-#if WORKBENCH_TORCH_AT_LEAST(2, 2)
-#define WORKBENCH_TCPSTORE_LIBUV 1
-#endif
+// c10d's TCPStore is not used: it cannot be told to listen on one address before 2.x's masterListenFd
+// (1.13's binds every interface) and admits any process that connects (a stranger could take a rank, write
+// keys or stall its one server thread with half a request). The job's store is our own, behind the job secret
+// (distributed/RendezvousServer.h), a c10d::Store to Gloo. What moved in Store: 2.x made clone() pure virtual
+// (2.15 has it, 1.13 does not); GatedStore declares clone() without `override`, so that it overrides where
+// the base has it and is a plain member where not, which needs no version test at all.
 
 // 2.3 made c10::Allocator::allocate non-const and added the pure virtual copy_data (a custom allocator, as
 // the out-of-memory test installs, overrides both).

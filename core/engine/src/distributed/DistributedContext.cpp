@@ -1,4 +1,4 @@
-// DistributedContext (see DistributedContext.h). Store keys live under "wb/": world_size, rank/<r>, host/<r>,
+// DistributedContext (see DistributedContext.h). Store keys live under "wb/": world_size, host/<r>,
 // ready, go, beat/<r>, failed/<r> and what rank 0 publishes for the others (config, vocabulary, progress).
 #include "distributed/DistributedContext.h"
 
@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <set>
 
@@ -50,17 +51,8 @@ StoredFailure parseFailure(const std::string& stored) {
     return {'1', stored};
 }
 
-// The store's options: the job's port and timeout; rank 0 is the server, every other connection a client.
-c10d::TCPStoreOptions storeOptions(const DistributedSpec& spec, bool server) {
-    c10d::TCPStoreOptions o;
-    o.port = static_cast<std::uint16_t>(spec.masterPort);
-    o.isServer = server;
-    o.waitWorkers = false;
-#ifdef WORKBENCH_TCPSTORE_LIBUV
-    o.useLibUV = false;  // the classic server: LibTorch builds without libuv refuse the other (TorchCompat.h)
-#endif
-    o.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(spec.timeoutSeconds * 1000));
-    return o;
+std::chrono::milliseconds timeoutOf(const DistributedSpec& spec) {
+    return std::chrono::milliseconds(static_cast<std::int64_t>(spec.timeoutSeconds * 1000));
 }
 
 }  // namespace
@@ -78,24 +70,16 @@ DistributedContext::DistributedContext(const DistributedSpec& spec) : m_spec(spe
 #else
     FLAGS_caffe2_log_level = c10::GLOG_FATAL;  // the others (Debian 13's, PyTorch's) through c10's own logger
 #endif
+    if (spec.rank == 0) hostTheStore();
     try {
-        m_store = c10::make_intrusive<c10d::TCPStore>(spec.masterAddr, storeOptions(spec, spec.rank == 0));
-    } catch (const std::exception& e) {
-        const std::string what = e.what();
-        if (spec.rank == 0) {
-            const bool busy =
-                what.find("in use") != std::string::npos || what.find("EADDRINUSE") != std::string::npos;
-            throw TrainingError("rank 0 cannot listen on " + address(spec, spec.masterPort) + ": " +
-                                (busy ? "the port is in use by another program (choose another MASTER_PORT)"
-                                      : firstLine(what)));
-        }
+        m_store = c10::make_intrusive<GatedStore>(identity(), timeoutOf(m_spec));
+    } catch (const StoreUnreachable&) {
         throw TrainingError("rank " + std::to_string(spec.rank) + " cannot reach rank 0 at " +
                             address(spec, spec.masterPort) + " within " +
                             std::to_string(static_cast<int>(spec.timeoutSeconds)) +
                             " s: is rank 0 running, and are MASTER_ADDR and MASTER_PORT the address it "
                             "listens on?");
     }
-    if (spec.rank == 0) m_spec.masterPort = m_store->getPort();
     checkWorldSize();
     startHeartbeat();
 }
@@ -123,13 +107,37 @@ DistributedContext::~DistributedContext() {
 
 int DistributedContext::port() const { return m_spec.masterPort; }
 
-void DistributedContext::checkWorldSize() {
-    const int self = m_spec.rank;
-    if (m_store->add(key("rank", self), 1) > 1) {
-        reportFailure("RANK " + std::to_string(self) + " was started twice", true);
-        throw InputError("RANK " + std::to_string(self) +
-                         " is already taken by another process of this job: give each process its own RANK");
+// Rank 0 listens where it was told, else on MASTER_ADDR's own address (loopback for a job on one machine),
+// never on every interface unless told so; what it refuses it says on stderr, one line each, and goes on.
+void DistributedContext::hostTheStore() {
+    const std::string bindAddress = m_spec.bindAddress.empty() ? m_spec.masterAddr : m_spec.bindAddress;
+    auto log = [](const std::string& line) { std::fprintf(stderr, "rank 0: %s\n", line.c_str()); };
+    m_server = std::make_unique<RendezvousServer>(bindAddress, m_spec.masterPort, m_spec.secret,
+                                                  m_spec.worldSize, log);
+    m_spec.masterPort = m_server->port();
+    if (isWildcardAddress(bindAddress)) {
+        m_warnings.push_back(
+            "rank 0 listened on every interface (" + bindAddress +
+            ", as LSTM_WORKBENCH_BIND_ADDR or MASTER_ADDR said): anyone who reaches this machine could "
+            "connect, though only processes with the job secret were admitted");
+        // A wildcard is not an address to connect to: rank 0 reaches its own store over loopback.
+        if (m_spec.masterAddr == bindAddress) m_spec.masterAddr = "127.0.0.1";
+    } else if (m_server->loopbackOnly() && m_spec.localWorldSize < m_spec.worldSize) {
+        // Debian maps a machine's own name to 127.0.1.1: MASTER_ADDR=$(hostname) reaches nobody else.
+        m_warnings.push_back("rank 0 listens on " + bindAddress +
+                             ", a loopback address, but LOCAL_WORLD_SIZE says ranks run on other machines: "
+                             "they cannot reach it (give MASTER_ADDR as this machine's network address)");
+        std::fprintf(stderr, "warning: %s\n", m_warnings.back().c_str());
     }
+}
+
+GatedStore::Identity DistributedContext::identity() const {
+    return {m_spec.masterAddr, m_spec.masterPort, m_spec.secret, m_spec.rank};
+}
+
+void DistributedContext::checkWorldSize() {
+    // A RANK taken twice never gets this far: rank 0's server refuses the second process at the door.
+    const int self = m_spec.rank;
     if (self == 0) {
         m_store->set("wb/world_size", bytes(std::to_string(m_spec.worldSize)));
         return;
@@ -145,9 +153,9 @@ void DistributedContext::checkWorldSize() {
 }
 
 void DistributedContext::startHeartbeat() {
-    // Its own connection: a TCPStore client is not shared between threads. The thread shares nothing with
-    // this object but its state and the store, so that it can be let go (stopHeartbeat).
-    auto store = c10::make_intrusive<c10d::TCPStore>(m_spec.masterAddr, storeOptions(m_spec, false));
+    // Its own connection, so that a beat never waits behind a long request of the main thread. The thread
+    // shares nothing with this object but its state and the store, so that it can be let go (stopHeartbeat).
+    auto store = c10::make_intrusive<GatedStore>(identity(), timeoutOf(m_spec));
     auto state = m_heartbeatState = std::make_shared<HeartbeatState>();
     state->lastBeatNs = Clock::now().time_since_epoch().count();
     m_heartbeat = std::thread([state, store, beat = key("beat", m_spec.rank)] {
@@ -194,7 +202,9 @@ void DistributedContext::launchLocalWorkers(const std::string& executable) {
                                         "LOCAL_WORLD_SIZE",
                                         "MASTER_ADDR",
                                         "MASTER_PORT",
-                                        "WORKBENCH_DIST_TIMEOUT"};
+                                        "WORKBENCH_DIST_TIMEOUT",
+                                        kJobSecretVariable,
+                                        "LSTM_WORKBENCH_BIND_ADDR"};
     std::vector<std::string> inherited;
     for (char** e = environ; *e; ++e) {
         const std::string entry(*e);
@@ -212,6 +222,8 @@ void DistributedContext::launchLocalWorkers(const std::string& executable) {
         env.push_back("MASTER_ADDR=" + m_spec.masterAddr);
         env.push_back("MASTER_PORT=" + std::to_string(m_spec.masterPort));
         env.push_back("WORKBENCH_DIST_TIMEOUT=" + std::to_string(m_spec.timeoutSeconds));
+        env.push_back(std::string(kJobSecretVariable) + "=" +
+                      m_spec.secret);  // environ is private to its user
         std::vector<char*> envp;
         for (auto& s : env) envp.push_back(s.data());
         envp.push_back(nullptr);
@@ -309,13 +321,12 @@ void DistributedContext::makeProcessGroup(bool cudaDevices) {
     const int self = m_spec.rank, world = m_spec.worldSize;
     auto options = c10d::ProcessGroupGloo::Options::create(
         std::chrono::milliseconds(static_cast<std::int64_t>(m_spec.timeoutSeconds * 1000)));
-    const bool loopback = m_spec.masterAddr == "127.0.0.1" || m_spec.masterAddr == "localhost";
+    // Gloo listens on one address too: the interface named, else the one this rank reaches rank 0 from
+    // (loopback for a job on one machine), never the host name's (Debian maps it to 127.0.1.1).
     if (!m_spec.socketInterface.empty())
         options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(m_spec.socketInterface));
-    else if (loopback)
-        options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
     else
-        options->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
+        options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname(m_store->localAddress()));
     auto prefixed = c10::make_intrusive<c10d::PrefixStore>("gloo", m_store);
     try {
         auto gloo = c10::make_intrusive<c10d::ProcessGroupGloo>(prefixed, self, world, options);

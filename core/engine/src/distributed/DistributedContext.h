@@ -1,5 +1,6 @@
-// One process's membership of a data-parallel job: the c10d TCPStore (rank 0 hosts it), the rendezvous that
-// checks every rank agrees on the job before any training, the Gloo process group, a heartbeat, and the
+// One process's membership of a data-parallel job: the store (rank 0 hosts it behind the job secret,
+// RendezvousServer; every rank reaches it through a GatedStore), the rendezvous that checks every rank agrees
+// on the job before any training, the Gloo process group, a heartbeat, and the
 // local worker processes of `train --nproc N`. Failures come out as one line that names the rank lost.
 #pragma once
 
@@ -13,15 +14,18 @@
 #include <vector>
 
 #include "distributed/C10d.h"
+#include "distributed/GatedStore.h"
+#include "distributed/RendezvousServer.h"
 #include "workbench/Distributed.h"
 
 namespace wb {
 
 class DistributedContext {
 public:
-    // Rank 0 hosts the store on spec.masterPort (a free port when 0); the other ranks connect to it.
-    // Throws TrainingError for a busy port or an unreachable master, InputError when this rank's
-    // WORLD_SIZE differs from rank 0's.
+    // Rank 0 hosts the store on spec.masterPort (a free port when 0) at spec.bindAddress, else
+    // spec.masterAddr; every rank, rank 0 too, connects to it with the job secret. Throws TrainingError for a
+    // busy port or an unreachable master, InputError when rank 0 refuses this process (a wrong secret, its
+    // RANK taken) or this rank's WORLD_SIZE differs from rank 0's.
     explicit DistributedContext(const DistributedSpec& spec);
     ~DistributedContext();  // stops the heartbeat; waits for (and at worst kills) local workers
     DistributedContext(const DistributedContext&) = delete;
@@ -31,6 +35,8 @@ public:
     int worldSize() const { return m_spec.worldSize; }
     int port() const;
     const DistributedSpec& spec() const { return m_spec; }
+    // What run.json's warnings should say about this job's rendezvous (rank 0 listening on every interface).
+    const std::vector<std::string>& warnings() const { return m_warnings; }
 
     // Rank 0 of a local launch: starts ranks 1..N-1 as `executable worker`, with torchrun's variables.
     void launchLocalWorkers(const std::string& executable);
@@ -55,6 +61,8 @@ public:
     std::string explainLostPeer(const std::string& collectiveError);
 
 private:
+    void hostTheStore();  // rank 0: starts the server
+    GatedStore::Identity identity() const;
     void startHeartbeat();
     void stopHeartbeat();  // waits up to a second for the thread, then lets it go
     void checkWorldSize();
@@ -70,7 +78,9 @@ private:
     [[noreturn]] void throwFailureOf(int rank, const std::string& stored);
 
     DistributedSpec m_spec;
-    c10::intrusive_ptr<c10d::TCPStore> m_store;
+    std::unique_ptr<RendezvousServer> m_server;  // rank 0's
+    c10::intrusive_ptr<GatedStore> m_store;
+    std::vector<std::string> m_warnings;
     c10::intrusive_ptr<c10d::ProcessGroup> m_group;
     std::string m_backend;
     std::vector<pid_t> m_workers;  // index r-1: the local process of rank r

@@ -4,8 +4,10 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
+#include "distributed/JobSecret.h"
 #include "workbench/Config.h"
 #include "workbench/Distributed.h"
 #include "workbench/Errors.h"
@@ -61,8 +63,19 @@ std::optional<DistributedSpec> distributedSpecFromEnvironment() {
                              "' (expected seconds, 1 to 86400)");
         s.timeoutSeconds = seconds;
     }
+    const char* secret = variable(kJobSecretVariable);
+    if (!secret || std::strlen(secret) < kMinJobSecretLength)
+        throw InputError("the environment variable " + std::string(kJobSecretVariable) +
+                         (secret ? " is shorter than " + std::to_string(kMinJobSecretLength) + " characters"
+                                 : std::string(" is not set")) +
+                         " (expected the job's secret, the same on every process, e.g. from `head -c 24 "
+                         "/dev/urandom | base64`)");
+    s.secret = secret;
+    if (const char* bind = variable("LSTM_WORKBENCH_BIND_ADDR")) s.bindAddress = bind;
     return s;
 }
+
+std::string newJobSecret() { return rendezvous::hex(rendezvous::randomBytes(32)); }
 
 std::string defaultWorkerExecutable() {
     if (const char* exe = variable("WORKBENCH_WORKER_EXE")) return exe;

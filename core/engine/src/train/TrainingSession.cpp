@@ -58,7 +58,7 @@ std::int64_t plannedStepsOf(const TrainConfig& tc, std::int64_t stepsPerEpoch) {
 // Errors that come from a collective or the store rather than from this process's own work.
 bool isTransportError(const std::string& what) {
     for (const char* marker : {"gloo", "Gloo", "Connection", "connection", "Timed out", "timed out",
-                               "Broken pipe", "Socket", "socket"})
+                               "Broken pipe", "Socket", "socket", "store at"})
         if (what.find(marker) != std::string::npos) return true;
     return false;
 }
@@ -68,7 +68,8 @@ DistributedSpec localLaunchSpec(std::int64_t processes) {
     spec.worldSize = static_cast<int>(processes);
     spec.localWorldSize = spec.worldSize;
     spec.masterAddr = "127.0.0.1";
-    spec.masterPort = 0;  // a free port, handed to the workers
+    spec.masterPort = 0;           // a free port, handed to the workers
+    spec.secret = newJobSecret();  // handed to the workers in their environment, never their arguments
     if (const char* t = std::getenv("WORKBENCH_DIST_TIMEOUT")) {
         const double seconds = std::atof(t);
         if (seconds >= 1) spec.timeoutSeconds = seconds;
@@ -185,6 +186,7 @@ void TrainingSession::joinDataParallelJob() {
     m_job.info.worldSize = m_context->worldSize();
     m_job.info.backend = m_context->backendName();
     m_job.info.hosts = m_context->hosts();
+    for (const auto& w : m_context->warnings()) m_job.info.warnings.push_back(w);
 }
 
 void TrainingSession::buildModel() {
