@@ -72,27 +72,30 @@ void RunChartPanel::resizeEvent(QResizeEvent* event) {
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
+// The baseline's loss as a dashed line with its label: the level the curve must get under.
+void RunChartPanel::showBaseline(const wb::NgramBaseline& baseline) {
+    m_baselineLoss = baseline.bitsPerToken * std::log(2.0);
+    m_baselineLine = new QCPItemStraightLine(m_plot);
+    m_baselineLine->point1->setCoords(0, m_baselineLoss);
+    m_baselineLine->point2->setCoords(1, m_baselineLoss);
+    m_baselineLine->setPen(QPen(QColor(110, 110, 110), 1.2, Qt::DashLine));
+    m_baselineText = new QCPItemText(m_plot);
+    m_baselineText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    m_baselineText->position->setTypeY(QCPItemPosition::ptPlotCoords);
+    m_baselineText->position->setCoords(0.01, m_baselineLoss);
+    m_baselineText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_baselineText->setColor(QColor(90, 90, 90));
+    m_baselineText->setFont(QFont(font().family(), 8));
+    // On a white ground: the training curve often runs right through the label.
+    m_baselineText->setBrush(QColor(255, 255, 255, 210));
+    m_baselineText->setText(tr("5-gram baseline (%1 bits/char)").arg(baseline.bitsPerToken, 0, 'f', 2));
+}
+
 void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
     // A character model's title says how far its last validation is from the n-gram baseline, in bits per
     // character; its chart draws the baseline's loss as a dashed line, the level the curve must get under.
     const auto& baseline = entry.record.baseline;
-    if (baseline && !m_baselineLine) {
-        m_baselineLoss = baseline->bitsPerToken * std::log(2.0);
-        m_baselineLine = new QCPItemStraightLine(m_plot);
-        m_baselineLine->point1->setCoords(0, m_baselineLoss);
-        m_baselineLine->point2->setCoords(1, m_baselineLoss);
-        m_baselineLine->setPen(QPen(QColor(110, 110, 110), 1.2, Qt::DashLine));
-        m_baselineText = new QCPItemText(m_plot);
-        m_baselineText->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-        m_baselineText->position->setTypeY(QCPItemPosition::ptPlotCoords);
-        m_baselineText->position->setCoords(0.01, m_baselineLoss);
-        m_baselineText->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        m_baselineText->setColor(QColor(90, 90, 90));
-        m_baselineText->setFont(QFont(font().family(), 8));
-        // On a white ground: the training curve often runs right through the label.
-        m_baselineText->setBrush(QColor(255, 255, 255, 210));
-        m_baselineText->setText(tr("5-gram baseline (%1 bits/char)").arg(baseline->bitsPerToken, 0, 'f', 2));
-    }
+    if (baseline && !m_baselineLine) showBaseline(*baseline);
     m_valLoss->setPen(QPen(entry.color.darker(130), 2));
     if (rebuild) {
         m_trainLoss->data()->clear();

@@ -14,6 +14,10 @@ class QCPGraph;
 class QCPItemStraightLine;
 class QCPItemText;
 
+namespace wb {
+struct NgramBaseline;
+}
+
 namespace wbui {
 
 struct RunEntry;
@@ -40,6 +44,7 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void showBaseline(const wb::NgramBaseline& baseline);
     QString m_heading;
     QCustomPlot* m_plot = nullptr;
     QCPGraph* m_trainLoss = nullptr;
