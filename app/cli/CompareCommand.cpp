@@ -76,6 +76,7 @@ json comparisonJson(const std::vector<wb::ComparisonRow>& rows) {
                         {"us_per_sample", r.usPerSample},
                         {"target", r.target},
                         {"seconds_to_target", r.secondsToTarget},
+                        {"status", r.status},
                         {"best_val_loss", r.bestValLoss},
                         {"best_val_accuracy", r.bestValAccuracy},
                         {"best_val_bpc", r.bestValBpc >= 0 ? json(r.bestValBpc) : json()},
@@ -109,6 +110,8 @@ void printGroup(const std::vector<wb::ComparisonRow>& rows, int g, int nameWidth
         std::printf("  %s%*s  %-26s %11.1f %11.1f %10.4f %10s %8.2fx%s%s\n", r.name.c_str(), pad, "",
                     r.label.c_str(), r.samplesPerSecond, r.usPerSample, r.bestValLoss, target, r.speedup,
                     quality.c_str(), r.baseline ? " (baseline)" : "");
+        // A run that did not end as planned says so: its numbers are those of a part of the run.
+        if (r.status != "completed") std::printf("    status: %s\n", r.status.c_str());
         if (!r.note.empty()) std::printf("    note: %s\n", r.note.c_str());
     }
     for (const auto& r : rows)

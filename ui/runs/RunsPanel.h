@@ -18,6 +18,7 @@ class QTreeWidgetItem;
 namespace wbui {
 
 class RunCollection;
+class RunOwnerWatch;
 
 class RunsPanel : public QWidget {
     Q_OBJECT
@@ -71,9 +72,13 @@ private:
     QGridLayout* buildButtons();
     void followCollection();
     void addOrUpdate(const QString& dir);
+    // A run folder changed on disk (another process's checkpoint, end or death): its row, and its entry in
+    // the comparison when it is there and not this app's live run, are read again.
+    void reloadRun(const QString& dir);
     void setInComparison(QTreeWidgetItem* item, bool on);
 
     RunCollection* m_runs = nullptr;
+    RunOwnerWatch* m_owners = nullptr;
     QTreeWidget* m_tree = nullptr;
     QString m_root;
     QStringList m_opened;

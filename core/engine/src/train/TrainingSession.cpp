@@ -124,6 +124,7 @@ void TrainingSession::openRunFolder() {
         info.id = m_writer.runId();
         info.startedAt = nowIso();
     }
+    m_writer.claim();  // held until the session ends: until then the run has a live owner
     info.status = RunStatus::Running;
     info.device = m_config.device.device;
     info.deviceName = m_device.is_cpu() ? "CPU" : cudaDeviceName(m_device.index(), nullptr);

@@ -13,8 +13,11 @@
 
 namespace wb {
 
-enum class RunStatus { Created, Running, Completed, Stopped, Failed };
-std::string toString(RunStatus s);  // "created" | "running" | "completed" | "stopped" | "failed"
+// Interrupted is never written: run.json says "running" but no process holds the run's lock any more (it was
+// killed, crashed, or its machine went down), which the readers derive (loadRunFolder).
+enum class RunStatus { Created, Running, Completed, Stopped, Failed, Interrupted };
+// "created" | "running" | "completed" | "stopped" | "failed" | "interrupted"
+std::string toString(RunStatus s);
 RunStatus runStatusFromString(const std::string& s);
 
 // Throughput and quality, as stored in run.json's "summary".
@@ -112,6 +115,14 @@ struct RunRecord {
     std::vector<MetricRecord> metrics;
     std::optional<NgramBaseline> baseline;  // a language model's baseline.json
     bool hasCheckpoint = false;
+    // An interrupted run (RunStatus::Interrupted): the step Resume continues from, its last checkpoint's
+    // (resumeFromCheckpoint), or without a checkpoint the last step metrics.csv holds; -1 otherwise.
+    std::int64_t interruptedAt = -1;
+    bool resumeFromCheckpoint = false;
+    // What the Status column and the CLI say: "completed", "interrupted at step 154".
+    std::string statusText() const;
+    // The same in a sentence or two, for a tooltip: why a run is interrupted and what Resume does with it.
+    std::string statusDetail() const;
     // "cpu · 2 threads · fp32" style label of the device.
     std::string label() const;
     // The corpus as a short name: a prepared corpus's name, else the file or folder name without extension.
@@ -141,6 +152,8 @@ inline constexpr const char* kEvaluation = "evaluation.json";  // classifiers (w
 inline constexpr const char* kBaseline = "baseline.json";      // language models (workbench/Baseline.h)
 // Language models: a few samples generated at every validation, one JSON object per line.
 inline constexpr const char* kSamples = "samples.jsonl";
+// Held (flock) by the process training the run, for as long as it trains (workbench/RunLock.h).
+inline constexpr const char* kLock = "run.lock";
 }  // namespace runfiles
 
 bool isRunFolder(const std::string& dir);  // has config.json and run.json
@@ -167,6 +180,7 @@ struct ComparisonRow {
     double samplesPerSecond = 0, usPerSample = 0;
     double secondsToTarget = -1;  // wall seconds until the row's target was first reached; -1: not reached
     std::string target;           // "val loss ≤ 5.210", "val accuracy ≥ 85.0 %"
+    std::string status;  // RunRecord::statusText(): "completed", "interrupted at step 154"
     double bestValLoss = 0, bestValAccuracy = 0;
     // Character models: the best val loss in bits per character, and the run's n-gram baseline on the same
     // split (baseline.json); -1 when the run has none.

@@ -157,6 +157,7 @@ ComparisonRow rowOf(const RunRecord& run) {
     if (row.bestValAccuracy == 0)
         for (const auto& r : seriesOf(run.metrics, "val", "accuracy"))
             if (std::isfinite(r.value)) row.bestValAccuracy = std::max(row.bestValAccuracy, r.value);
+    row.status = run.statusText();
     if (hasBitsPerCharacter(run.config)) {
         if (row.bestValLoss > 0) row.bestValBpc = bitsFromNats(row.bestValLoss);
         if (run.baseline) row.baselineBpc = run.baseline->bitsPerToken;
