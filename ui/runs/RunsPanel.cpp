@@ -322,15 +322,31 @@ QString RunsPanel::runStatus(const QString& dir) const {
     return item ? item->text(kStatus) : QString();
 }
 
-bool RunsPanel::annotate(const QString& dir, const wb::RunAnnotations& annotations) {
+bool RunsPanel::annotate(const QString& dir, const wb::RunAnnotations& annotations,
+                         const std::optional<wb::RunAnnotations>& base) {
+    wb::AnnotationsSaved saved;
+    m_lastSaveNotice.clear();
     try {
-        wb::writeRunAnnotations(toStd(dir), annotations);
+        // Merged under the file's lock with what another window or process saved since base was read.
+        saved = wb::saveRunAnnotations(toStd(dir), base ? *base : wb::readRunAnnotations(toStd(dir)),
+                                       annotations);
     } catch (const std::exception& e) {
         Q_EMIT loadFailed(tr("Could not save the run's name and notes"), toQt(e.what()));
         return false;
     }
-    m_runs->setAnnotations(dir, annotations);  // renames it in the charts and tables when it is compared
+    // Renames it in the charts and tables when it is compared.
+    m_runs->setAnnotations(dir, saved.annotations);
     addOrUpdate(dir);
+    if (!saved.overwritten.empty()) {
+        QStringList replaced;
+        for (const auto& field : saved.overwritten)
+            replaced << (field == "name" ? tr("the name (it was \"%1\")").arg(toQt(saved.theirs.name))
+                                         : tr("the notes (they were: %1)").arg(toQt(saved.theirs.notes)));
+        m_lastSaveNotice = tr("%1 was also edited elsewhere since this dialog opened; yours replaced %2. "
+                              "Everything else saved there is kept.")
+                               .arg(runName(dir), replaced.join(tr(" and ")));
+        if (m_confirm) QMessageBox::information(this, tr("Saved over another change"), m_lastSaveNotice);
+    }
     return true;
 }
 
@@ -349,7 +365,9 @@ void RunsPanel::editSelected() {
     const auto record = loadSelected();
     if (!record) return;
     RunNotesDialog dialog(*record, this);
-    if (dialog.exec() == QDialog::Accepted) annotate(toQt(record->dir), dialog.annotations());
+    // What the dialog opened with is the base of the merge: only what the user changed in it is saved.
+    if (dialog.exec() == QDialog::Accepted)
+        annotate(toQt(record->dir), dialog.annotations(), record->annotations);
 }
 
 bool RunsPanel::deleteRun(const QString& dir) {

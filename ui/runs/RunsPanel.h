@@ -43,8 +43,14 @@ public:
     QString runStatus(const QString& dir) const;  // what the Status column shows ("running", "completed")
 
     // Writes a run's name, notes and tags to its folder; every view renames it. False (and loadFailed) when
-    // the folder cannot be written.
-    bool annotate(const QString& dir, const wb::RunAnnotations& annotations);
+    // the folder cannot be written. base: what the editor started from (the dialog's run as it opened);
+    // only what differs from it is saved, merged with what another process saved meanwhile
+    // (wb::saveRunAnnotations). Without base, what the folder holds now.
+    bool annotate(const QString& dir, const wb::RunAnnotations& annotations,
+                  const std::optional<wb::RunAnnotations>& base = std::nullopt);
+    // After annotate: what the user was told because another writer's name or notes were replaced; "" if
+    // none.
+    QString lastSaveNotice() const { return m_lastSaveNotice; }
     // Opens the name/notes/tags dialog for the selected run.
     void editSelected();
     // Deletes a run folder after asking (unless confirmations are off, for tests); a run still training is
@@ -84,6 +90,7 @@ private:
     QStringList m_opened;
     bool m_updating = false;
     bool m_confirm = true;
+    QString m_lastSaveNotice;
 };
 
 }  // namespace wbui

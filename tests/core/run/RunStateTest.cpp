@@ -119,3 +119,72 @@ TEST(RunState, AnOwnerInThisProcessKeepsTheRunRunning) {
     EXPECT_EQ(wb::loadRunFolder(dir.string()).info.status, wb::RunStatus::Interrupted);
 }
 
+// Two processes save one run's annotations at the same time, each from what it read just before, as two
+// windows' dialogs do: one adds tags and renames, the other adds tags and writes notes. Nothing is lost.
+TEST(RunAnnotationsMerge, TwoProcessesSavingAtOnceLoseNothing) {
+    wbtest::TempDir tmp;
+    const auto dir = tmp.path() / "run";
+    writeRunningRun(dir);
+    constexpr int kSaves = 40;
+    const auto writer = [&](const std::string& who) {
+        for (int i = 0; i < kSaves; ++i) {
+            const wb::RunAnnotations base = wb::readRunAnnotations(dir.string());
+            wb::RunAnnotations edited = base;
+            edited.tags.push_back(who + std::to_string(i));
+            (who == "a" ? edited.name : edited.notes) = who + " saved " + std::to_string(i);
+            wb::saveRunAnnotations(dir.string(), base, edited);
+        }
+    };
+    pid_t children[2];
+    for (int c = 0; c < 2; ++c) {
+        children[c] = ::fork();
+        if (children[c] == 0) {
+            try {
+                writer(c == 0 ? "a" : "b");
+            } catch (...) {
+                ::_exit(2);
+            }
+            ::_exit(0);
+        }
+    }
+    for (const pid_t child : children) {
+        int status = -1;
+        ::waitpid(child, &status, 0);
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    const auto saved = wb::readRunAnnotations(dir.string());
+    for (const char* who : {"a", "b"})
+        for (int i = 0; i < kSaves; ++i)
+            EXPECT_NE(std::find(saved.tags.begin(), saved.tags.end(), who + std::to_string(i)),
+                      saved.tags.end())
+                << "tag " << who << i << " was lost";
+    EXPECT_EQ(saved.tags.size(), 2u * kSaves);
+    EXPECT_EQ(saved.name, "a saved " + std::to_string(kSaves - 1));
+    EXPECT_EQ(saved.notes, "b saved " + std::to_string(kSaves - 1));
+}
+
+// Window A's dialog is stale: B saved tags and notes since it opened. A's tag joins B's; A's notes, changed
+// in both, win as the later write and the save says whose it replaced.
+TEST(RunAnnotationsMerge, AStaleDialogKeepsTheOtherWritersFieldsAndSaysWhatItReplaced) {
+    wbtest::TempDir tmp;
+    const auto dir = tmp.path() / "run";
+    writeRunningRun(dir);
+    const wb::RunAnnotations opened = wb::readRunAnnotations(dir.string());
+    wb::RunAnnotations b = opened;
+    b.tags = {"tagB"};
+    b.notes = "B's notes";
+    b.name = "B's name";
+    wb::saveRunAnnotations(dir.string(), opened, b);
+
+    wb::RunAnnotations a = opened;
+    a.tags = {"tagA"};
+    a.notes = "A's notes";
+    const auto saved = wb::saveRunAnnotations(dir.string(), opened, a);
+    const auto now = wb::readRunAnnotations(dir.string());
+    EXPECT_EQ(now.tags, (std::vector<std::string>{"tagB", "tagA"}));
+    EXPECT_EQ(now.name, "B's name");  // A left the name alone
+    EXPECT_EQ(now.notes, "A's notes");
+    EXPECT_EQ(saved.overwritten, std::vector<std::string>{"notes"});
+    EXPECT_EQ(saved.theirs.notes, "B's notes");
+}
+

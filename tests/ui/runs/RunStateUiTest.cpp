@@ -80,3 +80,28 @@ TEST(RunStateUi, ARunOfAnotherProcessChangesItsRowWhenItEndsOrDiesWithoutRefresh
         << panel.runStatus(dying).toStdString();
 }
 
+TEST(RunStateUi, AStaleNotesDialogKeepsWhatAnotherWindowSavedAndSaysWhatItReplaced) {
+    wbtest::TempDir tmp;
+    const QString dir = runningCopy(tmp.path() / "runs", "notes");
+    RunCollection runs;
+    RunsPanel panel(&runs);
+    panel.setConfirmations(false);
+    panel.setRunsRoot(QString::fromStdString((tmp.path() / "runs").string()));
+    const wb::RunAnnotations opened = wb::readRunAnnotations(dir.toStdString());  // window A's dialog opens
+
+    wb::RunAnnotations b = opened;  // window B saves first
+    b.tags = {"tagB"};
+    b.notes = "B's notes";
+    ASSERT_TRUE(panel.annotate(dir, b, opened));
+    EXPECT_TRUE(panel.lastSaveNotice().isEmpty());
+
+    wb::RunAnnotations a = opened;  // then A's stale dialog
+    a.tags = {"tagA"};
+    a.notes = "A's notes";
+    ASSERT_TRUE(panel.annotate(dir, a, opened));
+    const auto saved = wb::readRunAnnotations(dir.toStdString());
+    EXPECT_EQ(saved.tags, (std::vector<std::string>{"tagB", "tagA"}));
+    EXPECT_EQ(saved.notes, "A's notes");
+    EXPECT_TRUE(panel.lastSaveNotice().contains(QStringLiteral("B's notes")))
+        << panel.lastSaveNotice().toStdString();
+}

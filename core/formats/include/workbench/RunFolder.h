@@ -154,11 +154,28 @@ inline constexpr const char* kBaseline = "baseline.json";      // language model
 inline constexpr const char* kSamples = "samples.jsonl";
 // Held (flock) by the process training the run, for as long as it trains (workbench/RunLock.h).
 inline constexpr const char* kLock = "run.lock";
+inline constexpr const char* kAnnotations = "annotations.json";
+// Held while annotations.json is read, merged and written, by whichever process saves it.
+inline constexpr const char* kAnnotationsLock = "annotations.lock";
 }  // namespace runfiles
 
 bool isRunFolder(const std::string& dir);  // has config.json and run.json
 // annotations.json of a run folder: {} when there is none; InputError naming the file when it is malformed.
 RunAnnotations readRunAnnotations(const std::string& dir);
+// What saving a dialog's edits did: the annotations now in the file, and the fields ("name", "notes") that
+// another writer had changed too since the dialog read them, whose value this save replaced (theirs).
+struct AnnotationsSaved {
+    RunAnnotations annotations;
+    std::vector<std::string> overwritten;
+    RunAnnotations theirs;  // what the other writer had saved, for the fields in overwritten
+};
+// Saves edits made on `base` (what the editor read): under an exclusive lock on annotations.lock, the file is
+// read again and only what the editor changed is applied to it. A field the editor left alone keeps what
+// another process saved meanwhile; tags are merged as a set (the tags the editor added, less the ones it
+// removed); a name or notes both changed take the editor's (the later write) and are listed in overwritten.
+AnnotationsSaved saveRunAnnotations(const std::string& dir, const RunAnnotations& base,
+                                    const RunAnnotations& edited);
+// Replaces every field (the same lock): `train --name` on a run it made.
 void writeRunAnnotations(const std::string& dir, const RunAnnotations& annotations);
 // Deletes a run folder and everything in it. Refuses (InputError) a path that is not a run folder, so that a
 // wrong path can never delete anything else.

@@ -32,4 +32,17 @@ private:
 // True while a process holds the run's lock. Creates nothing: a folder without run.lock has no owner.
 bool runHasLiveOwner(const std::string& runDir);
 
+// An exclusive lock on one file for a read-modify-write (annotations.lock): blocks until the other writers
+// are done; released when it goes out of scope. TrainingError when the file cannot be opened.
+class ScopedFileLock {
+public:
+    explicit ScopedFileLock(const std::string& path);
+    ~ScopedFileLock();
+    ScopedFileLock(const ScopedFileLock&) = delete;
+    ScopedFileLock& operator=(const ScopedFileLock&) = delete;
+
+private:
+    int m_fd = -1;
+};
+
 }  // namespace wb

@@ -1,4 +1,4 @@
-// RunLock (see workbench/RunLock.h).
+// RunLock and ScopedFileLock (see workbench/RunLock.h).
 #include "workbench/RunLock.h"
 
 #include <cerrno>
@@ -96,6 +96,20 @@ bool runHasLiveOwner(const std::string& runDir) {
     const bool free = flockRetrying(fd, LOCK_SH | LOCK_NB) == 0;
     ::close(fd);
     return !free;
+}
+
+ScopedFileLock::ScopedFileLock(const std::string& path) {
+    m_fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (m_fd < 0) throw TrainingError("cannot open " + path + ": " + std::strerror(errno));
+    if (flockRetrying(m_fd, LOCK_EX) != 0) {
+        const int err = errno;
+        ::close(m_fd);
+        throw TrainingError("cannot lock " + path + ": " + std::strerror(err));
+    }
+}
+
+ScopedFileLock::~ScopedFileLock() {
+    if (m_fd >= 0) ::close(m_fd);
 }
 
 }  // namespace wb
