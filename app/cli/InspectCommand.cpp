@@ -44,7 +44,7 @@ int inspectRun(const InspectOptions& o) {
         std::printf("              %s\n", detail.c_str());
     std::printf("  device      %s\n", run.label().c_str());
     std::printf("  steps       %lld\n", static_cast<long long>(s.steps));
-    if (s.bestValLoss > 0)
+    if (s.validated())
         std::printf("  best val    loss %.4f, accuracy %.3f\n", s.bestValLoss, s.bestValAccuracy);
     else
         std::printf("  best val    none (never validated)\n");

@@ -61,3 +61,25 @@ TEST(RunStateCli, AKilledTrainReadsInterruptedAtItsLastCheckpointAndResumes) {
     EXPECT_EQ(json::parse(r.out)["status"], "completed");
 }
 
+TEST(RunStateCli, ARunNeverValidatedHasNoBestValidationAnywhere) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(60));
+    const auto run = dir.path() / "run";
+    auto r = wbtest::runCli("train " + quote(dir.file("pattern.txt")) + " --out " + quote(run.string()) +
+                            kRun + " --val-fraction 0 --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(json::parse(r.out)["summary"]["best_val_loss"].is_null()) << r.out;
+    const auto summary = json::parse(wbtest::readText(run / "run.json"))["summary"];
+    EXPECT_TRUE(summary["best_val_loss"].is_null()) << summary.dump();
+    EXPECT_TRUE(summary["best_val_accuracy"].is_null()) << summary.dump();
+
+    r = wbtest::runCli("compare " + quote(run.string()));
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(r.out.find("0.0000"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("none"), std::string::npos) << r.out;
+    r = wbtest::runCli("compare " + quote(run.string()) + " --json");
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(json::parse(r.out)["runs"][0]["best_val_loss"].is_null()) << r.out;
+    r = wbtest::runCli("inspect " + quote(run.string()));
+    EXPECT_NE(r.out.find("best val    none"), std::string::npos) << r.out;
+}

@@ -188,3 +188,44 @@ TEST(RunAnnotationsMerge, AStaleDialogKeepsTheOtherWritersFieldsAndSaysWhatItRep
     EXPECT_EQ(saved.theirs.notes, "B's notes");
 }
 
+// A run never validated: null in run.json, not a 0 that reads as a perfect loss; an old run.json with 0.0
+// and no val records reads as never validated too.
+TEST(RunState, NoValidationIsNullInRunJsonAndNoneInTheComparison) {
+    wb::RunInfo info;
+    info.summary.steps = 3;
+    info.summary.finalTrainLoss = 2.5;
+    const auto summary = nlohmann::json::parse(info.toJson())["summary"];
+    EXPECT_TRUE(summary["best_val_loss"].is_null()) << summary.dump();
+    EXPECT_TRUE(summary["best_val_accuracy"].is_null()) << summary.dump();
+    EXPECT_TRUE(summary["final_val_loss"].is_null()) << summary.dump();
+    EXPECT_FALSE(wb::RunInfo::fromJson(info.toJson(), "run.json").summary.validated());
+
+    wbtest::TempDir tmp;
+    const auto dir = tmp.path() / "old";
+    fs::create_directories(dir);
+    wbtest::writeText(dir / "config.json", R"({"name": "x", "task": "lm"})");
+    wbtest::writeText(dir / "run.json", R"({"id": "old", "status": "stopped",
+        "summary": {"steps": 3, "best_val_loss": 0.0, "best_val_accuracy": 0.0}})");
+    wbtest::writeText(dir / "metrics.csv", wb::metricsCsvHeader() + "\nold,3,0.1,24,1.5,train,loss,2.5\n");
+    const auto rows = wb::compareRuns({wb::loadRunFolder(dir.string())}, wb::CompareOptions{});
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_FALSE(rows[0].validated);
+    EXPECT_EQ(rows[0].status, "stopped");
+}
+
+// "Time to target" is to the level every validated run reached: a run without validation is "not validated",
+// never "not reached", so the Compare tab's footnote and its rows say the same.
+TEST(RunState, ARunWithoutValidationIsNotValidatedRatherThanNotReached) {
+    wb::RunRecord validated, unvalidated;
+    validated.info.id = "v";
+    validated.metrics = {{10, 1, 80, 2.0, "val", "loss", 1.5}, {20, 2, 160, 4.0, "val", "loss", 1.2}};
+    unvalidated.info.id = "u";
+    unvalidated.metrics = {{10, 1, 80, 2.0, "train", "loss", 1.9}};
+    const auto rows = wb::compareRuns({validated, unvalidated}, wb::CompareOptions{});
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_DOUBLE_EQ(rows[0].secondsToTarget, 4.0);
+    EXPECT_TRUE(rows[0].missed.empty());
+    EXPECT_LT(rows[1].secondsToTarget, 0);
+    EXPECT_EQ(rows[1].missed, "not validated");
+    EXPECT_FALSE(rows[1].validated);
+}

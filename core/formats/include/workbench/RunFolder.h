@@ -30,8 +30,10 @@ struct RunSummary {
     double usPerSample = 0;
     double tokensPerSecond = 0;
     double finalTrainLoss = 0;
-    double bestValLoss = 0;      // 0 when never validated
-    double bestValAccuracy = 0;  // classifier only
+    // The validation numbers are 0 in memory and null in run.json while the run was never validated: a loss
+    // is never 0, so bestValLoss > 0 is what "validated" means (validated()), in old files with 0.0 too.
+    double bestValLoss = 0;
+    double bestValAccuracy = 0;
     double finalValLoss = 0;
     double finalValAccuracy = 0;
     std::int64_t parameters = 0;
@@ -39,6 +41,8 @@ struct RunSummary {
     // step, and the wall time of the last validation: what a corpus's size must not grow (issue #30).
     double startupSeconds = 0;
     double validationSeconds = 0;
+
+    bool validated() const { return bestValLoss > 0; }
 
     // The "summary" object of run.json, which `train --json` prints too: one writer, so that neither lacks
     // a field the other has. NaN and infinite numbers are written as null.
@@ -197,8 +201,13 @@ struct ComparisonRow {
     double samplesPerSecond = 0, usPerSample = 0;
     double secondsToTarget = -1;  // wall seconds until the row's target was first reached; -1: not reached
     std::string target;           // "val loss ≤ 5.210", "val accuracy ≥ 85.0 %"
+    // Why secondsToTarget is -1: "not reached", or "not validated" for a run without the curve its group's
+    // target is read from (it is no part of "the level every validated run reached"); "" when reached.
+    std::string missed;
     std::string status;  // RunRecord::statusText(): "completed", "interrupted at step 154"
+    // 0 when the run was never validated (validated is false): shown as "–" / "none", null in JSON.
     double bestValLoss = 0, bestValAccuracy = 0;
+    bool validated = false;
     // Character models: the best val loss in bits per character, and the run's n-gram baseline on the same
     // split (baseline.json); -1 when the run has none.
     double bestValBpc = -1, baselineBpc = -1;

@@ -69,6 +69,8 @@ json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 std::string joinPath(const std::string& dir, const char* name) { return (fs::path(dir) / name).string(); }
 
 json summaryJson(const RunSummary& s) {
+    // Never validated: no best and no last validation, rather than a 0 that reads as a perfect loss.
+    const auto validation = [&](double v) { return s.validated() ? finite(v) : json(nullptr); };
     return {{"steps", s.steps},
             {"epochs", finite(s.epochs)},
             {"samples", s.samples},
@@ -77,12 +79,12 @@ json summaryJson(const RunSummary& s) {
             {"us_per_sample", finite(s.usPerSample)},
             {"tokens_per_second", finite(s.tokensPerSecond)},
             {"final_train_loss", finite(s.finalTrainLoss)},
-            {"best_val_loss", finite(s.bestValLoss)},
-            {"best_val_accuracy", finite(s.bestValAccuracy)},
-            {"final_val_loss", finite(s.finalValLoss)},
+            {"best_val_loss", validation(s.bestValLoss)},
+            {"best_val_accuracy", validation(s.bestValAccuracy)},
+            {"final_val_loss", validation(s.finalValLoss)},
             {"startup_seconds", finite(s.startupSeconds)},
             {"validation_seconds", finite(s.validationSeconds)},
-            {"final_val_accuracy", finite(s.finalValAccuracy)},
+            {"final_val_accuracy", validation(s.finalValAccuracy)},
             {"parameters", s.parameters}};
 }
 

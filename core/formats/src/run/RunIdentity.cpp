@@ -207,9 +207,12 @@ ComparisonRow rowOf(const RunRecord& run) {
     if (row.bestValAccuracy == 0)
         for (const auto& r : seriesOf(run.metrics, "val", "accuracy"))
             if (std::isfinite(r.value)) row.bestValAccuracy = std::max(row.bestValAccuracy, r.value);
+    // An old run.json says 0.0 for "never validated": with no val loss in its metrics either, it was not.
+    row.validated = row.bestValLoss > 0;
+    if (!row.validated) row.bestValAccuracy = 0;
     row.status = run.statusText();
     if (hasBitsPerCharacter(run.config)) {
-        if (row.bestValLoss > 0) row.bestValBpc = bitsFromNats(row.bestValLoss);
+        if (row.validated) row.bestValBpc = bitsFromNats(row.bestValLoss);
         if (run.baseline) row.baselineBpc = run.baseline->bitsPerToken;
     }
     return row;
@@ -286,6 +289,10 @@ void timeToTarget(const std::vector<RunRecord>& runs, std::vector<ComparisonRow>
             rows[i].secondsToTarget = firstTime(
                 seriesOf(metrics, "val", "loss"), [](double v, double t) { return v <= t + 1e-12; }, level);
         }
+        // The group's level is the one every validated run reached: a run without validation has no curve to
+        // reach it on, which is not the same as being too slow.
+        if (rows[i].secondsToTarget < 0 && !rows[i].target.empty())
+            rows[i].missed = options.targetLoss <= 0 && !rows[i].validated ? "not validated" : "not reached";
     }
 }
 
