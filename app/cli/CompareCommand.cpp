@@ -98,7 +98,7 @@ void printGroup(const std::vector<wb::ComparisonRow>& rows, int g, int nameWidth
         if (r.group != g) continue;
         if (first) {
             std::printf("%s%s\n", g > 0 ? "\n" : "", r.groupLabel.c_str());
-            std::printf("  %-*s  %-26s %11s %11s %10s %10s %9s%s\n", nameWidth, "run", "device", "samples/s",
+            std::printf("  %-*s  %-26s %11s %11s %10s %13s %9s%s\n", nameWidth, "run", "device", "samples/s",
                         "us/sample", "best val", "to target", "speed-up", bits ? "   val bpc (5-gram)" : "");
             first = false;
         }
@@ -110,7 +110,7 @@ void printGroup(const std::vector<wb::ComparisonRow>& rows, int g, int nameWidth
         const int pad = nameWidth - int(wb::countCodePoints(r.name));
         std::string quality;
         if (bits) quality = "   " + bitsVersusBaseline(r.bestValBpc, r.baselineBpc);
-        std::printf("  %s%*s  %-26s %11.1f %11.1f %10s %10s %8.2fx%s%s\n", r.name.c_str(), pad, "",
+        std::printf("  %s%*s  %-26s %11.1f %11.1f %10s %13s %8.2fx%s%s\n", r.name.c_str(), pad, "",
                     r.label.c_str(), r.samplesPerSecond, r.usPerSample, best, target, r.speedup,
                     quality.c_str(), r.baseline ? " (baseline)" : "");
         // A run that did not end as planned says so: its numbers are those of a part of the run.
