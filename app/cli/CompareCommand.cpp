@@ -76,8 +76,10 @@ json comparisonJson(const std::vector<wb::ComparisonRow>& rows) {
                         {"us_per_sample", r.usPerSample},
                         {"target", r.target},
                         {"seconds_to_target", r.secondsToTarget},
-                        {"best_val_loss", r.bestValLoss},
-                        {"best_val_accuracy", r.bestValAccuracy},
+                        {"status", r.status},
+                        {"missed_target", r.missed.empty() ? json() : json(r.missed)},
+                        {"best_val_loss", r.validated ? json(r.bestValLoss) : json()},
+                        {"best_val_accuracy", r.validated ? json(r.bestValAccuracy) : json()},
                         {"best_val_bpc", r.bestValBpc >= 0 ? json(r.bestValBpc) : json()},
                         {"baseline_bpc", r.baselineBpc >= 0 ? json(r.baselineBpc) : json()},
                         {"speedup", r.speedup},
@@ -96,19 +98,23 @@ void printGroup(const std::vector<wb::ComparisonRow>& rows, int g, int nameWidth
         if (r.group != g) continue;
         if (first) {
             std::printf("%s%s\n", g > 0 ? "\n" : "", r.groupLabel.c_str());
-            std::printf("  %-*s  %-26s %11s %11s %10s %10s %9s%s\n", nameWidth, "run", "device", "samples/s",
+            std::printf("  %-*s  %-26s %11s %11s %10s %13s %9s%s\n", nameWidth, "run", "device", "samples/s",
                         "us/sample", "best val", "to target", "speed-up", bits ? "   val bpc (5-gram)" : "");
             first = false;
         }
-        char target[32] = "-";
+        char target[32] = "-", best[32] = "none";
         if (r.secondsToTarget >= 0) std::snprintf(target, sizeof target, "%.1f s", r.secondsToTarget);
+        if (!r.missed.empty()) std::snprintf(target, sizeof target, "%s", r.missed.c_str());
+        if (r.validated) std::snprintf(best, sizeof best, "%.4f", r.bestValLoss);
         // printf pads by bytes; "·" is two, so pad the name by its characters.
         const int pad = nameWidth - int(wb::countCodePoints(r.name));
         std::string quality;
         if (bits) quality = "   " + bitsVersusBaseline(r.bestValBpc, r.baselineBpc);
-        std::printf("  %s%*s  %-26s %11.1f %11.1f %10.4f %10s %8.2fx%s%s\n", r.name.c_str(), pad, "",
-                    r.label.c_str(), r.samplesPerSecond, r.usPerSample, r.bestValLoss, target, r.speedup,
+        std::printf("  %s%*s  %-26s %11.1f %11.1f %10s %13s %8.2fx%s%s\n", r.name.c_str(), pad, "",
+                    r.label.c_str(), r.samplesPerSecond, r.usPerSample, best, target, r.speedup,
                     quality.c_str(), r.baseline ? " (baseline)" : "");
+        // A run that did not end as planned says so: its numbers are those of a part of the run.
+        if (r.status != "completed") std::printf("    status: %s\n", r.status.c_str());
         if (!r.note.empty()) std::printf("    note: %s\n", r.note.c_str());
     }
     for (const auto& r : rows)

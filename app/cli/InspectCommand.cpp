@@ -10,10 +10,51 @@
 #include "ProgressPrinter.h"
 #include "workbench/CorpusCatalog.h"
 #include "workbench/CorpusOverview.h"
+#include "workbench/RunFolder.h"
 
 using nlohmann::json;
 
+namespace {
+
+// A run folder: what it is, its state as derived from its owner's lock (interrupted when nobody trains it but
+// run.json still says running), how far it got and its best validation ("none" before the first).
+int inspectRun(const InspectOptions& o) {
+    const auto run = wb::loadRunFolder(o.corpus);
+    const auto& s = run.info.summary;
+    if (o.json) {
+        json out = {{"run_dir", run.dir},
+                    {"name", run.name()},
+                    {"status", wb::toString(run.info.status)},
+                    {"status_text", run.statusText()},
+                    {"device", run.label()},
+                    {"steps", s.steps},
+                    {"has_checkpoint", run.hasCheckpoint},
+                    {"summary", json::parse(s.toJson())}};
+        if (run.info.status == wb::RunStatus::Interrupted) {
+            out["interrupted_at_step"] = run.interruptedAt;
+            out["resume_from"] = run.resumeFromCheckpoint ? "checkpoint" : json();
+        }
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+    std::printf("%s (run folder)\n", run.dir.c_str());
+    std::printf("  name        %s\n", run.name().c_str());
+    std::printf("  status      %s\n", run.statusText().c_str());
+    if (const auto detail = run.statusDetail(); !detail.empty())
+        std::printf("              %s\n", detail.c_str());
+    std::printf("  device      %s\n", run.label().c_str());
+    std::printf("  steps       %lld\n", static_cast<long long>(s.steps));
+    if (s.validated())
+        std::printf("  best val    loss %.4f, accuracy %.3f\n", s.bestValLoss, s.bestValAccuracy);
+    else
+        std::printf("  best val    none (never validated)\n");
+    return 0;
+}
+
+}  // namespace
+
 int runInspect(const InspectOptions& o) {
+    if (wb::isRunFolder(o.corpus)) return inspectRun(o);
     const auto path = wb::resolveCorpusPath(o.corpus);
     // Plain text is read streamed on every core (a corpus larger than memory is inspected too), with a bar.
     ProgressPrinter progress(o.json);

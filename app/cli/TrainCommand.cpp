@@ -39,9 +39,11 @@ int runTrain(TrainOptions o) {
     // run folder exists only once training starts, so the name is written when it ends, however it ends.
     const auto nameTheRun = [&] {
         if (!o.runName.empty() && wb::isRunFolder(o.out)) {
-            wb::RunAnnotations annotations = wb::readRunAnnotations(o.out);
-            annotations.name = o.runName;
-            wb::writeRunAnnotations(o.out, annotations);
+            // Only the name: notes and tags the app saved meanwhile stay (saveRunAnnotations merges).
+            const wb::RunAnnotations base = wb::readRunAnnotations(o.out);
+            wb::RunAnnotations named = base;
+            named.name = o.runName;
+            wb::saveRunAnnotations(o.out, base, named);
         }
     };
     int code = 0;

@@ -81,13 +81,16 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary) 
                     job.runDir().c_str(), wb::toString(job.status()).c_str(),
                     static_cast<long long>(summary.steps), summary.trainSeconds, summary.samplesPerSecond,
                     summary.usPerSample, summary.finalTrainLoss);
-        if (summary.bestValLoss > 0) std::printf("; best val loss %.4f", summary.bestValLoss);
+        if (summary.validated())
+            std::printf("; best val loss %.4f", summary.bestValLoss);
+        else
+            std::printf("; best val loss none (never validated)");
         if (summary.bestValLoss > 0 && wb::hasBitsPerCharacter(job.config())) {
             const auto baseline = wb::loadBaseline(job.runDir());
             std::printf(" = %.3f bits per character", wb::bitsFromNats(summary.bestValLoss));
             if (baseline) std::printf(" (5-gram baseline %.3f)", baseline->bitsPerToken);
         }
-        if (job.config().task == wb::Task::Classifier)
+        if (job.config().task == wb::Task::Classifier && summary.validated())
             std::printf("; best val accuracy %.3f", summary.bestValAccuracy);
         std::printf("\n");
         if (evaluation) printEvaluation(*evaluation);

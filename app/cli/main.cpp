@@ -116,8 +116,9 @@ Command addDevices(CLI::App& app) {
 
 Command addInspect(CLI::App& app) {
     auto o = std::make_shared<InspectOptions>();
-    auto* cmd = app.add_subcommand("inspect", "Check a corpus: format, statistics, a preview");
-    cmd->add_option("CORPUS", o->corpus, "File, folder or prepared corpus name")->required();
+    auto* cmd =
+        app.add_subcommand("inspect", "Check a corpus (format, statistics, a preview) or a run folder");
+    cmd->add_option("CORPUS", o->corpus, "File, folder or prepared corpus name, or a run folder")->required();
     cmd->add_option("--format", o->format, "auto, text, poems, tsv, csv or folder");
     cmd->add_option("--preview", o->preview, "Documents to preview");
     cmd->add_flag("--json", o->json, "Machine-readable output");

@@ -136,15 +136,17 @@ bool PlotFiles::writeComparisonTableCsv(const std::vector<wb::ComparisonRow>& ro
         q.replace('"', "\"\"");
         return '"' + q + '"';
     };
+    // Never validated: the best val cells are empty (the table's "–", the CLI's "none"), not 0.
     for (const auto& r : rows) {
         csv += quote(r.runId) + ',' + quote(r.label) + ',' + quote(r.device) + ',' +
                QByteArray::number(r.group + 1) + ',' + quote(r.groupLabel) + ',' +
                QByteArray::number(r.samplesPerSecond, 'g', 8) + ',' +
                QByteArray::number(r.usPerSample, 'g', 8) + ',' + quote(r.target) + ',' +
                QByteArray::number(r.secondsToTarget, 'g', 8) + ',' +
-               QByteArray::number(r.bestValLoss, 'g', 8) + ',' +
-               QByteArray::number(r.bestValAccuracy, 'g', 8) + ',' + QByteArray::number(r.speedup, 'g', 6) +
-               ',' + (r.baseline ? "true" : "false") + ',' + quote(r.note) + '\n';
+               (r.validated ? QByteArray::number(r.bestValLoss, 'g', 8) : QByteArray()) + ',' +
+               (r.validated ? QByteArray::number(r.bestValAccuracy, 'g', 8) : QByteArray()) + ',' +
+               QByteArray::number(r.speedup, 'g', 6) + ',' + (r.baseline ? "true" : "false") + ',' +
+               quote(r.note) + '\n';
     }
     return writeFile(path, csv, error);
 }

@@ -82,7 +82,8 @@ void expectOnlyRunFiles(const fs::path& run, const std::string& context) {
                                                   "optimizer.safetensors",
                                                   "best-model.safetensors",
                                                   "baseline.json",
-                                                  "samples.jsonl"};
+                                                  "samples.jsonl",
+                                                  "run.lock"};
     for (const auto& e : fs::directory_iterator(run))
         EXPECT_TRUE(allowed.count(e.path().filename().string())) << context << ": left " << e.path();
 }

@@ -218,15 +218,19 @@ void ComparisonTable::fillRow(int i, const wb::ComparisonRow& r) {
     m_table->setItem(i, kUs, numberItem(r.usPerSample, 1));
     m_table->setItem(i, kTarget,
                      new QTableWidgetItem(r.target.empty() ? QStringLiteral("–") : toQt(r.target)));
+    // Why there is no time, in the words of the footnote: not reached, or no validation to reach it on.
     auto* target = new QTableWidgetItem(r.secondsToTarget >= 0 ? toQt(wb::clockDuration(r.secondsToTarget))
-                                                               : tr("not reached"));
+                                        : r.missed.empty()     ? QStringLiteral("–")
+                                        : r.missed == "not validated" ? tr("not validated")
+                                                                      : tr("not reached"));
     target->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_table->setItem(i, kToTarget, target);
     m_table->setItem(i, kBestLoss, numberItem(r.bestValLoss, 4));
     m_table->setItem(i, kBits, bitsItem(r));
-    m_table->setItem(i, kBestAcc,
-                     r.bestValAccuracy > 0 ? numberItem(r.bestValAccuracy * 100.0, 1, QStringLiteral(" %"))
-                                           : numberItem(0, 0));
+    // Never validated: "–", as the CLI's "none" and the CSV's empty cell; a validated 0 % is a number.
+    auto* accuracy = numberItem(r.validated ? r.bestValAccuracy * 100.0 : 0, 1, QStringLiteral(" %"));
+    if (r.validated && r.bestValAccuracy <= 0) accuracy->setText(QStringLiteral("0.0 %"));
+    m_table->setItem(i, kBestAcc, accuracy);
     auto* speedup = numberItem(r.speedup, 2, QStringLiteral("×"));
     if (r.baseline) {
         speedup->setText(tr("baseline"));  // 1.00× by definition
@@ -268,9 +272,14 @@ void ComparisonTable::showNotes(int groups) {
             lines << tr("⚠ %1: %2").arg(toQt(r.label).toHtmlEscaped(), toQt(r.note).toHtmlEscaped());
     // What the two kinds of "faster" are: a run can process samples faster and still learn no sooner.
     if (m_rows.size() > 1)
-        lines << tr(
-            "<i>Speed-up: samples per second against the group's baseline run (throughput). Time to "
-            "target: how soon each run reached the loss every run reached (learning).</i>");
+        lines << (targetLoss() > 0
+                      ? tr("<i>Speed-up: samples per second against the group's baseline run (throughput). "
+                           "Time to target: how soon each run reached the loss you set (learning); \"not "
+                           "reached\": it never got there.</i>")
+                      : tr("<i>Speed-up: samples per second against the group's baseline run (throughput). "
+                           "Time to target: how soon each run reached the level every validated run of its "
+                           "group reached (learning); \"not validated\": the run has no validation to reach "
+                           "it on.</i>"));
     m_groups->setText(lines.join(QStringLiteral("<br>")));
     m_groups->setVisible(!lines.isEmpty());
 }

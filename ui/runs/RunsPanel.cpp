@@ -23,6 +23,7 @@
 
 #include "runs/RunCollection.h"
 #include "runs/RunNotesDialog.h"
+#include "runs/RunOwnerWatch.h"
 #include "runs/SettingsDiffDialog.h"
 #include "workbench/RunFolder.h"
 #include "workbench/charts/QtConversions.h"
@@ -54,6 +55,11 @@ RunsPanel::RunsPanel(RunCollection* runs, QWidget* parent) : QWidget(parent), m_
         setInComparison(item, item->checkState(kRun) == Qt::Checked);
     });
     followCollection();
+    // This app's runs change their rows through the collection (the launcher's signals); runs of other
+    // processes through the files they rename into place and the lock their owner lets go of.
+    m_owners = new RunOwnerWatch(this);
+    connect(m_owners, &RunOwnerWatch::rootChanged, this, &RunsPanel::refresh);
+    connect(m_owners, &RunOwnerWatch::runChanged, this, &RunsPanel::reloadRun);
 }
 
 // One row a run, ticked when it is in the comparison.
@@ -141,7 +147,16 @@ void RunsPanel::followCollection() {
 
 void RunsPanel::setRunsRoot(const QString& dir) {
     m_root = dir;
+    m_owners->setRoot(dir);
     refresh();
+}
+
+void RunsPanel::reloadRun(const QString& dir) {
+    const int index = m_runs->indexOf(dir);
+    if (index >= 0 && !m_runs->at(index).live)
+        m_runs->reloadFromDisk(dir);  // its row follows through runUpdated
+    else
+        addOrUpdate(dir);
 }
 
 void RunsPanel::setOpenedFolders(const QStringList& dirs) {
@@ -228,8 +243,9 @@ void RunsPanel::addOrUpdate(const QString& dir) {
         const QString notes = toQt(record.annotations.notes);
         item->setText(kNotes, notes.section(QLatin1Char('\n'), 0, 0));
         item->setToolTip(kNotes, notes);
-        item->setText(kStatus, toQt(wb::toString(record.info.status)));
-        item->setToolTip(kStatus, toQt(record.info.error));
+        // Derived from the folder and its owner: "interrupted at step 154" when nobody trains it any more.
+        item->setText(kStatus, toQt(record.statusText()));
+        item->setToolTip(kStatus, toQt(record.statusDetail()));
         item->setText(kDevice, RunCollection::deviceLabelFor(record));
         item->setText(kTask, toQt(wb::toString(record.config.task)));
         item->setText(kSteps, QString::number(record.info.summary.steps));
@@ -237,6 +253,11 @@ void RunsPanel::addOrUpdate(const QString& dir) {
                                   ? QString::number(record.info.summary.samplesPerSecond, 'f', 1)
                                   : QStringLiteral("–"));
     }
+    // A run that reads running but is not this app's own is trained by another process: follow it.
+    if (readable && record.info.status == wb::RunStatus::Running && !(index >= 0 && m_runs->at(index).live))
+        m_owners->watch(dir);
+    else
+        m_owners->unwatch(dir);
     const bool hasModel = QFileInfo::exists(dir + QLatin1Char('/') + QLatin1String(wb::runfiles::kModel));
     item->setData(kRun, kModelRole, hasModel);
     item->setCheckState(kRun, index >= 0 ? Qt::Checked : Qt::Unchecked);
@@ -301,15 +322,31 @@ QString RunsPanel::runStatus(const QString& dir) const {
     return item ? item->text(kStatus) : QString();
 }
 
-bool RunsPanel::annotate(const QString& dir, const wb::RunAnnotations& annotations) {
+bool RunsPanel::annotate(const QString& dir, const wb::RunAnnotations& annotations,
+                         const std::optional<wb::RunAnnotations>& base) {
+    wb::AnnotationsSaved saved;
+    m_lastSaveNotice.clear();
     try {
-        wb::writeRunAnnotations(toStd(dir), annotations);
+        // Merged under the file's lock with what another window or process saved since base was read.
+        saved = wb::saveRunAnnotations(toStd(dir), base ? *base : wb::readRunAnnotations(toStd(dir)),
+                                       annotations);
     } catch (const std::exception& e) {
         Q_EMIT loadFailed(tr("Could not save the run's name and notes"), toQt(e.what()));
         return false;
     }
-    m_runs->setAnnotations(dir, annotations);  // renames it in the charts and tables when it is compared
+    // Renames it in the charts and tables when it is compared.
+    m_runs->setAnnotations(dir, saved.annotations);
     addOrUpdate(dir);
+    if (!saved.overwritten.empty()) {
+        QStringList replaced;
+        for (const auto& field : saved.overwritten)
+            replaced << (field == "name" ? tr("the name (it was \"%1\")").arg(toQt(saved.theirs.name))
+                                         : tr("the notes (they were: %1)").arg(toQt(saved.theirs.notes)));
+        m_lastSaveNotice = tr("%1 was also edited elsewhere since this dialog opened; yours replaced %2. "
+                              "Everything else saved there is kept.")
+                               .arg(runName(dir), replaced.join(tr(" and ")));
+        if (m_confirm) QMessageBox::information(this, tr("Saved over another change"), m_lastSaveNotice);
+    }
     return true;
 }
 
@@ -328,7 +365,9 @@ void RunsPanel::editSelected() {
     const auto record = loadSelected();
     if (!record) return;
     RunNotesDialog dialog(*record, this);
-    if (dialog.exec() == QDialog::Accepted) annotate(toQt(record->dir), dialog.annotations());
+    // What the dialog opened with is the base of the merge: only what the user changed in it is saved.
+    if (dialog.exec() == QDialog::Accepted)
+        annotate(toQt(record->dir), dialog.annotations(), record->annotations);
 }
 
 bool RunsPanel::deleteRun(const QString& dir) {

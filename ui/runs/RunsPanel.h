@@ -18,6 +18,7 @@ class QTreeWidgetItem;
 namespace wbui {
 
 class RunCollection;
+class RunOwnerWatch;
 
 class RunsPanel : public QWidget {
     Q_OBJECT
@@ -42,8 +43,14 @@ public:
     QString runStatus(const QString& dir) const;  // what the Status column shows ("running", "completed")
 
     // Writes a run's name, notes and tags to its folder; every view renames it. False (and loadFailed) when
-    // the folder cannot be written.
-    bool annotate(const QString& dir, const wb::RunAnnotations& annotations);
+    // the folder cannot be written. base: what the editor started from (the dialog's run as it opened);
+    // only what differs from it is saved, merged with what another process saved meanwhile
+    // (wb::saveRunAnnotations). Without base, what the folder holds now.
+    bool annotate(const QString& dir, const wb::RunAnnotations& annotations,
+                  const std::optional<wb::RunAnnotations>& base = std::nullopt);
+    // After annotate: what the user was told because another writer's name or notes were replaced; "" if
+    // none.
+    QString lastSaveNotice() const { return m_lastSaveNotice; }
     // Opens the name/notes/tags dialog for the selected run.
     void editSelected();
     // Deletes a run folder after asking (unless confirmations are off, for tests); a run still training is
@@ -71,14 +78,19 @@ private:
     QGridLayout* buildButtons();
     void followCollection();
     void addOrUpdate(const QString& dir);
+    // A run folder changed on disk (another process's checkpoint, end or death): its row, and its entry in
+    // the comparison when it is there and not this app's live run, are read again.
+    void reloadRun(const QString& dir);
     void setInComparison(QTreeWidgetItem* item, bool on);
 
     RunCollection* m_runs = nullptr;
+    RunOwnerWatch* m_owners = nullptr;
     QTreeWidget* m_tree = nullptr;
     QString m_root;
     QStringList m_opened;
     bool m_updating = false;
     bool m_confirm = true;
+    QString m_lastSaveNotice;
 };
 
 }  // namespace wbui

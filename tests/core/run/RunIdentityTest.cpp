@@ -48,7 +48,8 @@ TEST(RunAnnotations, WrittenReadAndLoadedWithTheRun) {
     const auto record = wb::loadRunFolder(dir);
     EXPECT_EQ(record.name(), "baseline on one core");
     EXPECT_EQ(record.annotations.tags, a.tags);
-    EXPECT_EQ(wbtest::listTree(dir).size(), 3u);  // config, run, annotations: no temporary file left
+    // config, run, annotations and the lock they are saved under: no temporary file left
+    EXPECT_EQ(wbtest::listTree(dir).size(), 4u);
 }
 
 TEST(RunAnnotations, MalformedFileIsNamedAndNotAFolderIsRefused) {

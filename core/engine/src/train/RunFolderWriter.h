@@ -1,7 +1,9 @@
 // Everything a training run writes into its folder, each file atomically: config.json and vocab.json at the
 // start, run.json and metrics.csv as it goes, a classifier's evaluation.json at each validation, the
 // checkpoint pair. In a data-parallel run only rank 0 has
-// an enabled writer; the other ranks' writers do nothing.
+// an enabled writer; the other ranks' writers do nothing. The enabled writer also holds the run's lock
+// (workbench/RunLock.h) from claim() until it is destroyed with the session: that is how a reader knows the
+// run has a live owner, and a run whose owner died reads "interrupted".
 #pragma once
 
 #include <filesystem>
@@ -14,6 +16,7 @@
 #include "workbench/Evaluation.h"
 #include "workbench/Metrics.h"
 #include "workbench/RunFolder.h"
+#include "workbench/RunLock.h"
 
 namespace wb {
 
@@ -22,6 +25,11 @@ public:
     RunFolderWriter(std::filesystem::path dir, bool enabled) : m_dir(std::move(dir)), m_enabled(enabled) {}
     bool enabled() const { return m_enabled; }
     const std::filesystem::path& dir() const { return m_dir; }
+    // Takes the run's lock for this sitting, before the first write; InputError when another process trains
+    // the run. The folder must exist.
+    void claim() {
+        if (m_enabled) m_lock = RunLock::acquire(m_dir.string());
+    }
     std::string runId() const { return m_dir.filename().string(); }
 
     void writeConfig(const ExperimentConfig& config) const;
@@ -41,6 +49,7 @@ public:
 private:
     std::filesystem::path m_dir;
     bool m_enabled;
+    RunLock m_lock;
 };
 
 }  // namespace wb

@@ -16,6 +16,7 @@
 #include "workbench/Format.h"
 #include "workbench/ModelSummary.h"
 #include "workbench/RunFolder.h"
+#include "workbench/RunLock.h"
 #include "workbench/TokenStore.h"
 #include "workbench/Training.h"
 
@@ -103,6 +104,10 @@ TrainingJob::TrainingJob(ExperimentConfig config, std::string runDir, std::share
 std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std::int64_t epochs,
                                                  std::int64_t maxSteps, double learningRate,
                                                  std::int64_t processes) {
+    // Another process training it would have its checkpoint renamed under it (the session takes the lock).
+    if (runHasLiveOwner(runDir))
+        throw InputError(runDir, 0,
+                         "another process is training this run: stop it there, or wait until it ends");
     recoverCheckpoint(runDir);  // a run killed while saving resumes from one consistent checkpoint
     auto record = loadRunFolder(runDir);
     for (const char* name : {runfiles::kModel, runfiles::kOptimizer, runfiles::kVocab})

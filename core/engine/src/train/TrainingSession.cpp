@@ -125,6 +125,8 @@ void TrainingSession::openRunFolder() {
         info.id = m_writer.runId();
         info.startedAt = nowIso();
     }
+    // Held to the session's end (a live owner); a resume claims it once its checkpoint loads (buildModel).
+    if (!m_job.resuming) m_writer.claim();
     info.status = RunStatus::Running;
     info.device = m_config.device.device;
     info.deviceName = m_device.is_cpu() ? "CPU" : cudaDeviceName(m_device.index(), nullptr);
@@ -208,6 +210,7 @@ void TrainingSession::buildModel() {
                                  ": the checkpoint was interrupted while saving");
         loadInto(modelFile, namedParameters(m_setup->model), modelPath);
         m_setup->optimizer->loadState(safetensors::read(optPath), m_state.optimizerSteps, optPath);
+        m_writer.claim();
         m_writer.writeConfig(m_config);  // the new limits
         m_writer.writeRunInfo(m_job.info);
         log("resumed at step " + std::to_string(m_state.step) + " (epoch " +

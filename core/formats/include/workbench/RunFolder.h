@@ -13,8 +13,11 @@
 
 namespace wb {
 
-enum class RunStatus { Created, Running, Completed, Stopped, Failed };
-std::string toString(RunStatus s);  // "created" | "running" | "completed" | "stopped" | "failed"
+// Interrupted is never written: run.json says "running" but no process holds the run's lock any more (it was
+// killed, crashed, or its machine went down), which the readers derive (loadRunFolder).
+enum class RunStatus { Created, Running, Completed, Stopped, Failed, Interrupted };
+// "created" | "running" | "completed" | "stopped" | "failed" | "interrupted"
+std::string toString(RunStatus s);
 RunStatus runStatusFromString(const std::string& s);
 
 // Throughput and quality, as stored in run.json's "summary".
@@ -27,8 +30,10 @@ struct RunSummary {
     double usPerSample = 0;
     double tokensPerSecond = 0;
     double finalTrainLoss = 0;
-    double bestValLoss = 0;      // 0 when never validated
-    double bestValAccuracy = 0;  // classifier only
+    // The validation numbers are 0 in memory and null in run.json while the run was never validated: a loss
+    // is never 0, so bestValLoss > 0 is what "validated" means (validated()), in old files with 0.0 too.
+    double bestValLoss = 0;
+    double bestValAccuracy = 0;
     double finalValLoss = 0;
     double finalValAccuracy = 0;
     std::int64_t parameters = 0;
@@ -36,6 +41,8 @@ struct RunSummary {
     // step, and the wall time of the last validation: what a corpus's size must not grow (issue #30).
     double startupSeconds = 0;
     double validationSeconds = 0;
+
+    bool validated() const { return bestValLoss > 0; }
 
     // The "summary" object of run.json, which `train --json` prints too: one writer, so that neither lacks
     // a field the other has. NaN and infinite numbers are written as null.
@@ -112,6 +119,14 @@ struct RunRecord {
     std::vector<MetricRecord> metrics;
     std::optional<NgramBaseline> baseline;  // a language model's baseline.json
     bool hasCheckpoint = false;
+    // An interrupted run (RunStatus::Interrupted): the step Resume continues from, its last checkpoint's
+    // (resumeFromCheckpoint), or without a checkpoint the last step metrics.csv holds; -1 otherwise.
+    std::int64_t interruptedAt = -1;
+    bool resumeFromCheckpoint = false;
+    // What the Status column and the CLI say: "completed", "interrupted at step 154".
+    std::string statusText() const;
+    // The same in a sentence or two, for a tooltip: why a run is interrupted and what Resume does with it.
+    std::string statusDetail() const;
     // "cpu · 2 threads · fp32" style label of the device.
     std::string label() const;
     // The corpus as a short name: a prepared corpus's name, else the file or folder name without extension.
@@ -141,11 +156,30 @@ inline constexpr const char* kEvaluation = "evaluation.json";  // classifiers (w
 inline constexpr const char* kBaseline = "baseline.json";      // language models (workbench/Baseline.h)
 // Language models: a few samples generated at every validation, one JSON object per line.
 inline constexpr const char* kSamples = "samples.jsonl";
+// Held (flock) by the process training the run, for as long as it trains (workbench/RunLock.h).
+inline constexpr const char* kLock = "run.lock";
+inline constexpr const char* kAnnotations = "annotations.json";
+// Held while annotations.json is read, merged and written, by whichever process saves it.
+inline constexpr const char* kAnnotationsLock = "annotations.lock";
 }  // namespace runfiles
 
 bool isRunFolder(const std::string& dir);  // has config.json and run.json
 // annotations.json of a run folder: {} when there is none; InputError naming the file when it is malformed.
 RunAnnotations readRunAnnotations(const std::string& dir);
+// What saving a dialog's edits did: the annotations now in the file, and the fields ("name", "notes") that
+// another writer had changed too since the dialog read them, whose value this save replaced (theirs).
+struct AnnotationsSaved {
+    RunAnnotations annotations;
+    std::vector<std::string> overwritten;
+    RunAnnotations theirs;  // what the other writer had saved, for the fields in overwritten
+};
+// Saves edits made on `base` (what the editor read): under an exclusive lock on annotations.lock, the file is
+// read again and only what the editor changed is applied to it. A field the editor left alone keeps what
+// another process saved meanwhile; tags are merged as a set (the tags the editor added, less the ones it
+// removed); a name or notes both changed take the editor's (the later write) and are listed in overwritten.
+AnnotationsSaved saveRunAnnotations(const std::string& dir, const RunAnnotations& base,
+                                    const RunAnnotations& edited);
+// Replaces every field (the same lock): `train --name` on a run it made.
 void writeRunAnnotations(const std::string& dir, const RunAnnotations& annotations);
 // Deletes a run folder and everything in it. Refuses (InputError) a path that is not a run folder, so that a
 // wrong path can never delete anything else.
@@ -167,7 +201,13 @@ struct ComparisonRow {
     double samplesPerSecond = 0, usPerSample = 0;
     double secondsToTarget = -1;  // wall seconds until the row's target was first reached; -1: not reached
     std::string target;           // "val loss ≤ 5.210", "val accuracy ≥ 85.0 %"
+    // Why secondsToTarget is -1: "not reached", or "not validated" for a run without the curve its group's
+    // target is read from (it is no part of "the level every validated run reached"); "" when reached.
+    std::string missed;
+    std::string status;  // RunRecord::statusText(): "completed", "interrupted at step 154"
+    // 0 when the run was never validated (validated is false): shown as "–" / "none", null in JSON.
     double bestValLoss = 0, bestValAccuracy = 0;
+    bool validated = false;
     // Character models: the best val loss in bits per character, and the run's n-gram baseline on the same
     // split (baseline.json); -1 when the run has none.
     double bestValBpc = -1, baselineBpc = -1;

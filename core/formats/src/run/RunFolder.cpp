@@ -18,8 +18,10 @@
 #include "io/Failpoints.h"
 #include "io/JsonDocument.h"
 #include "run/CsvText.h"
+#include "run/RunState.h"
 #include "workbench/DeviceSpec.h"
 #include "workbench/Errors.h"
+#include "workbench/RunLock.h"
 
 namespace fs = std::filesystem;
 
@@ -67,6 +69,8 @@ json finite(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 std::string joinPath(const std::string& dir, const char* name) { return (fs::path(dir) / name).string(); }
 
 json summaryJson(const RunSummary& s) {
+    // Never validated: no best and no last validation, rather than a 0 that reads as a perfect loss.
+    const auto validation = [&](double v) { return s.validated() ? finite(v) : json(nullptr); };
     return {{"steps", s.steps},
             {"epochs", finite(s.epochs)},
             {"samples", s.samples},
@@ -75,12 +79,12 @@ json summaryJson(const RunSummary& s) {
             {"us_per_sample", finite(s.usPerSample)},
             {"tokens_per_second", finite(s.tokensPerSecond)},
             {"final_train_loss", finite(s.finalTrainLoss)},
-            {"best_val_loss", finite(s.bestValLoss)},
-            {"best_val_accuracy", finite(s.bestValAccuracy)},
-            {"final_val_loss", finite(s.finalValLoss)},
+            {"best_val_loss", validation(s.bestValLoss)},
+            {"best_val_accuracy", validation(s.bestValAccuracy)},
+            {"final_val_loss", validation(s.finalValLoss)},
             {"startup_seconds", finite(s.startupSeconds)},
             {"validation_seconds", finite(s.validationSeconds)},
-            {"final_val_accuracy", finite(s.finalValAccuracy)},
+            {"final_val_accuracy", validation(s.finalValAccuracy)},
             {"parameters", s.parameters}};
 }
 
@@ -134,7 +138,43 @@ void readStrings(const FieldReader& r, const char* key, std::vector<std::string>
     }
 }
 
+// run.json says running: a run whose owner let go of its lock without saying how it ended was interrupted.
+// The owner writes its last run.json before it lets go, so run.json is read again once the lock is seen free:
+// a run that ended between the two reads is what that says, not interrupted.
+void settleLiveStatus(RunRecord& rec, const std::string& runPath) {
+    if (rec.info.status != RunStatus::Running || runHasLiveOwner(rec.dir)) return;
+    const RunInfo again = RunInfo::fromJson(readFile(runPath), runPath);
+    if (again.status != RunStatus::Running) {
+        rec.info = again;
+        if (rec.info.id.empty()) rec.info.id = fs::path(rec.dir).lexically_normal().filename().string();
+        return;
+    }
+    rec.info.status = RunStatus::Interrupted;
+    // Resume continues from the checkpoint; without one the metrics say how far it got.
+    rec.interruptedAt = resumableCheckpointStep(rec.dir);
+    rec.resumeFromCheckpoint = rec.interruptedAt >= 0;
+    if (!rec.resumeFromCheckpoint)
+        for (const auto& r : rec.metrics) rec.interruptedAt = std::max(rec.interruptedAt, r.step);
+    if (rec.interruptedAt < 0) rec.interruptedAt = 0;
+}
+
 }  // namespace
+
+std::string RunRecord::statusText() const {
+    if (info.status != RunStatus::Interrupted) return toString(info.status);
+    return "interrupted at step " + std::to_string(interruptedAt);
+}
+
+std::string RunRecord::statusDetail() const {
+    if (info.status == RunStatus::Failed) return info.error;
+    if (info.status != RunStatus::Interrupted) return {};
+    const std::string step = std::to_string(interruptedAt);
+    return "The process training this run ended without saying how (killed, crashed, or its machine went "
+           "down). " +
+           (resumeFromCheckpoint ? "Its last checkpoint is step " + step + ", which Resume continues from."
+                                 : "Its metrics reach step " + step +
+                                       ", but it saved no checkpoint: Resume has nothing to continue from.");
+}
 
 std::string toString(RunStatus s) {
     switch (s) {
@@ -148,16 +188,18 @@ std::string toString(RunStatus s) {
             return "stopped";
         case RunStatus::Failed:
             return "failed";
+        case RunStatus::Interrupted:
+            return "interrupted";
     }
     return "created";
 }
 
 RunStatus runStatusFromString(const std::string& s) {
     for (auto v : {RunStatus::Created, RunStatus::Running, RunStatus::Completed, RunStatus::Stopped,
-                   RunStatus::Failed})
+                   RunStatus::Failed, RunStatus::Interrupted})
         if (s == toString(v)) return v;
     throw InputError("unknown run status '" + s +
-                     "' (expected created, running, completed, stopped or failed)");
+                     "' (expected created, running, completed, stopped, failed or interrupted)");
 }
 
 std::string RunInfo::toJson() const {
@@ -291,6 +333,7 @@ RunRecord loadRunFolder(const std::string& dir) {
                 "run_id '" + metricsId + "' does not match the id '" + rec.info.id + "' in run.json");
     }
     rec.hasCheckpoint = fs::is_regular_file(fs::path(dir) / runfiles::kModel, ec);
+    settleLiveStatus(rec, runPath);
     rec.annotations = readRunAnnotations(dir);
     rec.baseline = loadBaseline(dir);
     return rec;

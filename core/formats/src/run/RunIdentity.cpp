@@ -14,6 +14,7 @@
 #include "workbench/Errors.h"
 #include "workbench/Format.h"
 #include "workbench/RunFolder.h"
+#include "workbench/RunLock.h"
 
 namespace fs = std::filesystem;
 
@@ -21,8 +22,6 @@ namespace wb {
 namespace {
 
 using nlohmann::json;
-
-const char* const kAnnotations = "annotations.json";
 
 // "2026-11-24T13:05:12Z" (UTC) as "11-24 14:05" in local time; "" when it does not parse.
 std::string localStart(const std::string& iso) {
@@ -79,16 +78,67 @@ RunAnnotations RunAnnotations::fromJson(const std::string& text, const std::stri
 }
 
 RunAnnotations readRunAnnotations(const std::string& dir) {
-    const fs::path path = fs::path(dir) / kAnnotations;
+    const fs::path path = fs::path(dir) / runfiles::kAnnotations;
     std::error_code ec;
     if (!fs::exists(path, ec)) return {};
     return RunAnnotations::fromJson(readFile(path.string()), path.string());
 }
 
-void writeRunAnnotations(const std::string& dir, const RunAnnotations& annotations) {
+namespace {
+
+// Tags as a set: theirs, less the ones the editor removed, plus the ones it added (in the editor's order).
+std::vector<std::string> mergedTags(const std::vector<std::string>& base,
+                                    const std::vector<std::string>& edited,
+                                    const std::vector<std::string>& theirs) {
+    const auto has = [](const std::vector<std::string>& list, const std::string& tag) {
+        return std::find(list.begin(), list.end(), tag) != list.end();
+    };
+    std::vector<std::string> out;
+    for (const auto& tag : theirs)
+        if (!(has(base, tag) && !has(edited, tag)) && !has(out, tag)) out.push_back(tag);
+    for (const auto& tag : edited)
+        if (!has(base, tag) && !has(out, tag)) out.push_back(tag);
+    return out;
+}
+
+// Annotations are written only under the lock, so that a read-modify-write of one process never interleaves
+// with another's (two windows on one runs folder, the CLI beside the app).
+template <typename Change>
+void underAnnotationsLock(const std::string& dir, Change change) {
     if (!isRunFolder(dir))
         throw InputError(dir, 0, "not a run folder (expected config.json and run.json in it)");
-    writeFileAtomic((fs::path(dir) / kAnnotations).string(), annotations.toJson());
+    const ScopedFileLock lock((fs::path(dir) / runfiles::kAnnotationsLock).string());
+    const RunAnnotations now = readRunAnnotations(dir);
+    writeFileAtomic((fs::path(dir) / runfiles::kAnnotations).string(), change(now).toJson());
+}
+
+}  // namespace
+
+AnnotationsSaved saveRunAnnotations(const std::string& dir, const RunAnnotations& base,
+                                    const RunAnnotations& edited) {
+    AnnotationsSaved saved;
+    underAnnotationsLock(dir, [&](const RunAnnotations& theirs) {
+        RunAnnotations out = theirs;
+        // A text field the editor changed is the editor's; one it left alone keeps the file's.
+        const auto field = [&](const char* name, std::string RunAnnotations::*member) {
+            if (edited.*member == base.*member) return;
+            if (theirs.*member != base.*member && theirs.*member != edited.*member) {
+                saved.overwritten.push_back(name);
+                saved.theirs.*member = theirs.*member;
+            }
+            out.*member = edited.*member;
+        };
+        field("name", &RunAnnotations::name);
+        field("notes", &RunAnnotations::notes);
+        out.tags = mergedTags(base.tags, edited.tags, theirs.tags);
+        saved.annotations = out;
+        return out;
+    });
+    return saved;
+}
+
+void writeRunAnnotations(const std::string& dir, const RunAnnotations& annotations) {
+    underAnnotationsLock(dir, [&](const RunAnnotations&) { return annotations; });
 }
 
 void removeRunFolder(const std::string& dir) {
@@ -157,8 +207,12 @@ ComparisonRow rowOf(const RunRecord& run) {
     if (row.bestValAccuracy == 0)
         for (const auto& r : seriesOf(run.metrics, "val", "accuracy"))
             if (std::isfinite(r.value)) row.bestValAccuracy = std::max(row.bestValAccuracy, r.value);
+    // An old run.json says 0.0 for "never validated": with no val loss in its metrics either, it was not.
+    row.validated = row.bestValLoss > 0;
+    if (!row.validated) row.bestValAccuracy = 0;
+    row.status = run.statusText();
     if (hasBitsPerCharacter(run.config)) {
-        if (row.bestValLoss > 0) row.bestValBpc = bitsFromNats(row.bestValLoss);
+        if (row.validated) row.bestValBpc = bitsFromNats(row.bestValLoss);
         if (run.baseline) row.baselineBpc = run.baseline->bitsPerToken;
     }
     return row;
@@ -235,6 +289,10 @@ void timeToTarget(const std::vector<RunRecord>& runs, std::vector<ComparisonRow>
             rows[i].secondsToTarget = firstTime(
                 seriesOf(metrics, "val", "loss"), [](double v, double t) { return v <= t + 1e-12; }, level);
         }
+        // The group's level is the one every validated run reached: a run without validation has no curve to
+        // reach it on, which is not the same as being too slow.
+        if (rows[i].secondsToTarget < 0 && !rows[i].target.empty())
+            rows[i].missed = options.targetLoss <= 0 && !rows[i].validated ? "not validated" : "not reached";
     }
 }
 

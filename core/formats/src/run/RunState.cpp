@@ -120,6 +120,28 @@ std::string recordedStep(const std::string& path) {
     }
 }
 
+// The "step" of a safetensors file's metadata, from its header alone (a checkpoint's data can be large);
+// "" when the file is missing, short or not one of ours.
+std::string headerStep(const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return {};
+    unsigned char size[8] = {};
+    std::uint64_t length = 0;
+    std::string header;
+    if (std::fread(size, 1, 8, f) == 8) {
+        for (int i = 7; i >= 0; --i) length = (length << 8) | size[i];
+        if (length > 0 && length < (std::uint64_t(1) << 26)) {
+            header.resize(std::size_t(length));
+            if (std::fread(header.data(), 1, header.size(), f) != header.size()) header.clear();
+        }
+    }
+    std::fclose(f);
+    const auto j = nlohmann::json::parse(header, nullptr, false);
+    if (!j.is_object() || !j.contains("__metadata__") || !j["__metadata__"].is_object()) return {};
+    const auto& md = j["__metadata__"];
+    return md.contains("step") && md["step"].is_string() ? md["step"].get<std::string>() : std::string();
+}
+
 void renameOrThrow(const std::string& from, const std::string& to) {
     std::error_code ec;
     fs::rename(from, to, ec);
@@ -158,6 +180,24 @@ void recoverCheckpoint(const std::string& runDir) {
     } else {
         fs::remove(modelNext, ec);  // an incomplete new checkpoint: the old pair stands
         fs::remove(optimizerNext, ec);
+    }
+}
+
+std::int64_t resumableCheckpointStep(const std::string& runDir) {
+    const fs::path dir(runDir);
+    const auto model = (dir / runfiles::kModel).string(), optimizer = (dir / runfiles::kOptimizer).string();
+    // What recoverCheckpoint would keep: a complete new pair, the new optimizer beside its model, or the old.
+    std::string step;
+    const auto optimizerNext = headerStep(next(optimizer));
+    if (!optimizerNext.empty() &&
+        (headerStep(next(model)) == optimizerNext || headerStep(model) == optimizerNext))
+        step = optimizerNext;
+    else if (headerStep(model) == headerStep(optimizer))
+        step = headerStep(optimizer);
+    try {
+        return step.empty() ? -1 : std::stoll(step);
+    } catch (const std::exception&) {
+        return -1;
     }
 }
 

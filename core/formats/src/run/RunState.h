@@ -40,6 +40,9 @@ struct ProgressState {
 // always hold one consistent checkpoint.
 void commitCheckpoint(const std::string& runDir);
 void recoverCheckpoint(const std::string& runDir);
+// The step a resume would continue from: the checkpoint recoverCheckpoint would keep, read from the files'
+// headers only, changing nothing (a reader's question); -1 when there is no checkpoint.
+std::int64_t resumableCheckpointStep(const std::string& runDir);
 
 std::string vocabularyFileJson(const Vocabulary& vocabulary, const std::vector<std::string>& classes);
 Vocabulary readVocabularyFile(const std::string& path, std::vector<std::string>* classes);

@@ -1,0 +1,107 @@
+// The Runs list's Status column, derived from each run folder and its owner: a run whose trainer died (the
+// app killed mid-run, then started again) reads "interrupted at step N" after the restart; a run another
+// process trains changes its row when it ends or dies, without Refresh; a stale Name & notes dialog keeps
+// what another window saved and says what it replaced.
+#include <QFileInfo>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "UiTestSupport.h"
+#include "runs/RunCollection.h"
+#include "runs/RunsPanel.h"
+#include "workbench/RunFolder.h"
+#include "workbench/RunLock.h"
+
+using namespace wbui;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A copy of a trained run under root whose run.json says running again, as a trainer killed mid-run left it.
+QString runningCopy(const fs::path& root, const std::string& name) {
+    const fs::path to = root / name;
+    fs::create_directories(root);
+    fs::copy(wbuitest::trainedLanguageModelRun().toStdString(), to, fs::copy_options::recursive);
+    fs::remove(to / wb::runfiles::kLock);
+    auto info = nlohmann::json::parse(wbtest::readText(to / "run.json"));
+    info["status"] = "running";
+    wbtest::writeText(to / "run.json", info.dump(2));
+    return QFileInfo(QString::fromStdString(to.string())).canonicalFilePath();
+}
+
+void setStatus(const QString& dir, const char* status) {
+    const auto path = fs::path(dir.toStdString()) / "run.json";
+    auto info = nlohmann::json::parse(wbtest::readText(path));
+    info["status"] = status;
+    wb::writeFileAtomic(path.string(), info.dump(2));  // renamed into place, as the trainer writes it
+}
+
+}  // namespace
+
+TEST(RunStateUi, ARunWhoseTrainerDiedReadsInterruptedAfterARestart) {
+    wbtest::TempDir tmp;
+    const QString dir = runningCopy(tmp.path() / "runs", "killed");
+    RunCollection runs;
+    RunsPanel panel(&runs);  // the app started again: the list is read from the runs folder
+    panel.setRunsRoot(QString::fromStdString((tmp.path() / "runs").string()));
+    const QString status = panel.runStatus(dir);
+    EXPECT_TRUE(status.startsWith(QStringLiteral("interrupted at step "))) << status.toStdString();
+    EXPECT_EQ(wbtest::readText(fs::path(dir.toStdString()) / "run.json").find("interrupted"),
+              std::string::npos)
+        << "the list rewrote run.json";
+}
+
+TEST(RunStateUi, ARunOfAnotherProcessChangesItsRowWhenItEndsOrDiesWithoutRefresh) {
+    wbtest::TempDir tmp;
+    const QString finishing = runningCopy(tmp.path() / "runs", "finishing");
+    const QString dying = runningCopy(tmp.path() / "runs", "dying");
+    // Two live owners (a lock of its own open file counts as another process's).
+    auto finishingOwner = wb::RunLock::acquire(finishing.toStdString());
+    auto dyingOwner = wb::RunLock::acquire(dying.toStdString());
+    RunCollection runs;
+    RunsPanel panel(&runs);
+    panel.setRunsRoot(QString::fromStdString((tmp.path() / "runs").string()));
+    EXPECT_EQ(panel.runStatus(finishing), QStringLiteral("running"));
+    EXPECT_EQ(panel.runStatus(dying), QStringLiteral("running"));
+
+    setStatus(finishing, "completed");  // the trainer's last run.json, then it lets go
+    finishingOwner.release();
+    EXPECT_TRUE(
+        wbuitest::waitFor([&] { return panel.runStatus(finishing) == QStringLiteral("completed"); }, 10000))
+        << panel.runStatus(finishing).toStdString();
+
+    dyingOwner.release();  // the kernel closing a killed trainer's lock
+    EXPECT_TRUE(wbuitest::waitFor(
+        [&] { return panel.runStatus(dying).startsWith(QStringLiteral("interrupted")); }, 10000))
+        << panel.runStatus(dying).toStdString();
+}
+
+TEST(RunStateUi, AStaleNotesDialogKeepsWhatAnotherWindowSavedAndSaysWhatItReplaced) {
+    wbtest::TempDir tmp;
+    const QString dir = runningCopy(tmp.path() / "runs", "notes");
+    RunCollection runs;
+    RunsPanel panel(&runs);
+    panel.setConfirmations(false);
+    panel.setRunsRoot(QString::fromStdString((tmp.path() / "runs").string()));
+    const wb::RunAnnotations opened = wb::readRunAnnotations(dir.toStdString());  // window A's dialog opens
+
+    wb::RunAnnotations b = opened;  // window B saves first
+    b.tags = {"tagB"};
+    b.notes = "B's notes";
+    ASSERT_TRUE(panel.annotate(dir, b, opened));
+    EXPECT_TRUE(panel.lastSaveNotice().isEmpty());
+
+    wb::RunAnnotations a = opened;  // then A's stale dialog
+    a.tags = {"tagA"};
+    a.notes = "A's notes";
+    ASSERT_TRUE(panel.annotate(dir, a, opened));
+    const auto saved = wb::readRunAnnotations(dir.toStdString());
+    EXPECT_EQ(saved.tags, (std::vector<std::string>{"tagB", "tagA"}));
+    EXPECT_EQ(saved.notes, "A's notes");
+    EXPECT_TRUE(panel.lastSaveNotice().contains(QStringLiteral("B's notes")))
+        << panel.lastSaveNotice().toStdString();
+}
