@@ -185,12 +185,35 @@ TEST(FaultInjection, DiskFullDuringACheckpointStopsTheRunAndKeepsTheLastGoodOne)
                   std::string::npos)
             << r.err;
         expectOnlyRunFiles(run, rule);
+        if (full) {
+            // Issue #46: the line says how much space there is, and the run's status says what Resume does
+            // (the Runs list shows the same text: RunRecord::statusText).
+            EXPECT_NE(r.err.find(" free)"), std::string::npos) << r.err;
+            const auto shown = cli("inspect " + quote(run.string()));
+            EXPECT_NE(shown.out.find("disk full · resumes at step 2"), std::string::npos)
+                << shown.out << shown.err;
+        }
 
         // The checkpoint of step 2 is intact and the run goes on from it once the disk is fine again.
         r = cli("resume " + quote(run.string()) + " --json");
         ASSERT_EQ(r.code, 0) << r.err;
         EXPECT_EQ(nlohmann::json::parse(r.out)["summary"]["steps"], 4);
     }
+}
+
+// Issue #45: a disk full before the first checkpoint was told as if one existed ("the run folder keeps the
+// last good checkpoint") and the Runs list read "failed · 0". The status says there is none.
+TEST(FaultInjection, DiskFullBeforeTheFirstCheckpointSaysThereIsNone) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(60));
+    const auto run = dir.path() / "run";
+    const auto r = cli("train " + quote(dir.file("pattern.txt")) + " --out " + quote(run.string()) + kRun,
+                       "enospc@1:model.safetensors");
+    EXPECT_EQ(r.code, 1) << r.err;
+    EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+    const auto shown = cli("inspect " + quote(run.string()));
+    EXPECT_NE(shown.out.find("disk full · no checkpoint yet"), std::string::npos) << shown.out << shown.err;
+    EXPECT_NE(shown.out.find("starts again from step 0"), std::string::npos) << shown.out;
 }
 
 TEST(FaultInjection, ABadFailpointRuleIsAnInputError) {

@@ -105,3 +105,20 @@ TEST(RunStateUi, AStaleNotesDialogKeepsWhatAnotherWindowSavedAndSaysWhatItReplac
     EXPECT_TRUE(panel.lastSaveNotice().contains(QStringLiteral("B's notes")))
         << panel.lastSaveNotice().toStdString();
 }
+
+// Issue #46: a run stopped by a full disk says so on its row, and what Resume goes on from.
+TEST(RunStateUi, ARunStoppedByAFullDiskSaysSoOnItsRow) {
+    wbtest::TempDir tmp;
+    const QString dir = runningCopy(tmp.path() / "runs", "full");
+    const auto path = fs::path(dir.toStdString()) / "run.json";
+    auto info = nlohmann::json::parse(wbtest::readText(path));
+    info["status"] = "failed";
+    info["error"] =
+        "cannot write " + dir.toStdString() + "/model.safetensors: No space left on device (1.2 MB free)";
+    wbtest::writeText(path, info.dump(2));
+    RunCollection runs;
+    RunsPanel panel(&runs);
+    panel.setRunsRoot(QString::fromStdString((tmp.path() / "runs").string()));
+    const QString status = panel.runStatus(dir);
+    EXPECT_TRUE(status.startsWith(QStringLiteral("disk full · resumes at step "))) << status.toStdString();
+}

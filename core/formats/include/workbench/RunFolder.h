@@ -120,10 +120,12 @@ struct RunRecord {
     std::optional<NgramBaseline> baseline;  // a language model's baseline.json
     bool hasCheckpoint = false;
     // An interrupted run (RunStatus::Interrupted): the step Resume continues from, its last checkpoint's
-    // (resumeFromCheckpoint), or without a checkpoint the last step metrics.csv holds; -1 otherwise.
+    // (resumeFromCheckpoint), or without a checkpoint the last step metrics.csv holds. A failed run: its last
+    // checkpoint's step (resumeFromCheckpoint), or -1 when it has none. -1 otherwise.
     std::int64_t interruptedAt = -1;
     bool resumeFromCheckpoint = false;
-    // What the Status column and the CLI say: "completed", "interrupted at step 154".
+    // What the Status column and the CLI say: "completed", "interrupted at step 154", "disk full · resumes
+    // at step 200" (a run that failed on a full disk: its error says "No space left on device").
     std::string statusText() const;
     // The same in a sentence or two, for a tooltip: why a run is interrupted and what Resume does with it.
     std::string statusDetail() const;

@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,7 @@
 #include "run/RunState.h"
 #include "workbench/DeviceSpec.h"
 #include "workbench/Errors.h"
+#include "workbench/Format.h"
 #include "workbench/RunLock.h"
 
 namespace fs = std::filesystem;
@@ -142,6 +144,11 @@ void readStrings(const FieldReader& r, const char* key, std::vector<std::string>
 // The owner writes its last run.json before it lets go, so run.json is read again once the lock is seen free:
 // a run that ended between the two reads is what that says, not interrupted.
 void settleLiveStatus(RunRecord& rec, const std::string& runPath) {
+    if (rec.info.status == RunStatus::Failed) {  // where a Resume would go on from
+        rec.interruptedAt = resumableCheckpointStep(rec.dir);
+        rec.resumeFromCheckpoint = rec.interruptedAt >= 0;
+        return;
+    }
     if (rec.info.status != RunStatus::Running || runHasLiveOwner(rec.dir)) return;
     const RunInfo again = RunInfo::fromJson(readFile(runPath), runPath);
     if (again.status != RunStatus::Running) {
@@ -160,12 +167,29 @@ void settleLiveStatus(RunRecord& rec, const std::string& runPath) {
 
 }  // namespace
 
+namespace {
+// A write that failed for want of space (the engine's "cannot write FILE: No space left on device").
+bool failedOnAFullDisk(const RunInfo& info) {
+    return info.status == RunStatus::Failed &&
+           (info.error.find("No space left on device") != std::string::npos ||
+            info.error.find("Disk quota exceeded") != std::string::npos);
+}
+}  // namespace
+
 std::string RunRecord::statusText() const {
+    if (failedOnAFullDisk(info))
+        return resumeFromCheckpoint ? "disk full · resumes at step " + std::to_string(interruptedAt)
+                                    : "disk full · no checkpoint yet";
     if (info.status != RunStatus::Interrupted) return toString(info.status);
     return "interrupted at step " + std::to_string(interruptedAt);
 }
 
 std::string RunRecord::statusDetail() const {
+    if (failedOnAFullDisk(info))
+        return info.error + ". Free some space on that disk, then Resume: " +
+               (resumeFromCheckpoint
+                    ? "it goes on from its checkpoint at step " + std::to_string(interruptedAt) + "."
+                    : "it saved no checkpoint yet, so it starts again from step 0.");
     if (info.status == RunStatus::Failed) return info.error;
     if (info.status != RunStatus::Interrupted) return {};
     const std::string step = std::to_string(interruptedAt);
@@ -344,7 +368,14 @@ void writeFileAtomic(const std::string& path, const std::string& bytes) {
     const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
     std::string tmp = (parent / ("." + target.filename().string() + ".tmp-XXXXXX")).string();
     auto failure = [&](const char* what, int err) {
-        return TrainingError("cannot write " + path + ": " + what + std::strerror(err));
+        std::string message = "cannot write " + path + ": " + what + std::strerror(err);
+        // A full disk says how full: what a user frees before Resume.
+        struct statvfs disk {};
+        if ((err == ENOSPC || err == EDQUOT) && ::statvfs(parent.c_str(), &disk) == 0)
+            message += " (" +
+                       humanBytes(static_cast<double>(disk.f_bavail) * static_cast<double>(disk.f_frsize)) +
+                       " free)";
+        return TrainingError(message);
     };
     if (const int injected = failpoints::reached(failpoints::Site::BeforeCreate, path))
         throw failure("", injected);
