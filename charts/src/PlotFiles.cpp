@@ -21,19 +21,17 @@
 
 namespace wbui {
 
-namespace {
-bool failed(QString* error, const QString& path, const QString& why) {
+bool PlotFiles::fail(QString* error, const QString& path, const QString& why) {
     if (error) *error = QStringLiteral("%1: %2").arg(path, why);
     return false;
 }
-}  // namespace
 
 bool PlotFiles::writeFile(const QString& path, const QByteArray& bytes, QString* error) {
     // QSaveFile writes a temporary file and renames it: no half-written export is ever left behind.
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return failed(error, path, file.errorString());
+    if (!file.open(QIODevice::WriteOnly)) return fail(error, path, file.errorString());
     file.write(bytes);
-    if (!file.commit()) return failed(error, path, file.errorString());
+    if (!file.commit()) return fail(error, path, file.errorString());
     return true;
 }
 
@@ -111,10 +109,10 @@ bool PlotFiles::savePlot(QCustomPlot* plot, const QString& path, QString* error,
             ok = painter.end();
         }
     } else {
-        return failed(error, path, QStringLiteral("unknown image type; use .png, .svg or .pdf"));
+        return fail(error, path, QStringLiteral("unknown image type; use .png, .svg or .pdf"));
     }
     if (!ok || !QFileInfo::exists(path))
-        return failed(error, path, QStringLiteral("could not write the image"));
+        return fail(error, path, QStringLiteral("could not write the image"));
     return true;
 }
 
@@ -122,7 +120,7 @@ bool PlotFiles::writeRunsCsv(const std::vector<wb::RunRecord>& runs, const QStri
     try {
         return writeFile(path, QByteArray::fromStdString(wb::comparisonCsv(runs)), error);
     } catch (const std::exception& e) {
-        return failed(error, path, toQt(e.what()));
+        return fail(error, path, toQt(e.what()));
     }
 }
 

@@ -1,37 +1,22 @@
-// Chart, CSV and environment export.
+// A Qt Charts view as a file, and the new-folder dialog.
 #include "export/ChartExporter.h"
 
 #include <QChart>
 #include <QChartView>
-#include <QDate>
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
+#include <QGraphicsLayout>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
-#include <QSysInfo>
-
-#include "workbench/charts/QCustomPlot.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "workbench/Devices.h"
+#include "workbench/charts/PlotFiles.h"
 #include "workbench/charts/QtConversions.h"
 
 namespace wbui {
-
-namespace {
-bool failed(QString* error, const QString& path, const QString& why) {
-    if (error) *error = QStringLiteral("%1: %2").arg(path, why);
-    return false;
-}
-}  // namespace
 
 QString ChartExporter::askForNewFolder(QWidget* parent, const QString& title, const QString& suggested) {
     return QFileDialog::getSaveFileName(parent, title, suggested, QString(), nullptr,
@@ -63,7 +48,8 @@ bool ChartExporter::saveChartView(QChartView* view, const QString& path, QString
         painter.setRenderHint(QPainter::Antialiasing);
         chart->scene()->render(&painter, QRectF(QPointF(0, 0), size), chart->sceneBoundingRect());
         painter.end();
-        if (!image.save(path)) return failed(error, path, QStringLiteral("could not write the image"));
+        if (!image.save(path))
+            return PlotFiles::fail(error, path, QStringLiteral("could not write the image"));
         return true;
     }
     if (suffix == QLatin1String("svg") || suffix == QLatin1String("pdf")) {
@@ -82,10 +68,10 @@ bool ChartExporter::saveChartView(QChartView* view, const QString& path, QString
             painter.begin(&pdf);
         }
         chart->scene()->render(&painter, QRectF(QPointF(0, 0), size), chart->sceneBoundingRect());
-        if (!painter.end()) return failed(error, path, QStringLiteral("could not write the image"));
+        if (!painter.end()) return PlotFiles::fail(error, path, QStringLiteral("could not write the image"));
         return true;
     }
-    return failed(error, path, QStringLiteral("unknown image type; use .png, .svg or .pdf"));
+    return PlotFiles::fail(error, path, QStringLiteral("unknown image type; use .png, .svg or .pdf"));
 }
 
 }  // namespace wbui

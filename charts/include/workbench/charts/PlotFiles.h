@@ -33,6 +33,8 @@ public:
     static bool writeFile(const QString& path, const QByteArray& bytes, QString* error);
     // Replaces `to` with a copy of `from`; false with *error naming both.
     static bool copyFile(const QString& from, const QString& to, QString* error);
+    // Sets *error to "PATH: why" and returns false: the one-line failure of every export.
+    static bool fail(QString* error, const QString& path, const QString& why);
     // environment.json for a bundle: this machine's devices, LibTorch, BLAS, Qt and QCustomPlot versions.
     static QByteArray environmentJson();
 };
