@@ -8,9 +8,20 @@
 
 #include <unistd.h>
 
+#include "workbench/Errors.h"
+
 namespace fs = std::filesystem;
 
 namespace wbtest {
+
+std::string inputErrorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const wb::InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
 
 TempDir::TempDir() {
     std::string pattern = (fs::temp_directory_path() / "wbtest-XXXXXX").string();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,5 +43,8 @@ void writeVerseTables(const std::filesystem::path& folder);
 
 // Lists all entries under a folder (relative paths, sorted); for "nothing left behind" assertions.
 std::vector<std::string> listTree(const std::filesystem::path& root);
+
+// The message of the wb::InputError f throws, or "(no error)" when it throws none.
+std::string inputErrorOf(const std::function<void()>& f);
 
 }  // namespace wbtest

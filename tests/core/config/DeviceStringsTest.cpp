@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/TestSupport.h"
 #include "workbench/Config.h"
 #include "workbench/ConfigFields.h"
 #include "workbench/DeviceSpec.h"
@@ -71,15 +72,6 @@ const std::vector<Rejected> kRejected = {
     {"cpu:0000", "the thread count must be at least 1"},
 };
 
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const wb::InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
-
 void expectOneLineSaying(const std::string& message, const std::string& device, const std::string& why) {
     EXPECT_EQ(message.find('\n'), std::string::npos) << message;
     EXPECT_NE(message.find("device '" + device + "': " + why), std::string::npos) << message;
@@ -104,7 +96,7 @@ TEST(DeviceStrings, EveryRejectedSpellingSaysWhyInOneLine) {
     for (const auto& r : kRejected) {
         EXPECT_FALSE(wb::DeviceSpec::tryParse(r.text)) << r.text;
         EXPECT_FALSE(wb::isCpuDevice(r.text)) << r.text;
-        expectOneLineSaying(errorOf([&] { wb::DeviceSpec::parse(r.text); }), r.text, r.why);
+        expectOneLineSaying(wbtest::inputErrorOf([&] { wb::DeviceSpec::parse(r.text); }), r.text, r.why);
     }
 }
 
@@ -168,10 +160,12 @@ TEST(DeviceStrings, ARejectedDeviceIsRefusedWhereverItIsWritten) {
     for (const auto& r : kRejected) {
         wb::ExperimentConfig config;
         // --device: the message names the device, on one line.
-        expectOneLineSaying(errorOf([&] { wb::configField("device").set(config, r.text); }), r.text, r.why);
+        expectOneLineSaying(wbtest::inputErrorOf([&] { wb::configField("device").set(config, r.text); }),
+                            r.text, r.why);
         // config.json: the file and the key too.
         const auto json = nlohmann::json{{"device", {{"device", r.text}}}}.dump();
-        const auto fromFile = errorOf([&] { wb::ExperimentConfig::fromJson(json, "config.json"); });
+        const auto fromFile =
+            wbtest::inputErrorOf([&] { wb::ExperimentConfig::fromJson(json, "config.json"); });
         expectOneLineSaying(fromFile, r.text, r.why);
         EXPECT_NE(fromFile.find("config.json: device.device: "), std::string::npos) << fromFile;
         // Set by code, validate() says so.
@@ -201,7 +195,9 @@ TEST(DeviceStrings, ASweepsDeviceAxisTakesTheSameStrings) {
         if (expected.threads == 0) expected.threads = base.device.threads;
         EXPECT_EQ(sweep.cellConfig(sweep.cells[i]).device.spec(), expected) << valid[i].text;
     }
-    const auto tooMany = errorOf([&] { wb::Sweep::plan(base, {{"device", {"cpu:9999"}}}, 1, 0); });
+    const auto tooMany = wbtest::inputErrorOf([&] {
+        wb::Sweep::plan(base, {{"device", {"cpu:9999"}}}, 1, 0);
+    });
     EXPECT_NE(tooMany.find("threads must be at most 4096 (is 9999"), std::string::npos) << tooMany;
     // With a threads axis too, the device's own count wins whatever the axes' order.
     const auto both = wb::Sweep::plan(base, {{"threads", {"4"}}, {"device", {"cpu:2", "cpu"}}}, 1, 0);
@@ -209,7 +205,9 @@ TEST(DeviceStrings, ASweepsDeviceAxisTakesTheSameStrings) {
     EXPECT_EQ(both.cellConfig(both.cells[1]).device.spec().text(), "cpu:4");
     for (const auto& r : kRejected) {
         if (r.text.empty() || r.text.find(',') != std::string::npos) continue;  // not an axis value
-        const auto message = errorOf([&] { wb::Sweep::plan(base, {{"device", {"cpu", r.text}}}, 1, 0); });
+        const auto message = wbtest::inputErrorOf([&] {
+            wb::Sweep::plan(base, {{"device", {"cpu", r.text}}}, 1, 0);
+        });
         EXPECT_NE(message.find("--grid: "), std::string::npos) << message;
         expectOneLineSaying(message, r.text, r.why);
     }

@@ -6,20 +6,12 @@
 #include <functional>
 #include <string>
 
+#include "support/TestSupport.h"
 #include "workbench/DeviceSpec.h"
 #include "workbench/Devices.h"
 #include "workbench/Errors.h"
 
 namespace {
-
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const wb::InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 wb::DeviceSpec cpu(std::int64_t threads, std::int64_t processes = 1) {
     wb::DeviceSpec spec;
@@ -33,17 +25,21 @@ wb::DeviceSpec cpu(std::int64_t threads, std::int64_t processes = 1) {
 TEST(DeviceAvailability, TheCpuIsAlwaysThereWithSaneThreadsAndProcesses) {
     EXPECT_NO_THROW(wb::checkDeviceAvailable(cpu(0)));
     EXPECT_NO_THROW(wb::checkDeviceAvailable(cpu(wb::kMaxThreads, wb::kMaxProcesses)));
-    EXPECT_NE(errorOf([] { wb::checkDeviceAvailable(cpu(wb::kMaxThreads + 1)); }).find("device 'cpu:4097': "),
+    EXPECT_NE(wbtest::inputErrorOf([] {
+                  wb::checkDeviceAvailable(cpu(wb::kMaxThreads + 1));
+              }).find("device 'cpu:4097': "),
               std::string::npos);
-    EXPECT_NE(errorOf([] { wb::checkDeviceAvailable(cpu(-1)); }).find("thread count"), std::string::npos);
-    EXPECT_NE(errorOf([] { wb::checkDeviceAvailable(cpu(1, 0)); }).find("processes must be 1 to"),
+    EXPECT_NE(wbtest::inputErrorOf([] { wb::checkDeviceAvailable(cpu(-1)); }).find("thread count"),
               std::string::npos);
+    EXPECT_NE(
+        wbtest::inputErrorOf([] { wb::checkDeviceAvailable(cpu(1, 0)); }).find("processes must be 1 to"),
+        std::string::npos);
 }
 
 TEST(DeviceAvailability, ACudaDeviceMustBeHere) {
     const int here = wb::cudaSupport().devices;
     const auto beyond = wb::DeviceSpec::parse("cuda:" + std::to_string(here));
-    const auto message = errorOf([&] { wb::checkDeviceAvailable(beyond); });
+    const auto message = wbtest::inputErrorOf([&] { wb::checkDeviceAvailable(beyond); });
     EXPECT_NE(message.find("device 'cuda:" + std::to_string(here) + "': "), std::string::npos) << message;
     EXPECT_NE(message.find(here == 0 ? "no CUDA device is available" : "CUDA device(s) here"),
               std::string::npos)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "support/TestSupport.h"
 #include "workbench/Errors.h"
 #include "workbench/Sweep.h"
 #include "workbench/SweepPlots.h"
@@ -19,15 +20,6 @@ wb::ExperimentConfig twoProcesses() {
     return base;
 }
 
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const wb::InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
-
 }  // namespace
 
 TEST(SweepLink, LinkValuesAreUnshapedOrARate) {
@@ -39,7 +31,7 @@ TEST(SweepLink, LinkValuesAreUnshapedOrARate) {
     const auto axis = wb::parseSweepAxis("link=unshaped,100mbit");
     EXPECT_EQ(axis.field, "link");
     EXPECT_EQ(axis.values, (std::vector<std::string>{"unshaped", "100mbit"}));
-    const auto why = errorOf([] { wb::parseSweepAxis("link=unshaped,fast"); });
+    const auto why = wbtest::inputErrorOf([] { wb::parseSweepAxis("link=unshaped,fast"); });
     EXPECT_NE(why.find("'fast' is not a link"), std::string::npos) << why;
     EXPECT_NE(why.find("100mbit"), std::string::npos) << why;  // says what a link looks like
 }
@@ -67,11 +59,12 @@ TEST(SweepLink, ALinkCellKeepsItsConfigAndNamesItsLink) {
 TEST(SweepLink, ACellOfOneProcessHasNoLinkAndIsRefused) {
     auto base = twoProcesses();
     base.device.processes = 1;
-    const auto why = errorOf([&] { wb::Sweep::plan(base, {wb::parseSweepAxis("link=100mbit")}, 1, 0); });
+    const auto why =
+        wbtest::inputErrorOf([&] { wb::Sweep::plan(base, {wb::parseSweepAxis("link=100mbit")}, 1, 0); });
     EXPECT_NE(why.find("one process"), std::string::npos) << why;
     EXPECT_NE(why.find("link=100mbit"), std::string::npos) << why;  // the cell
     // A processes axis decides it per cell: 1 is refused, 2 and 3 plan.
-    EXPECT_NE(errorOf([&] {
+    EXPECT_NE(wbtest::inputErrorOf([&] {
                   wb::Sweep::plan(
                       base, {wb::parseSweepAxis("processes=1,2"), wb::parseSweepAxis("link=1gbit")}, 1, 0);
               }).find("one process"),
