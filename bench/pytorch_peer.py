@@ -74,6 +74,12 @@ def main():
     ap.add_argument("--device", default="cpu", help="cpu or cuda[:N]")
     ap.add_argument("--precision", default="fp32", choices=["fp32", "bf16", "fp16"])
     ap.add_argument("--batch-size", type=int, default=0, help="override the preset's batch size")
+    ap.add_argument("--cases", default="",
+                    help="several presets in one process, each PRESET[:BATCH], comma-separated (one JSON "
+                         "object a line); overrides --preset")
+    ap.add_argument("--tf32", action="store_true", help="CUDA: fp32 matrix products in TF32")
+    ap.add_argument("--profile", action="store_true",
+                    help="CUDA: also profile a few steps (torch.profiler): kernels per step and their time")
     ap.add_argument("--mkldnn", default="on", choices=["on", "off"],
                     help="torch.backends.mkldnn.enabled: PyTorch 2.x trains a CPU LSTM through oneDNN when on "
                          "(its default), through its own matrix products and BLAS when off")
@@ -91,13 +97,29 @@ def main():
         os.environ["OPENBLAS_NUM_THREADS"] = str(blas)
         os.environ["OMP_NUM_THREADS"] = str(args.threads)
     import torch
-    from torch import nn
 
     torch.set_num_threads(args.threads)
     torch.backends.mkldnn.enabled = args.mkldnn == "on"
-    p = dict(PRESETS[args.preset])
-    if args.batch_size > 0:
-        p["batch"] = args.batch_size
+    if args.tf32:
+        torch.backends.cuda.matmul.allow_tf32 = True
+    cases = [c for c in args.cases.split(",") if c] if args.cases else [args.preset]
+    for case in cases:
+        preset, _, batch = case.partition(":")
+        if preset not in PRESETS:
+            ap.error(f"unknown preset {preset!r} in {case!r} (expected {', '.join(sorted(PRESETS))})")
+        json.dump(run_case(args, preset, int(batch) if batch else args.batch_size), sys.stdout)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+
+
+def run_case(args, preset, batch_size):
+    """One preset at one batch size: the median step, and with --profile where a step's GPU time goes."""
+    import torch
+    from torch import nn
+
+    p = dict(PRESETS[preset])
+    if batch_size > 0:
+        p["batch"] = batch_size
     device = torch.device(args.device)
     cuda = device.type == "cuda"
     amp_dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}.get(args.precision)
@@ -154,14 +176,46 @@ def main():
     onednn = onednn_implementations(train_step) if args.mkldnn == "on" and not cuda else {}
     step_ms = statistics.median(times) * 1e3
     us = step_ms * 1e3 / b
-    json.dump({"preset": args.preset, "device": str(device), "precision": args.precision,
-               "device_name": torch.cuda.get_device_name(device) if cuda else "CPU",
-               "threads": torch.get_num_threads(), "torch": torch.__version__,
-               "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "default"), "mkldnn": args.mkldnn,
-               "batch_size": b, "seq_len": t, "median_step_ms": step_ms, "us_per_sample": us,
-               "tokens_per_s": 1e6 / us * t, "step_ms": [x * 1e3 for x in times],
-               "onednn_implementations": onednn}, sys.stdout)
-    sys.stdout.write("\n")
+    result = {"preset": preset, "device": str(device), "precision": args.precision,
+              "device_name": torch.cuda.get_device_name(device) if cuda else "CPU",
+              "threads": torch.get_num_threads(), "torch": torch.__version__,
+              "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "default"), "mkldnn": args.mkldnn,
+              "tf32": bool(args.tf32), "batch_size": b, "seq_len": t, "median_step_ms": step_ms,
+              "us_per_sample": us, "tokens_per_s": 1e6 / us * t, "step_ms": [x * 1e3 for x in times],
+              "onednn_implementations": onednn}
+    if args.profile and cuda:
+        try:
+            result["profile"] = kernel_profile(train_step, sync)
+        except Exception as e:  # the timing stands without it
+            result["profile"] = {"error": f"{type(e).__name__}: {e}"}
+    return result
+
+
+def kernel_profile(train_step, sync, steps=5):
+    """Where the GPU's time goes in a step (torch.profiler, after the timed steps): kernels per step, the
+    kernels' summed time per step against the step's wall time, and the kernels that take the most."""
+    from torch.profiler import ProfilerActivity, profile
+
+    sync()
+    t0 = time.perf_counter()
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            train_step()
+        sync()
+    wall_ms = (time.perf_counter() - t0) * 1e3 / steps
+    kernels = {}
+    for e in prof.events():
+        if getattr(e, "device_type", None) is not None and "CUDA" in str(e.device_type) and e.name:
+            k = kernels.setdefault(e.name, [0, 0.0])
+            k[0] += 1
+            k[1] += e.device_time if hasattr(e, "device_time") else e.cuda_time
+    total_us = sum(k[1] for k in kernels.values())
+    top = sorted(kernels.items(), key=lambda kv: -kv[1][1])[:10]
+    return {"steps": steps, "wall_ms_per_step_profiled": wall_ms,
+            "kernel_launches_per_step": sum(k[0] for k in kernels.values()) / steps,
+            "kernel_ms_per_step": total_us / 1e3 / steps,
+            "top_kernels": [{"name": name[:120], "calls_per_step": c / steps, "ms_per_step": us / 1e3 / steps}
+                            for name, (c, us) in top]}
 
 
 if __name__ == "__main__":

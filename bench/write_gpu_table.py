@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
-"""Renders scripts/gpu-bench.sh's JSON (ours-PRESET-PRECISION-ROUND.json from `lstm-workbench-cli bench`,
-peer-...json from bench/pytorch_peer.py) as the Markdown table docs/benchmarks.md's GPU section holds:
-per preset and precision the median over rounds of each side's median µs/sample, and their ratio.
+"""Renders scripts/gpu-bench.sh's JSON as the Markdown tables docs/benchmarks.md's GPU section holds.
+
+Inputs in OUT_DIR (one file per round, variant and precision):
+  ours-VARIANT-PRECISION-ROUND.json   `lstm-workbench-cli bench --json` over several presets (a JSON array);
+                                      VARIANT is graph (CUDA graph steps), eager (op by op) or graphtf32
+  peer-PRECISION-ROUND.jsonl          bench/pytorch_peer.py --cases: PyTorch eager, one JSON object a line
+  versions.json                       the Python PyTorch's versions
+Per preset, batch and precision: the median over rounds of each side's median µs/sample, and ours (graph)
+against PyTorch eager. The issue's targets (#48, bf16) are printed beside the bf16 rows.
 Usage: write_gpu_table.py OUT_DIR"""
 import glob
 import json
@@ -10,20 +16,44 @@ import re
 import statistics
 import sys
 
+# Issue #48's targets in bf16, µs per sample: (preset, batch) -> target.
+TARGETS = {("imdb", 64): 30, ("charrnn", 64): 15, ("charrnn", 1024): 2.0, ("poems", 32): 60, ("poems", 1024): 12}
 
-def load(out, side):
-    runs = {}
-    for path in sorted(glob.glob(os.path.join(out, f"{side}-*.json"))):
-        m = re.match(rf"{side}-(\w+)-(fp32|bf16|fp16)-(\d+)\.json$", os.path.basename(path))
+
+def read_results(path):
+    """A JSON array or object (our CLI), or one object a line (the peer)."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read().strip()
+    if not text:
+        return []
+    try:
+        value = json.loads(text)
+        return value if isinstance(value, list) else [value]
+    except ValueError:
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def load(out):
+    """{(side, preset, batch, precision): [us_per_sample per round]} and one result for the header."""
+    runs, first = {}, None
+    for path in sorted(glob.glob(os.path.join(out, "ours-*.json")) + glob.glob(os.path.join(out, "peer-*.jsonl"))):
+        name = os.path.basename(path)
+        m = re.match(r"ours-(\w+)-(fp32|bf16|fp16)-(\d+)\.json$", name) or \
+            re.match(r"(peer)-(fp32|bf16|fp16)-(\d+)\.jsonl$", name)
         if not m:
             continue
+        side = "pytorch" if m.group(1) == "peer" else m.group(1)
         try:
-            with open(path, encoding="utf-8") as f:
-                result = json.load(f)
-            runs.setdefault((m.group(1), m.group(2)), []).append(result)
+            results = read_results(path)
         except (OSError, ValueError) as e:
             print(f"write_gpu_table: skipping {path}: {e}", file=sys.stderr)
-    return runs
+            continue
+        for r in results:
+            key = (side, r["preset"], int(r["batch_size"]), m.group(2))
+            runs.setdefault(key, []).append(r["us_per_sample"])
+            if side == "graph" and first is None:
+                first = r
+    return runs, first
 
 
 def main():
@@ -31,36 +61,42 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     out = sys.argv[1]
-    ours, peer = load(out, "ours"), load(out, "peer")
-    if not ours:
-        print(f"write_gpu_table: no ours-*.json in {out}", file=sys.stderr)
+    runs, first = load(out)
+    if not runs:
+        print(f"write_gpu_table: no results in {out}", file=sys.stderr)
         return 1
-    first = next(iter(ours.values()))[0]
     versions = {}
     try:
         with open(os.path.join(out, "versions.json"), encoding="utf-8") as f:
             versions = json.load(f)
     except (OSError, ValueError):
         pass
-    print(f"Device: {first.get('device_name', first.get('device'))}; LibTorch (C++) {first.get('libtorch')}; "
-          f"Python PyTorch {versions.get('torch', '?')}, CUDA {versions.get('cuda', '?')}, "
-          f"cuDNN {versions.get('cudnn', '?')}; {len(next(iter(ours.values())))} round(s), "
-          f"{first.get('steps')} timed steps each, ours and PyTorch alternately.\n")
-    print("| preset | precision | batch | ours µs/sample | PyTorch µs/sample | ours / PyTorch | ours GFLOP/s | "
-          "peak GFLOP/s (measured) | ours % of peak |")
+    rounds = max(len(v) for v in runs.values())
+    first = first or {}
+    print(f"Device: {first.get('device_name', '?')}; ours: LibTorch (C++) {first.get('libtorch', '?')}; "
+          f"PyTorch eager: Python PyTorch {versions.get('torch', '?')}, CUDA {versions.get('cuda', '?')}, "
+          f"cuDNN {versions.get('cudnn', '?')}; µs per training sample, median over {rounds} round(s) of each "
+          f"side's median step, {first.get('steps', '?')} timed steps each; the sides alternate within a round.\n")
+    print("| preset | batch | precision | ours, graph | ours, op by op | ours, graph + TF32 | PyTorch eager | "
+          "graph / PyTorch | #48 target (bf16) |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    order = {"imdb": 0, "charrnn": 1, "poems": 2, "fp32": 0, "bf16": 1, "fp16": 2}
-    for key in sorted(ours, key=lambda k: (order.get(k[0], 9), order.get(k[1], 9))):
-        o = ours[key]
-        us = statistics.median(r["us_per_sample"] for r in o)
-        gf = statistics.median(r["gflops"] for r in o)
-        peak = statistics.median(r["peak_gflops"] for r in o)
-        p = peer.get(key)
-        pus = statistics.median(r["us_per_sample"] for r in p) if p else None
-        ratio = f"{us / pus:.2f}x" if pus else "–"
-        pcell = f"{pus:.1f}" if pus else "–"
-        print(f"| {key[0]} | {key[1]} | {o[0]['batch_size']} | {us:.1f} | {pcell} | {ratio} | {gf:.1f} | "
-              f"{peak:.1f} | {100 * gf / peak if peak else 0:.1f} % |")
+    cases = sorted({(k[1], k[2], k[3]) for k in runs},
+                   key=lambda c: ({"imdb": 0, "charrnn": 1, "poems": 2}.get(c[0], 9), c[1], c[2] != "fp32"))
+
+    def cell(side, case):
+        v = runs.get((side,) + case)
+        return statistics.median(v) if v else None
+
+    def fmt(v):
+        return "–" if v is None else (f"{v:.2f}" if v < 10 else f"{v:.1f}")
+
+    for case in cases:
+        graph, eager, tf32, peer = (cell(s, case) for s in ("graph", "eager", "graphtf32", "pytorch"))
+        ratio = f"{graph / peer:.2f}×" if graph and peer else "–"
+        target = TARGETS.get(case[:2]) if case[2] == "bf16" else None
+        verdict = "–" if target is None else f"{target:g} ({'met' if graph and graph <= target else 'not met'})"
+        print(f"| {case[0]} | {case[1]} | {case[2]} | {fmt(graph)} | {fmt(eager)} | {fmt(tf32)} | {fmt(peer)} | "
+              f"{ratio} | {verdict} |")
     return 0
 
 

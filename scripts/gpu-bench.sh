@@ -3,18 +3,21 @@
 # machine's Python PyTorch (no Qt there: WORKBENCH_BUILD_GUI=OFF):
 #   build   the CLI, the core and the end-to-end tests
 #   test    the core suite, then every Cuda test of the end-to-end suite (they skip by name without a GPU)
-#   bench   each preset in fp32 and bf16, `lstm-workbench-cli bench --device cuda:0` next to
-#           bench/pytorch_peer.py on the same GPU, alternately, round after round; bench/write_gpu_table.py
-#           renders the table
+#   bench   issue #48's shapes (SHAPES) in fp32 and bf16 on cuda:0: ours with CUDA graph steps, ours op by op,
+#           ours with TF32 (fp32), and PyTorch eager (bench/pytorch_peer.py) on the same GPU, in turn, round
+#           after round (ROUNDS, default 3); bench/write_gpu_table.py renders the table
+#   profile where a step's time goes: ours phase by phase (bench --profile), PyTorch's kernels (torch.profiler),
+#           and Nsight Systems where the machine has it; bench/write_gpu_profile.py renders it
 #   run     what a user does: train the poems on cuda:0, generate a quatrain, and sweep cpu against cuda
 # The device tool brings back at most 8 files from $OUT: this writes gpu-bench.log (everything printed),
-# gpu.md (the table), devices.json, and gpu-bench.tar.gz (every log and JSON). When OUT is unset they go to
+# gpu.md (the table), gpu-profile.md, devices.json, and gpu-bench.tar.gz (every log and JSON, packed after each
+# stage, so a call cut off by its limit still brings back the stages it finished). When OUT is unset they go to
 # $BUILD_DIR/gpu-bench.
 #
 #   here:        scripts/gpu-deps.sh          (headers, GoogleTest and the poems corpus into .deps/root)
 #   device tool: run(command="bash scripts/gpu-bench.sh", carry=[".deps/root"], timeout_s=480)
 #
-# Stages can be named (default: build test bench run). The dry run, on a machine without a GPU, builds against
+# Stages can be named (default: build bench profile test run: the numbers first, as GPU time is scarce). The dry run, on a machine without a GPU, builds against
 # PyTorch's wheel from PyPI (scripts/pytorch-libtorch.sh) and times the peer in a Python with that torch:
 #   GPU_BENCH_DEVICE=cpu GPU_BENCH_PYTHON=.deps/venv-pytorch-2.15.0/bin/python scripts/gpu-bench.sh
 set -euo pipefail
@@ -22,14 +25,14 @@ cd "$(dirname "$0")/.."
 
 DEVICE=${GPU_BENCH_DEVICE:-cuda:0}
 BUILD_DIR=${BUILD_DIR:-build-gpu}
-ROUNDS=${ROUNDS:-2}
+ROUNDS=${ROUNDS:-3}
 STEPS=${STEPS:-30}
 OUT=${OUT:-$BUILD_DIR/gpu-bench}
 work="$(realpath -m "$BUILD_DIR")/gpu-bench-work"  # all but the 4 files above, packed into gpu-bench.tar.gz
 rm -rf "$work"
 mkdir -p "$OUT" "$work"
 stages=("$@")
-[ ${#stages[@]} -eq 0 ] && stages=(build test bench run)
+[ ${#stages[@]} -eq 0 ] && stages=(build bench profile test run)
 python=${GPU_BENCH_PYTHON:-python3}
 cli="$BUILD_DIR/bin/lstm-workbench-cli"
 started=$SECONDS
@@ -73,27 +76,72 @@ run_tests() {
   grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|tests ran" "$work/cuda-tests.log"
 }
 
+# The shapes issue #48 measures: each preset at its own batch, and the two language models at 1024.
+SHAPES=${SHAPES:-imdb:64,charrnn:64,poems:32,charrnn:1024,poems:1024}
+
 bench() {
   "$python" -c 'import torch,json; print(json.dumps({"torch": torch.__version__, "cuda": torch.version.cuda, "cudnn": torch.backends.cudnn.version()}))' \
     >"$work/versions.json" || true
+  local shapes=$SHAPES
+  [ "$DEVICE" = cpu ] && shapes=${SHAPES_CPU:-imdb:8,charrnn:8}
   for round in $(seq 1 "$ROUNDS"); do
-    for preset in imdb charrnn poems; do
-      batch=0
-      [ "$preset" = poems ] && [ "$DEVICE" != cpu ] && batch=1024  # poems trains at 1024 on a GPU
-      for precision in fp32 bf16; do
-        tag="$preset-$precision-$round"
-        step "bench round $round $preset $precision"
+    for precision in fp32 bf16; do
+      # Ours with CUDA graph steps, ours op by op, (fp32) ours with TF32, and PyTorch eager, in turn.
+      local variants=(graph eager)
+      [ "$precision" = fp32 ] && variants+=(graphtf32)
+      for variant in "${variants[@]}"; do
+        local flags=()
+        [ "$variant" = eager ] && flags+=(--cuda-graph off)
+        [ "$variant" = graphtf32 ] && flags+=(--tf32)
+        tag="$variant-$precision-$round"
+        step "bench round $round ours $variant $precision"
         # A failing configuration is reported and skipped: the others still get their numbers.
-        "$cli" bench --preset "$preset" --device "$DEVICE" --precision "$precision" --steps "$STEPS" \
-          --batch-size "$batch" --json >"$work/ours-$tag.json" 2>"$work/ours-$tag.err" ||
+        "$cli" bench --preset "$shapes" --device "$DEVICE" --precision "$precision" --steps "$STEPS" \
+          "${flags[@]}" --json >"$work/ours-$tag.json" 2>"$work/ours-$tag.err" ||
           echo "gpu-bench: ours failed: $(tail -n 1 "$work/ours-$tag.err")"
-        "$python" bench/pytorch_peer.py --preset "$preset" --device "${DEVICE%%:*}" --precision "$precision" \
-          --steps "$STEPS" --batch-size "$batch" >"$work/peer-$tag.json" 2>"$work/peer-$tag.err" ||
-          echo "gpu-bench: PyTorch failed: $(tail -n 1 "$work/peer-$tag.err")"
       done
+      step "bench round $round PyTorch $precision"
+      "$python" bench/pytorch_peer.py --cases "$shapes" --device "${DEVICE%%:*}" --precision "$precision" \
+        --steps "$STEPS" >"$work/peer-$precision-$round.jsonl" 2>"$work/peer-$precision-$round.err" ||
+        echo "gpu-bench: PyTorch failed: $(tail -n 1 "$work/peer-$precision-$round.err")"
     done
   done
   "$python" bench/write_gpu_table.py "$work" | tee "$OUT/gpu.md"
+  grep -h '"cuda_graph"' "$work"/ours-graph-*-1.json | sort | uniq -c | head -n 5 || true
+}
+
+# Where a step's time goes: ours op by op, phase by phase (bench --profile), and PyTorch's kernels
+# (torch.profiler: launches per step, kernel time against wall time, the heaviest kernels); with Nsight
+# Systems where the machine has it, ours graph against op by op, kernel by kernel.
+profile() {
+  local shapes=$SHAPES
+  [ "$DEVICE" = cpu ] && shapes=${SHAPES_CPU:-imdb:8,charrnn:8}
+  for precision in fp32 bf16; do
+    step "profile ours $precision"
+    "$cli" bench --preset "$shapes" --device "$DEVICE" --precision "$precision" --steps 10 --profile --json \
+      >"$work/profile-ours-$precision.json" 2>"$work/profile-ours-$precision.err" ||
+      echo "gpu-bench: profile failed: $(tail -n 1 "$work/profile-ours-$precision.err")"
+    step "profile PyTorch $precision"
+    "$python" bench/pytorch_peer.py --cases "$shapes" --device "${DEVICE%%:*}" --precision "$precision" \
+      --steps 10 --profile >"$work/profile-peer-$precision.jsonl" 2>"$work/profile-peer-$precision.err" ||
+      echo "gpu-bench: PyTorch profile failed: $(tail -n 1 "$work/profile-peer-$precision.err")"
+  done
+  "$python" bench/write_gpu_profile.py "$work" | tee "$OUT/gpu-profile.md"
+  local nsys
+  nsys=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys 2>/dev/null | head -n 1 || true)
+  if [ -n "$nsys" ] && [ "$DEVICE" != cpu ]; then
+    for graph in auto off; do
+      step "nsys: ours charrnn:64 bf16, cuda-graph $graph"
+      timeout 120 "$nsys" profile --stats=false -o "$work/nsys-$graph" --force-overwrite true \
+        "$cli" bench --preset charrnn:64 --device "$DEVICE" --precision bf16 --steps 20 --cuda-graph "$graph" \
+        >"$work/nsys-$graph.log" 2>&1 &&
+        timeout 60 "$nsys" stats --report cuda_gpu_kern_sum,cuda_api_sum --format csv \
+          "$work/nsys-$graph.nsys-rep" >"$work/nsys-$graph-stats.csv" 2>&1 || echo "gpu-bench: nsys ($graph) failed"
+      rm -f "$work/nsys-$graph.nsys-rep" "$work/nsys-$graph.sqlite"
+    done
+  else
+    echo "gpu-bench: no Nsight Systems (nsys) here: the profile is the phases and torch.profiler's kernels"
+  fi
 }
 
 # Train, generate and sweep as a user would, on the poems gpu-deps.sh prepared (a generated text without).
@@ -117,21 +165,27 @@ user_run() {
   tail -n 4 "$work/sweep.log"
 }
 
+# Everything else in one file: weights and token stores stay behind.
+pack() {
+  tar -czf "$OUT/gpu-bench.tar.gz" --exclude='*.safetensors' --exclude='*.pt' --exclude='*.bin' -C "$work" . \
+    2>/dev/null || true
+}
+
 main() {
   for stage in "${stages[@]}"; do
     case "$stage" in
       build) build ;;
       test) run_tests ;;
       bench) bench ;;
+      profile) profile ;;
       run) user_run ;;
       *)
-        echo "gpu-bench: unknown stage '$stage' (build, test, bench, run)" >&2
+        echo "gpu-bench: unknown stage '$stage' (build, test, bench, profile, run)" >&2
         return 2
         ;;
     esac
+    pack  # after every stage: a call cut off by its time limit still brings back what was done
   done
-  # Everything else in one file: weights and token stores stay behind.
-  tar -czf "$OUT/gpu-bench.tar.gz" --exclude='*.safetensors' --exclude='*.pt' -C "$work" . 2>/dev/null || true
   step "done; $(ls "$OUT" | wc -l) files in $OUT"
 }
 main 2>&1 | tee "$OUT/gpu-bench.log"

@@ -9,23 +9,47 @@
 #include "workbench/Benchmark.h"
 #include "workbench/DeviceSpec.h"
 #include "workbench/Devices.h"
+#include "workbench/Errors.h"
 
 using nlohmann::json;
+
+namespace {
+std::int64_t parseBatch(const std::string& entry, const std::string& text) {
+    std::size_t used = 0;
+    long long value = 0;
+    try {
+        value = std::stoll(text, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || value < 1)
+        throw wb::InputError("bench --preset " + entry +
+                             ": expected PRESET or PRESET:BATCH with a batch size of "
+                             "at least 1");
+    return value;
+}
+}  // namespace
 
 int runBench(const BenchCliOptions& o) {
     json results = json::array();
     // The bench's thread count reaches LibTorch only with another BLAS: said before any number.
     if (const auto caveat = wb::blasThreadsCaveat(); !caveat.empty())
         std::fprintf(stderr, "warning: %s\n", caveat.c_str());
-    for (const auto& preset : o.presets) {
+    for (const auto& entry : o.presets) {
         wb::BenchOptions b;
-        b.preset = preset;
+        // "charrnn:1024": the preset at that batch size.
+        const auto colon = entry.find(':');
+        b.preset = entry.substr(0, colon);
+        b.batchSize = o.batchSize;
+        if (colon != std::string::npos) b.batchSize = parseBatch(entry, entry.substr(colon + 1));
         b.device = wb::DeviceSpec::parse(o.device);
         b.precision = o.precision;
         b.steps = o.steps;
         b.warmup = o.warmup;
-        b.batchSize = o.batchSize;
         b.backend = o.backend;
+        b.cudaGraph = o.cudaGraph;
+        b.tf32 = o.tf32;
+        b.profile = o.profile;
         b.threadSplit = o.threadSplit;
         const auto r = wb::runBenchmark(b);
         if (o.json) {
@@ -40,6 +64,10 @@ int runBench(const BenchCliOptions& o) {
             r.precision.c_str(), r.backend.c_str(), static_cast<long long>(r.batchSize),
             static_cast<long long>(r.seqLen), r.usPerSample, r.tokensPerSecond, r.gflops, r.peakGflops,
             r.percentOfPeak);
+        for (const auto& phase : r.phases)
+            std::printf("         %-13s %8.3f ms\n", phase.name.c_str(), phase.medianMs);
+        if (!r.cudaGraph.empty())
+            std::printf("         CUDA steps: %s%s\n", r.cudaGraph.c_str(), r.tf32 ? ", TF32" : "");
         if (r.preset == "imdb")
             std::printf(
                 "         reference 004 (Keras, imdb): TPU 680 us/sample, Colab GPU 12000 us/sample\n");

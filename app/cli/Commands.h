@@ -60,6 +60,8 @@ struct BenchCliOptions {
     std::string backend = "auto";  // LSTM backend: auto, torch or fused
     std::string threadSplit;       // batch or ops; "" = the config's default
     std::int64_t steps = 20, warmup = 3, batchSize = 0;
+    std::string cudaGraph = "auto";  // CUDA: auto or off
+    bool tf32 = false, profile = false;
     bool json = false;
 };
 

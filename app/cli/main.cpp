@@ -274,7 +274,9 @@ Command addBench(CLI::App& app) {
     auto o = std::make_shared<BenchCliOptions>();
     auto presets = std::make_shared<std::string>("imdb");
     auto* cmd = app.add_subcommand("bench", "Time training steps of a reference model on synthetic data");
-    cmd->add_option("--preset", *presets, "imdb, charrnn, poems or all (comma-separated list allowed)");
+    cmd->add_option("--preset", *presets,
+                    "imdb, charrnn, poems or all; a comma-separated list, each with an optional :BATCH "
+                    "(charrnn:1024)");
     cmd->add_option("--device", o->device, "cpu, cpu:THREADS or cuda:N");
     cmd->add_option("--precision", o->precision, "fp32, bf16, fp16 or auto (as train chooses it)");
     cmd->add_option("--steps", o->steps, "Timed steps");
@@ -286,6 +288,11 @@ Command addBench(CLI::App& app) {
                     "With several CPU threads: batch (each thread its share of "
                     "the batch) or ops")
         ->check(CLI::IsMember({"batch", "ops"}));
+    cmd->add_option("--cuda-graph", o->cudaGraph, "CUDA: auto (each step one CUDA graph) or off (op by op)")
+        ->check(CLI::IsMember(wb::configField("device.cuda_graph").choices));
+    cmd->add_flag("--tf32", o->tf32, "CUDA: fp32 matrix products in TF32");
+    cmd->add_flag("--profile", o->profile,
+                  "Also time each phase of an op-by-op step (forward, backward, ...)");
     cmd->add_flag("--json", o->json, "Machine-readable output");
     return {cmd, [o, presets] {
                 std::stringstream list(*presets == "all" ? std::string("imdb,charrnn,poems") : *presets);

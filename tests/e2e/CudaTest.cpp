@@ -2,7 +2,8 @@
 // CLI says whether LibTorch's CUDA build is linked in (as CMake found it) and how many devices it sees. The
 // others need a CUDA device and skip by name without one (on the project's CI machine, and in
 // scripts/debian13.sh --cuda's root, which has the CUDA build but no GPU): training on the GPU follows the
-// CPU's losses, fp16 and bf16 autocast train, run.json names the GPU and its peak memory, and with two GPUs
+// CPU's losses (each step a CUDA graph or op by op), fp16 and bf16 autocast train, run.json names the GPU
+// and its peak memory, and with two GPUs
 // `--nproc 2` trains over NCCL.
 #include <gtest/gtest.h>
 
@@ -84,17 +85,30 @@ TEST(Cuda, DevicesSayWhetherCudaIsCompiledIn) {
     }
 }
 
-TEST(Cuda, TrainsTheCpusLossesOnTheGpu) {
+// 300 steps (several epochs, each ending in a short batch: two graph shapes), with the step as a CUDA graph
+// (the default) and op by op: both follow the CPU's losses, and run.json says how the steps ran.
+TEST(Cuda, TrainsTheCpusLossesOnTheGpuWithAndWithoutGraphs) {
     SKIP_WITHOUT_GPUS(1);
     wbtest::TempDir tmp;
-    wbtest::writeText(tmp.path() / "p.txt", wbtest::patternText(80));
-    const auto cpu = train(tmp, "cpu", " --device cpu --precision fp32 --max-steps 30");
-    const auto gpu = train(tmp, "gpu", " --device cuda:0 --precision fp32 --max-steps 30");
-    const auto a = trainLosses(cpu), b = trainLosses(gpu);
-    ASSERT_FALSE(a.empty());
-    ASSERT_EQ(a.size(), b.size());
-    for (std::size_t i = 0; i < a.size(); ++i)
-        EXPECT_NEAR(b[i], a[i], 1e-3 * std::max(1.0, std::abs(a[i]))) << "train loss record " << i;
+    // 90 lines: 126 training windows, 7 full batches of 16 and one of 14 an epoch.
+    wbtest::writeText(tmp.path() / "p.txt", wbtest::patternText(90));
+    const std::string steps = " --precision fp32 --max-steps 300 --log-every 10";
+    const auto cpu = train(tmp, "cpu", " --device cpu" + steps);
+    const auto graph = train(tmp, "graph", " --device cuda:0" + steps);
+    const auto opByOp = train(tmp, "op-by-op", " --device cuda:0 --cuda-graph off" + steps);
+    EXPECT_EQ(cpu.info.cudaGraph, "");
+    EXPECT_EQ(graph.info.cudaGraph.rfind("graph (2 shapes captured, ", 0), 0u) << graph.info.cudaGraph;
+    EXPECT_EQ(opByOp.info.cudaGraph, "op by op: cuda_graph off");
+    EXPECT_FALSE(graph.info.tf32);
+    const auto a = trainLosses(cpu);
+    ASSERT_GE(a.size(), 30u);
+    for (const auto* run : {&graph, &opByOp}) {
+        const auto b = trainLosses(*run);
+        ASSERT_EQ(a.size(), b.size());
+        for (std::size_t i = 0; i < a.size(); ++i)
+            EXPECT_NEAR(b[i], a[i], 1e-3 * std::max(1.0, std::abs(a[i])))
+                << run->info.cudaGraph << ": train loss record " << i;
+    }
 }
 
 TEST(Cuda, RunJsonNamesTheGpuAndItsPeakMemory) {

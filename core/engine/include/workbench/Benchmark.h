@@ -16,9 +16,20 @@ struct BenchOptions {
     std::string precision = "fp32";
     std::int64_t steps = 20;  // timed steps
     std::int64_t warmup = 3;
-    std::int64_t batchSize = 0;    // 0 = preset's
-    std::string backend = "auto";  // LSTM: "torch" (torch::nn::LSTM), "fused" (CPU fused LSTM) or "auto"
-    std::string threadSplit;       // "batch" or "ops" with several CPU threads; "" = the config's default
+    std::int64_t batchSize = 0;      // 0 = preset's
+    std::string backend = "auto";    // LSTM: "torch" (torch::nn::LSTM), "fused" (CPU fused LSTM) or "auto"
+    std::string threadSplit;         // "batch" or "ops" with several CPU threads; "" = the config's default
+    std::string cudaGraph = "auto";  // CUDA: "auto" (steps as CUDA graphs) or "off" (op by op)
+    bool tf32 = false;               // CUDA: fp32 matrix products in TF32
+    // Also time each phase of an op-by-op step (forward and loss, backward, clipping, optimizer), the
+    // device synchronised between them: where a step's time goes.
+    bool profile = false;
+};
+
+// One phase of a profiled step: its median milliseconds.
+struct BenchPhase {
+    std::string name;
+    double medianMs = 0;
 };
 
 struct BenchResult {
@@ -34,7 +45,10 @@ struct BenchResult {
     double gflops = 0;      // achieved
     double peakGflops = 0;  // measured matmul rate of the device, in the precision the step computes in
     double percentOfPeak = 0;
-    std::vector<double> stepMs;  // every timed step
+    std::string cudaGraph;  // CUDA: how the steps ran (train/CudaGraphStep.h's describe()); else ""
+    bool tf32 = false;
+    std::vector<BenchPhase> phases;  // with BenchOptions::profile
+    std::vector<double> stepMs;      // every timed step
     std::string toJson() const;
 };
 

@@ -51,7 +51,13 @@ std::string BenchResult::toJson() const {
                         {"percent_of_peak", percentOfPeak},
                         {"libtorch", libtorchVersion},
                         {"blas", blas},
+                        {"cuda_graph", cudaGraph},
+                        {"tf32", tf32},
                         {"step_ms", stepMs}};
+    if (!phases.empty()) {
+        auto& p = j["phases_ms"] = nlohmann::json::object();
+        for (const auto& phase : phases) p[phase.name] = phase.medianMs;
+    }
     return j.dump();
 }
 
@@ -80,6 +86,61 @@ double measureMatmulGflops(const DeviceSpec& spec, std::int64_t n, Precision pre
     return median(rates);
 }
 
+namespace {
+// Tokens of the preset's shape (the same every run: seeded), every classifier sequence at its full length.
+Batch syntheticBatch(const ExperimentConfig& config, std::int64_t vocab, std::int64_t classes,
+                     const torch::Device& device) {
+    const auto b = config.train.batchSize, t = config.data.seqLen;
+    torch::manual_seed(1234);
+    Batch batch;
+    batch.inputs = torch::randint(Vocabulary::kNumSpecial, vocab, {b, t}, torch::kInt64).to(device);
+    if (config.task == Task::LanguageModel) {
+        batch.targets = torch::randint(Vocabulary::kNumSpecial, vocab, {b, t}, torch::kInt64).to(device);
+    } else {
+        batch.targets = torch::randint(0, classes, {b}, torch::kInt64).to(device);
+        batch.lengths = torch::full({b}, t, torch::kInt64).to(device);
+    }
+    return batch;
+}
+
+// Where an op-by-op step's time goes: each phase of trainStep timed on its own, the device synchronised
+// before each clock read (the step's total is a little more than the timed step's: every sync waits).
+std::vector<BenchPhase> profilePhases(TrainingSetup& setup, const Batch& batch,
+                                      const ExperimentConfig& config, std::int64_t steps) {
+    const char* names[] = {"zero_grad", "forward_loss", "backward", "clip", "optimizer"};
+    std::vector<std::vector<double>> ms(std::size(names));
+    const auto device = setup.device;
+    for (std::int64_t i = 0; i < steps; ++i) {
+        std::size_t phase = 0;
+        synchronize(device);
+        auto t0 = Clock::now();
+        const auto lap = [&] {
+            synchronize(device);
+            const auto t1 = Clock::now();
+            ms[phase++].push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
+            t0 = t1;
+        };
+        setup.optimizer->zeroGrad();
+        lap();
+        torch::Tensor loss;
+        {
+            AutocastScope autocast(device, config.device.precision);
+            loss = computeLoss(setup.model, batch).loss;
+        }
+        lap();
+        loss.backward();
+        lap();
+        setup.optimizer->clipGradNorm(config.train.gradClip);
+        lap();
+        setup.optimizer->step();
+        lap();
+    }
+    std::vector<BenchPhase> out;
+    for (std::size_t k = 0; k < ms.size(); ++k) out.push_back({names[k], median(ms[k])});
+    return out;
+}
+}  // namespace
+
 BenchResult runBenchmark(const BenchOptions& o) {
     auto config = presetConfig(o.preset);
     config.device.setSpec(o.device);
@@ -90,6 +151,8 @@ BenchResult runBenchmark(const BenchOptions& o) {
     if (o.batchSize > 0) config.train.batchSize = o.batchSize;
     config.model.backend = lstmBackendFromString(o.backend);
     if (!o.threadSplit.empty()) config.device.threadSplit = threadSplitFromString(o.threadSplit);
+    config.device.cudaGraph = cudaGraphModeFromString(o.cudaGraph);
+    config.device.tf32 = o.tf32;
     if (o.steps < 1 || o.warmup < 0) throw InputError("bench needs at least one timed step");
     for (const auto& problem : config.validate())
         if (problem.find("corpus") == std::string::npos) throw InputError(problem);
@@ -107,15 +170,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
     const auto b = config.train.batchSize, t = config.data.seqLen;
 
     auto setup = makeTrainingSetup(config, vocab, outputs, device);
-    torch::manual_seed(1234);
-    Batch batch;
-    batch.inputs = torch::randint(Vocabulary::kNumSpecial, vocab, {b, t}, torch::kInt64).to(device);
-    if (config.task == Task::LanguageModel) {
-        batch.targets = torch::randint(Vocabulary::kNumSpecial, vocab, {b, t}, torch::kInt64).to(device);
-    } else {
-        batch.targets = torch::randint(0, classes, {b}, torch::kInt64).to(device);
-        batch.lengths = torch::full({b}, t, torch::kInt64).to(device);
-    }
+    const Batch batch = syntheticBatch(config, vocab, classes, device);
 
     BenchResult r;
     r.preset = o.preset;
@@ -145,6 +200,12 @@ BenchResult runBenchmark(const BenchOptions& o) {
         synchronize(device);
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         if (i >= o.warmup) r.stepMs.push_back(ms);
+    }
+    r.cudaGraph = describeCudaGraph(setup, config);
+    r.tf32 = device.is_cuda() && config.device.tf32;
+    if (o.profile && !shards) {
+        setup.graph.reset();  // phases exist only op by op
+        r.phases = profilePhases(setup, batch, config, o.steps);
     }
     r.medianStepMs = median(r.stepMs);
     r.usPerSample = r.medianStepMs * 1000.0 / static_cast<double>(b);

@@ -45,6 +45,13 @@ void Optimizer::clipGradNorm(double maxNorm) {
 void Optimizer::step() {
     torch::NoGradGuard noGrad;
     ++m_steps;
+    if (usesDeviceScalars())
+        deviceScalarStep();
+    else
+        hostScalarStep();
+}
+
+void Optimizer::hostScalarStep() {
     for (auto& s : m_slots) {
         if (!s.param.grad().defined()) continue;
         const auto& g = s.param.grad();
@@ -68,6 +75,49 @@ void Optimizer::step() {
             }
         }
     }
+}
+
+// The same updates as hostScalarStep, with the step count and learning rate read on the device (0-dim
+// float64 tensors: an operand of that kind takes the parameters' dtype, and the bias corrections keep
+// double precision until then).
+void Optimizer::deviceScalarStep() {
+    m_deviceStep.add_(1);
+    const auto bias1 = 1 - torch::pow(kBeta1, m_deviceStep);
+    const auto bias2Sqrt = (1 - torch::pow(kBeta2, m_deviceStep)).sqrt();
+    const auto decay = 1 - m_deviceLr * m_weightDecay;
+    const auto adamStepSize = m_deviceLr / bias1;
+    for (auto& s : m_slots) {
+        if (!s.param.grad().defined()) continue;
+        const auto& g = s.param.grad();
+        if (m_weightDecay > 0 && s.param.dim() >= 2) s.param.mul_(decay);
+        switch (m_kind) {
+            case OptimizerKind::Sgd:
+                s.param.sub_(g * m_deviceLr);
+                break;
+            case OptimizerKind::RmsProp:
+                s.second.mul_(kRmsAlpha).addcmul_(g, g, 1 - kRmsAlpha);
+                s.param.sub_((g / s.second.sqrt().add_(kRmsEps)).mul_(m_deviceLr));
+                break;
+            case OptimizerKind::Adam:
+                s.first.mul_(kBeta1).add_(g, 1 - kBeta1);
+                s.second.mul_(kBeta2).addcmul_(g, g, 1 - kBeta2);
+                s.param.sub_((s.first / (s.second.sqrt() / bias2Sqrt).add_(kAdamEps)).mul_(adamStepSize));
+                break;
+        }
+    }
+}
+
+void Optimizer::useDeviceScalars(const torch::Device& device) {
+    const auto options = torch::TensorOptions(torch::kFloat64).device(device);
+    m_deviceStep = torch::zeros({}, options);
+    m_deviceLr = torch::zeros({}, options);
+    loadDeviceScalars();
+}
+
+void Optimizer::loadDeviceScalars() {
+    torch::NoGradGuard noGrad;
+    m_deviceStep.fill_(static_cast<double>(m_steps));
+    m_deviceLr.fill_(m_lr);
 }
 
 NamedTensors Optimizer::state() const {

@@ -33,6 +33,15 @@ public:
     void setSteps(std::int64_t steps) { m_steps = steps; }  // a worker's, from rank 0's checkpoint
     OptimizerKind kind() const { return m_kind; }
 
+    // For a step captured in a CUDA graph (train/CudaGraphStep.h): the update reads the step count and the
+    // learning rate from device tensors, which loadDeviceScalars fills from this object's before each
+    // replay, so a replayed step uses its own turn's values, not those of the step that was captured.
+    // The host's count still counts every step: countReplayedStep after each replay.
+    void useDeviceScalars(const torch::Device& device);
+    bool usesDeviceScalars() const { return m_deviceStep.defined(); }
+    void loadDeviceScalars();
+    void countReplayedStep() { ++m_steps; }
+
     // "<param>.exp_avg" style tensors for saving.
     NamedTensors state() const;
     // Restores the state saved by state(); throws InputError(sourceName) on a mismatch.
@@ -50,6 +59,10 @@ private:
     double m_weightDecay = 0;
     std::int64_t m_steps = 0;
     std::vector<Slot> m_slots;
+    torch::Tensor m_deviceStep, m_deviceLr;  // float64 scalars on the parameters' device, when in use
+
+    void hostScalarStep();
+    void deviceScalarStep();
 };
 
 }  // namespace wb

@@ -216,6 +216,9 @@ void TrainingSession::buildModel() {
         log("resumed at step " + std::to_string(m_state.step) + " (epoch " +
             std::to_string(m_state.epochIndex + 1) + ")");
     }
+    // A data-parallel step's hooks and collectives run op by op: no CUDA graph (CudaGraphStep.h).
+    if (m_context) m_setup->graph.reset();
+    m_job.info.tf32 = m_device.is_cuda() && m_config.device.tf32;
     if (m_context) {
         // Every rank starts from rank 0's weights and optimizer state (its checkpoint when resuming).
         m_setup->optimizer->setSteps(m_state.optimizerSteps);
@@ -481,6 +484,8 @@ RunSummary TrainingSession::finish() {
     info.status = m_job.status;
     info.endedAt = nowIso();
     info.peakGpuMemoryBytes = cudaPeakMemoryBytes(m_device);
+    info.cudaGraph = describeCudaGraph(*m_setup, m_config);
+    if (!info.cudaGraph.empty()) log("CUDA steps: " + info.cudaGraph);
     m_writer.writeMetrics(m_sink.records());
     m_checkpointer->writeSummary();
     report("done", true);

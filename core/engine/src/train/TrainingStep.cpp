@@ -34,10 +34,14 @@ TrainingSetup makeTrainingSetup(const ExperimentConfig& config, std::int64_t voc
     s.optimizer = std::make_unique<Optimizer>(config.train.optimizer, namedParameters(s.model),
                                               config.train.learningRate);
     s.optimizer->setWeightDecay(config.train.weightDecay);
+    if (device.is_cuda() && config.device.cudaGraph == CudaGraphMode::Auto && config.device.processes <= 1 &&
+        CudaGraphStep::unavailableReason(device).empty())
+        s.graph = std::make_unique<CudaGraphStep>(device, *s.optimizer);
     return s;
 }
 
-torch::Tensor trainStep(TrainingSetup& setup, const Batch& batch, const ExperimentConfig& config,
+namespace {
+torch::Tensor eagerStep(TrainingSetup& setup, const Batch& batch, const ExperimentConfig& config,
                         GradientSync* sync, double lossWeight) {
     setup.optimizer->zeroGrad();
     if (sync) sync->beforeForward();
@@ -55,6 +59,33 @@ torch::Tensor trainStep(TrainingSetup& setup, const Batch& batch, const Experime
     setup.optimizer->clipGradNorm(config.train.gradClip);
     setup.optimizer->step();
     return loss.detach();
+}
+
+// TF32 for CUDA fp32 matrix products, as the config says. LibTorch's setting is the process's: set before
+// each CUDA step, so runs on two GPUs in one app with different settings each get their own.
+void applyTf32(const TrainingSetup& setup, const ExperimentConfig& config) {
+    if (setup.device.is_cuda())
+        at::globalContext().setFloat32MatmulPrecision(config.device.tf32 ? "high" : "highest");
+}
+}  // namespace
+
+torch::Tensor trainStep(TrainingSetup& setup, const Batch& batch, const ExperimentConfig& config,
+                        GradientSync* sync, double lossWeight) {
+    applyTf32(setup, config);
+    const bool oneProcess = !sync || sync->worldSize() == 1;
+    if (setup.graph && oneProcess && lossWeight == 1.0)
+        return setup.graph->run(batch,
+                                [&](const Batch& b) { return eagerStep(setup, b, config, nullptr, 1.0); });
+    return eagerStep(setup, batch, config, sync, lossWeight);
+}
+
+std::string describeCudaGraph(const TrainingSetup& setup, const ExperimentConfig& config) {
+    if (!setup.device.is_cuda()) return {};
+    if (setup.graph) return setup.graph->describe();
+    if (config.device.cudaGraph == CudaGraphMode::Off) return "op by op: cuda_graph off";
+    if (const auto why = CudaGraphStep::unavailableReason(setup.device); !why.empty())
+        return "op by op: " + why;
+    return "op by op: a run over several processes";
 }
 
 bool isOutOfMemory(const std::exception& e) {

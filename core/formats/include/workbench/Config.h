@@ -28,6 +28,9 @@ enum class ThreadSplit { Batch, Ops };
 // What data-parallel processes send each other every step: fp32 gradients (None), or fp16 ones (half the
 // bytes: the Reducer's built-in FP16_COMPRESS hook, as DDP's fp16_compress_hook).
 enum class GradCompression { None, Fp16 };  // Fused: reserved for the fused CPU LSTM (PERF issue)
+// A training step on a CUDA device as one CUDA graph, captured once per batch shape and replayed
+// (train/CudaGraphStep.h): Auto wherever it can run (a CUDA device, one process), Off never.
+enum class CudaGraphMode { Auto, Off };
 
 std::string toString(Task v);               // "lm" | "classify"
 std::string toString(Pooling v);            // "last" | "mean" | "max"
@@ -37,6 +40,7 @@ std::string toString(Precision v);          // "fp32" | "bf16" | "fp16" | "auto"
 std::string toString(ThreadSplit v);        // "batch" | "ops"
 std::string toString(GradCompression v);    // "none" | "fp16"
 std::string toString(LstmBackend v);        // "auto" | "torch" | "fused"
+std::string toString(CudaGraphMode v);      // "auto" | "off"
 Task taskFromString(const std::string& s);  // these throw InputError naming the accepted values
 Pooling poolingFromString(const std::string& s);
 OptimizerKind optimizerFromString(const std::string& s);
@@ -45,6 +49,7 @@ Precision precisionFromString(const std::string& s);
 ThreadSplit threadSplitFromString(const std::string& s);
 GradCompression gradCompressionFromString(const std::string& s);
 LstmBackend lstmBackendFromString(const std::string& s);
+CudaGraphMode cudaGraphModeFromString(const std::string& s);
 
 // Values, ranges, names and defaults of every field below live in one table, configFields()
 // (workbench/ConfigFields.h): a new ExperimentConfig takes the table's initial values; the members here are
@@ -101,6 +106,8 @@ struct DeviceConfig {
     std::int64_t processes{};
     ThreadSplit threadSplit{};          // with threads >= 2 on a CPU, in one process
     GradCompression gradCompression{};  // with processes >= 2 (or a torchrun launch)
+    CudaGraphMode cudaGraph{};          // on a CUDA device
+    bool tf32{};  // CUDA fp32 matrix products in TF32 (cuBLAS; cuDNN's LSTM always may, as in PyTorch)
 
     // The device, threads and processes as one value. A thread count in `device` (code that set "cpu:2"
     // there itself) wins over `threads`, as it always has. Throws InputError for a malformed device.

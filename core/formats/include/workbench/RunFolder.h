@@ -68,6 +68,10 @@ struct RunInfo {
     // The most GPU memory the caching allocator had allocated at once (rank 0's device), at the end of the
     // sitting; 0 on a CPU and in runs from before the field.
     std::int64_t peakGpuMemoryBytes = 0;
+    // A CUDA run's training step (train/CudaGraphStep.h): "graph (N shapes captured)", or "op by op" and why
+    // not; empty on a CPU and in runs from before the field. tf32: its fp32 products ran in TF32.
+    std::string cudaGraph;
+    bool tf32 = false;
     // The corpus's token store (workbench/TokenStore.h) the run read: its .json, whether it was there already
     // or made for this run, the seconds to open or make it, the source's bytes and checksum. Empty path: the
     // corpus was encoded in memory (the app's loaded corpus), or the run is from before token stores.

@@ -166,6 +166,12 @@ LstmBackend lstmBackendFromString(const std::string& s) {
     if (s == "fused") return LstmBackend::Fused;
     throw InputError("unknown LSTM backend '" + s + "' (expected auto, torch or fused)");
 }
+std::string toString(CudaGraphMode v) { return v == CudaGraphMode::Off ? "off" : "auto"; }
+CudaGraphMode cudaGraphModeFromString(const std::string& s) {
+    if (s == "auto") return CudaGraphMode::Auto;
+    if (s == "off") return CudaGraphMode::Off;
+    throw InputError("unknown CUDA graph setting '" + s + "' (expected auto or off)");
+}
 ThreadSplit threadSplitFromString(const std::string& s) {
     if (s == "batch") return ThreadSplit::Batch;
     if (s == "ops") return ThreadSplit::Ops;

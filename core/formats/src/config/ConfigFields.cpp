@@ -426,6 +426,21 @@ std::vector<ConfigField> buildTable() {
         .shownAs({"fp32", "fp16 (half the bytes)"})
         .hint(" (runs over several processes or machines; docs/scaling.md)");
 
+    add({"device", "cuda_graph", "--cuda-graph", "CUDA graph",
+         "On a CUDA device in one process, each training step as one CUDA graph, captured once per batch "
+         "shape and replayed (auto), or op by op (off); the run's run.json says which ran"})
+        .initial("auto")
+        .choice<CudaGraphMode>(
+            {"auto", "off"}, [](C& c) -> CudaGraphMode& { return c.device.cudaGraph; },
+            cudaGraphModeFromString, toString)
+        .defaults("auto", "auto");
+    add({"device", "tf32", "--tf32", "TF32",
+         "On a CUDA device, fp32 matrix products in TF32 (10-bit mantissa products, fp32 sums): faster on "
+         "Ampere and later, not bitwise fp32"})
+        .initial("false")
+        .boolean([](C& c) -> bool& { return c.device.tf32; })
+        .defaults("false", "false");
+
     std::vector<ConfigField> out;
     for (auto& r : rows) out.push_back(std::move(r.f));
     return out;

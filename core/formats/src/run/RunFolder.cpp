@@ -63,6 +63,12 @@ struct FieldReader {
             out = v->get<double>();
         }
     }
+    void boolean(const char* key, bool& out) const {
+        if (const json* v = find(key)) {
+            if (!v->is_boolean()) fail(key, "true or false");
+            out = v->get<bool>();
+        }
+    }
 };
 
 // JSON has no NaN or Inf; a diverged run's losses are written as null and read back as 0.
@@ -120,10 +126,7 @@ void readTokenStore(const FieldReader& r, RunInfo& info) {
     if (!tj->is_object()) r.fail("token_store", "an object");
     const FieldReader t{*tj, r.source, "token_store."};
     t.str("path", info.tokenStore);
-    if (const json* v = t.find("reused")) {
-        if (!v->is_boolean()) t.fail("reused", "true or false");
-        info.tokenStoreReused = v->get<bool>();
-    }
+    t.boolean("reused", info.tokenStoreReused);
     t.number("seconds", info.tokenStoreSeconds);
     t.integer("corpus_bytes", info.corpusBytes);
     t.str("corpus_checksum", info.corpusChecksum);
@@ -250,6 +253,8 @@ std::string RunInfo::toJson() const {
               {"hosts", hosts},
               {"gradient_bytes_per_step", gradientBytesPerStep},
               {"peak_gpu_memory_bytes", peakGpuMemoryBytes},
+              {"cuda_graph", cudaGraph},
+              {"tf32", tf32},
               {"token_store",
                {{"path", tokenStore},
                 {"reused", tokenStoreReused},
@@ -294,6 +299,8 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
     r.str("error", info.error);
     readStrings(r, "warnings", info.warnings);                    // absent in runs from before the field
     r.integer("peak_gpu_memory_bytes", info.peakGpuMemoryBytes);  // absent in runs from before the field
+    r.str("cuda_graph", info.cudaGraph);                          // absent in runs from before the field
+    r.boolean("tf32", info.tf32);
     readTokenStore(r, info);
     r.integer("world_size", info.worldSize);
     if (info.worldSize < 1) throw InputError(sourceName, 0, "world_size must be at least 1");
