@@ -66,14 +66,25 @@ build() {
 }
 
 run_tests() {
-  # The core suite: the CUDA-only tests run where a GPU is; the rest must pass on any LibTorch.
+  # The core suite: the CUDA-only tests run where a GPU is; the rest must pass on any LibTorch. A failing test's
+  # own output is printed, and a crash's backtrace where gdb is.
   step "core tests"
   (cd "$BUILD_DIR" && ctest -L core -j"$(nproc)" --output-on-failure >"$work/core-tests.log" 2>&1) ||
     echo "gpu-bench: core tests FAILED"
   tail -n 3 "$work/core-tests.log"
+  grep -A 25 -E "^[0-9]+/[0-9]+ Test +#[0-9]+: .*(SEGFAULT|Failed|Exception)" "$work/core-tests.log" | head -n 80 || true
+  "$BUILD_DIR/bin/core_tests" --gtest_filter='CudaGraph*:OptimizerDeviceScalars*' 2>&1 | tail -n 12 || true
   step "Cuda tests"
-  "$BUILD_DIR/bin/e2e_tests" --gtest_filter='Cuda.*' >"$work/cuda-tests.log" 2>&1 || echo "gpu-bench: Cuda tests FAILED (exit $?)"
-  grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|tests ran" "$work/cuda-tests.log"
+  local code=0
+  "$BUILD_DIR/bin/e2e_tests" --gtest_filter='Cuda.*' >"$work/cuda-tests.log" 2>&1 || code=$?
+  grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|tests ran" "$work/cuda-tests.log" || true
+  if [ "$code" -ne 0 ]; then
+    echo "gpu-bench: Cuda tests FAILED (exit $code)"
+    tail -n 40 "$work/cuda-tests.log"
+    if command -v gdb >/dev/null; then
+      timeout 120 gdb -batch -ex run -ex bt --args "$BUILD_DIR/bin/e2e_tests" --gtest_filter='Cuda.*' 2>&1 | tail -n 40
+    fi
+  fi
 }
 
 # The shapes issue #48 measures: each preset at its own batch, and the two language models at 1024.
