@@ -4,6 +4,7 @@
 
 #if defined(WORKBENCH_WITH_CUDA) && __has_include(<ATen/cuda/CUDAContext.h>)
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/cuda/CUDAGeneratorImpl.h>
 #include <c10/cuda/CUDACachingAllocator.h>
 #include <c10/cuda/CUDAFunctions.h>
 #define WORKBENCH_CUDA_RUNTIME 1
@@ -19,6 +20,26 @@ std::string cudaDeviceName(int index, std::int64_t* memoryBytes) {
 #else
     if (memoryBytes) *memoryBytes = 0;
     return "CUDA device " + std::to_string(index);
+#endif
+}
+
+void seedTrainingStep(const torch::Device& device, std::uint64_t stepSeed, std::int64_t step) {
+    if (!device.is_cuda()) {
+        torch::manual_seed(stepSeed);
+        return;
+    }
+    {
+        auto cpu = at::detail::getDefaultCPUGenerator();
+        const std::lock_guard<std::mutex> lock(cpu.mutex());
+        cpu.set_current_seed(stepSeed);
+    }
+#ifdef WORKBENCH_CUDA_RUNTIME
+    auto gpu = at::cuda::detail::getDefaultCUDAGenerator(device.index());
+    const std::lock_guard<std::mutex> lock(gpu.mutex());
+    // 2^24 counter values a step: far more than a step's dropout draws take (a multiple of 4, as Philox's
+    // offsets must be).
+    gpu.get<at::CUDAGeneratorImpl>()->set_philox_offset_per_thread(static_cast<std::uint64_t>(step + 1)
+                                                                   << 24);
 #endif
 }
 

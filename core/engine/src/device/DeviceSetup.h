@@ -42,6 +42,12 @@ private:
 };
 // Waits for queued work on the device, so a clock read afterwards measures finished work.
 void synchronize(const torch::Device& device);
+// Seeds one training step's draws (dropout masks), so that a resumed run draws what the uninterrupted run
+// drew. On a CPU the global generators start again from stepSeed. On a CUDA device the CPU generator does,
+// while the GPU's keeps the run's seed and moves to an offset of the step's own: a new seed would make
+// cuDNN's next LSTM call rebuild its dropout state, reading a number back to the host, which costs a
+// synchronisation every step and which no CUDA graph can hold (train/CudaGraphStep.h).
+void seedTrainingStep(const torch::Device& device, std::uint64_t stepSeed, std::int64_t step);
 // Name and total memory of a CUDA device; "CUDA device N" where the build has no CUDA runtime API.
 std::string cudaDeviceName(int index, std::int64_t* memoryBytes);
 // The most memory LibTorch's CUDA caching allocator has had allocated at once on the device since the

@@ -1,11 +1,14 @@
 // One CUDA graph per training-step shape (see CudaGraphStep.h).
 #include "train/CudaGraphStep.h"
 
+#include "TorchCompat.h"
+
 #include <map>
 #include <vector>
 
 #if defined(WORKBENCH_WITH_CUDA) && __has_include(<ATen/cuda/CUDAGraph.h>)
 #include <ATen/cuda/CUDAEvent.h>
+#include <ATen/cuda/CUDAGeneratorImpl.h>
 #include <ATen/cuda/CUDAGraph.h>
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
@@ -65,6 +68,32 @@ struct CudaGraphStep::Impl {
         return fn();
     }
 
+    // A step op by op, reading the optimizer's scalars as they are now once a capture has moved them to the
+    // device (the last replay left the previous step's learning rate there).
+    torch::Tensor opByOp(const Batch& batch, const Body& body) {
+        if (optimizer.usesDeviceScalars()) optimizer.loadDeviceScalars();
+        return body(batch);
+    }
+
+    at::CUDAGeneratorImpl* generator() const {
+        return at::cuda::detail::getDefaultCUDAGenerator(device.index()).get<at::CUDAGeneratorImpl>();
+    }
+
+    // A capture that failed leaves the GPU's generator in its capturing state, and every later draw outside a
+    // capture then throws ("Offset increment outside graph capture"): it gets a fresh state with the same
+    // seed and offset.
+    void resetGenerator() const {
+#if WORKBENCH_TORCH_AT_LEAST(2, 3)
+        auto* gen = generator();
+        const auto seed = gen->current_seed();
+        const auto offset = gen->philox_offset_per_thread();
+        auto fresh = c10::make_intrusive<at::CUDAGeneratorImpl>(device.index());
+        fresh->set_current_seed(seed);
+        fresh->set_philox_offset_per_thread(offset);
+        gen->graphsafe_set_state(fresh);
+#endif
+    }
+
     torch::Tensor capture(Entry& e, const Batch& batch, const Body& body) {
         e.statics.inputs = batch.inputs.clone();
         e.statics.targets = batch.targets.clone();
@@ -72,6 +101,9 @@ struct CudaGraphStep::Impl {
         if (!optimizer.usesDeviceScalars()) optimizer.useDeviceScalars(device);
         optimizer.loadDeviceScalars();
         const auto stepsBefore = optimizer.steps();
+        // A generator seeded since cuDNN's last LSTM call makes the next one rebuild its dropout state, which
+        // reads a seed back to the host: not in a capture. The state it has is kept.
+        (void)generator()->reset_rnn_state();
         torch::cuda::synchronize(device.index());
         auto graph = std::make_unique<at::cuda::CUDAGraph>();
         try {
@@ -89,11 +121,13 @@ struct CudaGraphStep::Impl {
         } catch (const std::exception& ex) {
             // Nothing ran: the step is taken op by op below, from the state it started in.
             (void)cudaGetLastError();
+            graph.reset();
+            resetGenerator();
             optimizer.setSteps(stepsBefore);
             failure = firstLine(ex.what());
             e.statics = Batch{};
             e.loss = torch::Tensor();
-            return body(batch);
+            return opByOp(batch, body);
         }
         e.graph = std::move(graph);
         e.graph->replay();  // this step's update: capturing ran nothing
@@ -127,17 +161,17 @@ std::string CudaGraphStep::unavailableReason(const torch::Device& device) {
 }
 
 torch::Tensor CudaGraphStep::run(const Batch& batch, const Body& body) {
-    if (!m->failure.empty() || batch.size() == 0) return body(batch);
+    if (!m->failure.empty() || batch.size() == 0) return m->opByOp(batch, body);
     auto key = shapeKey(batch);
     auto it = m->entries.find(key);
     if (it == m->entries.end()) {
-        if (static_cast<int>(m->entries.size()) >= kMaxShapes) return body(batch);
+        if (static_cast<int>(m->entries.size()) >= kMaxShapes) return m->opByOp(batch, body);
         it = m->entries.emplace(std::move(key), Impl::Entry{}).first;
     }
     Impl::Entry& e = it->second;
     torch::Tensor staticLoss = m->onOwnStream([&] {
         if (e.graph) return m->replay(e, batch);
-        if (++e.seen < 2) return body(batch);  // warm-up, op by op
+        if (++e.seen < 2) return m->opByOp(batch, body);  // warm-up
         return m->capture(e, batch, body);
     });
     // A copy on the caller's stream: the next replay overwrites the graph's own loss.

@@ -329,7 +329,7 @@ void TrainingSession::trainBatch(const SeededOrder& order) {
     // Dropout draws from the global generator: seeding it per step makes a resumed run exact, and every
     // rank (every thread of a batch split) draws the global batch's masks (ShardedDropout.h).
     const std::uint64_t dropoutSeed = m_tc.seed + 7919ULL * static_cast<std::uint64_t>(m_state.step + 1);
-    torch::manual_seed(dropoutSeed);
+    seedTrainingStep(m_device, dropoutSeed, m_state.step);
     m_setup->optimizer->setLearningRate(scheduledLearningRate(m_tc, m_state.step, m_plannedSteps));
     if (m_shards) {
         const auto batch = m_trainSplit.batch(order.slice(begin, size));
@@ -341,6 +341,10 @@ void TrainingSession::trainBatch(const SeededOrder& order) {
         m_lossSum +=
             trainStep(*m_setup, batch, m_config, m_sync.get(), m_sync->lossWeight(last - first, size))
                 .to(torch::kFloat32);
+    }
+    if (m_setup->graph && m_setup->graph->failed() && !m_graphFailureLogged) {
+        m_graphFailureLogged = true;
+        log("CUDA steps: " + m_setup->graph->describe());
     }
     ++m_lossCount;
     ++m_state.step;

@@ -84,6 +84,7 @@ private:
     std::int64_t m_lossCount = 0;
     bool m_stopAgreed = false;  // data-parallel: every rank voted on it at the last loss record
     bool m_pauseRefused = false;
+    bool m_graphFailureLogged = false;  // a failed CUDA graph capture, said once
     std::chrono::steady_clock::time_point m_lastProgress;
 };
 
