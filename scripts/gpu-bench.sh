@@ -87,6 +87,17 @@ run_tests() {
   fi
 }
 
+# The GPU's own tests alone, for a short call: the CUDA graph tests of the core suite, every Cuda test of the
+# end-to-end suite, and one suite that writes files (with its stack, should it crash).
+gpu_tests() {
+  step "CudaGraph core tests"
+  "$BUILD_DIR/bin/core_tests" --gtest_filter='CudaGraph*:OptimizerDeviceScalars*' 2>&1 | tail -n 15 || true
+  step "Cuda tests"
+  "$BUILD_DIR/bin/e2e_tests" --gtest_filter='Cuda.*' 2>&1 | grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|Expected|Which is|SIG|^build|^/" | head -n 60 || true
+  step "a suite that writes files"
+  "$BUILD_DIR/bin/core_tests" --gtest_filter='Safetensors.*' 2>&1 | tail -n 30 || true
+}
+
 # The shapes issue #48 measures: each preset at its own batch, and the two language models at 1024.
 SHAPES=${SHAPES:-imdb:64,charrnn:64,poems:32,charrnn:1024,poems:1024}
 
@@ -187,6 +198,7 @@ main() {
     case "$stage" in
       build) build ;;
       test) run_tests ;;
+      gputests) gpu_tests ;;
       bench) bench ;;
       profile) profile ;;
       run) user_run ;;
