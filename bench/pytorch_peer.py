@@ -205,7 +205,9 @@ def kernel_profile(train_step, sync, steps=5):
     wall_ms = (time.perf_counter() - t0) * 1e3 / steps
     kernels = {}
     for e in prof.events():
-        if getattr(e, "device_type", None) is not None and "CUDA" in str(e.device_type) and e.name:
+        # The GPU timeline also holds the optimizer's annotations (Optimizer.step#Adam.step): ranges, not kernels.
+        if getattr(e, "device_type", None) is not None and "CUDA" in str(e.device_type) and e.name and \
+                not e.name.startswith("Optimizer."):
             k = kernels.setdefault(e.name, [0, 0.0])
             k[0] += 1
             k[1] += e.device_time if hasattr(e, "device_time") else e.cuda_time

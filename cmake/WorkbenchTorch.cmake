@@ -70,5 +70,12 @@ if(c10_glog)
 else()
   set(WORKBENCH_TORCH_GLOG OFF)
 endif()
+# PyTorch's libtorch_cpu.so (and 2.11's libtorch.so) export a copy of libstdc++'s std::filesystem, and a
+# program's calls bind to the first library in its NEEDED list that defines them: libtorch's, linked before
+# libstdc++. On the GPU machine that copy's remove_all(path, error_code&) called through a null pointer and
+# every test that removed a folder crashed. libstdc++ named first in each program's NEEDED list makes its own
+# definitions the ones found (LD_DEBUG=bindings shows which library each symbol binds to).
+target_link_options(workbench_torch INTERFACE "LINKER:--push-state,--no-as-needed,-lstdc++,--pop-state")
+
 message(STATUS "LibTorch ${Torch_VERSION} in ${TORCH_INSTALL_PREFIX}: CUDA devices ${WORKBENCH_TORCH_CUDA}, "
                "glog ${WORKBENCH_TORCH_GLOG}")

@@ -5,21 +5,65 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 
+#include <dlfcn.h>
 #include <execinfo.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "support/SuiteExit.h"
 
 namespace {
-extern "C" void printStackAndDie(int signal) {
-    // Only async-signal-safe calls: write and backtrace_symbols_fd (backtrace was called once in main, so
-    // it allocates nothing here).
-    const char* name = signal == SIGSEGV ? "SIGSEGV" : signal == SIGBUS ? "SIGBUS" : "SIGABRT";
-    (void)!write(STDERR_FILENO, "\n*** ", 5);
-    (void)!write(STDERR_FILENO, name, std::strlen(name));
-    (void)!write(STDERR_FILENO, ": the stack ***\n", 16);
+void writeText(const char* text) { (void)!write(STDERR_FILENO, text, std::strlen(text)); }
+
+void writeHex(const void* address) {
+    char digits[2 + 2 * sizeof(void*) + 1] = "0x";
+    auto value = reinterpret_cast<std::uintptr_t>(address);
+    for (int i = 2 * static_cast<int>(sizeof(void*)) - 1; i >= 0; --i, value >>= 4)
+        digits[2 + i] = "0123456789abcdef"[value & 0xf];
+    digits[sizeof(digits) - 1] = '\0';
+    writeText(digits);
+}
+
+// The faulting instruction and address, and the library the instruction is in (dladdr is not
+// async-signal-safe, but the process is dying anyway and it names what the stack may not: code without
+// unwind tables stops backtrace at the signal frame).
+extern "C" void printStackAndDie(int signal, siginfo_t* info, void* context) {
+    writeText(signal == SIGSEGV ? "\n*** SIGSEGV" : signal == SIGBUS ? "\n*** SIGBUS" : "\n*** SIGABRT");
+    writeText(": the stack ***\n");
+#if defined(__x86_64__)
+    const void* pc =
+        reinterpret_cast<const void*>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
+    writeText("at instruction ");
+    writeHex(pc);
+    Dl_info where{};
+    if (dladdr(pc, &where) && where.dli_fname) {
+        writeText(" in ");
+        writeText(where.dli_fname);
+        writeText(where.dli_sname ? " (" : "");
+        writeText(where.dli_sname ? where.dli_sname : "");
+        writeText(where.dli_sname ? ")" : "");
+    }
+    writeText(", address ");
+    writeHex(info ? info->si_addr : nullptr);
+    writeText("\n");
+    if (!pc) {  // a call through a null pointer: the caller is the return address the call pushed
+        const void* caller =
+            *reinterpret_cast<void* const*>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RSP]);
+        writeText("called from ");
+        writeHex(caller);
+        if (dladdr(caller, &where) && where.dli_fname) {
+            writeText(" in ");
+            writeText(where.dli_fname);
+            writeText(where.dli_sname ? " (" : "");
+            writeText(where.dli_sname ? where.dli_sname : "");
+            writeText(where.dli_sname ? ")" : "");
+        }
+        writeText("\n");
+    }
+#endif
     void* frames[64];
     backtrace_symbols_fd(frames, backtrace(frames, 64), STDERR_FILENO);
     std::signal(signal, SIG_DFL);
@@ -31,7 +75,10 @@ int main(int argc, char** argv) {
     void* warm[1];
     (void)backtrace(warm, 1);  // loads libgcc's unwinder now, not inside the handler
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)  // sanitizers report crashes themselves
-    for (const int s : {SIGSEGV, SIGBUS, SIGABRT}) std::signal(s, printStackAndDie);
+    struct sigaction action {};
+    action.sa_sigaction = printStackAndDie;
+    action.sa_flags = SA_SIGINFO;
+    for (const int s : {SIGSEGV, SIGBUS, SIGABRT}) sigaction(s, &action, nullptr);
 #endif
     ::testing::InitGoogleTest(&argc, argv);
     return wbtest::suiteExitCode(RUN_ALL_TESTS());

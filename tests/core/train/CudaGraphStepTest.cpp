@@ -120,8 +120,8 @@ TEST(CudaGraph, StepsTrainAsOpByOpStepsOverTwoShapes) {
             const double b = trainStep(opByOp, batch, eager).item<double>();
             EXPECT_NEAR(a, b, 1e-4 * std::max(1.0, std::abs(b))) << "step " << step;
         }
-        // The graph reads the optimizer's scalars on the device, op by op on the host: float rounding apart, the same
-        // updates (a step with the previous step's learning rate would be off by about 5e-4).
+        // The graph reads the optimizer's scalars on the device, op by op on the host: float rounding apart,
+        // the same updates (a step with the previous step's learning rate would be off by about 5e-4).
         const double tolerance = precision == Precision::Fp32 ? 1e-4 : 1e-3;
         EXPECT_GT(movement(opByOp, before), 1e-3);
         EXPECT_LT(maxDifference(stateOf(graphed), stateOf(opByOp)), tolerance) << toString(precision);
