@@ -22,6 +22,8 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "charts/CompareView.h"
 #include "charts/ComparisonTable.h"
 #include "charts/OverlayChart.h"
@@ -111,8 +113,9 @@ void MainWindow::buildLayout() {
 
     m_splitter->addWidget(side);
     m_splitter->addWidget(m_mainTabs);
-    m_splitter->setStretchFactor(0, 0);
-    m_splitter->setStretchFactor(1, 1);
+    // The side grows with the window, a quarter of what it gains: at 1920 px the Runs list shows whole names.
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 3);
     m_splitter->setSizes({420, 1100});  // the side just wide enough for the Corpus and Experiment pages
     setCentralWidget(m_splitter);
 
@@ -320,7 +323,12 @@ void MainWindow::restoreSettings() {
     else if (width() > screenSize.width() || height() > screenSize.height())
         resize(size().boundedTo(screenSize));
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
-    m_splitter->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray());
+    // First launch: the side a quarter of the window, not narrower than its pages need (420 px) and not
+    // wider than 640 px.
+    if (!m_splitter->restoreState(s.value(QStringLiteral("window/splitter")).toByteArray())) {
+        const int side = std::clamp(width() / 4, 420, 640);
+        m_splitter->setSizes({side, std::max(width() - side, 1)});
+    }
     m_recent = s.value(QStringLiteral("recentCorpora")).toStringList();
     m_devices->setCheckedLabels(s.value(QStringLiteral("devices/checked")).toStringList());
     m_devices->setSequentialCpu(s.value(QStringLiteral("devices/sequentialCpu"), true).toBool());

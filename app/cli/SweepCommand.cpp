@@ -56,6 +56,17 @@ extern "C" void onSweepInterrupt(int) {
 }
 extern "C" void onSweepPause(int) { g_pauseRequested = 1; }
 
+// Pause is heard from the sweep command's first step, not from its first cell: the app's Pause, clicked while
+// the sweep was still planning or reading its corpus, once ended it by SIGUSR1's default action ("the sweep
+// process ended unexpectedly"); now the sweep pauses before its first cell. A stop (SIGINT, SIGTERM) is
+// heard by the cells' loop: before it, it ends the process at once, as a cancelled plan must.
+struct PauseSignal {
+    PauseSignal() { std::signal(SIGUSR1, onSweepPause); }
+    ~PauseSignal() { std::signal(SIGUSR1, SIG_DFL); }
+    PauseSignal(const PauseSignal&) = delete;
+    PauseSignal& operator=(const PauseSignal&) = delete;
+};
+
 std::string selfExecutable() {
     char buf[4096] = {0};
     const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
@@ -345,7 +356,6 @@ int printPlan(const wb::Sweep& sweep, bool jsonOut) {
 int runCells(const std::string& dir, wb::Sweep& sweep, bool quiet) {
     std::signal(SIGINT, onSweepInterrupt);
     std::signal(SIGTERM, onSweepInterrupt);
-    std::signal(SIGUSR1, onSweepPause);
     const auto configFile = (fs::path(dir) / ".cell-config.json").string();
     const auto errFile = (fs::path(dir) / ".cell-stderr").string();
     int failed = 0;
@@ -409,7 +419,6 @@ int runCells(const std::string& dir, wb::Sweep& sweep, bool quiet) {
 #endif
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
-    std::signal(SIGUSR1, SIG_DFL);
     if (g_interrupted || paused) {
         std::fprintf(stderr, "sweep: %s; `lstm-workbench-cli sweep %s` finishes it\n",
                      paused ? "paused" : "stopped", dir.c_str());
@@ -433,6 +442,7 @@ void requireHostsForLinks(const wb::Sweep& sweep) {
 }  // namespace
 
 int runSweep(const SweepOptions& o, const wb::ExperimentConfig& base) {
+    const PauseSignal pauseSignal;
     wb::Sweep sweep;
     std::string dir;
     if (o.out.empty()) {  // resume

@@ -54,7 +54,8 @@ TEST(CliConfigFields, AValueTheFieldRefusesThroughItsFlagIsOneLineNamingItAndExi
         if (f.flag.empty()) continue;
         auto [value, words] = refused(f);
         std::string extra;
-        if (f.type == wb::FieldType::Boolean) {  // --bidirectional on a language model
+        if (f.type == wb::FieldType::Boolean) {      // --bidirectional on a language model
+            if (f.key != "bidirectional") continue;  // a switch other switches refuse nothing with
             value.clear();
             words = "bidirectional is for classifiers only";
             extra = " --task lm";

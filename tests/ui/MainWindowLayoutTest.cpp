@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QScreen>
 #include <QSettings>
+#include <QSplitter>
 #include <QTabWidget>
 
 #include <gtest/gtest.h>
@@ -134,4 +135,22 @@ TEST(MainWindowLayout, ASavedGeometryLargerThanTheScreenIsClampedToIt) {
     const QSize screen = w.screen()->availableGeometry().size();
     EXPECT_LE(w.width(), screen.width());
     EXPECT_LE(w.height(), screen.height());
+}
+
+// Issue #45: the Runs list read "tang-quatr…1-27 00:13" at 1920 px, the side pane staying at 420 px whatever
+// the window's width. It now takes a quarter of what the window gains.
+TEST(MainWindowLayout, TheSidePaneGrowsWithAWideWindow) {
+    QSettings().remove(QStringLiteral("window/splitter"));
+    MainWindow w;
+    auto* splitter = w.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
+    ASSERT_NE(splitter, nullptr);
+    w.resize(1280, 800);
+    w.show();
+    QApplication::processEvents();
+    const int narrow = splitter->sizes().at(0);
+    w.resize(1920, 1000);
+    QApplication::processEvents();
+    const int wide = splitter->sizes().at(0);
+    EXPECT_GE(narrow, 420);
+    EXPECT_GE(wide - narrow, (1920 - 1280) / 5) << narrow << " -> " << wide;
 }

@@ -114,8 +114,10 @@ void SweepRunner::onFinished(int exitCode, bool crashed) {
     m_watcher->removePaths(m_watcher->directories());
     reload();
     QString error = m_cli->firstError();
-    // SIGINT before the CLI set its handler ends it by the signal: still the cancel that was asked for.
-    if (crashed && !m_cancelRequested) error = tr("the sweep process ended unexpectedly");
+    // SIGINT (SIGUSR1) before the CLI set its handler ends it by the signal: still the cancel (the pause)
+    // that was asked for.
+    if (crashed && !m_cancelRequested && m_state != State::Pausing)
+        error = tr("the sweep process ended unexpectedly");
     m_cancelRequested = false;
     const bool allDone = m_sweep && doneCells() == int(m_sweep->cells.size());
     setState(allDone ? State::Finished : (m_sweep ? State::Stopped : State::Idle));

@@ -13,6 +13,7 @@
 #include "training/FailureAdvice.h"
 #include "training/RunScheduler.h"
 #include "workbench/DeviceSpec.h"
+#include "workbench/Devices.h"
 #include "workbench/RunFolder.h"
 #include "workbench/charts/QtConversions.h"
 
@@ -56,7 +57,7 @@ RunEntry newRunEntry(const QString& dir, const wb::ExperimentConfig& config, con
     entry.record.info.deviceName = choice.name;
     entry.record.info.threads = choice.device.threads;
     entry.record.info.worldSize = choice.device.processes;
-    entry.record.info.precision = wb::toString(config.device.precision);
+    entry.record.info.precision = wb::precisionRunWillUse(config);  // "bf16", as the run's title, not "auto"
     // The trainer writes its own start time; this one names the run until then (the same minute).
     entry.record.info.startedAt =
         toStd(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-ddTHH:mm:ssZ")));

@@ -9,6 +9,7 @@
 #include "device/Autocast.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
+#include "workbench/Devices.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Training.h"
 
@@ -53,6 +54,19 @@ TEST(PrecisionChoice, AutoIsFp32ForAClassifierAndOnCuda) {
     const auto cuda = choosePrecision(torch::Device(torch::kCUDA, 0), Precision::Auto, Task::LanguageModel);
     EXPECT_EQ(cuda.precision, Precision::Fp32);
     EXPECT_NE(cuda.reason.find("CUDA"), std::string::npos) << cuda.reason;
+}
+
+// The app's row of a run that is starting names what the run will say in run.json, never "auto".
+TEST(PrecisionChoice, WhatARunWillUseIsSaidBeforeItStarts) {
+    auto lm = defaultConfig(Task::LanguageModel);
+    lm.device.device = "cpu";
+    ASSERT_EQ(lm.device.precision, Precision::Auto);
+    EXPECT_EQ(precisionRunWillUse(lm), cpuBf16KernelsUsable() ? "bf16" : "fp32");
+    auto classifier = defaultConfig(Task::Classifier);
+    classifier.device.device = "cpu";
+    EXPECT_EQ(precisionRunWillUse(classifier), "fp32");
+    lm.device.precision = Precision::Fp32;
+    EXPECT_EQ(precisionRunWillUse(lm), "fp32");
 }
 
 TEST(PrecisionChoice, AnExplicitPrecisionIsKeptWithNoReason) {

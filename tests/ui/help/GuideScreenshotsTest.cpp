@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "MainWindow.h"
 #include "TestWindow.h"
 #include "charts/ComparisonTable.h"
@@ -23,12 +25,15 @@
 #include "help/UserGuide.h"
 #include "runs/RunCollection.h"
 #include "runs/RunsPanel.h"
+#include "support/TestSupport.h"
 #include "sweep/SweepPanel.h"
 #include "training/RunControls.h"
 #include "training/RunEstimator.h"
 #include "training/RunScheduler.h"
+#include "workbench/RunFolder.h"
 
 using namespace wbui;
+namespace fs = std::filesystem;
 
 namespace {
 void save(MainWindow* window, const QString& folder, const char* name) {
@@ -150,4 +155,64 @@ TEST(GuideScreenshots, TheSweepTabRunningAndFinished) {
     ASSERT_TRUE(wbuitest::waitFor([&] { return sweep->state() == SweepPanel::State::Finished; }, 900000))
         << sweep->lastError().toStdString();
     save(w, folder, "sweep-after.png");
+}
+
+// Issue #45's screenshots: the window filling this screen (run it under Xvfb at 1024x768, 1280x800, and at
+// 1920x1080 with QT_SCALE_FACTOR=2), with a run whose trainer died (it reads "interrupted") in the Runs list
+// and a paused sweep in the Sweep tab, then the Compare tab; files window-WxH[@2x]-*.png. The window's
+// minimum size must fit the screen in that state.
+TEST(GuideScreenshots, TheWindowFillingThisScreen) {
+    const QString folder = qEnvironmentVariable("LSTM_WORKBENCH_SCREENSHOTS");
+    if (folder.isEmpty()) GTEST_SKIP() << "set LSTM_WORKBENCH_SCREENSHOTS to make them";
+    wbuitest::TestWindow win;
+    MainWindow* w = win.w.get();
+    w->deviceList()->refresh();
+    const QSize screen = w->screen()->availableGeometry().size();
+    const qreal scale = w->screen()->devicePixelRatio();
+    const QString prefix = QStringLiteral("window-%1x%2%3-")
+                               .arg(int(screen.width() * scale))
+                               .arg(int(screen.height() * scale))
+                               .arg(scale > 1 ? QStringLiteral("@%1x").arg(scale) : QString());
+    w->resize(screen);
+    w->show();
+    ASSERT_TRUE(w->corpusPanel()->loadPrepared(QStringLiteral("tang-quatrains-7")))
+        << "prepare tang-quatrains-7 and point LSTM_WORKBENCH_DATA at the corpus cache";
+    wbuitest::waitForCorpusReads(w);
+
+    // A run whose process died mid-training: run.json still says running, nobody holds its lock.
+    const fs::path crashed = win.tmp.path() / "runs" / "20261126-231500-cpu-2";
+    fs::create_directories(crashed.parent_path());
+    fs::copy(wbuitest::trainedLanguageModelRun().toStdString(), crashed, fs::copy_options::recursive);
+    auto info = wb::RunInfo::fromJson(wb::readFile((crashed / "run.json").string()), "run.json");
+    info.status = wb::RunStatus::Running;
+    info.endedAt.clear();
+    wbtest::writeText(crashed / "run.json", info.toJson());
+    w->runsPanel()->refresh();
+    w->sideTabs()->setCurrentIndex(2);
+
+    // A sweep paused after its first cell.
+    SweepPanel* sweep = w->sweepPanel();
+    sweep->setAxes({{"device", {"cpu:1", "cpu:2"}}, {"batch_size", {"16", "32"}}});
+    sweep->setStepsPerCell(30);
+    w->mainTabs()->showPage(sweep);
+    ASSERT_TRUE(sweep->start()) << sweep->lastError().toStdString();
+    ASSERT_TRUE(wbuitest::waitFor([&] { return sweep->state() == SweepPanel::State::Running; }, 60000));
+    sweep->pause();
+    ASSERT_TRUE(wbuitest::waitFor(
+        [&] {
+            return sweep->state() == SweepPanel::State::Stopped ||
+                   sweep->state() == SweepPanel::State::Finished;
+        },
+        600000));
+    ASSERT_EQ(sweep->state(), SweepPanel::State::Stopped) << sweep->lastError().toStdString();
+    QApplication::processEvents();
+    EXPECT_LE(w->minimumSizeHint().width(), screen.width());
+    EXPECT_LE(w->minimumSizeHint().height(), screen.height());
+    save(w, folder, (prefix + QStringLiteral("runs-and-paused-sweep.png")).toUtf8().constData());
+
+    ASSERT_TRUE(w->runsPanel()->openRunFolder(QString::fromStdString(crashed.string())));
+    w->mainTabs()->setCurrentIndex(1);
+    w->comparisonTable()->refresh();
+    EXPECT_LE(w->minimumSizeHint().width(), screen.width());
+    save(w, folder, (prefix + QStringLiteral("compare.png")).toUtf8().constData());
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "workbench/Config.h"
 #include "workbench/DeviceSpec.h"
 
 namespace wb {
@@ -39,6 +40,11 @@ void checkDeviceAvailable(const DeviceSpec& spec);
 // --nproc N, torchrun's ranks on this host), threads becomes the hardware threads divided between them, at
 // least one. Any other spec is returned as it is. For a count nobody asked for: the caller knows.
 DeviceSpec shareCoresBetweenProcesses(DeviceSpec spec, std::int64_t localProcesses);
+
+// What a run of this config trains in on its device, as its run.json will say ("bf16", "fp32", or for CPU
+// bf16 without the kernels "fp32 (bf16 needs AVX512_BF16)"): auto resolved as the run will resolve it. For
+// the app's rows of a run that is starting, before its run.json exists.
+std::string precisionRunWillUse(const ExperimentConfig& config);
 
 std::string libtorchVersion();  // "1.13.0"
 std::string blasLibrary();      // resolved libblas.so.3 ("openblas-pthread", "reference BLAS", ...)

@@ -155,6 +155,12 @@ std::string settleDeviceSettings(ExperimentConfig& config) {
     return choice.reason;
 }
 
+std::string precisionRunWillUse(const ExperimentConfig& config) {
+    const torch::Device device = torchDevice(config.device.spec());
+    return effectivePrecision(device,
+                              choosePrecision(device, config.device.precision, config.task).precision);
+}
+
 namespace {
 using SetThreadsFn = void (*)(int);
 using GetThreadsFn = int (*)();
