@@ -195,8 +195,9 @@ TEST(GuideScreenshots, TheWindowFillingThisScreen) {
     sweep->setAxes({{"device", {"cpu:1", "cpu:2"}}, {"batch_size", {"16", "32"}}});
     sweep->setStepsPerCell(30);
     w->mainTabs()->showPage(sweep);
-    ASSERT_TRUE(sweep->start()) << sweep->lastError().toStdString();
-    ASSERT_TRUE(wbuitest::waitFor([&] { return sweep->state() == SweepPanel::State::Running; }, 60000));
+    ASSERT_TRUE(sweep->start(QString::fromStdString(win.tmp.file("sweep"))))
+        << sweep->lastError().toStdString();
+    ASSERT_TRUE(wbuitest::waitFor([&] { return sweep->cellTable()->rowCount() > 0; }, 240000));
     sweep->pause();
     ASSERT_TRUE(wbuitest::waitFor(
         [&] {
