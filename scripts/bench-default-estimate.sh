@@ -6,7 +6,7 @@
 # validations and checkpoints. The run is the default experiment as the app starts it (tang-quatrains-7,
 # every setting at its default, the app's default device: cpu with 2 threads), timed from the command's start
 # to its end, as a user waits for it. Writes docs/benchmarks/default-estimate/STAMP.json (every number, the
-# load before and after each run, the command) and prints a line a round. Takes about 35 minutes; run it on an
+# load before and after each run, the command) and prints a line a round. Takes about 20 minutes; run it on an
 # idle machine: the estimate calibrates on the machine as it is.
 #   scripts/bench-default-estimate.sh          (env: ROUNDS=3, BUILD_DIR=build-bench)
 set -euo pipefail
@@ -42,7 +42,7 @@ print(json.dumps({"round": int(r), "estimated_seconds": round(float(est), 1), "m
                   "load_before": float(lb), "load_after": float(la)}))
 PY
 )")
-  python3 -c 'import json,sys; r=json.loads(sys.argv[1]); print(f"round {r[\"round\"]}: estimated {r[\"estimated_seconds\"]:.0f} s, took {r[\"measured_seconds\"]:.0f} s, estimate/real {r[\"estimate_over_measured\"]:.2f} (load {r[\"load_before\"]} -> {r[\"load_after\"]})")' "${rounds[-1]}"
+  python3 -c 'import json, sys; print("round {round}: estimated {estimated_seconds:.0f} s, took {measured_seconds:.0f} s, estimate/real {estimate_over_measured:.2f} (load {load_before} -> {load_after})".format(**json.loads(sys.argv[1])))' "${rounds[-1]}"
 done
 stamp=$(date -u +%Y%m%d-%H%M)
 python3 - "$out_dir/$stamp.json" "$(git describe --always --dirty)" "$(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" "${rounds[@]}" <<'PY'
