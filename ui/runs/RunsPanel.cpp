@@ -72,9 +72,10 @@ QTreeWidget* RunsPanel::buildTree() {
     m_tree->setSortingEnabled(true);
     m_tree->sortByColumn(kRun, Qt::DescendingOrder);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    // Default names are long; the full name is in the tooltip and the column can be widened.
+    // Names are short ("11-27 00:13:05 · tang-quatrains-7"); a user's own may be long: the whole name is in
+    // the tooltip and the column can be widened.
     m_tree->header()->setSectionResizeMode(kRun, QHeaderView::Interactive);
-    m_tree->header()->resizeSection(kRun, 180);
+    m_tree->header()->resizeSection(kRun, 230);
     m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->setToolTip(tr("Tick a run to compare it; double-click to try it in the playground"));
     return m_tree;
@@ -235,10 +236,12 @@ void RunsPanel::addOrUpdate(const QString& dir) {
     item->setText(kRun, QFileInfo(dir).fileName());
     item->setToolTip(kRun, dir);
     if (readable) {
-        item->setText(kRun, runLegendLabel(record));
-        item->setToolTip(kRun, QStringLiteral("%1\n%2\n%3")
-                                   .arg(runLegendLabel(record), dir, toQt(record.annotations.notes))
-                                   .trimmed());
+        // Short and distinct (the start to the second, the corpus; the device, task and state have their own
+        // columns); the legend's whole name in the tooltip.
+        const QString legend = runLegendLabel(record);  // the name, and the host when it is another machine
+        item->setText(kRun, toQt(record.shortName()) + legend.mid(toQt(record.name()).size()));
+        item->setToolTip(
+            kRun, QStringLiteral("%1\n%2\n%3").arg(legend, dir, toQt(record.annotations.notes)).trimmed());
         item->setText(kTags, toQt(record.annotations.tags).join(QStringLiteral(", ")));
         const QString notes = toQt(record.annotations.notes);
         item->setText(kNotes, notes.section(QLatin1Char('\n'), 0, 0));

@@ -94,6 +94,24 @@ TEST(RunNames, TheDefaultTellsRunsOfOneExperimentOnOneDeviceApart) {
     EXPECT_NE(first.defaultName().find("tang-quatrains-7 classifier"), std::string::npos);
     first.annotations.name = "mine";
     EXPECT_EQ(first.name(), "mine");
+    EXPECT_EQ(first.shortName(), "mine");
+}
+
+// The Runs list's name: the start to the second and the corpus, nothing its other columns say.
+TEST(RunNames, TheShortNameIsTheStartToTheSecondAndTheCorpus) {
+    TempDir tmp;
+    auto first = wb::loadRunFolder(writeRun(tmp, "r1"));
+    auto second = first;
+    first.info.startedAt = "2026-11-24T15:40:00Z";
+    second.info.startedAt = "2026-11-24T15:40:01Z";
+    EXPECT_NE(first.shortName(), second.shortName());
+    EXPECT_EQ(first.shortName().size(), std::string("11-24 15:40:00 · tang-quatrains-7").size())
+        << first.shortName();
+    const std::string corpus = " · tang-quatrains-7";
+    EXPECT_EQ(first.shortName().substr(first.shortName().size() - corpus.size()), corpus);
+    EXPECT_EQ(first.shortName().find("cpu"), std::string::npos);
+    first.info.startedAt.clear();
+    EXPECT_EQ(first.shortName(), "tang-quatrains-7");
 }
 
 wb::RunRecord run(const std::string& id, wb::Task task, double samplesPerSecond,

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "MainWindow.h"
@@ -174,6 +175,9 @@ TEST(GuideScreenshots, TheWindowFillingThisScreen) {
                                .arg(int(screen.height() * scale))
                                .arg(scale > 1 ? QStringLiteral("@%1x").arg(scale) : QString());
     w->resize(screen);
+    // The first launch's layout on this screen (MainWindow::restoreSettings), whatever earlier tests left.
+    const int side = std::clamp(screen.width() / 4, 420, 640);
+    w->findChild<QSplitter*>(QStringLiteral("mainSplitter"))->setSizes({side, screen.width() - side});
     w->show();
     ASSERT_TRUE(w->corpusPanel()->loadPrepared(QStringLiteral("tang-quatrains-7")))
         << "prepare tang-quatrains-7 and point LSTM_WORKBENCH_DATA at the corpus cache";

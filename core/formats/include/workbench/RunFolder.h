@@ -140,8 +140,12 @@ struct RunRecord {
     // "tang-quatrains-7 LM · cpu · 2 threads · fp32 · 11-24 14:05" (the start in local time): tells two runs
     // of one experiment on one device apart.
     std::string defaultName() const;
-    // The user's name when set, else the default: what every legend, table and list shows.
+    // The user's name when set, else the default: what every legend, table and export shows.
     std::string name() const;
+    // For a list whose other columns show the device, the task and the state: the user's name when set, else
+    // "11-24 14:05:09 · tang-quatrains-7" (the start, to the second, in local time, then the corpus): short
+    // enough to read whole in a side pane, and different for two runs started a second apart.
+    std::string shortName() const;
     // Runs whose curves and speeds can be compared: the same task, corpus and model. Two runs with equal keys
     // differ only in device, precision, batch, schedule or length.
     std::string comparabilityKey() const;

@@ -24,7 +24,7 @@ namespace {
 using nlohmann::json;
 
 // "2026-11-24T13:05:12Z" (UTC) as "11-24 14:05" in local time; "" when it does not parse.
-std::string localStart(const std::string& iso) {
+std::string localStart(const std::string& iso, const char* format = "%m-%d %H:%M") {
     std::tm tm{};
     if (iso.size() < 19 || std::sscanf(iso.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon,
                                        &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
@@ -35,7 +35,7 @@ std::string localStart(const std::string& iso) {
     std::tm local{};
     if (t == -1 || !localtime_r(&t, &local)) return "";
     char out[32];
-    std::strftime(out, sizeof out, "%m-%d %H:%M", &local);
+    std::strftime(out, sizeof out, format, &local);
     return out;
 }
 
@@ -169,6 +169,12 @@ std::string RunRecord::defaultName() const {
 // The config's own name is the experiment's (a preset's title, the app's folder id), shared by every run of
 // it, so it does not tell runs apart.
 std::string RunRecord::name() const { return annotations.name.empty() ? defaultName() : annotations.name; }
+
+std::string RunRecord::shortName() const {
+    if (!annotations.name.empty()) return annotations.name;
+    const std::string start = localStart(info.startedAt, "%m-%d %H:%M:%S");
+    return start.empty() ? corpusName() : start + " · " + corpusName();
+}
 
 std::string RunRecord::comparabilityKey() const {
     const ModelConfig& m = config.model;
