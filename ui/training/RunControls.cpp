@@ -1,8 +1,10 @@
 // The run buttons, their enabled and checked states, and the time estimate.
 #include "training/RunControls.h"
 
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QStyle>
 #include <QTimer>
@@ -104,10 +106,22 @@ bool RunControls::estimate() {
         return false;
     }
     m_estimated = plannedJson(runs);
-    m_estimate->setText(tr("Timing a few steps to estimate how long the runs take…"));
+    m_estimate->setText(estimatingText(runs));
     m_estimateButton->setEnabled(false);
     m_estimator->estimate(runs);
     return true;
+}
+
+QString RunControls::estimatingText(const std::vector<wb::ExperimentConfig>& runs, qint64 largeBytes) {
+    const QString timing = tr("Timing a few steps to estimate how long the runs take…");
+    for (const auto& run : runs) {
+        const QFileInfo corpus(toQt(run.data.corpus));
+        if (!corpus.isFile() || corpus.size() < largeBytes) continue;
+        return tr("Reading %1 (%2) into its token store in the corpus cache (up to twice its size, once), "
+                  "then timing a few steps to estimate how long the runs take…")
+            .arg(corpus.fileName(), QLocale().formattedDataSize(corpus.size()));
+    }
+    return timing;
 }
 
 void RunControls::showEstimate(double seconds) {

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "TestWindow.h"
+#include "support/TestSupport.h"
 #include "training/RunControls.h"
 #include "training/RunEstimator.h"
 #include "training/RunScheduler.h"
@@ -87,4 +88,23 @@ TEST(RunEstimate, WithoutACorpusItSaysWhy) {
     EXPECT_TRUE(controls->estimateText().startsWith(QStringLiteral("No estimate: ")))
         << controls->estimateText().toStdString();
     EXPECT_FALSE(controls->estimator()->busy());
+}
+
+// Issue #45: the automatic estimate of a 300 MB file wrote a 627 MB token store without a word. Above a size
+// (64 MiB in the app; 1 KiB here), the line says that the corpus is read into a token store first.
+TEST(RunEstimate, ALargeCorpusIsSaidToBeReadIntoATokenStoreFirst) {
+    wbtest::TempDir tmp;
+    wbtest::writeText(tmp.path() / "big.txt", std::string(4096, 'a'));
+    wbtest::writeText(tmp.path() / "small.txt", std::string(100, 'a'));
+    wb::ExperimentConfig run;
+    run.data.corpus = tmp.file("small.txt");
+    const QString small = RunControls::estimatingText({run}, 1024);
+    EXPECT_EQ(small.indexOf(QStringLiteral("token store")), -1) << small.toStdString();
+    run.data.corpus = tmp.file("big.txt");
+    const QString big = RunControls::estimatingText({run}, 1024);
+    EXPECT_NE(big.indexOf(QStringLiteral("big.txt")), -1) << big.toStdString();
+    EXPECT_NE(big.indexOf(QStringLiteral("token store")), -1) << big.toStdString();
+    run.data.corpus =
+        "tang-quatrains-7";  // a prepared corpus's name, not a file: its store is made on preparing
+    EXPECT_EQ(RunControls::estimatingText({run}, 1).indexOf(QStringLiteral("token store")), -1);
 }
