@@ -27,6 +27,19 @@ void writeHex(const void* address) {
     writeText(digits);
 }
 
+// An address, and the library (and symbol) it is in.
+void writeWhere(const void* address) {
+    writeHex(address);
+    Dl_info where{};
+    if (dladdr(address, &where) && where.dli_fname) {
+        writeText(" in ");
+        writeText(where.dli_fname);
+        writeText(where.dli_sname ? " (" : "");
+        writeText(where.dli_sname ? where.dli_sname : "");
+        writeText(where.dli_sname ? ")" : "");
+    }
+}
+
 // The faulting instruction and address, and the library the instruction is in (dladdr is not
 // async-signal-safe, but the process is dying anyway and it names what the stack may not: code without
 // unwind tables stops backtrace at the signal frame).
@@ -34,33 +47,16 @@ extern "C" void printStackAndDie(int signal, siginfo_t* info, void* context) {
     writeText(signal == SIGSEGV ? "\n*** SIGSEGV" : signal == SIGBUS ? "\n*** SIGBUS" : "\n*** SIGABRT");
     writeText(": the stack ***\n");
 #if defined(__x86_64__)
-    const void* pc =
-        reinterpret_cast<const void*>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
+    const auto& registers = static_cast<ucontext_t*>(context)->uc_mcontext.gregs;
+    const void* pc = reinterpret_cast<const void*>(registers[REG_RIP]);
     writeText("at instruction ");
-    writeHex(pc);
-    Dl_info where{};
-    if (dladdr(pc, &where) && where.dli_fname) {
-        writeText(" in ");
-        writeText(where.dli_fname);
-        writeText(where.dli_sname ? " (" : "");
-        writeText(where.dli_sname ? where.dli_sname : "");
-        writeText(where.dli_sname ? ")" : "");
-    }
+    writeWhere(pc);
     writeText(", address ");
     writeHex(info ? info->si_addr : nullptr);
     writeText("\n");
     if (!pc) {  // a call through a null pointer: the caller is the return address the call pushed
-        const void* caller =
-            *reinterpret_cast<void* const*>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RSP]);
         writeText("called from ");
-        writeHex(caller);
-        if (dladdr(caller, &where) && where.dli_fname) {
-            writeText(" in ");
-            writeText(where.dli_fname);
-            writeText(where.dli_sname ? " (" : "");
-            writeText(where.dli_sname ? where.dli_sname : "");
-            writeText(where.dli_sname ? ")" : "");
-        }
+        writeWhere(*reinterpret_cast<void* const*>(registers[REG_RSP]));
         writeText("\n");
     }
 #endif
