@@ -12,16 +12,16 @@
 
 namespace wbui {
 
-QString runLegendLabel(const wb::RunRecord& record) {
-    QString label = toQt(record.name());
+QString runLegendLabel(const wb::RunRecord& record) { return toQt(record.name()) + runHostSuffix(record); }
+
+QString runHostSuffix(const wb::RunRecord& record) {
     QStringList hosts;
     for (const auto& host : record.info.hosts)
         if (!hosts.contains(toQt(host))) hosts << toQt(host);
-    if (hosts.size() > 1)
-        label += QStringLiteral(" · ") + hosts.join(QStringLiteral(" + "));
-    else if (!record.info.host.empty() && toQt(record.info.host) != QSysInfo::machineHostName())
-        label += QStringLiteral(" · ") + toQt(record.info.host);
-    return label;
+    if (hosts.size() > 1) return QStringLiteral(" · ") + hosts.join(QStringLiteral(" + "));
+    if (!record.info.host.empty() && toQt(record.info.host) != QSysInfo::machineHostName())
+        return QStringLiteral(" · ") + toQt(record.info.host);
+    return {};
 }
 
 QStringList runLegendLabels(const std::vector<wb::RunRecord>& records) {

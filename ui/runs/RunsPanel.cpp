@@ -238,10 +238,10 @@ void RunsPanel::addOrUpdate(const QString& dir) {
     if (readable) {
         // Short and distinct (the start to the second, the corpus; the device, task and state have their own
         // columns); the legend's whole name in the tooltip.
-        const QString legend = runLegendLabel(record);  // the name, and the host when it is another machine
-        item->setText(kRun, toQt(record.shortName()) + legend.mid(toQt(record.name()).size()));
-        item->setToolTip(
-            kRun, QStringLiteral("%1\n%2\n%3").arg(legend, dir, toQt(record.annotations.notes)).trimmed());
+        item->setText(kRun, toQt(record.shortName()) + runHostSuffix(record));
+        item->setToolTip(kRun, QStringLiteral("%1\n%2\n%3")
+                                   .arg(runLegendLabel(record), dir, toQt(record.annotations.notes))
+                                   .trimmed());
         item->setText(kTags, toQt(record.annotations.tags).join(QStringLiteral(", ")));
         const QString notes = toQt(record.annotations.notes);
         item->setText(kNotes, notes.section(QLatin1Char('\n'), 0, 0));

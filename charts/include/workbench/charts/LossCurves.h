@@ -22,6 +22,9 @@ namespace wbui {
 // The legend text of a run: its name (RunRecord::name), and the host of a run made on another machine (the
 // CLI on a GPU server) or every host of a run across machines.
 QString runLegendLabel(const wb::RunRecord& record);
+// What runLegendLabel adds to a name: " · hostA + hostB" for a run over several hosts, " · host" for one made
+// on another machine, else nothing.
+QString runHostSuffix(const wb::RunRecord& record);
 // The labels of runs shown together: two that would read alike (one experiment on one device started in the
 // same minute, or one name given twice) get the folder's id, which is unique.
 QStringList runLegendLabels(const std::vector<wb::RunRecord>& records);
