@@ -239,6 +239,10 @@ Command addGenerate(CLI::App& app) {
                     "oblique-start-rhymed (平起/仄起, 首句入韵)");
     cmd->add_option("--samples", g.samples, "How many samples");
     cmd->add_option("--rng-seed", g.rngSeed, "Sampling seed (0 = random)");
+    cmd->add_flag(
+        "--full-precision", g.fullPrecision,
+        "Every product in fp32 through LibTorch, as PyTorch computes it (the CPU's default reads "
+        "bf16 or fp16 copies of the weights: faster, and a greedy sample may differ at a near tie)");
     addCheckpointOption(cmd, o->gen.checkpoint);
     cmd->add_flag("--json", o->gen.json, "Machine-readable output");
     return {cmd, [o] {

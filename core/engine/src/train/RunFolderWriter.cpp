@@ -35,6 +35,25 @@ void RunFolderWriter::writeBaseline(const NgramBaseline& baseline) const {
     if (m_enabled) writeFileAtomic((m_dir / runfiles::kBaseline).string(), baseline.toJson());
 }
 
+bool RunFolderWriter::writeValidationSamples(const EncodedSplit& split, std::int64_t evalBatch) const {
+    if (!m_enabled || split.size() == 0) return false;
+    const bool classifier = split.range(0, 1).lengths.defined();
+    const auto n = split.size(), t = split.tokensPerSample();
+    // int32 ids: inputs and a language model's targets [N, T], a classifier's targets and lengths [N].
+    const auto bytes = 4 * (classifier ? n * t + 2 * n : 2 * n * t);
+    if (bytes > kMaxValidationFileBytes) return false;
+    const auto batch = split.range(0, n);
+    NamedTensors tensors{{"inputs", batch.inputs.to(torch::kInt32)},
+                         {"targets", batch.targets.to(torch::kInt32)}};
+    if (classifier) tensors.emplace_back("lengths", batch.lengths.to(torch::kInt32));
+    saveSafetensors((m_dir / runfiles::kValidation).string(), tensors,
+                    {{"format", "lstm-workbench validation samples 1"},
+                     {"eval_batch", std::to_string(evalBatch)},
+                     {"samples", std::to_string(n)},
+                     {"split_samples", std::to_string(split.unsampledSize())}});
+    return true;
+}
+
 void RunFolderWriter::writeBestModel(const NamedTensors& model,
                                      const std::map<std::string, std::string>& metadata) const {
     // One file, so no pair to commit: saveSafetensors writes a temporary and renames it (a resume removes a

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "data/TextDatasets.h"
 #include "tensors/TensorIO.h"
 #include "workbench/Config.h"
 #include "workbench/Evaluation.h"
@@ -38,6 +39,11 @@ public:
     void writeMetrics(const std::vector<MetricRecord>& records) const;
     void writeEvaluation(const ClassifierEvaluation& evaluation) const;
     void writeBaseline(const NgramBaseline& baseline) const;
+    // validation.safetensors: the split's samples as validation reads them, batches of evalBatch; nothing
+    // when the file would exceed kMaxValidationFileBytes (a whole split of a large corpus). Returns whether
+    // it wrote the file.
+    bool writeValidationSamples(const EncodedSplit& split, std::int64_t evalBatch) const;
+    static constexpr std::int64_t kMaxValidationFileBytes = 64ll << 20;
     // best-model.safetensors, written to a temporary file and renamed over the previous best.
     void writeBestModel(const NamedTensors& model, const std::map<std::string, std::string>& metadata) const;
     // Writes the model and optimizer files as ".next" and commits them as one checkpoint (RunState.h); a

@@ -165,7 +165,25 @@ void TrainingSession::openRunFolder() {
         m_writer.writeVocabulary(vocabularyFileJson(m_job.data.vocabulary, m_job.data.classes));
         m_writer.writeRunInfo(info);
     }
+    writeValidationSamples();
     m_job.status = RunStatus::Running;
+}
+
+// validation.safetensors, once per run (a run from before the file gets it when resumed): what every
+// validation scores, so that the run is scored again without its corpus (python/). Too large a split is
+// left out with a line in the log; a failed write only costs the file.
+void TrainingSession::writeValidationSamples() {
+    std::error_code ec;
+    if (!m_writer.enabled() || fs::exists(m_writer.dir() / runfiles::kValidation, ec)) return;
+    try {
+        if (!m_writer.writeValidationSamples(m_job.data.validation, validationBatchSize(m_config)))
+            if (m_job.data.validation.size() > 0)
+                log("validation.safetensors left out: the validation split is larger than " +
+                    humanBytes(static_cast<double>(RunFolderWriter::kMaxValidationFileBytes)) +
+                    " as ids (a smaller validation size keeps it)");
+    } catch (const std::exception& e) {
+        log(std::string("warning: validation.safetensors not written: ") + e.what());
+    }
 }
 
 // One process: nothing to join. Rank 0 of a local launch starts the store and the other processes; rank 0

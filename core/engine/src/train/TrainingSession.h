@@ -33,6 +33,7 @@ public:
 
 private:
     void openRunFolder();
+    void writeValidationSamples();
     void joinDataParallelJob();
     void buildModel();
     void describeRun();

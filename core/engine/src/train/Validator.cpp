@@ -20,6 +20,10 @@ std::vector<std::vector<std::int64_t>> confusionRows(const torch::Tensor& flat, 
 
 }  // namespace
 
+std::int64_t validationBatchSize(const ExperimentConfig& config) {
+    return std::max<std::int64_t>(config.train.batchSize, 64);
+}
+
 Validation Validator::run() {
     Validation v;
     if (empty()) return v;
@@ -32,7 +36,7 @@ Validation Validator::run() {
     auto confusion =
         torch::zeros({m_classes * m_classes}, torch::TensorOptions(torch::kInt64).device(device));
     std::int64_t count = 0;
-    const auto evalBatch = std::max<std::int64_t>(m_config.train.batchSize, 64);
+    const auto evalBatch = validationBatchSize(m_config);
     const auto [first, last] = m_sync.shard(m_split.size());
     // One process may stop half-way; the ranks of a data-parallel run must finish together.
     const bool mayAbort = m_sync.worldSize() == 1;

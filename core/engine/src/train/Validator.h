@@ -20,6 +20,9 @@ struct Validation {
     bool done = false;  // false: nothing to validate, or stopped half-way
 };
 
+// Samples a validation batch holds (batches of mean losses are summed, so it shows in the last bits).
+std::int64_t validationBatchSize(const ExperimentConfig& config);
+
 class Validator {
 public:
     // split: the whole validation split, on the training device; classes: a classifier's number of

@@ -166,6 +166,11 @@ inline constexpr const char* kEvaluation = "evaluation.json";  // classifiers (w
 inline constexpr const char* kBaseline = "baseline.json";      // language models (workbench/Baseline.h)
 // Language models: a few samples generated at every validation, one JSON object per line.
 inline constexpr const char* kSamples = "samples.jsonl";
+// The validation samples every validation scores (inputs, targets, a classifier's lengths; int32), so that a
+// run is scored again elsewhere (python/: lstm_workbench's validate()) without its corpus.
+inline constexpr const char* kValidation = "validation.safetensors";
+// TensorBoard's event files (workbench/TensorBoard.h), one per sitting: events.out.tfevents.<time>.<host>...
+inline constexpr const char* kEventsPrefix = "events.out.tfevents.";
 // Held (flock) by the process training the run, for as long as it trains (workbench/RunLock.h).
 inline constexpr const char* kLock = "run.lock";
 inline constexpr const char* kAnnotations = "annotations.json";
