@@ -73,7 +73,9 @@ std::vector<std::string> ValidationSamples::take(std::int64_t step, double wallS
          << (bits ? bitsFromNats(valLoss) : valLoss) << (bits ? " bits/char" : " loss") << "):";
     std::vector<std::string> log{head.str()};
     nlohmann::json verse = nlohmann::json::array();
+    m_last.clear();
     for (const auto& sample : samples) {
+        m_last.push_back(sample);
         std::string oneLine = sample;
         for (auto& c : oneLine)
             if (c == '\n') c = ' ';
@@ -82,6 +84,7 @@ std::vector<std::string> ValidationSamples::take(std::int64_t step, double wallS
             verse.push_back(
                 {{"passed", report.passed}, {"score", report.score}, {"summary", verseSummary(report)}});
             oneLine += "  [" + verseSummary(report) + "]";
+            m_last.back() += "\n[" + verseSummary(report) + "]";
         }
         log.push_back("  " + oneLine);
     }

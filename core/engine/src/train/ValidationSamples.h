@@ -30,6 +30,8 @@ public:
     // Throws what generation or the write throws (the session turns the samples off and says why).
     std::vector<std::string> take(std::int64_t step, double wallSeconds, double valLoss);
     void disable() { m_count = 0; }
+    // The last take()'s samples, each with its verse check when the corpus has tables.
+    const std::vector<std::string>& lastSamples() const { return m_last; }
 
 private:
     ExperimentConfig m_config;
@@ -37,6 +39,7 @@ private:
     PoemForm m_form = PoemForm::Free;
     std::int64_t m_count = 0;
     std::optional<VerseChecker> m_checker;
+    std::vector<std::string> m_last;
     std::string m_jsonl;  // every line so far: the file is rewritten whole, atomically
 };
 

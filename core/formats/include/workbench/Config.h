@@ -93,6 +93,7 @@ struct TrainConfig {
     std::uint64_t seed{};
     std::int64_t warmupSteps{};  // excluded from throughput
     std::int64_t logEvery{};     // steps between train-loss records
+    bool tensorboard{};          // TensorBoard event files in the run folder (workbench/TensorBoard.h)
 };
 
 // The device rows of config.json. The thread count is kept in `threads` alone: the table's device row reads

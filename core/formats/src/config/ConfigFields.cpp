@@ -365,6 +365,13 @@ std::vector<ConfigField> buildTable() {
         .integer([](C& c) -> std::int64_t& { return c.train.logEvery; })
         .range(1, big)
         .defaults("10", "10");
+    add({"train", "tensorboard", "--tensorboard", "TensorBoard event files",
+         "Write TensorBoard event files into the run folder as it trains (tensorboard --logdir on the runs "
+         "folder shows them); --tensorboard=false writes none"})
+        .initial("true")
+        .boolean([](C& c) -> bool& { return c.train.tensorboard; })
+        .defaults("true", "true")
+        .onForm("Training", "TensorBoard event files");
 
     // Threads before the device: a thread count in a device string ("cpu:2") wins over the threads row, as
     // it always has, and config.json, the flags and presets are applied in the table's order.
