@@ -118,8 +118,8 @@ class Run:
         """The validation loss and accuracy recomputed from validation.safetensors as the app's validation
         computes them: batches in order, each batch's mean cross-entropy in float32 weighted by its tokens
         (language model) or texts (classifier), summed in float64. Equal to run.json's final_val_loss for the
-        last checkpoint of an fp32 run (best_val_loss for the best); bf16/fp16 runs were scored under
-        autocast and agree only to about 1e-2."""
+        last checkpoint of an fp32 run (best_val_loss for the best); bf16/fp16 runs were scored under the
+        app's autocast and are recomputed in fp32 here, so they agree only approximately."""
         file = os.path.join(self.path, "validation.safetensors")
         if not os.path.exists(file):
             raise FileNotFoundError(
