@@ -201,7 +201,9 @@ void TrainingSession::openEventFile() {
     if (!m_writer.enabled() || !m_tc.tensorboard) return;
     try {
         m_events = std::make_unique<TensorBoardWriter>(m_writer.dir().string());
-        if (m_job.resuming) m_events->sessionStart(m_state.step);
+        // TensorBoard drops what earlier files hold from this step on: the steps after the checkpoint that a
+        // stopped or killed sitting had recorded, which this sitting records again.
+        if (m_job.resuming) m_events->sessionStart(m_state.step + 1);
         std::vector<std::pair<std::string, TensorBoardWriter::HParam>> hparams;
         for (const auto& field : configFields()) {
             const auto value = field.get(m_config);

@@ -32,8 +32,8 @@ public:
     // The run's settings on the HParams page (hparams plugin, session start info).
     using HParam = std::variant<double, std::string, bool>;
     void hparams(const std::vector<std::pair<std::string, HParam>>& values);
-    // SessionLog START at step: a resumed run's earlier file holds steps after its checkpoint; TensorBoard
-    // drops them when it reads this record.
+    // SessionLog START at step: TensorBoard drops what earlier files of the run hold at this step and after
+    // (a resumed run's steps after its checkpoint, recorded again).
     void sessionStart(std::int64_t step);
     // Writes what is buffered to the file (records are small and few: every write is flushed).
     void flush();
