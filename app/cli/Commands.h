@@ -53,6 +53,13 @@ struct ClassifyOptions {
     bool json = false;
 };
 
+struct ExportOptions {
+    std::string runDir;
+    std::string checkpoint = "last";  // or "best"
+    std::string onnx;                 // the model file to write
+    bool json = false;
+};
+
 struct BenchCliOptions {
     std::vector<std::string> presets;
     std::string device = "cpu";
@@ -109,6 +116,9 @@ int runResume(const ResumeOptions& o);
 int runWorker(const wb::DistributedSpec& spec, const std::string& corpus);
 int runGenerate(const GenerateCliOptions& o);
 int runClassify(const ClassifyOptions& o);
+// `export RUN --onnx FILE`: the trained network as ONNX with its vocabulary beside it
+// (TrainedModel::exportOnnx).
+int runExport(const ExportOptions& o);
 int runBench(const BenchCliOptions& o);
 int runCompare(const CompareOptions& o);
 int runVerse(const VerseOptions& o);

@@ -274,6 +274,18 @@ Command addClassify(CLI::App& app) {
             }};
 }
 
+Command addExport(CLI::App& app) {
+    auto o = std::make_shared<ExportOptions>();
+    auto* cmd = app.add_subcommand(
+        "export", "Write a trained network as an ONNX model (token ids in, logits out) with its vocabulary");
+    cmd->add_option("RUN_DIR", o->runDir, "Run folder")->required();
+    cmd->add_option("--onnx", o->onnx, "ONNX file to write; its vocabulary goes beside it as NAME.vocab.json")
+        ->required();
+    addCheckpointOption(cmd, o->checkpoint);
+    cmd->add_flag("--json", o->json, "Machine-readable output");
+    return {cmd, [o] { return runExport(*o); }};
+}
+
 Command addBench(CLI::App& app) {
     auto o = std::make_shared<BenchCliOptions>();
     auto presets = std::make_shared<std::string>("imdb");
@@ -418,8 +430,8 @@ int main(int argc, char** argv) {
     // In the order --help lists them.
     const std::vector<Command> commands{addDevices(app), addInspect(app), addPrepare(app),  addTokenize(app),
                                         addTrain(app),   addResume(app),  addGenerate(app), addClassify(app),
-                                        addBench(app),   addWorker(app),  addSweep(app),    addCompare(app),
-                                        addVerse(app)};
+                                        addExport(app),  addBench(app),   addWorker(app),   addSweep(app),
+                                        addCompare(app), addVerse(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

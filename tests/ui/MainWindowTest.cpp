@@ -239,6 +239,31 @@ TEST(MainWindow, AFinishedRunResumesFromTheRunsList) {
     EXPECT_EQ(last, 8);
 }
 
+// Issue #47: Runs list -> Export model… writes the selected run's network as ONNX with its vocabulary beside
+// it and says where and how to run it (what ONNX Runtime computes from it: python/tests/test_onnx.py); a
+// folder it cannot write is an error that leaves the run as it was.
+TEST(MainWindow, TheRunsListExportsARunAsAnOnnxModel) {
+    Window win;
+    win.prepareTinyRun(4);
+    ASSERT_TRUE(win.w->launcher()->startRuns());
+    ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
+    const QString dir = win.w->launcher()->runs()->at(0).key;
+    win.w->runsPanel()->setConfirmations(false);
+    win.w->runsPanel()->selectRun(dir);
+    const wbtest::TempDir out;
+    const QString onnx = QString::fromStdString(out.file("tiny.onnx"));
+    const int errors = win.w->errors()->errorCount();
+    ASSERT_TRUE(win.w->runsPanel()->exportSelectedModel(onnx)) << win.w->errors()->lastError().toStdString();
+    EXPECT_GT(QFileInfo(onnx).size(), 1000);
+    EXPECT_TRUE(QFileInfo::exists(QString::fromStdString(out.file("tiny.vocab.json"))));
+    EXPECT_TRUE(win.w->runsPanel()->lastExportNotice().contains(onnx));
+    EXPECT_TRUE(win.w->runsPanel()->lastExportNotice().contains(QStringLiteral("onnxruntime")));
+    EXPECT_EQ(win.w->errors()->errorCount(), errors);
+    EXPECT_FALSE(win.w->runsPanel()->exportSelectedModel(QStringLiteral("/nonexistent/folder/m.onnx")));
+    EXPECT_EQ(win.w->errors()->errorCount(), errors + 1);
+    EXPECT_EQ(wb::loadRunFolder(dir.toStdString()).info.status, wb::RunStatus::Completed);
+}
+
 TEST(MainWindow, PauseHoldsAndStopEndsTheRun) {
     Window win;
     win.prepareTinyRun(100000);

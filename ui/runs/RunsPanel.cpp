@@ -3,10 +3,12 @@
 #include "workbench/charts/LossCurves.h"
 
 #include <QAbstractButton>
+#include <QApplication>
 #include <QDesktopServices>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGridLayout>
@@ -25,6 +27,7 @@
 #include "runs/RunNotesDialog.h"
 #include "runs/RunOwnerWatch.h"
 #include "runs/SettingsDiffDialog.h"
+#include "workbench/Inference.h"
 #include "workbench/RunFolder.h"
 #include "workbench/charts/QtConversions.h"
 
@@ -104,11 +107,15 @@ QGridLayout* RunsPanel::buildButtons() {
            "learning rate"));
     auto* settings = new QPushButton(tr("Compare settings…"), this);
     settings->setToolTip(tr("The settings of the ticked runs side by side, differences highlighted"));
-    // Three rows of three: the side panel stays narrow enough for the charts and the comparison table
-    // beside it (two rows made it 477 px wide at the least).
+    auto* exportModel = new QPushButton(tr("Export model…"), this);
+    exportModel->setToolTip(
+        tr("Write the selected run's network as an ONNX model (token ids in, logits out) with its "
+           "vocabulary, for ONNX Runtime and other tools"));
+    // Rows of three: the side panel stays narrow enough for the charts and the comparison table beside it
+    // (two rows made it 477 px wide at the least).
     auto* buttons = new QGridLayout;
-    const QList<QPushButton*> order{open,     refreshButton, show,   useConfig, playground,
-                                    settings, edit,          remove, resume};
+    const QList<QPushButton*> order{open,        refreshButton, show, useConfig, playground,
+                                    exportModel, resume,        edit, remove,    settings};
     for (int i = 0; i < order.size(); ++i) buttons->addWidget(order[i], i / 3, i % 3);
 
     connect(open, &QPushButton::clicked, this, &RunsPanel::openFolderRequested);
@@ -118,6 +125,7 @@ QGridLayout* RunsPanel::buildButtons() {
     });
     connect(settings, &QPushButton::clicked, this, &RunsPanel::showSettingsDiff);
     connect(resume, &QPushButton::clicked, this, &RunsPanel::resumeSelected);
+    connect(exportModel, &QPushButton::clicked, this, [this] { exportSelectedModel(); });
     connect(refreshButton, &QPushButton::clicked, this, &RunsPanel::refresh);
     connect(playground, &QPushButton::clicked, this, [this] {
         if (!selectedRun().isEmpty()) Q_EMIT playgroundRequested(selectedRun());
@@ -409,6 +417,44 @@ void RunsPanel::showSettingsDiff() {
     auto* dialog = new SettingsDiffDialog(m_runs->records(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
+}
+
+bool RunsPanel::exportSelectedModel(const QString& onnxPath) {
+    const auto loaded = loadSelected();
+    if (!loaded) return false;
+    const QString dir = toQt(loaded->dir);
+    const bool best = QFileInfo::exists(QDir(dir).filePath(QString::fromUtf8(wb::runfiles::kBestModel)));
+    if (!best && !QFileInfo::exists(QDir(dir).filePath(QString::fromUtf8(wb::runfiles::kModel)))) {
+        Q_EMIT loadFailed(
+            tr("Nothing to export"),
+            tr("%1 has no saved weights yet (it stopped before its first checkpoint).").arg(runName(dir)));
+        return false;
+    }
+    QString path = onnxPath;
+    if (path.isEmpty()) {
+        path = QFileDialog::getSaveFileName(this, tr("Export %1 as ONNX").arg(runName(dir)),
+                                            QDir(dir).filePath(QStringLiteral("model.onnx")),
+                                            tr("ONNX models (*.onnx)"));
+        if (path.isEmpty()) return false;
+    }
+    try {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        const auto model = wb::TrainedModel::load(
+            loaded->dir, best ? wb::TrainedModel::Checkpoint::Best : wb::TrainedModel::Checkpoint::Last);
+        const auto out = model->exportOnnx(path.toStdString());
+        QApplication::restoreOverrideCursor();
+        m_lastExportNotice =
+            tr("%1 (the %2 checkpoint) is in %3, its vocabulary and a check batch in %4.\n\nRun it with "
+               "ONNX Runtime:\n%5")
+                .arg(runName(dir), best ? tr("best") : tr("last"), toQt(out.modelPath),
+                     toQt(out.vocabularyPath), toQt(out.howToRun));
+        if (m_confirm) QMessageBox::information(this, tr("Model exported"), m_lastExportNotice);
+        return true;
+    } catch (const std::exception& e) {
+        QApplication::restoreOverrideCursor();
+        Q_EMIT loadFailed(tr("Could not export the model"), toQt(e.what()));
+        return false;
+    }
 }
 
 void RunsPanel::resumeSelected() {

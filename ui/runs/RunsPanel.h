@@ -51,6 +51,8 @@ public:
     // After annotate: what the user was told because another writer's name or notes were replaced; "" if
     // none.
     QString lastSaveNotice() const { return m_lastSaveNotice; }
+    // After exportSelectedModel: where the model went and how to run it.
+    QString lastExportNotice() const { return m_lastExportNotice; }
     // Opens the name/notes/tags dialog for the selected run.
     void editSelected();
     // Deletes a run folder after asking (unless confirmations are off, for tests); a run still training is
@@ -61,6 +63,10 @@ public:
     void showSettingsDiff();
     // Asks for new totals (more epochs or steps, a new learning rate) and requests the selected run's resume.
     void resumeSelected();
+    // Writes the selected run's network as an ONNX model (its best checkpoint when it has one) with its
+    // vocabulary beside it (wb::TrainedModel::exportOnnx), asking where unless onnxPath is given, and says
+    // where it went and how to run it. False (and loadFailed) when nothing was written.
+    bool exportSelectedModel(const QString& onnxPath = {});
 
 Q_SIGNALS:
     void loadFailed(const QString& title, const QString& message);
@@ -90,7 +96,7 @@ private:
     QStringList m_opened;
     bool m_updating = false;
     bool m_confirm = true;
-    QString m_lastSaveNotice;
+    QString m_lastSaveNotice, m_lastExportNotice;
 };
 
 }  // namespace wbui

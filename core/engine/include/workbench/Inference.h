@@ -83,6 +83,14 @@ struct Classification {
     std::vector<TokenAttribution> attributions;  // one per input token (when explained)
 };
 
+// What TrainedModel::exportOnnx wrote.
+struct OnnxExport {
+    std::string modelPath;       // the ONNX model
+    std::string vocabularyPath;  // beside it: <name>.vocab.json
+    std::uint64_t modelBytes = 0;
+    std::string howToRun;  // a command line that runs it with ONNX Runtime
+};
+
 class TrainedModel {
 public:
     enum class Checkpoint { Last, Best };
@@ -109,6 +117,16 @@ public:
     // What generate() computes in by default: "bf16" (bf16 weights, AVX512_BF16), "fp16" (fp16 weights) or
     // "fp32" (LibTorch, also what GenerateOptions::fullPrecision asks for).
     std::string generationPrecision() const;
+
+    // The logits of a batch in fp32 through LibTorch, as evaluation computes them: rows of ids of one length
+    // (a classifier's rows padded with <pad> at the end; its lengths are the rows' other tokens). Flat, row
+    // by row: [rows, steps, vocabulary] for a language model, [rows, classes] for a classifier.
+    std::vector<float> logits(const std::vector<std::vector<std::int64_t>>& rows) const;
+    // The network as an ONNX model at `path` (docs/user-guide.md "Use a run elsewhere": token ids in,
+    // logits out, the LSTM state as optional inputs and outputs) and its vocabulary beside it as JSON, with
+    // a check batch: ids and the logits this model gives them. Both written atomically; InputError naming
+    // the file when it cannot be written.
+    OnnxExport exportOnnx(const std::string& path) const;
 
 private:
     TrainedModel();

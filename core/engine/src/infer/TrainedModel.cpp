@@ -5,8 +5,11 @@
 #include <filesystem>
 #include <numeric>
 
+#include <nlohmann/json.hpp>
+
 #include "infer/GenerationSession.h"
 #include "infer/HalfStepper.h"
+#include "infer/OnnxExport.h"
 #include "io/Safetensors.h"
 #include "model/SequenceModel.h"
 #include "run/RunState.h"
@@ -65,6 +68,8 @@ double GeneratedText::bitsPerToken() const {
 }
 
 struct TrainedModel::Impl {
+    std::string runDir;
+    Checkpoint checkpoint = Checkpoint::Last;
     ExperimentConfig config;
     Vocabulary vocabulary;
     std::vector<std::string> classes;
@@ -84,6 +89,8 @@ std::unique_ptr<TrainedModel> TrainedModel::load(const std::string& runDir, Chec
     if (!fs::is_directory(dir, ec)) throw InputError(runDir, 0, "not a run folder (no such folder)");
     std::unique_ptr<TrainedModel> tm(new TrainedModel());
     auto& m = *tm->m;
+    m.runDir = runDir;
+    m.checkpoint = checkpoint;
     const auto configPath = (dir / runfiles::kConfig).string();
     m.config = ExperimentConfig::fromJson(readFile(configPath), configPath);
     m.vocabulary = readVocabularyFile((dir / runfiles::kVocab).string(), &m.classes);
@@ -181,6 +188,129 @@ double TrainedModel::logProbability(const std::string& text, std::int64_t* token
 std::string TrainedModel::generationPrecision() const {
     if (!m->halfStepper) return "fp32";
     return m->halfStepper->bf16() ? "bf16" : "fp16";
+}
+
+std::vector<float> TrainedModel::logits(const std::vector<std::vector<std::int64_t>>& rows) const {
+    if (rows.empty() || rows[0].empty()) throw InputError("logits: no ids");
+    const auto steps = static_cast<std::int64_t>(rows[0].size());
+    const auto vocab = static_cast<std::int64_t>(m->vocabulary.size());
+    std::vector<std::int64_t> flat, lengths;
+    for (const auto& row : rows) {
+        if (static_cast<std::int64_t>(row.size()) != steps)
+            throw InputError("logits: rows of different lengths");
+        std::int64_t real = 0;
+        for (auto id : row) {
+            if (id < 0 || id >= vocab)
+                throw InputError("logits: id " + std::to_string(id) + " outside the vocabulary");
+            real += id != Vocabulary::kPad;
+        }
+        flat.insert(flat.end(), row.begin(), row.end());
+        lengths.push_back(std::max<std::int64_t>(real, 1));
+    }
+    torch::NoGradGuard noGrad;
+    const auto input =
+        torch::tensor(flat, torch::kInt64).view({static_cast<std::int64_t>(rows.size()), steps});
+    const auto out =
+        m->model->forward(input, torch::tensor(lengths, torch::kInt64)).to(torch::kFloat32).contiguous();
+    return {out.data_ptr<float>(), out.data_ptr<float>() + out.numel()};
+}
+
+namespace {
+
+// A check batch for an exported model: a few rows of ids over the whole vocabulary (a language model's
+// starting after <eos>, as generation does; a classifier's second row padded), the same on every run.
+std::vector<std::vector<std::int64_t>> checkBatch(Task task, std::int64_t vocab) {
+    const std::int64_t rows = 3, steps = 12,
+                       spread = std::max<std::int64_t>(vocab - Vocabulary::kNumSpecial, 1);
+    std::vector<std::vector<std::int64_t>> batch(rows);
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t t = 0; t < steps; ++t)
+            batch[r].push_back(Vocabulary::kNumSpecial + (r * 7919 + t * 104729) % spread);
+    if (task == Task::LanguageModel)
+        for (auto& row : batch) row[0] = Vocabulary::kEos;
+    else
+        std::fill(batch[1].begin() + steps / 2, batch[1].end(), Vocabulary::kPad);
+    return batch;
+}
+
+}  // namespace
+
+OnnxExport TrainedModel::exportOnnx(const std::string& path) const {
+    const auto& c = m->config;
+    const bool lm = c.task == Task::LanguageModel;
+    const auto checkpoint = m->checkpoint == Checkpoint::Best ? "best" : "last";
+    const auto runName = fs::path(m->runDir).filename().string().empty()
+                             ? fs::path(m->runDir).parent_path().filename().string()
+                             : fs::path(m->runDir).filename().string();
+    const std::string doc = "LSTM Workbench run " + runName + " (" + checkpoint + " checkpoint), " +
+                            toString(c.task) + ": " + c.name;
+    OnnxExport out;
+    out.modelPath = path;
+    const auto bytes = onnxModelBytes(*m->model, c.task, c.model, doc);
+    const fs::path p(path);
+    out.vocabularyPath = (p.parent_path() / (p.stem().string() + ".vocab.json")).string();
+
+    const auto vocab = static_cast<std::int64_t>(m->vocabulary.size());
+    const auto batch = checkBatch(c.task, vocab);
+    const auto all = logits(batch);
+    // A language model's logits at each row's last step (they depend on every step before it): the whole
+    // [rows, steps, vocabulary] would be megabytes of JSON for a large vocabulary.
+    const auto width = lm ? vocab : static_cast<std::int64_t>(m->classes.size());
+    const auto steps = static_cast<std::int64_t>(batch[0].size());
+    nlohmann::json expected = nlohmann::json::array();
+    for (std::size_t r = 0; r < batch.size(); ++r) {
+        const auto begin = lm ? (static_cast<std::int64_t>(r) * steps + steps - 1) * width
+                              : static_cast<std::int64_t>(r) * width;
+        expected.push_back(std::vector<float>(all.begin() + begin, all.begin() + begin + width));
+    }
+    nlohmann::json j = {
+        {"format", "lstm-workbench onnx vocabulary 1"},
+        {"model", p.filename().string()},
+        {"run", runName},
+        {"checkpoint", checkpoint},
+        {"task", toString(c.task)},
+        {"level", toString(m->vocabulary.level())},
+        {"tokens", m->vocabulary.tokens()},
+        {"special_ids",
+         {{"pad", Vocabulary::kPad},
+          {"unk", Vocabulary::kUnk},
+          {"bos", Vocabulary::kBos},
+          {"eos", Vocabulary::kEos}}},
+        {"tokenizer", m->vocabulary.level() == TokenLevel::Char
+                          ? "one token per Unicode code point"
+                          : "lower-cased ASCII words and numbers, each other punctuation mark and each CJK "
+                            "character on its own; whitespace separates; unknown tokens are <unk>"},
+        {"inputs",
+         {{"input_ids", "int64 [batch, steps]"},
+          {"h0", "float [layers * directions, batch, hidden], optional (zeros)"},
+          {"c0", "float [layers * directions, batch, hidden], optional (zeros)"}}},
+        {"outputs",
+         {{"logits", lm ? "float [batch, steps, vocabulary]" : "float [batch, classes]"},
+          {"h_n", "float [layers * directions, batch, hidden]"},
+          {"c_n", "float [layers * directions, batch, hidden]"}}},
+        {"check",
+         {{"input_ids", batch},
+          {"logits", expected},
+          {"logits_of", lm ? "each row's last step" : "each row"}}}};
+    if (lm)
+        j["generation"] =
+            "feed <eos> first (a document starts after one), then the seed text's ids; at each step feed "
+            "the chosen id with the last h_n, c_n as h0, c0; never choose <pad>, <unk> or <bos>; "
+            "<eos> ends a document";
+    else {
+        j["classes"] = m->classes;
+        j["seq_len"] = c.data.seqLen;
+        j["classification"] =
+            "one row of a text's ids (cut to seq_len tokens; none: [<unk>]), or rows padded with "
+            "<pad> at the end; softmax over the logits";
+    }
+    writeFileAtomic(path, bytes);
+    writeFileAtomic(out.vocabularyPath, j.dump(1) + "\n");
+    out.modelBytes = bytes.size();
+    out.howToRun =
+        "python3 -c \"import onnxruntime as ort, numpy as np; s = ort.InferenceSession('" + path +
+        "'); print(s.run(['logits'], {'input_ids': np.array([[3, 4, 5]], dtype=np.int64)})[0].shape)\"";
+    return out;
 }
 
 }  // namespace wb

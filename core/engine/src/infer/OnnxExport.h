@@ -1,0 +1,27 @@
+// A trained network as an ONNX model (opset 17), for ONNX Runtime and every tool that reads ONNX:
+//   inputs  input_ids int64 [batch, steps]; h0, c0 float [layers * directions, batch, hidden], optional
+//           (zeros when not given: an initializer of batch 1 that Expand broadcasts)
+//   outputs logits float [batch, steps, vocabulary] (language model) or [batch, classes] (classifier);
+//           h_n, c_n float [layers * directions, batch, hidden]: fed back as h0, c0, a language model steps
+//           through generation one token at a time, as the app does.
+// The LSTM is ONNX's LSTM operator, one per layer (its gates in ONNX's order i, o, f, c; PyTorch's are
+// i, f, g, o), run over every step of the padded batch as the app runs it. A classifier's lengths are its
+// rows' non-padding tokens (<pad> is id 0, only ever at the end of a row), so ids alone are its input.
+// Dropout is left out, as in evaluation. Written with the wire format of proto/ProtoWire.h; the field
+// numbers are onnx.proto's (IR version 8).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "model/SequenceModel.h"
+
+namespace wb {
+
+constexpr std::int64_t kOnnxOpset = 17;
+
+// The ModelProto's bytes. docString: the model's description (the run it came from).
+std::string onnxModelBytes(SequenceModelImpl& model, Task task, const ModelConfig& config,
+                           const std::string& docString);
+
+}  // namespace wb
