@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything, checks the formatting, and runs every test (core, CLI end to end, GUI offscreen,
-# datasets, packaging, the fuzzers' seeds and regressions); then the same suite built against PyTorch 2.15's
+# datasets, packaging, the fuzzers' seeds and regressions); then the Python package's tests (python/, with
+# TensorBoard and ONNX Runtime: scripts/test-python.sh); then the same suite built against PyTorch 2.15's
 # own LibTorch from PyPI (scripts/test-pytorch.sh, build-pytorch/); then the suite built with ASan + UBSan
 # (scripts/test-sanitized.sh, build-asan/); then each libFuzzer target for 15 seconds (scripts/fuzz.sh, clang,
 # build-fuzz/).
@@ -20,6 +21,13 @@ cd "${WORKBENCH_BUILD_DIR:-build}"
 ctest --output-on-failure -j"$(nproc)" --timeout 900
 phase "release tests"
 cd - >/dev/null
+# The Python package (python/) against runs the CLI just built, under PyTorch 2.15 from PyPI, with
+# TensorBoard's reader and ONNX Runtime (scripts/test-python.sh; the first run fetches about 3 GB of wheels
+# into the wheel cache). WORKBENCH_PYTHON_TESTS=0 skips it.
+if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
+  LSTM_WORKBENCH_CLI="${WORKBENCH_BUILD_DIR:-build}/bin/lstm-workbench-cli" ./scripts/test-python.sh
+  phase "python tests"
+fi
 # WORKBENCH_PYTORCH_TESTS=0 skips the build against PyTorch's LibTorch (it adds about a third to this script).
 if [ "${WORKBENCH_PYTORCH_TESTS:-1}" != 0 ]; then
   ./scripts/test-pytorch.sh
