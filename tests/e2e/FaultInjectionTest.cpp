@@ -83,9 +83,13 @@ void expectOnlyRunFiles(const fs::path& run, const std::string& context) {
                                                   "best-model.safetensors",
                                                   "baseline.json",
                                                   "samples.jsonl",
+                                                  "validation.safetensors",
                                                   "run.lock"};
-    for (const auto& e : fs::directory_iterator(run))
-        EXPECT_TRUE(allowed.count(e.path().filename().string())) << context << ": left " << e.path();
+    for (const auto& e : fs::directory_iterator(run)) {
+        const auto name = e.path().filename().string();
+        const bool events = name.rfind("events.out.tfevents.", 0) == 0;  // TensorBoard's, one per sitting
+        EXPECT_TRUE(allowed.count(name) || events) << context << ": left " << e.path();
+    }
 }
 }  // namespace
 

@@ -106,6 +106,9 @@ RunSummary TrainingSession::run() {
         openRunFolder();
         joinDataParallelJob();
         buildModel();
+        // After the checkpoint loaded: a resume that fails before must leave the folder as it was.
+        writeValidationSamples();
+        openEventFile();
         describeRun();
         measureBaseline();
         if (const auto baseline = m_writer.enabled() ? loadBaseline(m_writer.dir().string()) : std::nullopt)
@@ -173,8 +176,6 @@ void TrainingSession::openRunFolder() {
         m_writer.writeVocabulary(vocabularyFileJson(m_job.data.vocabulary, m_job.data.classes));
         m_writer.writeRunInfo(info);
     }
-    writeValidationSamples();
-    openEventFile();
     m_job.status = RunStatus::Running;
 }
 
