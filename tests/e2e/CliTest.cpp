@@ -2,6 +2,9 @@
 // that must exit 2 with one line on stderr naming the file, leaving no run folder behind.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <set>
+
 #include <sys/wait.h>
 
 #include <cmath>
@@ -66,6 +69,32 @@ TEST(Cli, TrainNameNamesTheRun) {
     r = cli("compare " + quote(out));
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("two steps, one thread"), std::string::npos) << r.out;
+}
+
+// Issue #45: runs trained into one folder are numbered 1, 2, 3 in their run.json (two at once included, under
+// the folder's numbering lock), and a resume keeps its number.
+TEST(Cli, RunsInOneFolderAreNumberedInTurn) {
+    wbtest::TempDir tmp;
+    wbtest::writeText(tmp.path() / "p.txt", wbtest::patternText(60));
+    const auto runs = tmp.path() / "runs";
+    const auto train = [&](const std::string& id) {
+        return "train " + quote(tmp.file("p.txt")) + " --out " + quote((runs / id).string() + "/") + kTinyLm +
+               " --max-steps 2 --quiet";
+    };
+    ASSERT_EQ(cli(train("first")).code, 0);
+    // Two at once: a shell runs both, each waits its turn for the lock.
+    const std::string program = WORKBENCH_CLI;
+    ASSERT_EQ(
+        std::system(
+            (program + " " + train("second") + " & " + program + " " + train("third") + " & wait").c_str()),
+        0);
+    std::set<std::int64_t> numbers;
+    for (const auto* id : {"first", "second", "third"})
+        numbers.insert(wb::loadRunFolder((runs / id).string()).info.number);
+    EXPECT_EQ(numbers, (std::set<std::int64_t>{1, 2, 3}));
+    EXPECT_EQ(wb::loadRunFolder((runs / "first").string()).info.number, 1);
+    ASSERT_EQ(cli("resume " + quote((runs / "first").string()) + " --max-steps 4 --quiet").code, 0);
+    EXPECT_EQ(wb::loadRunFolder((runs / "first").string()).info.number, 1);
 }
 
 // `prepare` runs the corpus preparer (from a build: the source tree's) with the arguments given, under the

@@ -100,6 +100,20 @@ void RunCollection::setLiveProgress(const QString& key, wb::RunStatus status, st
     const int i = indexOf(key);
     if (i < 0) return;
     auto& info = m_entries[i]->record.info;
+    if (info.number == 0 && status == wb::RunStatus::Running) {
+        // The number the trainer gave the run as it started (run.json): the list and the charts say it while
+        // it trains, not only once it ends.
+        try {
+            const auto runJson = toStd(key) + "/" + wb::runfiles::kRun;
+            info.number = wb::RunInfo::fromJson(wb::readFile(runJson), runJson).number;
+        } catch (const std::exception&) {
+            info.number = -1;  // not there or unreadable: asked once
+        }
+        if (info.number > 0) {
+            relabel(i);
+            Q_EMIT runUpdated(key);
+        }
+    }
     if (info.status == status && info.summary.steps == steps) return;
     info.status = status;
     info.summary.steps = steps;

@@ -23,7 +23,9 @@ namespace wb {
 
 class RunFolderWriter {
 public:
-    RunFolderWriter(std::filesystem::path dir, bool enabled) : m_dir(std::move(dir)), m_enabled(enabled) {}
+    // dir as given ("runs/x/" too: its trailing separator would leave the run without an id).
+    RunFolderWriter(std::filesystem::path dir, bool enabled)
+        : m_dir(dir.has_filename() ? std::move(dir) : dir.parent_path()), m_enabled(enabled) {}
     bool enabled() const { return m_enabled; }
     const std::filesystem::path& dir() const { return m_dir; }
     // Takes the run's lock for this sitting, before the first write; InputError when another process trains

@@ -128,6 +128,9 @@ RunSummary TrainingSession::run() {
 // must leave the folder as it was.
 void TrainingSession::openRunFolder() {
     RunInfo& info = m_job.info;
+    // A new run's number is one more than its neighbours' highest, held under the folder's numbering lock
+    // until its run.json says it (below), so two runs started at once never share one.
+    std::unique_ptr<ScopedFileLock> numbering;
     if (!m_job.resuming && m_writer.enabled()) {
         std::error_code ec;
         m_createdDir = fs::create_directories(m_writer.dir(), ec);
@@ -135,6 +138,15 @@ void TrainingSession::openRunFolder() {
         info = RunInfo{};
         info.id = m_writer.runId();
         info.startedAt = nowIso();
+        auto path = fs::absolute(m_writer.dir(), ec).lexically_normal();
+        if (!path.has_filename()) path = path.parent_path();  // "runs/x/" names x too
+        const auto parent = path.parent_path().string();
+        try {
+            numbering = std::make_unique<ScopedFileLock>(runNumberLockPath(parent));
+        } catch (const std::exception&) {
+            // A folder that takes the run but not the lock file: numbered without it.
+        }
+        info.number = nextRunNumber(parent);
     }
     // Held to the session's end (a live owner); a resume claims it once its checkpoint loads (buildModel).
     if (!m_job.resuming) m_writer.claim();

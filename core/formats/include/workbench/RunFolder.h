@@ -51,6 +51,9 @@ struct RunSummary {
 
 struct RunInfo {
     std::string id;
+    // The run's number among the runs of its folder (1, 2, …: one more than the highest there when it
+    // started), shown as "#N" wherever runs are listed; 0 in runs from before the field.
+    std::int64_t number = 0;
     RunStatus status = RunStatus::Created;
     std::string device;  // "cpu", "cuda:0"
     std::string deviceName;
@@ -137,14 +140,17 @@ struct RunRecord {
     std::string label() const;
     // The corpus as a short name: a prepared corpus's name, else the file or folder name without extension.
     std::string corpusName() const;
-    // "tang-quatrains-7 LM · cpu · 2 threads · fp32 · 11-24 14:05" (the start in local time): tells two runs
-    // of one experiment on one device apart.
+    // "#12 · tang-quatrains-7 LM · cpu · 2 threads · fp32 · 11-24 14:05" (the run's number, the start in
+    // local time): tells two runs of one experiment on one device apart, and reads first what a cut title
+    // keeps.
     std::string defaultName() const;
+    std::string numberPrefix() const;  // "#12 · ", "" for a run from before numbers
     // The user's name when set, else the default: what every legend, table and export shows.
     std::string name() const;
-    // For a list whose other columns show the device, the task and the state: the user's name when set, else
-    // "11-24 14:05:09 · tang-quatrains-7" (the start, to the second, in local time, then the corpus): short
-    // enough to read whole in a side pane, and different for two runs started a second apart.
+    // For a list whose other columns show the device, the task and the state: the run's number, then the
+    // user's name when set, else "#12 · 11-24 14:05:09 · tang-quatrains-7" (the start, to the second, in
+    // local time, then the corpus): short enough to read whole in a side pane, and different for two runs
+    // started a second apart.
     std::string shortName() const;
     // Runs whose curves and speeds can be compared: the same task, corpus and model. Two runs with equal keys
     // differ only in device, precision, batch, schedule or length.
@@ -179,6 +185,11 @@ inline constexpr const char* kAnnotationsLock = "annotations.lock";
 }  // namespace runfiles
 
 bool isRunFolder(const std::string& dir);  // has config.json and run.json
+// The number a new run in parentDir gets: one more than the highest of the run folders there (0 counts as
+// none). The caller holds runNumberLockPath(parentDir) until the new run's run.json is written, so that two
+// runs started at once (two devices, two windows) never share one.
+std::int64_t nextRunNumber(const std::string& parentDir);
+std::string runNumberLockPath(const std::string& parentDir);
 // annotations.json of a run folder: {} when there is none; InputError naming the file when it is malformed.
 RunAnnotations readRunAnnotations(const std::string& dir);
 // What saving a dialog's edits did: the annotations now in the file, and the fields ("name", "notes") that

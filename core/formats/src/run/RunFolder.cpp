@@ -231,6 +231,7 @@ RunStatus runStatusFromString(const std::string& s) {
 
 std::string RunInfo::toJson() const {
     json j = {{"id", id},
+              {"number", number},
               {"status", toString(status)},
               {"device", device},
               {"device_name", deviceName},
@@ -275,6 +276,7 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
     RunInfo info;
     const FieldReader r{j, sourceName, ""};
     r.str("id", info.id);
+    r.integer("number", info.number);  // absent in runs from before the field
     std::string status = "created";
     r.str("status", status);
     try {
@@ -335,6 +337,25 @@ bool isRunFolder(const std::string& dir) {
     std::error_code ec;
     return fs::is_regular_file(fs::path(dir) / runfiles::kConfig, ec) &&
            fs::is_regular_file(fs::path(dir) / runfiles::kRun, ec);
+}
+
+std::int64_t nextRunNumber(const std::string& parentDir) {
+    std::int64_t highest = 0;
+    std::error_code ec;
+    for (fs::directory_iterator it(parentDir, ec), end; !ec && it != end; it.increment(ec)) {
+        const auto runJson = it->path() / runfiles::kRun;
+        if (!fs::is_regular_file(runJson, ec)) continue;
+        try {  // an unreadable neighbour has no number to exceed
+            highest =
+                std::max(highest, RunInfo::fromJson(readFile(runJson.string()), runJson.string()).number);
+        } catch (const std::exception&) {
+        }
+    }
+    return highest + 1;
+}
+
+std::string runNumberLockPath(const std::string& parentDir) {
+    return (fs::path(parentDir) / ".run-numbers.lock").string();
 }
 
 RunRecord loadRunFolder(const std::string& dir) {

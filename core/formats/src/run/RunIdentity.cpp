@@ -160,8 +160,12 @@ std::string RunRecord::corpusName() const {
     return stem.empty() ? corpus.string() : stem;
 }
 
+std::string RunRecord::numberPrefix() const {
+    return info.number > 0 ? "#" + std::to_string(info.number) + " · " : "";
+}
+
 std::string RunRecord::defaultName() const {
-    std::string out = corpusName() + " " + taskWord(config.task) + " · " + label();
+    std::string out = numberPrefix() + corpusName() + " " + taskWord(config.task) + " · " + label();
     if (const std::string start = localStart(info.startedAt); !start.empty()) out += " · " + start;
     return out;
 }
@@ -171,9 +175,9 @@ std::string RunRecord::defaultName() const {
 std::string RunRecord::name() const { return annotations.name.empty() ? defaultName() : annotations.name; }
 
 std::string RunRecord::shortName() const {
-    if (!annotations.name.empty()) return annotations.name;
+    if (!annotations.name.empty()) return numberPrefix() + annotations.name;
     const std::string start = localStart(info.startedAt, "%m-%d %H:%M:%S");
-    return start.empty() ? corpusName() : start + " · " + corpusName();
+    return numberPrefix() + (start.empty() ? corpusName() : start + " · " + corpusName());
 }
 
 std::string RunRecord::comparabilityKey() const {
