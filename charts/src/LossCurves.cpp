@@ -12,12 +12,7 @@
 
 namespace wbui {
 
-// The run's number first (the default name starts with it; a name the user gave gets it put before): what a
-// legend or a title cut at its end still shows.
-QString runLegendLabel(const wb::RunRecord& record) {
-    const std::string number = record.annotations.name.empty() ? "" : record.numberPrefix();
-    return toQt(number + record.name()) + runHostSuffix(record);
-}
+QString runLegendLabel(const wb::RunRecord& record) { return toQt(record.name()) + runHostSuffix(record); }
 
 QString runHostSuffix(const wb::RunRecord& record) {
     QStringList hosts;

@@ -257,8 +257,8 @@ TEST(CompareRuns, TheCommonTargetIsReachedOnEveryRunsOwnCurve) {
 
 }  // namespace
 
-// Issue #45: runs are told apart by a number, one more than the highest of their folder, shown first in the
-// lists' names and the charts' titles; an unreadable neighbour or a run from before numbers counts as none.
+// Issue #45: runs are told apart by a number, one more than the highest of their folder, first in their
+// default names (lists, titles, legends); an unreadable neighbour or a run from before numbers counts as none.
 TEST(RunNames, ANewRunsNumberIsOneMoreThanItsFoldersHighest) {
     TempDir tmp;
     EXPECT_EQ(wb::nextRunNumber(tmp.str()), 1);
@@ -273,10 +273,10 @@ TEST(RunNames, ANewRunsNumberIsOneMoreThanItsFoldersHighest) {
     EXPECT_EQ(wb::nextRunNumber(tmp.str()), 8);
     auto record = wb::loadRunFolder((tmp.path() / "b").string());
     EXPECT_EQ(record.info.number, 7);
-    EXPECT_EQ(record.shortName().rfind("#7 · 11-24 ", 0), 0u) << record.shortName();
-    EXPECT_EQ(record.defaultName().rfind("#7 · tang-quatrains-7 LM · cpu", 0), 0u) << record.defaultName();
-    record.annotations.name = "mine";
-    EXPECT_EQ(record.shortName(), "#7 · mine");
-    EXPECT_EQ(record.name(), "mine");  // the user's own name, whole, in exports
-    EXPECT_EQ(wb::loadRunFolder(old).shortName().find('#'), std::string::npos);
+    EXPECT_EQ(record.shortName().rfind("run 7 · 11-24 ", 0), 0u) << record.shortName();
+    EXPECT_EQ(record.defaultName().rfind("run 7 · tang-quatrains-7 LM · cpu", 0), 0u) << record.defaultName();
+    record.annotations.name = "mine";  // a name the user gave is shown as given
+    EXPECT_EQ(record.shortName(), "mine");
+    EXPECT_EQ(record.name(), "mine");
+    EXPECT_EQ(wb::loadRunFolder(old).shortName().find("run "), std::string::npos);
 }

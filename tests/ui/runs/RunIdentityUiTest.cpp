@@ -55,7 +55,8 @@ TEST(RunIdentity, RenamingFromTheRunsListRenamesEverywhere) {
     ASSERT_TRUE(win.w->runsPanel()->openRunFolder(dir));
     win.w->runsPanel()->refresh();
     const QString before = win.w->launcher()->runs()->at(0).label;
-    EXPECT_TRUE(before.startsWith(QStringLiteral("pattern LM · cpu"))) << before.toStdString();
+    // The default name: the run's number (issue #45), corpus, task, device.
+    EXPECT_TRUE(before.startsWith(QStringLiteral("run 1 · pattern LM · cpu"))) << before.toStdString();
 
     wb::RunAnnotations a;
     a.name = "pattern baseline";

@@ -52,7 +52,8 @@ struct RunSummary {
 struct RunInfo {
     std::string id;
     // The run's number among the runs of its folder (1, 2, …: one more than the highest there when it
-    // started), shown as "#N" wherever runs are listed; 0 in runs from before the field.
+    // started), leading its default name ("run N · …") wherever runs are listed; 0 in runs from before the
+    // field.
     std::int64_t number = 0;
     RunStatus status = RunStatus::Created;
     std::string device;  // "cpu", "cuda:0"

@@ -161,7 +161,7 @@ std::string RunRecord::corpusName() const {
 }
 
 std::string RunRecord::numberPrefix() const {
-    return info.number > 0 ? "#" + std::to_string(info.number) + " · " : "";
+    return info.number > 0 ? "run " + std::to_string(info.number) + " · " : "";
 }
 
 std::string RunRecord::defaultName() const {
@@ -175,7 +175,7 @@ std::string RunRecord::defaultName() const {
 std::string RunRecord::name() const { return annotations.name.empty() ? defaultName() : annotations.name; }
 
 std::string RunRecord::shortName() const {
-    if (!annotations.name.empty()) return numberPrefix() + annotations.name;
+    if (!annotations.name.empty()) return annotations.name;
     const std::string start = localStart(info.startedAt, "%m-%d %H:%M:%S");
     return numberPrefix() + (start.empty() ? corpusName() : start + " · " + corpusName());
 }
