@@ -28,6 +28,7 @@
 #include "runs/RunsPanel.h"
 #include "support/TestSupport.h"
 #include "sweep/SweepPanel.h"
+#include "training/DeviceList.h"
 #include "training/RunControls.h"
 #include "training/RunEstimator.h"
 #include "training/RunScheduler.h"
@@ -46,6 +47,14 @@ void save(MainWindow* window, const QString& folder, const char* name) {
     ASSERT_TRUE(window->grab().save(QDir(folder).filePath(QLatin1String(name)))) << name;
 }
 
+// The devices a first launch ticks (DeviceList's default: the fastest CPU entry), not what an earlier test
+// saved in the settings: with none ticked, refresh() picks as on a first launch. (setCheckedLabels({}) keeps
+// the ticks as they are.)
+void tickFirstLaunchDevices(MainWindow* window) {
+    for (int i = 0; i < window->deviceList()->count(); ++i) window->deviceList()->setChecked(i, false);
+    window->deviceList()->refresh();
+}
+
 void save(QWidget* widget, const QString& folder, const char* name) {
     QApplication::processEvents();
     ASSERT_TRUE(widget->grab().save(QDir(folder).filePath(QLatin1String(name)))) << name;
@@ -57,7 +66,7 @@ TEST(GuideScreenshots, TheTourAt1280x800) {
     if (folder.isEmpty()) GTEST_SKIP() << "set LSTM_WORKBENCH_SCREENSHOTS to make them";
     wbuitest::TestWindow win;
     MainWindow* w = win.w.get();
-    w->deviceList()->refresh();  // this machine's own devices, as a user sees them
+    tickFirstLaunchDevices(w);  // this machine's own devices, ticked as a user's first launch ticks them
     w->resize(1280, 800);
     // The first launch's layout, whatever an earlier test run left in the settings.
     w->findChild<QSplitter*>(QStringLiteral("mainSplitter"))->setSizes({420, 860});
@@ -131,7 +140,7 @@ TEST(GuideScreenshots, TheSweepTabRunningAndFinished) {
     if (folder.isEmpty()) GTEST_SKIP() << "set LSTM_WORKBENCH_SCREENSHOTS to make them";
     wbuitest::TestWindow win;
     MainWindow* w = win.w.get();
-    w->deviceList()->refresh();
+    tickFirstLaunchDevices(w);
     w->resize(1280, 800);
     w->findChild<QSplitter*>(QStringLiteral("mainSplitter"))->setSizes({420, 860});
     w->show();
@@ -167,7 +176,7 @@ TEST(GuideScreenshots, TheWindowFillingThisScreen) {
     if (folder.isEmpty()) GTEST_SKIP() << "set LSTM_WORKBENCH_SCREENSHOTS to make them";
     wbuitest::TestWindow win;
     MainWindow* w = win.w.get();
-    w->deviceList()->refresh();
+    tickFirstLaunchDevices(w);
     const QSize screen = w->screen()->availableGeometry().size();
     const qreal scale = w->screen()->devicePixelRatio();
     const QString prefix = QStringLiteral("window-%1x%2%3-")
