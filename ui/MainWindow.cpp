@@ -271,6 +271,10 @@ void MainWindow::connectPanels() {
 
     connect(m_launcher, &RunLauncher::progressCleared, m_training->progress(), &RunProgressPanel::clear);
     connect(m_launcher, &RunLauncher::runQueued, m_training->progress(), &RunProgressPanel::addRun);
+    connect(m_launcher->runs(), &RunCollection::runUpdated, this, [this](const QString& key) {
+        const int i = m_launcher->runs()->indexOf(key);
+        if (i >= 0) m_training->progress()->relabel(key, m_launcher->runs()->at(i).label);
+    });
     connect(m_launcher, &RunLauncher::logLine, m_training, &TrainingView::appendLog);
     connect(m_launcher, &RunLauncher::statusMessage, this, &MainWindow::showStatus);
     connect(m_launcher, &RunLauncher::runsStarted, this, [this] { m_mainTabs->setCurrentIndex(0); });

@@ -248,6 +248,10 @@ TEST(MainWindow, TheRunsListExportsARunAsAnOnnxModel) {
     ASSERT_TRUE(win.w->launcher()->startRuns());
     ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
     const QString dir = win.w->launcher()->runs()->at(0).key;
+    // Issue #45: the run's number, given as it started, names it in its progress row as on its chart.
+    EXPECT_TRUE(win.w->trainingView()->progress()->rowLabel(dir).contains(QStringLiteral("run 1 · ")))
+        << win.w->trainingView()->progress()->rowLabel(dir).toStdString();
+    EXPECT_TRUE(win.w->launcher()->runs()->at(0).label.startsWith(QStringLiteral("run 1 · ")));
     win.w->runsPanel()->setConfirmations(false);
     win.w->runsPanel()->selectRun(dir);
     const wbtest::TempDir out;

@@ -38,13 +38,32 @@ void RunProgressPanel::clear() {
     m_placeholder->show();
 }
 
+namespace {
+QString nameHtml(const QColor& color, const QString& label) {
+    return QStringLiteral("<span style='color:%1'>■</span> %2").arg(color.name(), label.toHtmlEscaped());
+}
+}  // namespace
+
+void RunProgressPanel::relabel(const QString& runDir, const QString& label) {
+    for (auto it = m_rows.begin(); it != m_rows.end(); ++it)
+        if (it.key()->runDir() == runDir) {
+            it->name->setText(nameHtml(it->color, label));
+            it->name->setToolTip(label);
+        }
+}
+
+QString RunProgressPanel::rowLabel(const QString& runDir) const {
+    for (auto it = m_rows.begin(); it != m_rows.end(); ++it)
+        if (it.key()->runDir() == runDir) return it->name->text();
+    return {};
+}
+
 void RunProgressPanel::addRun(RunController* controller, const QColor& color) {
     m_placeholder->hide();
     const int r = m_grid->rowCount();
     Row row;
-    row.name = new QLabel(QStringLiteral("<span style='color:%1'>■</span> %2")
-                              .arg(color.name(), controller->label().toHtmlEscaped()),
-                          this);
+    row.color = color;
+    row.name = new QLabel(nameHtml(color, controller->label()), this);
     row.state = new QLabel(RunController::stateName(controller->state()), this);
     row.state->setMinimumWidth(70);
     row.bar = new QProgressBar(this);

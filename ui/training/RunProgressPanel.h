@@ -2,6 +2,7 @@
 // buttons. Rows follow the RunController signals; nothing here runs off the GUI thread.
 #pragma once
 
+#include <QColor>
 #include <QHash>
 #include <QWidget>
 
@@ -21,12 +22,16 @@ public:
 
     void addRun(RunController* controller, const QColor& color);
     void clear();
+    // The row of the run in runDir gets the name the charts give it now (its number arrives once it starts).
+    void relabel(const QString& runDir, const QString& label);
+    QString rowLabel(const QString& runDir) const;  // what a row says, for tests; "" when none
     int rowCount() const { return m_rows.size(); }
     // For tests and the status bar: "42% · ETA 0:12".
     QString progressText(RunController* controller) const;
 
 private:
     struct Row {
+        QColor color;
         QLabel* name = nullptr;
         QLabel* state = nullptr;
         QProgressBar* bar = nullptr;
