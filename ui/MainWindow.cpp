@@ -269,7 +269,8 @@ void MainWindow::connectPanels() {
     connect(m_runsPanel, &RunsPanel::configRequested, m_launcher, &RunLauncher::adoptSettingsOf);
     connect(m_playground, &PlaygroundPanel::errorOccurred, m_errors, &ErrorPresenter::showError);
 
-    connect(m_launcher, &RunLauncher::progressCleared, m_training->progress(), &RunProgressPanel::clear);
+    connect(m_launcher->runs(), &RunCollection::runRemoved, m_training->progress(),
+            &RunProgressPanel::removeRun);
     connect(m_launcher, &RunLauncher::runQueued, m_training->progress(), &RunProgressPanel::addRun);
     connect(m_launcher->runs(), &RunCollection::runUpdated, this, [this](const QString& key) {
         const int i = m_launcher->runs()->indexOf(key);

@@ -198,11 +198,22 @@ TEST(MainWindow, RunningAgainKeepsTheEarlierRunsCharts) {
     EXPECT_EQ(win.w->chartGrid()->panelCount(), 2);
     EXPECT_NE(win.w->launcher()->runs()->at(0).label,
               win.w->launcher()->runs()->at(1).label);  // two runs on one device, told apart
+    // Issue #45: a chart never lingers without its row: the first run's row stays, saying how it ended.
+    RunProgressPanel* rows = win.w->trainingView()->progress();
+    EXPECT_EQ(rows->rowCount(), 2);
+    EXPECT_FALSE(rows->rowLabel(first).isEmpty());
+    // Unticked in the Runs list: its chart and its row go together.
+    win.w->launcher()->runs()->remove(first);
+    EXPECT_EQ(rows->rowCount(), 1);
+    EXPECT_TRUE(rows->rowLabel(first).isEmpty());
     win.w->launcher()->clearFinishedRuns();
     EXPECT_EQ(win.w->launcher()->runs()->size(), 0);
     win.w->chartGrid()->flush();
     EXPECT_EQ(win.w->chartGrid()->panelCount(), 0);
+    EXPECT_EQ(rows->rowCount(), 0);
     EXPECT_EQ(win.w->runsPanel()->runCount(), 2);
+    QApplication::processEvents();  // the finished controllers are deleted later: nothing may point at them
+    EXPECT_EQ(win.w->launcher()->scheduler()->controllers().size(), 0);
 }
 
 // Resume from the Runs list: a finished 4-step run continues from its checkpoint to 8 steps in the app, its

@@ -165,9 +165,9 @@ bool RunLauncher::startRuns() {
                             tr("Cannot create the runs folder %1. Check its permissions.").arg(m_runsRoot));
         return false;
     }
-    // Earlier runs keep their charts: the new runs are compared with them (View → Clear finished runs, or
-    // unticking them in the Runs list, takes them off). Only the progress rows are for the runs in flight.
-    resetProgress();
+    // Earlier runs keep their charts, and their progress rows saying how they ended: the new runs are
+    // compared with them (View → Clear finished runs, or unticking them in the Runs list, takes both off).
+    releaseFinishedRuns();
     m_scheduler->setSequentialCpu(m_views.devices->sequentialCpu());
     const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
     const auto corpus = m_views.corpus->corpus();
@@ -185,14 +185,8 @@ bool RunLauncher::startRuns() {
     return true;
 }
 
-void RunLauncher::resetProgress() {
-    Q_EMIT progressCleared();
-    for (RunController* c : m_scheduler->controllers()) {
-        if (c->isDone()) continue;
-        const int i = m_runs->indexOf(c->runDir());
-        Q_EMIT runQueued(c, i >= 0 ? m_runs->at(i).color : QColor(Qt::gray));
-    }
-    m_scheduler->removeFinished();
+void RunLauncher::releaseFinishedRuns() {
+    m_scheduler->removeFinished([this](const RunController* c) { return !m_runs->contains(c->runDir()); });
 }
 
 bool RunLauncher::resumeRun(const QString& dir, const ResumeRequest& request) {
@@ -212,7 +206,8 @@ bool RunLauncher::resumeRun(const QString& dir, const ResumeRequest& request) {
     // The curves so far come from the folder; the resumed steps are appended as they arrive. It keeps its
     // colour: on every chart it is still the same run.
     if (const int shown = m_runs->indexOf(dir); shown >= 0) entry.color = m_runs->at(shown).color;
-    m_runs->remove(dir);
+    m_runs->remove(dir);  // and its progress row with it: the resumed sitting gets a new one
+    m_scheduler->removeFinished([&dir](const RunController* c) { return c->runDir() == dir; });
     entry.live = true;
     entry.record.info.status = wb::RunStatus::Running;  // the folder says how it ended last time
     const int index = m_runs->add(std::move(entry));
@@ -291,6 +286,7 @@ void RunLauncher::clearFinishedRuns() {
     for (int i = 0; i < m_runs->size(); ++i)
         if (!m_runs->at(i).live) finished << m_runs->at(i).key;
     for (const QString& key : finished) m_runs->remove(key);  // they stay in the Runs list, unticked
+    releaseFinishedRuns();
     Q_EMIT statusMessage(
         tr("%n finished run(s) left the charts; tick them in the Runs list to bring them back", nullptr,
            int(finished.size())),

@@ -67,9 +67,8 @@ public:
     void shutdown();
 
 Q_SIGNALS:
-    // The runs in flight, for the progress rows: before new runs join, the rows are cleared and the runs
-    // still pending are queued again, so that only runs in flight have a row.
-    void progressCleared();
+    // A run for the progress rows: every run with a chart has one (a finished run's says how it ended) until
+    // it leaves the charts (RunCollection::runRemoved).
     void runQueued(wbui::RunController* controller, const QColor& color);
     void logLine(const QString& line);
     void statusMessage(const QString& text, int milliseconds);
@@ -90,8 +89,8 @@ private:
     // Wires a run's signals to the collection, the log and the error dialog, and queues it.
     void launch(RunController* controller, const QColor& color);
     void onRunFinished(RunController* controller);
-    // Lets go of the finished runs' controllers; the pending ones are announced again (progressCleared).
-    void resetProgress();
+    // Lets go of the controllers of finished runs that left the charts (those on the charts keep their row).
+    void releaseFinishedRuns();
     QString uniqueRunDir(const QString& base) const;
 
     Views m_views;

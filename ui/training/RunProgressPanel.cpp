@@ -52,6 +52,23 @@ void RunProgressPanel::relabel(const QString& runDir, const QString& label) {
         }
 }
 
+void RunProgressPanel::removeRun(const QString& runDir) {
+    QList<RunController*> gone;
+    for (auto it = m_rows.begin(); it != m_rows.end(); ++it)
+        if (it.key()->runDir() == runDir) gone << it.key();
+    for (RunController* c : gone) removeRow(c);
+}
+
+void RunProgressPanel::removeRow(RunController* controller) {
+    const auto it = m_rows.find(controller);
+    if (it == m_rows.end()) return;
+    for (QWidget* w : std::initializer_list<QWidget*>{it->name, it->state, it->bar, it->pause, it->stop})
+        delete w;
+    disconnect(controller, nullptr, this, nullptr);
+    m_rows.erase(it);
+    if (m_rows.isEmpty()) m_placeholder->show();
+}
+
 QString RunProgressPanel::rowLabel(const QString& runDir) const {
     for (auto it = m_rows.begin(); it != m_rows.end(); ++it)
         if (it.key()->runDir() == runDir) return it->name->text();
@@ -91,7 +108,7 @@ void RunProgressPanel::addRun(RunController* controller, const QColor& color) {
     connect(controller, &RunController::progressChanged, this,
             [this, controller](const wb::TrainingProgress& p) { updateProgress(controller, p); });
     connect(controller, &RunController::stateChanged, this, [this, controller] { updateState(controller); });
-    connect(controller, &QObject::destroyed, this, [this, controller] { m_rows.remove(controller); });
+    connect(controller, &QObject::destroyed, this, [this, controller] { removeRow(controller); });
     updateState(controller);
 }
 

@@ -24,6 +24,8 @@ public:
     void clear();
     // The row of the run in runDir gets the name the charts give it now (its number arrives once it starts).
     void relabel(const QString& runDir, const QString& label);
+    // The rows of the run in runDir go (it left the charts).
+    void removeRun(const QString& runDir);
     QString rowLabel(const QString& runDir) const;  // what a row says, for tests; "" when none
     int rowCount() const { return m_rows.size(); }
     // For tests and the status bar: "42% · ETA 0:12".
@@ -40,6 +42,7 @@ private:
     };
     void updateProgress(RunController* controller, const wb::TrainingProgress& progress);
     void updateState(RunController* controller);
+    void removeRow(RunController* controller);
 
     QGridLayout* m_grid = nullptr;
     QLabel* m_placeholder = nullptr;

@@ -51,9 +51,9 @@ void RunScheduler::shutdown() {
     for (auto* c : m_controllers) c->waitForFinished();
 }
 
-void RunScheduler::removeFinished() {
+void RunScheduler::removeFinished(const std::function<bool(const RunController*)>& which) {
     for (auto it = m_controllers.begin(); it != m_controllers.end();) {
-        if ((*it)->isDone()) {
+        if ((*it)->isDone() && (!which || which(*it))) {
             (*it)->deleteLater();  // it may still be delivering its last queued signals
             it = m_controllers.erase(it);
         } else {

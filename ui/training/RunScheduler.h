@@ -6,6 +6,8 @@
 #include <QObject>
 #include <QPointer>
 
+#include <functional>
+
 #include "training/RunController.h"
 
 namespace wbui {
@@ -26,9 +28,10 @@ public:
     void stopAll();
     // Stops everything and waits for every worker thread (window close).
     void shutdown();
-    // Lets go of the runs that have ended (their folders stay on disk), so that a long session of runs
-    // does not keep every finished controller, its thread and the corpus it trained on in memory.
-    void removeFinished();
+    // Lets go of the runs that have ended (their folders stay on disk), those `which` picks or all of them,
+    // so that a long session of runs does not keep every finished controller, its thread and the corpus it
+    // trained on in memory.
+    void removeFinished(const std::function<bool(const RunController*)>& which = {});
 
     bool anyActive() const;
     bool anyPending() const;  // active or queued
