@@ -258,7 +258,8 @@ TEST(CompareRuns, TheCommonTargetIsReachedOnEveryRunsOwnCurve) {
 }  // namespace
 
 // Issue #45: runs are told apart by a number, one more than the highest of their folder, first in their
-// default names (lists, titles, legends); an unreadable neighbour or a run from before numbers counts as none.
+// default names (lists, titles, legends); an unreadable neighbour or a run from before numbers counts as
+// none.
 TEST(RunNames, ANewRunsNumberIsOneMoreThanItsFoldersHighest) {
     TempDir tmp;
     EXPECT_EQ(wb::nextRunNumber(tmp.str()), 1);

@@ -2,6 +2,7 @@
 #include "train/RunFolderWriter.h"
 
 #include "run/RunState.h"
+#include "workbench/Format.h"
 
 namespace wb {
 
@@ -52,6 +53,19 @@ bool RunFolderWriter::writeValidationSamples(const EncodedSplit& split, std::int
                      {"samples", std::to_string(n)},
                      {"split_samples", std::to_string(split.unsampledSize())}});
     return true;
+}
+
+std::string RunFolderWriter::keepValidationSamples(const EncodedSplit& split, std::int64_t evalBatch) const {
+    std::error_code ec;
+    if (!m_enabled || split.size() == 0 || fs::exists(m_dir / runfiles::kValidation, ec)) return "";
+    try {
+        if (writeValidationSamples(split, evalBatch)) return "";
+        return "validation.safetensors left out: the validation split is larger than " +
+               humanBytes(static_cast<double>(kMaxValidationFileBytes)) +
+               " as ids (a smaller validation size keeps it)";
+    } catch (const std::exception& e) {
+        return std::string("warning: validation.safetensors not written: ") + e.what();
+    }
 }
 
 void RunFolderWriter::writeBestModel(const NamedTensors& model,

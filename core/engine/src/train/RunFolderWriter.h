@@ -45,6 +45,10 @@ public:
     // when the file would exceed kMaxValidationFileBytes (a whole split of a large corpus). Returns whether
     // it wrote the file.
     bool writeValidationSamples(const EncodedSplit& split, std::int64_t evalBatch) const;
+    // The same once per run (a run from before the file gets it when resumed): what every validation scores,
+    // so that the run is scored again without its corpus (python/). Returns a line for the log when the file
+    // was left out (too large) or could not be written (which only costs the file), else "".
+    std::string keepValidationSamples(const EncodedSplit& split, std::int64_t evalBatch) const;
     static constexpr std::int64_t kMaxValidationFileBytes = 64ll << 20;
     // best-model.safetensors, written to a temporary file and renamed over the previous best.
     void writeBestModel(const NamedTensors& model, const std::map<std::string, std::string>& metadata) const;

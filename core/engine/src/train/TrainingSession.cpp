@@ -24,7 +24,6 @@
 #include "model/ShardedDropout.h"
 #include "tensors/TensorIO.h"
 #include "workbench/Baseline.h"
-#include "workbench/ConfigFields.h"
 #include "workbench/Devices.h"
 #include "workbench/Errors.h"
 #include "workbench/Evaluation.h"
@@ -94,7 +93,7 @@ TrainingSession::TrainingSession(JobState& job, const TrainingCallbacks& callbac
       m_writer(job.runDir, !job.isWorker()),
       m_sink(job.records,
              [this](const std::vector<MetricRecord>& records) {
-                 writeEvents(records);
+                 m_events.records(records);
                  if (m_callbacks.onMetrics) m_callbacks.onMetrics(records);
              }),
       m_lastProgress(Clock::now() - std::chrono::seconds(1)) {}
@@ -107,12 +106,18 @@ RunSummary TrainingSession::run() {
         joinDataParallelJob();
         buildModel();
         // After the checkpoint loaded: a resume that fails before must leave the folder as it was.
-        writeValidationSamples();
-        openEventFile();
+        if (const auto line =
+                m_writer.keepValidationSamples(m_job.data.validation, validationBatchSize(m_config));
+            !line.empty())
+            log(line);
+        if (m_writer.enabled() && m_tc.tensorboard)
+            m_events = TensorBoardLog(m_writer.dir().string(), m_config,
+                                      m_job.resuming ? std::optional(m_state.step) : std::nullopt,
+                                      [this](const std::string& line) { log(line); });
         describeRun();
         measureBaseline();
         if (const auto baseline = m_writer.enabled() ? loadBaseline(m_writer.dir().string()) : std::nullopt)
-            m_baselineBits = baseline->bitsPerToken;
+            m_events.setBaselineBits(baseline->bitsPerToken);
         if (m_writer.enabled() && m_config.task == Task::LanguageModel)
             m_samples =
                 std::make_unique<ValidationSamples>(m_config, m_job.corpus.get(), m_writer.dir().string());
@@ -189,75 +194,6 @@ void TrainingSession::openRunFolder() {
         m_writer.writeRunInfo(info);
     }
     m_job.status = RunStatus::Running;
-}
-
-// validation.safetensors, once per run (a run from before the file gets it when resumed): what every
-// validation scores, so that the run is scored again without its corpus (python/). Too large a split is
-// left out with a line in the log; a failed write only costs the file.
-void TrainingSession::writeValidationSamples() {
-    std::error_code ec;
-    if (!m_writer.enabled() || fs::exists(m_writer.dir() / runfiles::kValidation, ec)) return;
-    try {
-        if (!m_writer.writeValidationSamples(m_job.data.validation, validationBatchSize(m_config)))
-            if (m_job.data.validation.size() > 0)
-                log("validation.safetensors left out: the validation split is larger than " +
-                    humanBytes(static_cast<double>(RunFolderWriter::kMaxValidationFileBytes)) +
-                    " as ids (a smaller validation size keeps it)");
-    } catch (const std::exception& e) {
-        log(std::string("warning: validation.safetensors not written: ") + e.what());
-    }
-}
-
-// A new event file for this sitting, as TensorFlow's writers make one per process: a resumed run's says where
-// it resumed (TensorBoard then drops the earlier file's steps after it) and every file carries the settings.
-void TrainingSession::openEventFile() {
-    if (!m_writer.enabled() || !m_tc.tensorboard) return;
-    try {
-        m_events = std::make_unique<TensorBoardWriter>(m_writer.dir().string());
-        // TensorBoard drops what earlier files hold from this step on: the steps after the checkpoint that a
-        // stopped or killed sitting had recorded, which this sitting records again.
-        if (m_job.resuming) m_events->sessionStart(m_state.step + 1);
-        std::vector<std::pair<std::string, TensorBoardWriter::HParam>> hparams;
-        for (const auto& field : configFields()) {
-            const auto value = field.get(m_config);
-            if (field.type == FieldType::Boolean)
-                hparams.emplace_back(field.path(), value == "true");
-            else if (field.type == FieldType::Choice || field.type == FieldType::Text)
-                hparams.emplace_back(field.path(), value);
-            else
-                hparams.emplace_back(field.path(), std::strtod(value.c_str(), nullptr));
-        }
-        m_events->hparams(hparams);
-    } catch (const std::exception& e) {
-        m_events.reset();
-        log(std::string("warning: no TensorBoard event file: ") + e.what());
-    }
-}
-
-// Each metric record as a scalar tagged split/metric (train/loss, val/bpc, speed/samples_per_s: metrics.csv's
-// rows, step for step), and with a validation the n-gram baseline's line beside val/bpc.
-void TrainingSession::writeEvents(const std::vector<MetricRecord>& records) {
-    if (!m_events) return;
-    try {
-        for (const auto& r : records) {
-            m_events->scalar(r.split + "/" + r.metric, r.step, r.value);
-            if (m_baselineBits && r.split == "val" && r.metric == "bpc")
-                m_events->scalar("val/bpc_5gram", r.step, *m_baselineBits);
-        }
-    } catch (const std::exception& e) {
-        m_events.reset();
-        log(std::string("warning: TensorBoard event file dropped: ") + e.what());
-    }
-}
-
-void TrainingSession::writeEventText(const std::string& tag, const std::string& markdown) {
-    if (!m_events) return;
-    try {
-        m_events->text(tag, m_state.step, markdown);
-    } catch (const std::exception& e) {
-        m_events.reset();
-        log(std::string("warning: TensorBoard event file dropped: ") + e.what());
-    }
 }
 
 // One process: nothing to join. Rank 0 of a local launch starts the store and the other processes; rank 0
@@ -551,9 +487,7 @@ void TrainingSession::takeSamples(double valLoss) {
     ThroughputMeter::Excluded excluded(*m_meter, ThroughputMeter::Excluded::Work);
     try {
         for (const auto& line : m_samples->take(m_state.step, m_meter->wall(), valLoss)) log(line);
-        std::string markdown;
-        for (const auto& sample : m_samples->lastSamples()) markdown += "```\n" + sample + "\n```\n\n";
-        writeEventText("val/samples", markdown);
+        m_events.samples(m_state.step, m_samples->lastSamples());
     } catch (const std::exception& e) {
         m_samples->disable();
         log(std::string("warning: no more samples at validation: ") + e.what());

@@ -15,12 +15,12 @@
 #include "train/JobState.h"
 #include "train/MetricSink.h"
 #include "train/RunFolderWriter.h"
+#include "train/TensorBoardLog.h"
 #include "train/ThreadShards.h"
 #include "train/ThroughputMeter.h"
 #include "train/TrainingStep.h"
 #include "train/ValidationSamples.h"
 #include "train/Validator.h"
-#include "workbench/TensorBoard.h"
 
 namespace wb {
 
@@ -35,10 +35,6 @@ public:
 
 private:
     void openRunFolder();
-    void writeValidationSamples();
-    void openEventFile();
-    void writeEvents(const std::vector<MetricRecord>& records);
-    void writeEventText(const std::string& tag, const std::string& markdown);
     void joinDataParallelJob();
     void buildModel();
     void describeRun();
@@ -85,10 +81,8 @@ private:
     std::unique_ptr<Checkpointer> m_checkpointer;
     std::unique_ptr<ThroughputMeter> m_meter;
     std::unique_ptr<ValidationSamples> m_samples;  // a language model's, on the rank that writes the folder
-    // This sitting's TensorBoard event file (train.tensorboard, the rank that writes the folder); dropped
-    // with a line in the log when a write fails: the run goes on without it.
-    std::unique_ptr<TensorBoardWriter> m_events;
-    std::optional<double> m_baselineBits;  // the n-gram baseline's bits per character, drawn beside val/bpc
+    // This sitting's TensorBoard event file (train.tensorboard, on the rank that writes the folder).
+    TensorBoardLog m_events;
 
     torch::Tensor m_lossSum;  // this rank's weighted train loss since the last record, on the device
     std::int64_t m_lossCount = 0;
