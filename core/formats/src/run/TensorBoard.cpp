@@ -120,7 +120,12 @@ TensorBoardWriter::TensorBoardWriter(const std::string& dir) {
         throw InputError(m_path, 0, std::string("cannot create the event file: ") + std::strerror(errno));
     Message e;
     e.float64(event::kWallTime, nowSeconds()).bytes(event::kFileVersion, "brain.Event:2");
-    write(e.data());
+    try {
+        write(e.data());
+    } catch (...) {
+        std::fclose(m_file);  // the destructor of a half-made writer never runs
+        throw;
+    }
 }
 
 TensorBoardWriter::~TensorBoardWriter() {
