@@ -195,9 +195,9 @@ void ComparisonTable::refresh() {
 
 // Row i's cells, its run named and coloured as the chart panels and the throughput bars show it.
 void ComparisonTable::fillRow(int i, const wb::ComparisonRow& r) {
-    // Numbered as the throughput bars name them.
-    auto* run =
-        new QTableWidgetItem(QStringLiteral("#%1 ").arg(i + 1) + toQt(r.label.empty() ? r.runId : r.label));
+    // Tagged as the throughput bars name them.
+    const QString tag = i < m_runs->size() ? m_runs->comparisonTag(i) : QStringLiteral("#%1").arg(i + 1);
+    auto* run = new QTableWidgetItem(tag + QLatin1Char(' ') + toQt(r.label.empty() ? r.runId : r.label));
     if (i < m_runs->size()) run->setForeground(m_runs->at(i).color);
     run->setToolTip(run->text() + QLatin1Char('\n') + toQt(r.runId));
     m_table->setItem(i, kRun, run);

@@ -79,7 +79,8 @@ void ThroughputChart::setRows(const std::vector<wb::ComparisonRow>& rows, const 
         const auto [it, added] = kindIndex.emplace(key, int(m_kinds.size()));
         if (added) m_kinds.push_back({kind, {}});
         m_kinds[std::size_t(it->second)].bars.push_back(
-            {int(i), toQt(r.label.empty() ? r.runId : r.label), r.samplesPerSecond,
+            {int(i), int(i) < runs.size() ? runs.comparisonTag(int(i)) : QStringLiteral("#%1").arg(i + 1),
+             toQt(r.label.empty() ? r.runId : r.label), r.samplesPerSecond,
              int(i) < runs.size() ? runs.at(int(i)).color : runColor(int(i))});
     }
     for (Kind& kind : m_kinds) kind.title = m_kinds.size() == 1 ? QString() : kind.title;
@@ -87,7 +88,7 @@ void ThroughputChart::setRows(const std::vector<wb::ComparisonRow>& rows, const 
     m_categories.clear();
     for (const Kind& kind : m_kinds)
         for (const Bar& bar : kind.bars) {
-            m_categories << QStringLiteral("#%1 %2").arg(bar.row + 1).arg(bar.name);
+            m_categories << bar.tag + QLatin1Char(' ') + bar.name;
             ++m_bars;
         }
     const std::size_t shown = std::max<std::size_t>(1, m_kinds.size());
@@ -129,7 +130,7 @@ void ThroughputChart::fill(QChart* chart, const Kind& kind, bool wholeNames) con
     double maxValue = 0;
     for (std::size_t i = 0; i < bars.size(); ++i) {
         const Bar& bar = bars[i];
-        const QString number = QStringLiteral("#%1").arg(bar.row + 1);
+        const QString& number = bar.tag;
         categories << (wholeNames ? number + QLatin1Char(' ') + bar.name : number);
         auto* set = new QBarSet(bar.name);
         for (std::size_t j = 0; j < bars.size(); ++j) *set << (i == j ? bar.samplesPerSecond : 0.0);

@@ -37,7 +37,8 @@ public:
 
 private:
     struct Bar {
-        int row;  // in the table, from 0
+        int row;      // in the table, from 0
+        QString tag;  // "#12": as the table names it (RunCollection::comparisonTag)
         QString name;
         double samplesPerSecond;
         QColor color;

@@ -1,6 +1,7 @@
 // The runs being compared right now.
 #include "runs/RunCollection.h"
 
+#include <QSet>
 #include <QSysInfo>
 
 #include "workbench/charts/LossCurves.h"
@@ -127,6 +128,17 @@ void RunCollection::setAnnotations(const QString& key, const wb::RunAnnotations&
     m_entries[i]->record.annotations = annotations;
     relabel(i);
     Q_EMIT runUpdated(key);
+}
+
+QString RunCollection::comparisonTag(int index) const {
+    QSet<std::int64_t> numbers;
+    for (const auto& entry : m_entries) {
+        const auto n = entry->record.info.number;
+        if (n <= 0 || numbers.contains(n)) return QStringLiteral("#%1").arg(index + 1);
+        numbers.insert(n);
+    }
+    return index >= 0 && index < size() ? QStringLiteral("#%1").arg(at(index).record.info.number)
+                                        : QStringLiteral("#%1").arg(index + 1);
 }
 
 void RunCollection::relabel(int index) {

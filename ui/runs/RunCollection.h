@@ -30,6 +30,10 @@ public:
     int size() const { return m_entries.size(); }
     const RunEntry& at(int index) const { return *m_entries.at(index); }
     int indexOf(const QString& key) const;
+    // How Compare's table and throughput bars name the run at index: "#12" by the run's own number when every
+    // run here has one and no two share it (the name the lists give it then says the same), else "#3" by its
+    // place in the table.
+    QString comparisonTag(int index) const;
     bool contains(const QString& key) const { return indexOf(key) >= 0; }
 
     // Adds a run (a colour is assigned if none is set); returns its index, or the existing index.

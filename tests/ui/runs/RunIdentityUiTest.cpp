@@ -227,3 +227,26 @@ TEST(RunIdentity, ARunAcrossHostsNamesEachHost) {
     record.info.hosts = {"gpu-server"};
     EXPECT_EQ(runLegendLabel(record), QStringLiteral("across · gpu-server"));
 }
+
+// Issue #45: Compare names a run by its own number when the compared runs' numbers tell them apart, so the
+// table's "#12" and the lists' "run 12" agree; runs from two folders sharing a number, or from before
+// numbers, fall back to their places in the table.
+TEST(RunIdentity, CompareTagsRunsByTheirOwnNumbersWhenTheyAreDistinct) {
+    RunCollection runs;
+    const auto add = [&](const QString& key, std::int64_t number) {
+        RunEntry entry;
+        entry.key = key;
+        entry.record.info.number = number;
+        runs.add(std::move(entry));
+    };
+    add(QStringLiteral("/runs/a"), 12);
+    add(QStringLiteral("/runs/b"), 3);
+    EXPECT_EQ(runs.comparisonTag(0), QStringLiteral("#12"));
+    EXPECT_EQ(runs.comparisonTag(1), QStringLiteral("#3"));
+    add(QStringLiteral("/elsewhere/c"), 3);
+    EXPECT_EQ(runs.comparisonTag(0), QStringLiteral("#1"));
+    EXPECT_EQ(runs.comparisonTag(2), QStringLiteral("#3"));
+    runs.remove(QStringLiteral("/elsewhere/c"));
+    add(QStringLiteral("/old/d"), 0);
+    EXPECT_EQ(runs.comparisonTag(0), QStringLiteral("#1"));
+}
