@@ -9,7 +9,6 @@ import json
 import os
 import random
 import shutil
-import subprocess
 import tempfile
 import unittest
 
@@ -17,19 +16,9 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-CLI = os.environ.get("LSTM_WORKBENCH_CLI", os.path.join(ROOT, "build", "bin", "lstm-workbench-cli"))
-if not os.path.isabs(CLI):
-    CLI = os.path.join(ROOT, CLI)
+from cli_runner import cli  # noqa: E402  (python/tests is on the path under unittest discover)
 
 PAD, UNK, BOS, EOS = 0, 1, 2, 3
-
-
-def cli(*args):
-    p = subprocess.run([CLI, *args], capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
-    if p.returncode != 0:
-        raise AssertionError(f"{' '.join([CLI, *args])} failed ({p.returncode}):\n{p.stderr}{p.stdout}")
-    return p
 
 
 def session(path):

@@ -10,24 +10,13 @@ import glob
 import os
 import random
 import shutil
-import subprocess
 import tempfile
 import unittest
 
 from tensorboard.backend.event_processing import event_accumulator
 from tensorboard.plugins.hparams import plugin_data_pb2
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-CLI = os.environ.get("LSTM_WORKBENCH_CLI", os.path.join(ROOT, "build", "bin", "lstm-workbench-cli"))
-if not os.path.isabs(CLI):
-    CLI = os.path.join(ROOT, CLI)
-
-
-def cli(*args):
-    p = subprocess.run([CLI, *args], capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
-    if p.returncode != 0:
-        raise AssertionError(f"{' '.join([CLI, *args])} failed ({p.returncode}):\n{p.stderr}{p.stdout}")
-    return p
+from cli_runner import cli  # noqa: E402  (python/tests is on the path under unittest discover)
 
 
 def read_events(run_dir):

@@ -143,9 +143,7 @@ void TrainingSession::openRunFolder() {
         info = RunInfo{};
         info.id = m_writer.runId();
         info.startedAt = nowIso();
-        auto path = fs::absolute(m_writer.dir(), ec).lexically_normal();
-        if (!path.has_filename()) path = path.parent_path();  // "runs/x/" names x too
-        const auto parent = path.parent_path().string();
+        const auto parent = fs::absolute(m_writer.dir(), ec).lexically_normal().parent_path().string();
         try {
             numbering = std::make_unique<ScopedFileLock>(runNumberLockPath(parent));
         } catch (const std::exception&) {
