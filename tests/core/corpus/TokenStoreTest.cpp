@@ -142,6 +142,33 @@ TEST(TokenStore, ReusedWhileTheSourceIsUnchangedMadeAgainWhenItChanges) {
     expectSameStore(*fourth, *TokenStore::fromCorpus(loadCorpus(path), settings));
 }
 
+TEST(TokenStore, ADescriptionWithNumbersOutOfRangeIsMadeAgain) {
+    wbtest::TempDir dir;
+    const auto path = dir.file("corpus.txt");
+    wbtest::writeText(path, wbtest::patternText(200));
+    const auto settings = data(TokenLevel::Char);
+    const auto cache = tokenStoreDir(dir.file("cache"));
+    const auto first = TokenStore::forCorpusFile(path, settings, cache);
+    std::string description;
+    for (const auto& n : filesIn(cache))
+        if (n.size() > 5 && n.substr(n.size() - 5) == ".json") description = cache + "/" + n;
+    ASSERT_FALSE(description.empty());
+    const std::string text = wbtest::readText(description);
+    // A whole number too large for any integer (undefined behaviour when read with get<int>()), one that
+    // wraps to a valid width when narrowed to int, and a negative count.
+    for (const auto& [field, bad] :
+         {std::pair{"\"id_bytes\": ", "1e300"}, std::pair{"\"id_bytes\": ", "4294967298"},
+          std::pair{"\"tokens\": ", "-5"}, std::pair{"\"version\": ", "1.5"}}) {
+        const auto at = text.find(field);
+        ASSERT_NE(at, std::string::npos) << field;
+        const auto end = text.find_first_of(",\n}", at + std::string(field).size());
+        wbtest::writeText(description, text.substr(0, at) + field + bad + text.substr(end));
+        const auto again = TokenStore::forCorpusFile(path, settings, cache);
+        EXPECT_FALSE(again->info().reused) << field << bad;
+        expectSameStore(*first, *again);
+    }
+}
+
 TEST(TokenStore, ACancelledTokenizationLeavesNoStore) {
     wbtest::TempDir dir;
     const auto path = dir.file("big.txt");

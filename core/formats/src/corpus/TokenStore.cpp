@@ -12,9 +12,12 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <limits>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
+#include "io/JsonDocument.h"
 #include "io/PosixFile.h"
 #include "workbench/RunFolder.h"
 
@@ -84,20 +87,26 @@ std::shared_ptr<TokenStore> TokenStore::open(const std::string& stem, const std:
     const auto start = std::chrono::steady_clock::now();
     try {
         const json j = json::parse(readFile(stem + ".json"));
-        if (j.value("format", "") != "lstm-workbench token store" || j.value("version", 0) != 1 ||
+        // A damaged cache is tokenized again; its numbers are checked, as get<int>() on 1e300 is undefined.
+        const auto count = [](const json& parent, const char* field) {
+            const auto n = detail::jsonInteger(parent.at(field), 0, std::numeric_limits<std::int64_t>::max());
+            if (!n) throw std::runtime_error("damaged");
+            return *n;
+        };
+        if (j.value("format", "") != "lstm-workbench token store" || count(j, "version") != 1 ||
             j.at("key").get<std::string>() != key)
             return nullptr;
         const auto& source = j.at("source");
-        if (source.at("bytes").get<std::uint64_t>() != sourceBytes ||
-            source.at("modified_ns").get<std::int64_t>() != sourceModifiedNs)
+        if (static_cast<std::uint64_t>(count(source, "bytes")) != sourceBytes ||
+            count(source, "modified_ns") != sourceModifiedNs)
             return nullptr;  // the source changed: tokenized again
         std::shared_ptr<TokenStore> store(new TokenStore());
         store->m_vocabulary = Vocabulary::fromJson(j.at("vocabulary").dump(), stem + ".json");
         store->m_classes = j.at("classes").get<std::vector<std::string>>();
         store->m_format = corpusFormatFromString(j.at("corpus_format").get<std::string>());
-        store->m_documents = j.at("documents").get<std::int64_t>();
-        store->m_tokens = j.at("tokens").get<std::int64_t>();
-        store->m_idBytes = j.at("id_bytes").get<int>();
+        store->m_documents = count(j, "documents");
+        store->m_tokens = count(j, "tokens");
+        store->m_idBytes = static_cast<int>(std::min<std::int64_t>(count(j, "id_bytes"), 8));
         const bool labelled = j.at("labelled").get<bool>();
         auto map = [&](const char* ext, std::uint64_t expected) -> const void* {
             if (expected == 0) return nullptr;

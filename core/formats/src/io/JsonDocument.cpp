@@ -2,6 +2,7 @@
 #include "io/JsonDocument.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "workbench/Errors.h"
 
@@ -80,6 +81,25 @@ std::string jsonTypeName(const nlohmann::json& value) {
         default:
             return "something else";
     }
+}
+
+std::optional<std::int64_t> jsonInteger(const nlohmann::json& value, std::int64_t lo, std::int64_t hi) {
+    std::int64_t out = 0;
+    if (value.is_number_unsigned()) {
+        if (value.get<std::uint64_t>() > static_cast<std::uint64_t>(hi) || hi < 0) return std::nullopt;
+        out = static_cast<std::int64_t>(value.get<std::uint64_t>());
+    } else if (value.is_number_integer()) {
+        out = value.get<std::int64_t>();
+    } else if (value.is_number_float()) {
+        const double d = value.get<double>();
+        // 2^53 bounds the doubles whose every neighbour is a whole number too; no field here comes near it.
+        if (!(std::fabs(d) < 9e15) || d != std::floor(d)) return std::nullopt;
+        out = static_cast<std::int64_t>(d);
+    } else {
+        return std::nullopt;
+    }
+    if (out < lo || out > hi) return std::nullopt;
+    return out;
 }
 
 }  // namespace wb::detail

@@ -2,6 +2,8 @@
 // position; people look for lines). Shared by the corpus, config, vocabulary and run-folder readers.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -24,5 +26,9 @@ std::int64_t lineOfOffset(const std::string& text, std::size_t offset);
 
 // "object", "array", "string", "number", … for messages like "expected a string, found a number".
 std::string jsonTypeName(const nlohmann::json& value);
+
+// The whole number a JSON value holds when it lies in [lo, hi] ("64.0" written by another tool counts), else
+// nullopt. Reading a field with get<int>() is not enough: on 6.7e108 it is undefined behaviour, not an error.
+std::optional<std::int64_t> jsonInteger(const nlohmann::json& value, std::int64_t lo, std::int64_t hi);
 
 }  // namespace wb::detail

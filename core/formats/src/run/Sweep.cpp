@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -25,6 +27,10 @@ using nlohmann::json;
 namespace wb {
 
 namespace {
+
+// A sweep's limits, for the plan and for a sweep.json read back (which may come from another tool).
+constexpr int kMaxRepeats = 100;
+constexpr std::size_t kMaxRuns = 10000;
 
 std::string slug(const std::string& s) {
     std::string out;
@@ -88,7 +94,8 @@ SweepAxis parseSweepAxis(const std::string& text) {
 Sweep Sweep::plan(const ExperimentConfig& base, const std::vector<SweepAxis>& axes, int repeats,
                   double targetLoss) {
     if (axes.empty()) throw InputError("a sweep needs at least one --grid FIELD=V1,V2,…");
-    if (repeats < 1 || repeats > 100) throw InputError("--repeats must be between 1 and 100");
+    if (repeats < 1 || repeats > kMaxRepeats)
+        throw InputError("--repeats must be between 1 and " + std::to_string(kMaxRepeats));
     std::set<std::string> fields;
     for (const auto& a : axes)
         if (!fields.insert(a.field).second)
@@ -100,8 +107,9 @@ Sweep Sweep::plan(const ExperimentConfig& base, const std::vector<SweepAxis>& ax
     s.targetLoss = targetLoss;
     std::size_t combinations = 1;
     for (const auto& a : axes) combinations *= a.values.size();
-    if (combinations * static_cast<std::size_t>(repeats) > 10000)
-        throw InputError("the grid has " + std::to_string(combinations * repeats) + " runs (at most 10000)");
+    if (combinations * static_cast<std::size_t>(repeats) > kMaxRuns)
+        throw InputError("the grid has " + std::to_string(combinations * repeats) + " runs (at most " +
+                         std::to_string(kMaxRuns) + ")");
     for (std::size_t i = 0; i < combinations; ++i) {
         std::vector<std::pair<std::string, std::string>> setting;
         std::size_t rest = i;
@@ -208,6 +216,16 @@ Sweep Sweep::fromJson(const std::string& text, const std::string& source) {
             throw InputError(source, 0, path + ": expected a list, found " + detail::jsonTypeName(value));
         return value;
     };
+    const auto integer = [&](const json& parent, const char* key, std::int64_t lo, std::int64_t hi) {
+        const auto n = detail::jsonInteger(parent.at(key), lo, hi);
+        if (!n) {
+            const std::string path = where == "the top level" ? key : where + "." + key;
+            throw InputError(
+                source, 0,
+                path + ": expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+        }
+        return *n;
+    };
     try {
         if (!j.is_object() || j.value("format", "") != "lstm-workbench sweep")
             throw InputError(source, 0, "not a sweep file (expected \"format\": \"lstm-workbench sweep\")");
@@ -220,8 +238,8 @@ Sweep Sweep::fromJson(const std::string& text, const std::string& source) {
             s.axes.push_back({axes[i].at("field").get<std::string>(),
                               axes[i].at("values").get<std::vector<std::string>>()});
         }
-        where = "repeats";
-        s.repeats = j.at("repeats").get<int>();
+        where = "the top level";
+        s.repeats = static_cast<int>(integer(j, "repeats", 1, kMaxRepeats));
         where = "target_loss";
         s.targetLoss = j.at("target_loss").get<double>();
         const json& cells = list(j, "cells", "cells");
@@ -229,7 +247,7 @@ Sweep Sweep::fromJson(const std::string& text, const std::string& source) {
             const json& c = cells[i];
             where = "cells[" + std::to_string(i) + "]";
             SweepCell cell;
-            cell.index = c.at("index").get<int>();
+            cell.index = static_cast<int>(integer(c, "index", 0, static_cast<std::int64_t>(kMaxRuns) - 1));
             for (const auto& [k, v] : c.at("setting").items())
                 cell.setting.emplace_back(k, v.get<std::string>());
             // The axes' order, not the JSON object's (keys come back sorted).
@@ -238,14 +256,17 @@ Sweep Sweep::fromJson(const std::string& text, const std::string& source) {
                 for (const auto& kv : cell.setting)
                     if (kv.first == a.field) ordered.push_back(kv);
             cell.setting = ordered;
-            cell.repeat = c.at("repeat").get<int>();
+            cell.repeat = static_cast<int>(integer(c, "repeat", 0, s.repeats - 1));
             cell.runDir = c.at("run_dir").get<std::string>();
             if (cell.runDir.rfind("runs/", 0) != 0 || cell.runDir.find("..") != std::string::npos)
                 throw InputError(source, 0,
                                  "cell run_dir '" + cell.runDir + "' is not inside the sweep's runs/");
             cell.state = cellStateFromString(c.at("state").get<std::string>(), source);
             cell.error = c.value("error", "");
-            cell.peakRssBytes = c.value("peak_rss_bytes", std::int64_t{0});
+            cell.peakRssBytes =
+                c.contains("peak_rss_bytes")
+                    ? integer(c, "peak_rss_bytes", 0, std::numeric_limits<std::int64_t>::max())
+                    : 0;
             s.cells.push_back(cell);
         }
         return s;
