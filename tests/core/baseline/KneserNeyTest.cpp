@@ -263,6 +263,9 @@ TEST(KneserNey, BaselineJsonRoundTripsAndBadFilesAreNamed) {
     EXPECT_EQ(back.vocabulary, 50);
     for (const char* bad : {"[]", "{\"order\": 5}",
                             "{\"order\": 5, \"bits_per_token\": -1, \"train_tokens\": 1, "
+                            "\"validation_targets\": 1, \"vocabulary\": 1}",
+                            // 2^32 + 1: narrowed to int it would read as order 1
+                            "{\"order\": 4294967297, \"bits_per_token\": 1, \"train_tokens\": 1, "
                             "\"validation_targets\": 1, \"vocabulary\": 1}"}) {
         try {
             NgramBaseline::fromJson(bad, "/runs/x/baseline.json");

@@ -65,9 +65,10 @@ NgramBaseline NgramBaseline::fromJson(const std::string& text, const std::string
     NgramBaseline b;
     if (const auto it = j.find("method"); it != j.end() && it->is_string()) b.method = it->get<std::string>();
     const json& order = member(j, "order", sourceName);
-    if (!order.is_number_integer() || order.get<int>() < 1 || order.get<int>() > 16)
+    const auto orderValue = detail::jsonInteger(order, 1, 16);  // 2^32 + 1 would narrow to 1
+    if (!orderValue || !order.is_number_integer())
         throw InputError(sourceName, 0, "order: expected an integer from 1 to 16");
-    b.order = order.get<int>();
+    b.order = static_cast<int>(*orderValue);
     b.bitsPerToken = bits(member(j, "bits_per_token", sourceName), "bits_per_token", sourceName);
     if (const auto it = j.find("bits_per_token_by_order"); it != j.end()) {
         if (!it->is_array()) throw InputError(sourceName, 0, "bits_per_token_by_order: expected an array");
