@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace wb::lstmkernels {
 
@@ -57,5 +58,15 @@ struct PackedOperand {
 // to every row; with accumulate C += that instead. C is row-major with leading dimension ldc.
 void gemmPackedRows(const PackedOperand* ops, int count, const float* bias, float* c, std::int64_t ldc,
                     std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate);
+
+// The instruction sets the packed product has a kernel for. It runs on the widest this CPU has (AVX-512 with
+// full-width units does twice AVX2's work per instruction), or on the one LSTM_WORKBENCH_FP32_KERNELS names
+// (avx2, portable), read once, for side-by-side measurements.
+enum class PackedIsa { Portable, Avx2, Avx512 };
+std::vector<PackedIsa> packedIsas();  // those this CPU can run, narrowest first
+PackedIsa packedIsa();                // the one gemmPackedRows uses
+const char* packedIsaName(PackedIsa isa);
+void gemmPackedRows(const PackedOperand* ops, int count, const float* bias, float* c, std::int64_t ldc,
+                    std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate, PackedIsa isa);
 
 }  // namespace wb::lstmkernels
