@@ -62,6 +62,87 @@ def onednn_implementations(train_step):
     return {kind: sorted(impls) for kind, impls in sorted(found.items())}
 
 
+def tune_allocator():
+    """glibc's mallopt, as core/engine/src/device/Allocator.cpp calls it: the same effect as the environment
+    MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=2147483647 MALLOC_ARENA_MAX=1, but made by the script itself, so
+    that running it by hand measures what scripts/bench-peers.sh measures."""
+    import ctypes
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return  # not glibc: nothing to tune
+    M_TRIM_THRESHOLD, M_MMAP_MAX, M_ARENA_MAX = -1, -4, -8
+    libc.mallopt(M_MMAP_MAX, 0)
+    libc.mallopt(M_TRIM_THRESHOLD, 2**31 - 1)
+    libc.mallopt(M_ARENA_MAX, 1)
+
+
+def cpu_description():
+    """The CPU as /proc/cpuinfo names it: model, family, model number and the flags that decide which kernels
+    run. Empty when /proc is not mounted (a chroot without it), which is itself a slow sign."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read()
+    except OSError:
+        return {}
+    first = text.split("\n\n")[0]
+    fields = {}
+    for line in first.splitlines():
+        key, _, value = line.partition(":")
+        fields[key.strip()] = value.strip()
+    flags = set(fields.get("flags", "").split())
+    wanted = ["avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_bf16", "avx512_vnni", "amx_bf16"]
+    return {"model_name": fields.get("model name", ""), "vendor": fields.get("vendor_id", ""),
+            "family": int(fields.get("cpu family", "0") or 0), "model": int(fields.get("model", "0") or 0),
+            "flags": [f for f in wanted if f in flags], "cpus": text.count("processor\t:")}
+
+
+def page_fault_us(megabytes=64, tries=3):
+    """What one page fault costs this machine, in microseconds: fresh anonymous pages touched once each (the
+    kernel zeroes and maps each one; in a virtual machine the host may have to back it again first). Best of a
+    few tries. A step that faults its tensors in anew pays this times page_faults_per_step."""
+    import mmap
+    size = megabytes << 20
+    pages = size // mmap.PAGESIZE
+    best = float("inf")
+    for _ in range(tries):
+        m = mmap.mmap(-1, size)
+        t0 = time.perf_counter()
+        m[0:size:mmap.PAGESIZE] = b"\x01" * pages  # one write per page, in C
+        best = min(best, time.perf_counter() - t0)
+        m.close()
+    return best / pages * 1e6
+
+
+def slow_signs(result, cpu, capability):
+    """What makes a peer's number several times slower than it should be on this CPU, as sentences; empty when
+    nothing is seen. Each was seen on a real machine (docs/performance.md)."""
+    signs = []
+    if not cpu:
+        signs.append("/proc/cpuinfo is unreadable (a chroot without /proc?): PyTorch's cpuinfo then falls back "
+                     "to its kernels without AVX")
+    elif "avx512f" in cpu["flags"] and capability not in ("AVX512", "AVX512_BF16", "AMX", "unknown"):
+        signs.append(f"the CPU has AVX-512 but torch reports capability {capability}")
+    elif "avx512f" not in cpu["flags"]:
+        signs.append("this CPU has no AVX-512: every product runs at AVX2 width at most")
+    if result["precision"] == "bf16" and cpu and "avx512_bf16" not in cpu["flags"]:
+        signs.append("no AVX512_BF16: bf16 autocast converts and computes in fp32")
+    for kind, impls in result.get("onednn_implementations", {}).items():
+        if kind in ("version", "isa"):
+            continue
+        slow = [i for i in impls if i.startswith("ref") or i.startswith("gemm:ref")]
+        # oneDNN's RNN driver is also called ref and does its products with jitted GEMMs: only bf16 there.
+        if slow and (kind != "rnn" or result["precision"] == "bf16"):
+            signs.append(f"oneDNN ran its reference code for {kind} ({', '.join(slow)})")
+    if result["page_faults_per_step"] > 1000:
+        signs.append(f"{result['page_faults_per_step']:.0f} page faults a step at "
+                     f"{result['page_fault_us']:.1f} us each: the allocator hands large tensors back to the "
+                     "kernel and faults them in again every step (--allocator tuned avoids it)")
+    if result["system_share"] > 0.10:
+        signs.append(f"{100 * result['system_share']:.0f} % of the step in the kernel")
+    return signs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--preset", default="imdb", choices=sorted(PRESETS))
@@ -83,7 +164,14 @@ def main():
     ap.add_argument("--mkldnn", default="on", choices=["on", "off"],
                     help="torch.backends.mkldnn.enabled: PyTorch 2.x trains a CPU LSTM through oneDNN when on "
                          "(its default), through its own matrix products and BLAS when off")
+    ap.add_argument("--allocator", default="tuned", choices=["tuned", "default"],
+                    help="glibc malloc: tuned as our programs tune it (wb::tuneAllocatorForTraining: no mmap "
+                         "per large block, no trimming, one arena), set here before torch loads; default "
+                         "leaves glibc's, where every large tensor is a fresh mmap whose pages fault in each "
+                         "step (docs/performance.md, 'Why the same peer runs 5-10x slower elsewhere')")
     args = ap.parse_args()
+    if args.allocator == "tuned":
+        tune_allocator()
 
     # OpenBLAS reads its thread count when it is loaded (with torch). The C++ side sets both; the search for
     # PyTorch's best setting (scripts/bench-report.sh) also leaves OpenBLAS at its default.
@@ -164,8 +252,12 @@ def run_case(args, preset, batch_size):
         nn.utils.clip_grad_norm_(model.parameters(), GRAD_CLIP)
         opt.step()
 
+    import resource
     times = []
     for i in range(args.warmup + args.steps):
+        if i == args.warmup:
+            usage0 = resource.getrusage(resource.RUSAGE_SELF)
+            wall0 = time.perf_counter()
         sync()
         t0 = time.perf_counter()
         train_step()
@@ -173,6 +265,11 @@ def run_case(args, preset, batch_size):
         dt = time.perf_counter() - t0
         if i >= args.warmup:
             times.append(dt)
+    usage1 = resource.getrusage(resource.RUSAGE_SELF)
+    wall = time.perf_counter() - wall0
+    faults = (usage1.ru_minflt - usage0.ru_minflt + usage1.ru_majflt - usage0.ru_majflt) / args.steps
+    system = usage1.ru_stime - usage0.ru_stime
+    user = usage1.ru_utime - usage0.ru_utime
     onednn = onednn_implementations(train_step) if args.mkldnn == "on" and not cuda else {}
     step_ms = statistics.median(times) * 1e3
     us = step_ms * 1e3 / b
@@ -182,7 +279,20 @@ def run_case(args, preset, batch_size):
               "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "default"), "mkldnn": args.mkldnn,
               "tf32": bool(args.tf32), "batch_size": b, "seq_len": t, "median_step_ms": step_ms,
               "us_per_sample": us, "tokens_per_s": 1e6 / us * t, "step_ms": [x * 1e3 for x in times],
-              "onednn_implementations": onednn}
+              "onednn_implementations": onednn, "allocator": args.allocator,
+              "page_faults_per_step": faults, "system_ms_per_step": system * 1e3 / args.steps,
+              "user_ms_per_step": user * 1e3 / args.steps,
+              "system_share": system / (system + user) if system + user > 0 else 0.0,
+              "wall_ms_per_step": wall * 1e3 / args.steps}
+    if not cuda:
+        cpu = cpu_description()
+        capability = torch.backends.cpu.get_cpu_capability() if hasattr(torch.backends, "cpu") else "unknown"
+        result["cpu"] = cpu
+        result["page_fault_us"] = page_fault_us()
+        result["torch_cpu_capability"] = capability
+        result["slow_signs"] = slow_signs(result, cpu, capability)
+        for sign in result["slow_signs"]:
+            print(f"pytorch_peer: slow sign ({preset} x{args.threads} {args.precision}): {sign}", file=sys.stderr)
     if args.profile and cuda:
         try:
             result["profile"] = kernel_profile(train_step, sync)

@@ -71,8 +71,13 @@ uptime >>"$out/load_before.txt"
   has_peer pytorch215 && echo "torch $("$venv_python" -c 'import torch; print(torch.__version__)') (PyPI, $venv_python)"
 } >"$out/peers.txt"
 
-# The same glibc setting our programs make (wb::tuneAllocatorForTraining) for every peer.
-malloc_env=(MALLOC_MMAP_MAX_=0 MALLOC_TRIM_THRESHOLD_=2147483647 MALLOC_ARENA_MAX=1)
+# The machine and the peers' packages beside the numbers: a peer's speed depends on both (docs/performance.md).
+lscpu >"$out/lscpu.txt"
+{
+  has_peer pytorch113 && dpkg-query -W python3-torch libopenblas0-pthread libdnnl2 2>/dev/null | sed 's/^/debian12 /'
+  has_peer pytorch26 && in_root dpkg-query -W python3-torch libopenblas0-pthread 'libdnnl*' 2>/dev/null | sed 's/^/debian13 /'
+  has_peer pytorch215 && "$venv_python" -m pip list 2>/dev/null | grep -Ei '^(torch|mkl|intel-openmp|nvidia-cudnn)' | sed 's/^/pypi /'
+} >"$out/packages.txt" || true
 ours() {
   local i
   for ((i = 0; i < ${#ours_clis[@]}; i += 2)); do
@@ -87,7 +92,8 @@ peer() {  # NAME PYTHON RUNNER...
   for blas in same default; do
     for mkldnn in $MKLDNN; do
       echo "bench-peers: round $round $preset x$threads $precision $name (threads $blas, oneDNN $mkldnn)" >&2
-      "$@" env "${malloc_env[@]}" "$python" "$py_dir/bench/pytorch_peer.py" --preset "$preset" \
+      # The peer tunes glibc's allocator itself as our programs do (--allocator tuned, its default).
+      "$@" "$python" "$py_dir/bench/pytorch_peer.py" --preset "$preset" \
         --threads "$threads" --blas-threads "$blas" --mkldnn "$mkldnn" --precision "$precision" \
         --steps "$steps" >"$out/$name-$preset-$threads-$precision-$blas-$mkldnn-$round.json"
     done
