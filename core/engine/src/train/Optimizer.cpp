@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "train/AdamKernel.h"
+
 namespace wb {
 
 namespace {
@@ -51,11 +53,41 @@ void Optimizer::step() {
         hostScalarStep();
 }
 
+// A CPU float parameter whose gradient and moments are contiguous like it: Adam's one-pass kernel
+// (train/AdamKernel.h) applies. Anything else (a GPU, another dtype, a strided view) takes the tensor ops.
+bool Optimizer::onePassAdamApplies(const Slot& s, const torch::Tensor& g) {
+    const auto fits = [&](const torch::Tensor& t) {
+        return t.device().is_cpu() && t.scalar_type() == torch::kFloat32 && t.is_contiguous() &&
+               t.numel() == s.param.numel();
+    };
+    return fits(s.param) && fits(g) && fits(s.first) && fits(s.second);
+}
+
+bool Optimizer::onePassAdam(Slot& s, const torch::Tensor& g, double bias1, double bias2) {
+    if (!onePassAdamApplies(s, g)) return false;
+    const bool decays = m_weightDecay > 0 && s.param.dim() >= 2;
+    adamkernel::Scalars scalars;
+    scalars.beta1 = static_cast<float>(kBeta1);
+    scalars.beta2 = static_cast<float>(kBeta2);
+    scalars.oneMinusBeta1 = static_cast<float>(1 - kBeta1);
+    scalars.oneMinusBeta2 = static_cast<float>(1 - kBeta2);
+    scalars.stepSize = static_cast<float>(m_lr / bias1);
+    scalars.bias2Sqrt = static_cast<float>(std::sqrt(bias2));
+    scalars.eps = static_cast<float>(kAdamEps);
+    scalars.decay = decays ? static_cast<float>(1 - m_lr * m_weightDecay) : 1.0f;
+    adamkernel::step(s.param.data_ptr<float>(), g.data_ptr<float>(), s.first.data_ptr<float>(),
+                     s.second.data_ptr<float>(), s.param.numel(), scalars);
+    return true;
+}
+
 void Optimizer::hostScalarStep() {
     for (auto& s : m_slots) {
         if (!s.param.grad().defined()) continue;
         const auto& g = s.param.grad();
-        if (m_weightDecay > 0 && s.param.dim() >= 2) s.param.mul_(1 - m_lr * m_weightDecay);
+        const bool decays = m_weightDecay > 0 && s.param.dim() >= 2;
+        // Adam's one pass applies the decay itself.
+        if (decays && !(m_kind == OptimizerKind::Adam && onePassAdamApplies(s, g)))
+            s.param.mul_(1 - m_lr * m_weightDecay);
         switch (m_kind) {
             case OptimizerKind::Sgd:
                 s.param.add_(g, -m_lr);
@@ -67,6 +99,7 @@ void Optimizer::hostScalarStep() {
             case OptimizerKind::Adam: {
                 const double t = static_cast<double>(m_steps);
                 const double bias1 = 1 - std::pow(kBeta1, t), bias2 = 1 - std::pow(kBeta2, t);
+                if (onePassAdam(s, g, bias1, bias2)) break;
                 s.first.mul_(kBeta1).add_(g, 1 - kBeta1);
                 s.second.mul_(kBeta2).addcmul_(g, g, 1 - kBeta2);
                 auto denom = (s.second.sqrt() / std::sqrt(bias2)).add_(kAdamEps);

@@ -54,6 +54,9 @@ private:
         torch::Tensor first;   // Adam exp_avg
         torch::Tensor second;  // Adam exp_avg_sq, RMSprop square_avg
     };
+    static bool onePassAdamApplies(const Slot& s, const torch::Tensor& g);
+    bool onePassAdam(Slot& s, const torch::Tensor& g, double bias1, double bias2);
+
     OptimizerKind m_kind;
     double m_lr;
     double m_weightDecay = 0;
