@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""The verdicts of performance round three (#49), computed from scripts/bench-peers.sh's JSON: ours (the
+Debian 12 build) against PyTorch 1.13, 2.6 and 2.15 measured in the same run, each number the median over its
+rounds.
+
+- ours at its best setting ≤ 0.5x the time of each peer's best setting, per preset;
+- ours wins every equal-setting cell (same threads, same precision) against every peer at its best there;
+- ours at 2 threads ≥ 1.7x the throughput of ours at 1 thread, per preset and precision;
+- ours at 2 threads reaches ≥ 70 % of the floor (the measured 2-thread matrix-product rate of that precision,
+  `percent_of_peak` in our bench's JSON) in fp32 and bf16.
+
+Usage: round_three_targets.py DIR   (prints a Markdown section)
+"""
+import json
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+PRESETS = ["imdb", "charrnn", "poems"]
+PEER_LABELS = {"pytorch113": "PyTorch 1.13", "pytorch26": "PyTorch 2.6", "pytorch215": "PyTorch 2.15"}
+
+
+def main():
+    folder = Path(sys.argv[1])
+    ours = defaultdict(list)    # (preset, threads, precision) -> [json]
+    peers = defaultdict(list)   # (peer, preset, threads, precision, blas, mkldnn) -> [us]
+    for f in sorted(folder.glob("*.json")):
+        parts = f.stem.split("-")
+        if f.stat().st_size == 0:
+            continue
+        if parts[0] == "ours" and len(parts) == 5:
+            ours[(parts[1], int(parts[2]), parts[3])].append(json.loads(f.read_text()))
+        elif parts[0].startswith("pytorch") and len(parts) == 7:
+            peers[(parts[0], parts[1], int(parts[2]), parts[3], parts[4], parts[5])].append(
+                json.loads(f.read_text())["us_per_sample"])
+    ours_us = {k: statistics.median(j["us_per_sample"] for j in v) for k, v in ours.items()}
+    ours_floor = {k: statistics.median(j["percent_of_peak"] for j in v) for k, v in ours.items()}
+    peer_us = {k: statistics.median(v) for k, v in peers.items()}
+    names = sorted({k[0] for k in peer_us}, key=lambda n: list(PEER_LABELS).index(n) if n in PEER_LABELS else 9)
+    rounds = max((len(v) for v in ours.values()), default=0)
+
+    def peer_best(name, preset, threads=None, precision=None, pinned=False):
+        cands = {k: v for k, v in peer_us.items() if k[0] == name and k[1] == preset and
+                 (threads is None or k[2] == threads) and (precision is None or k[3] == precision) and
+                 (not pinned or k[4] == "same")}
+        if not cands:
+            return None, None
+        k = min(cands, key=cands.get)
+        return cands[k], k
+
+    def setting(k):
+        return f"x{k[2]} {k[3]}, oneDNN {k[5]}" + (", threads unpinned" if k[4] == "default" else "")
+
+    rows = []
+    for preset in PRESETS:
+        mine = {k: v for k, v in ours_us.items() if k[0] == preset}
+        if not mine:
+            continue
+        best_k = min(mine, key=mine.get)
+        for name in names:
+            theirs, k = peer_best(name, preset)
+            if theirs is None:
+                continue
+            ratio = mine[best_k] / theirs
+            rows.append((f"ours best ≤ 0.5x {PEER_LABELS.get(name, name)}'s best, {preset}",
+                         f"{ratio:.2f}x (ours {mine[best_k]:,.0f} µs, x{best_k[1]} {best_k[2]}; theirs {theirs:,.0f}, "
+                         f"{setting(k)})", ratio <= 0.5))
+    # An equal setting is the same thread count with the peer's OpenMP and BLAS threads pinned to it: a peer
+    # whose threads are left unpinned runs OpenBLAS on every core beside its one torch thread, which is not a
+    # one-thread run. Those cells are counted on their own line.
+    for pinned in (True, False):
+        cells, lost = 0, []
+        for (preset, threads, precision), us in sorted(ours_us.items()):
+            for name in names:
+                theirs, k = peer_best(name, preset, threads, precision, pinned)
+                if theirs is None:
+                    continue
+                cells += 1
+                if us >= theirs:
+                    lost.append(f"{preset} x{threads} {precision} against {PEER_LABELS.get(name, name)} "
+                                f"({us / theirs:.2f}x{'' if pinned else ', ' + setting(k)})")
+        target = ("ours wins every equal-setting cell against every peer (the peer's threads pinned to the "
+                  "same count)" if pinned else
+                  "the same, against each peer's best at that torch thread count, pinned or not")
+        rows.append((target, f"{cells - len(lost)} of {cells}" + (f"; lost: {'; '.join(lost)}" if lost else ""),
+                     not lost))
+    for preset in PRESETS:
+        for precision in ("fp32", "bf16"):
+            one, two = ours_us.get((preset, 1, precision)), ours_us.get((preset, 2, precision))
+            if one and two:
+                rows.append((f"ours x2 ≥ 1.7x ours x1, {preset} {precision}", f"{one / two:.2f}x", one / two >= 1.7))
+    for preset in PRESETS:
+        for precision in ("fp32", "bf16"):
+            share = ours_floor.get((preset, 2, precision))
+            if share is not None:
+                rows.append((f"ours x2 ≥ 70 % of the floor, {preset} {precision}", f"{share:.0f} %", share >= 70))
+    print("## Performance round three (#49), at a glance\n")
+    print(f"Computed by `bench/round_three_targets.py` from `docs/benchmarks/peers/` (`scripts/bench-peers.sh`, "
+          f"medians of {rounds} alternating rounds; the peers' tables are in \"Ours against PyTorch 1.13, 2.6 and "
+          f"2.15\" below). The floor is our bench's measured matrix-product rate at the same thread count and "
+          f"precision (docs/performance.md, \"The floor\").\n")
+    print("| target | measured | met? |")
+    print("| --- | --- | --- |")
+    for target, measured, ok in rows:
+        print(f"| {target} | {measured} | {'yes' if ok else 'no'} |")
+    print()
+
+
+if __name__ == "__main__":
+    main()
