@@ -133,13 +133,14 @@ TEST(FusedLstm, MatchesTorchLstmOutputsAndGradientsAcrossShapes) {
                         {s[0], s[1], s[2], s[3], layers, bidirectional, true, 0.0, initialState});
 }
 
-// Shapes that reach every part of the packed recurrence (gemmPackedRows): 6-row blocks and a tail of 1,
-// a last panel narrower than 16 in both products (4H = 148, H = 37), imdb's layer, and a hidden size
-// above the packed path's limit (BLAS per step); each with one thread and with the batch split in two.
+// Shapes that reach every part of the packed recurrence (gemmPackedRows): row blocks with a remainder
+// (13 rows: the AVX2 kernel's 6+6+1, the AVX-512 kernel's 7+6), a last panel narrower than 16 in both
+// products (4H = 148, H = 37), imdb's layer, a hidden size above the AVX2 kernel's packed limit (256) and
+// one above the AVX-512 kernel's (512: BLAS per step); each with one thread and with the batch split in two.
 TEST(FusedLstm, MatchesTorchLstmOnLargerShapesWithOneAndTwoThreads) {
     const int threadsBefore = at::get_num_threads();
     const std::vector<std::array<std::int64_t, 4>> shapes = {
-        {13, 9, 20, 37}, {64, 4, 32, 100}, {3, 3, 6, 260}};
+        {13, 9, 20, 37}, {64, 4, 32, 100}, {3, 3, 6, 260}, {3, 2, 6, 520}};
     for (int threads : {1, 2}) {
         at::set_num_threads(threads);
         for (const auto& s : shapes)
@@ -293,7 +294,7 @@ TEST(FusedLstm, TinyLanguageModelTrainsToTheSameLossesWithEitherBackend) {
 // (scripts/gpu-bench.sh), where poems in bf16 once stopped with "expected scalar type Float" (bf16 products
 // themselves: Bf16TrainingTest.cpp).
 TEST(FusedLstm, TrainsUnderCpuBf16Autocast) {
-    for (std::int64_t h : {8, 260}) {
+    for (std::int64_t h : {8, 260, 520}) {
         FusedLstmOptions o;
         o.inputSize = 5;
         o.hiddenSize = h;

@@ -5,11 +5,11 @@
 // where a per-step autograd graph loses most of its time on small shapes.
 //
 // Two ways to run the steps:
-// - packed (H <= 256, more than one sequence): each thread takes a share of the batch for all steps and
-//   runs, per step, one kernel for the gates (bias + x_t W_ih^T + h_{t-1} W_hh^T, both weights packed
-//   once per call) and the gate activations; backward: the gate gradients, dG_t W_hh and dx_t = dG_t W_ih.
-//   No BLAS call and no barrier per step. In a CPU bf16 scope (device/Autocast.h) every product of the
-//   layer runs on the bf16 kernels (model/Bf16Kernels.h), for any H: the weights packed as bf16 panels
+// - packed (H <= 256, 512 with AVX-512; more than one sequence): each thread takes a share of the batch
+//   for all steps and runs, per step, one kernel for the gates (bias + x_t W_ih^T + h_{t-1} W_hh^T, both
+//   weights packed once per call) and the gate activations; backward: the gate gradients, dG_t W_hh and dx_t
+//   = dG_t W_ih. No BLAS call and no barrier per step. In a CPU bf16 scope (device/Autocast.h) every product
+//   of the layer runs on the bf16 kernels (model/Bf16Kernels.h), for any H: the weights packed as bf16 panels
 //   are half the bytes, and the weight gradients are one bf16 product.
 // - BLAS (larger H, where BLAS's blocking wins, or one sequence): the input projections of all steps in
 //   one product, then per step one BLAS product and a parallel gate kernel; dX in one product.
@@ -41,15 +41,19 @@ std::int64_t grainRows(std::int64_t h) {
     return std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(1, h));
 }
 
-// The packed recurrence (lstmkernels::gemmPackedRows) while W_hh^T (H x 4H floats) fits in a core's L2
-// cache, where the simple kernel keeps up with BLAS; one sequence (generation) keeps its matrix-vector
-// products. Measured side by side against the BLAS way (bench, 5 alternations, this 2-core machine): imdb
-// 0.79x the time at 1 and at 2 threads, charrnn 0.82x and 0.85x.
-constexpr std::int64_t kPackedMaxHidden = 256;
+// The packed recurrence (lstmkernels::gemmPackedRows) up to a hidden size where the simple kernel keeps up
+// with BLAS; one sequence (generation) keeps its matrix-vector products. Measured side by side against the
+// BLAS way (bench, this 2-core machine): with the AVX2 kernel, while W_hh^T fits a core's L2 (H <= 256:
+// imdb 0.79x the time at 1 and 2 threads, charrnn 0.82x and 0.85x); with the AVX-512 kernel also at poems'
+// H = 512 (0.89x at 1 thread, 0.84x at 2: no BLAS call and no barrier per step). Larger H is not measured.
+std::int64_t packedMaxHidden() {
+    static const std::int64_t limit = lstmkernels::packedIsa() == lstmkernels::PackedIsa::Avx512 ? 512 : 256;
+    return limit;
+}
 constexpr std::int64_t kRecurrenceGrainRows = 4;
 
 bool packedRecurrence(std::int64_t batch, std::int64_t h, bool bf16) {
-    return batch > 1 && (bf16 || h <= kPackedMaxHidden);
+    return batch > 1 && (bf16 || h <= packedMaxHidden());
 }
 
 // A weight as the right-hand side B [k, n] (a view: W^T for the forward, W for the backward) of the packed
