@@ -134,7 +134,10 @@ def slow_signs(result, cpu, capability):
         # oneDNN's RNN driver is also called ref and does its products with jitted GEMMs: only bf16 there.
         if slow and (kind != "rnn" or result["precision"] == "bf16"):
             signs.append(f"oneDNN ran its reference code for {kind} ({', '.join(slow)})")
-    if result["page_faults_per_step"] > 1000:
+    # Faults that cost more than 5 % of the step: a thousand a step is nothing on poems (600 ms a step), and
+    # 15,000 at 2 us were half of imdb's step.
+    fault_ms = result["page_faults_per_step"] * result["page_fault_us"] / 1e3
+    if fault_ms > 0.05 * result["median_step_ms"]:
         signs.append(f"{result['page_faults_per_step']:.0f} page faults a step at "
                      f"{result['page_fault_us']:.1f} us each: the allocator hands large tensors back to the "
                      "kernel and faults them in again every step (--allocator tuned avoids it)")

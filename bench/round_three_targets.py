@@ -63,9 +63,14 @@ def main():
             if theirs is None:
                 continue
             ratio = mine[best_k] / theirs
+            # What half their time asks of ours: the share of the floor (the measured product rate at our best
+            # setting) a step that fast would need. Above 100 % it is faster than the products can run.
+            floor_us = mine[best_k] * ours_floor[best_k] / 100
+            needs = floor_us / (0.5 * theirs) * 100
             rows.append((f"ours best ≤ 0.5x {PEER_LABELS.get(name, name)}'s best, {preset}",
                          f"{ratio:.2f}x (ours {mine[best_k]:,.0f} µs, x{best_k[1]} {best_k[2]}; theirs {theirs:,.0f}, "
-                         f"{setting(k)})", ratio <= 0.5))
+                         f"{setting(k)}); 0.5x needs {needs:.0f} % of our x{best_k[1]} {best_k[2]} floor",
+                         ratio <= 0.5))
     # An equal setting is the same thread count with the peer's OpenMP and BLAS threads pinned to it: a peer
     # whose threads are left unpinned runs OpenBLAS on every core beside its one torch thread, which is not a
     # one-thread run. Those cells are counted on their own line.
