@@ -2,6 +2,7 @@
 #include "train/TrainingStep.h"
 
 #include "device/Autocast.h"
+#include "model/CrossEntropy.h"
 
 namespace wb {
 
@@ -11,12 +12,14 @@ LossOutput computeLoss(SequenceModel& model, const Batch& batch) {
     if (model->task() == Task::LanguageModel) {
         auto flat = logits.reshape({-1, logits.size(-1)});
         auto targets = batch.targets.reshape({-1});
-        out.loss = torch::nn::functional::cross_entropy(flat.to(torch::kFloat32), targets);
-        out.correct = (flat.argmax(1) == targets).sum();
+        auto ce = crossEntropyWithArgmax(flat.to(torch::kFloat32), targets);
+        out.loss = ce.loss;
+        out.correct = (ce.argmax == targets).sum();
         out.count = targets.numel();
     } else {
-        out.loss = torch::nn::functional::cross_entropy(logits.to(torch::kFloat32), batch.targets);
-        out.predicted = logits.argmax(1);
+        auto ce = crossEntropyWithArgmax(logits.to(torch::kFloat32), batch.targets);
+        out.loss = ce.loss;
+        out.predicted = ce.argmax;
         out.correct = (out.predicted == batch.targets).sum();
         out.count = batch.targets.numel();
     }
