@@ -100,7 +100,22 @@ def main():
             share = ours_floor.get((preset, 2, precision))
             if share is not None:
                 rows.append((f"ours x2 ≥ 70 % of the floor, {preset} {precision}", f"{share:.0f} %", share >= 70))
+    cpu = {}
+    lscpu = folder / "lscpu.txt"
+    if lscpu.exists():
+        for line in lscpu.read_text().splitlines():
+            key, _, value = line.partition(":")
+            cpu[key.strip()] = value.strip()
+    flags = set(cpu.get("Flags", "").split())
     print("## Performance round three (#49), at a glance\n")
+    if cpu:
+        print(f"Machine: {cpu.get('Model name', '?')}, CPU family {cpu.get('CPU family', '?')} model "
+              f"{cpu.get('Model', '?')}, {cpu.get('CPU(s)', '?')} CPUs; "
+              f"{', '.join(f for f in ('avx512f', 'avx512_bf16', 'avx512_vnni', 'amx_bf16') if f in flags)} "
+              f"(`lscpu.txt` beside the JSON). Family 26 is AMD Zen 5, whose AVX-512 units are full width; the "
+              f"sections below that predate this round were measured on an earlier machine of this kind, whose "
+              f"1024³ fp32 product ran at 103 GFLOP/s on one thread against about 235 here, so their absolute "
+              f"numbers do not compare with this round's.\n")
     print(f"Computed by `bench/round_three_targets.py` from `docs/benchmarks/peers/` (`scripts/bench-peers.sh`, "
           f"medians of {rounds} alternating rounds; the peers' tables are in \"Ours against PyTorch 1.13, 2.6 and "
           f"2.15\" below). The floor is our bench's measured matrix-product rate at the same thread count and "

@@ -14,8 +14,10 @@
 # and SECTION (default: the folder's name) where they go. A part of the grid: PRESETS="poems" THREADS="2"
 # PRECISIONS="bf16" MKLDNN="on" (the peers' oneDNN settings searched), FIRST_ROUND=N, and KEEP=1 to add to the
 # last run's JSON instead of starting afresh. commands.txt beside the JSON says which commands made them.
-# The numbers of docs/benchmarks.md's PyTorch 2.15 section:
-#   PEERS=pytorch215 PEERS_DIR=docs/benchmarks/peers-2.15 scripts/bench-peers.sh
+# The numbers of docs/benchmarks.md's round three (three runs, so that oneDNN off and bf16 do not take hours):
+#   PRECISIONS=fp32 THREADS=1 MKLDNN="on off" sudo -E env -u OPENBLAS_CORETYPE scripts/bench-peers.sh
+#   KEEP=1 PRECISIONS=fp32 THREADS=2 MKLDNN=on sudo -E env -u OPENBLAS_CORETYPE scripts/bench-peers.sh
+#   KEEP=1 PRECISIONS=bf16 THREADS="1 2" MKLDNN=on sudo -E env -u OPENBLAS_CORETYPE scripts/bench-peers.sh
 # pytorch26 needs root for the Debian 13 root (it re-runs itself under scripts/debian13.sh --host).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -125,4 +127,9 @@ rm -f "$PEERS_DIR"/ours*.json "$PEERS_DIR"/pytorch*.json "$PEERS_DIR"/*.txt
 cp "$out"/*.json "$out"/*.txt "$PEERS_DIR"/
 python3 bench/write_peers_table.py "$PEERS_DIR" >"$out/peers.md"
 python3 bench/put_section.py docs/benchmarks.md "$out/peers.md" "$SECTION" scripts/bench-peers.sh
+if [ "$PEERS_DIR" = docs/benchmarks/peers ]; then
+  # The round's verdicts at the top of the page (#49), from the same JSON.
+  python3 bench/round_three_targets.py "$PEERS_DIR" >"$out/round-three.md"
+  python3 bench/put_section.py docs/benchmarks.md "$out/round-three.md" "round three targets" bench/round_three_targets.py
+fi
 echo "bench-peers: wrote the $SECTION section of docs/benchmarks.md" >&2

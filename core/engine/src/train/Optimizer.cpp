@@ -2,6 +2,8 @@
 #include "train/Optimizer.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <string>
 
 #include "train/AdamKernel.h"
 
@@ -56,6 +58,12 @@ void Optimizer::step() {
 // A CPU float parameter whose gradient and moments are contiguous like it: Adam's one-pass kernel
 // (train/AdamKernel.h) applies. Anything else (a GPU, another dtype, a strided view) takes the tensor ops.
 bool Optimizer::onePassAdamApplies(const Slot& s, const torch::Tensor& g) {
+    // LSTM_WORKBENCH_ONE_PASS_ADAM=off keeps the tensor operations, for a side-by-side measurement.
+    static const bool enabled = [] {
+        const char* v = std::getenv("LSTM_WORKBENCH_ONE_PASS_ADAM");
+        return !(v && std::string(v) == "off");
+    }();
+    if (!enabled) return false;
     const auto fits = [&](const torch::Tensor& t) {
         return t.device().is_cpu() && t.scalar_type() == torch::kFloat32 && t.is_contiguous() &&
                t.numel() == s.param.numel();
