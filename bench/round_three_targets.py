@@ -117,8 +117,8 @@ def main():
               f"1024³ fp32 product ran at 103 GFLOP/s on one thread against about 235 here, so their absolute "
               f"numbers do not compare with this round's.\n")
     print(f"Computed by `bench/round_three_targets.py` from `docs/benchmarks/peers/` (`scripts/bench-peers.sh`, "
-          f"medians of {rounds} alternating rounds; the peers' tables are in \"Ours against PyTorch 1.13, 2.6 and "
-          f"2.15\" below). The floor is our bench's measured matrix-product rate at the same thread count and "
+          f"medians of {rounds} alternating rounds; the peers' tables are in \"Ours against PyTorch 1.13 (Debian 12), "
+          f"PyTorch 2.6 (Debian 13), PyTorch 2.15 (PyPI)\" below). The floor is our bench's measured matrix-product rate at the same thread count and "
           f"precision (docs/performance.md, \"The floor\").\n")
     print("| target | measured | met? |")
     print("| --- | --- | --- |")
