@@ -90,8 +90,18 @@ run_tests() {
 # The GPU's own tests alone, for a short call: the CUDA graph tests of the core suite, every Cuda test of the
 # end-to-end suite, and one suite that writes files (with its stack, should it crash).
 gpu_tests() {
+  # Which libstdc++ the programs load and where their std::filesystem calls bind (PyTorch's libtorch exports
+  # a copy whose remove_all needs libstdc++ 13; README, "Building against PyTorch's LibTorch").
+  step "libstdc++ and std::filesystem bindings"
+  readelf -d "$BUILD_DIR/bin/core_tests" | grep NEEDED | head -n 3 || true
+  ldd "$BUILD_DIR/bin/core_tests" | grep -E "libstdc|libtorch.so" || true
+  nm -D --undefined-only "$BUILD_DIR/bin/core_tests" | grep -c "_ZNSt10filesystem" || true
+  for program in core_tests e2e_tests; do
+    scripts/check-libstdcxx-binding.sh "$BUILD_DIR/bin/$program" --gtest_list_tests 2>&1 | tail -n 6 || true
+  done
   step "CudaGraph core tests"
-  "$BUILD_DIR/bin/core_tests" --gtest_filter='CudaGraph*:OptimizerDeviceScalars*' 2>&1 | tail -n 15 || true
+  "$BUILD_DIR/bin/core_tests" --gtest_filter='CudaGraph*:OptimizerDeviceScalars*:AdamKernel.*:RemoveAll.*' 2>&1 |
+    grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|Expected|Which is|SIG" | head -n 30 || true
   step "Cuda tests"
   "$BUILD_DIR/bin/e2e_tests" --gtest_filter='Cuda.*' 2>&1 | grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|Expected|Which is|SIG|^build|^/" | head -n 60 || true
   step "a suite that writes files"
@@ -108,18 +118,20 @@ bench() {
   [ "$DEVICE" = cpu ] && shapes=${SHAPES_CPU:-imdb:8,charrnn:8}
   for round in $(seq 1 "$ROUNDS"); do
     for precision in fp32 bf16; do
-      # Ours with CUDA graph steps, ours op by op, (fp32) ours with TF32, and PyTorch eager, in turn.
-      local variants=(graph eager)
+      # Ours with CUDA graph steps, the same with Adam and clipping tensor by tensor (before the fused
+      # kernel), ours op by op, (fp32) ours with TF32, and PyTorch eager, in turn.
+      local variants=(graph graphtensors eager)
       [ "$precision" = fp32 ] && variants+=(graphtf32)
       for variant in "${variants[@]}"; do
-        local flags=()
+        local flags=() fused=on
         [ "$variant" = eager ] && flags+=(--cuda-graph off)
         [ "$variant" = graphtf32 ] && flags+=(--tf32)
+        [ "$variant" = graphtensors ] && fused=off
         tag="$variant-$precision-$round"
         step "bench round $round ours $variant $precision"
         # A failing configuration is reported and skipped: the others still get their numbers.
-        "$cli" bench --preset "$shapes" --device "$DEVICE" --precision "$precision" --steps "$STEPS" \
-          "${flags[@]}" --json >"$work/ours-$tag.json" 2>"$work/ours-$tag.err" ||
+        LSTM_WORKBENCH_FUSED_ADAM=$fused "$cli" bench --preset "$shapes" --device "$DEVICE" --precision "$precision" \
+          --steps "$STEPS" "${flags[@]}" --json >"$work/ours-$tag.json" 2>"$work/ours-$tag.err" ||
           echo "gpu-bench: ours failed: $(tail -n 1 "$work/ours-$tag.err")"
       done
       step "bench round $round PyTorch $precision"

@@ -30,6 +30,7 @@
 #include "workbench/Errors.h"
 #include "workbench/Format.h"
 #include "workbench/ModelSummary.h"
+#include "workbench/RemoveAll.h"
 #include "workbench/RunFolder.h"
 #include "workbench/Sweep.h"
 #include "workbench/SweepResults.h"
@@ -200,7 +201,7 @@ ChildResult trainOverHosts(const std::string& corpus, const std::string& runDir,
         }
         std::error_code ec;
         fs::remove(errorFileOf(static_cast<int>(rank)), ec);
-        fs::remove_all(runDir + ".rank" + std::to_string(rank), ec);
+        wb::removeAll(runDir + ".rank" + std::to_string(rank), ec);
     }
     return r;
 }
@@ -278,7 +279,7 @@ std::vector<double> estimateSeconds(const wb::Sweep& sweep, double* calibrationU
         fs::path p;
         ~Cleanup() {
             std::error_code ec;
-            fs::remove_all(p, ec);
+            wb::removeAll(p, ec);
         }
     } cleanup{tmp};
     const auto firstConfig = sweep.cellConfig(sweep.cells.front());
@@ -378,7 +379,7 @@ int runCells(const std::string& dir, wb::Sweep& sweep, bool quiet) {
             continue;
         }
         std::error_code ec;
-        fs::remove_all(runDir, ec);  // what a killed sweep left of this cell is redone from the start
+        wb::removeAll(runDir, ec);  // what a killed sweep left of this cell is redone from the start
         fs::create_directories(fs::path(runDir).parent_path());
         cell.state = wb::CellState::Running;
         cell.error.clear();

@@ -18,6 +18,7 @@
 
 #include "CliRunner.h"
 #include "support/TestSupport.h"
+#include "workbench/RemoveAll.h"
 
 namespace fs = std::filesystem;
 
@@ -162,7 +163,7 @@ TEST(FaultInjection, KilledAtEveryFailpointOfARunTheLastCheckpointResumesToTheSa
         EXPECT_EQ(lossRecords(run), expectedRecords) << context;
         expectOnlyRunFiles(run, context);
         ++resumed;
-        fs::remove_all(run);
+        wb::removeAll(run);
     }
     EXPECT_EQ(nothingToResume, firstResumable - 1);
     EXPECT_EQ(resumed, count - firstResumable + 1);

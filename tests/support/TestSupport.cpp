@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "workbench/Errors.h"
+#include "workbench/RemoveAll.h"
 
 namespace fs = std::filesystem;
 
@@ -39,7 +40,7 @@ TempDir::~TempDir() {
             fs::permissions(it->path(), fs::perms::owner_all, fs::perm_options::add, ec);
     }
     fs::permissions(m_path, fs::perms::owner_all, fs::perm_options::add, ec);
-    fs::remove_all(m_path, ec);
+    wb::removeAll(m_path, ec);
 }
 
 void writeText(const fs::path& path, const std::string& bytes) {

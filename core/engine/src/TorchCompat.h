@@ -43,3 +43,10 @@
 #if WORKBENCH_TORCH_AT_LEAST(2, 4)
 #define WORKBENCH_AUTOCAST_DEVICE_API 1
 #endif
+
+// The fused optimizer kernels (_fused_adamw_ with the learning rate as a device tensor, on CUDA and the CPU)
+// and the foreach ops the clipping uses (_foreach_norm, _foreach_mul_ by a tensor): 2.x; 2.6, Debian 13's, is
+// the oldest with all of them that the project builds against. 1.13 takes the tensor-by-tensor updates.
+#if WORKBENCH_TORCH_AT_LEAST(2, 6)
+#define WORKBENCH_FUSED_OPTIMIZER 1
+#endif

@@ -86,3 +86,50 @@ TEST(AdamKernel, TheOptimizerFollowsTheTensorOperations) {
         EXPECT_LT(worstRelative(bias.detach(), b2), 1e-5) << "step " << t;
     }
 }
+
+// The fused kernel (LibTorch's _fused_adamw_, the GPU's default; here asked for on the CPU) follows the same
+// tensor operations, with the host's scalars and with the device scalars a CUDA graph replays with, through a
+// learning rate that changes between steps.
+TEST(AdamKernel, TheFusedKernelFollowsTheTensorOperations) {
+    if (!wb::Optimizer::fusedAdamAvailable())
+        GTEST_SKIP() << "this LibTorch has no fused Adam (2.6 and later)";
+    for (const bool deviceScalars : {false, true}) {
+        torch::manual_seed(4);
+        auto weight = torch::randn({8, 5}).requires_grad_(), bias = torch::randn({8}).requires_grad_();
+        wb::Optimizer opt(wb::OptimizerKind::Adam, {{"weight", weight}, {"bias", bias}}, 1e-2);
+        opt.setWeightDecay(0.1);
+        opt.useFusedAdam(true);
+        ASSERT_TRUE(opt.usesFusedAdam());
+        if (deviceScalars) opt.useDeviceScalars(torch::kCPU);
+        auto w2 = weight.detach().clone(), b2 = bias.detach().clone();
+        auto mw = torch::zeros_like(w2), vw = torch::zeros_like(w2), mb = torch::zeros_like(b2),
+             vb = torch::zeros_like(b2);
+        for (std::int64_t t = 1; t <= 5; ++t) {
+            const double lr = 1e-2 / static_cast<double>(t);
+            opt.setLearningRate(lr);
+            if (deviceScalars) opt.loadDeviceScalars();
+            const auto x = torch::randn({3, 5});
+            opt.zeroGrad();
+            (torch::matmul(x, weight.t()) + bias).pow(2).sum().backward();
+            const auto gw = weight.grad().clone(), gb = bias.grad().clone();
+            opt.step();
+            tensorStep(w2, gw, mw, vw, lr, 0.1, t);
+            tensorStep(b2, gb, mb, vb, lr, 0.0, t);
+            EXPECT_LT(worstRelative(weight.detach(), w2), 1e-5)
+                << "step " << t << ", device scalars " << deviceScalars;
+            EXPECT_LT(worstRelative(bias.detach(), b2), 1e-5)
+                << "step " << t << ", device scalars " << deviceScalars;
+        }
+        EXPECT_EQ(opt.steps(), 5);
+    }
+}
+
+// The GPU's default: a CPU optimizer never takes it unless asked, and SGD never.
+TEST(AdamKernel, TheFusedKernelIsTheGpusDefaultOnly) {
+    auto weight = torch::randn({4, 3}).requires_grad_();
+    wb::Optimizer adam(wb::OptimizerKind::Adam, {{"weight", weight}}, 1e-2);
+    EXPECT_FALSE(adam.usesFusedAdam());
+    wb::Optimizer sgd(wb::OptimizerKind::Sgd, {{"weight", weight}}, 1e-2);
+    sgd.useFusedAdam(true);
+    EXPECT_FALSE(sgd.usesFusedAdam());
+}

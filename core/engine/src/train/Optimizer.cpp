@@ -1,10 +1,12 @@
 // Optimizers with saveable state (see Optimizer.h).
 #include "train/Optimizer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <string>
 
+#include "TorchCompat.h"
 #include "train/AdamKernel.h"
 
 namespace wb {
@@ -12,6 +14,15 @@ namespace wb {
 namespace {
 constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kAdamEps = 1e-8;
 constexpr double kRmsAlpha = 0.99, kRmsEps = 1e-8;
+
+// LSTM_WORKBENCH_FUSED_ADAM=off: the tensor-by-tensor update and clipping on a GPU too.
+bool fusedUpdatesAllowed() {
+    static const bool allowed = [] {
+        const char* v = std::getenv("LSTM_WORKBENCH_FUSED_ADAM");
+        return !(v && std::string(v) == "off");
+    }();
+    return allowed;
+}
 }  // namespace
 
 Optimizer::Optimizer(OptimizerKind kind, NamedTensors parameters, double learningRate)
@@ -23,6 +34,26 @@ Optimizer::Optimizer(OptimizerKind kind, NamedTensors parameters, double learnin
         if (kind != OptimizerKind::Sgd) s.second = torch::zeros_like(p);
         m_slots.push_back(std::move(s));
     }
+    const bool onGpu = !m_slots.empty() && std::all_of(m_slots.begin(), m_slots.end(), [&](const Slot& s) {
+        return s.param.device() == m_slots.front().param.device() && s.param.device().is_cuda();
+    });
+    useFusedAdam(onGpu && fusedUpdatesAllowed());
+}
+
+bool Optimizer::fusedAdamAvailable() {
+#ifdef WORKBENCH_FUSED_OPTIMIZER
+    return true;
+#else
+    return false;
+#endif
+}
+
+void Optimizer::useFusedAdam(bool on) {
+    m_fusedAdam = on && m_kind == OptimizerKind::Adam && fusedAdamAvailable() && !m_slots.empty();
+    if (!m_fusedAdam) return;
+    const auto options = torch::TensorOptions(torch::kFloat32).device(m_slots.front().param.device());
+    m_fusedStep = torch::zeros({}, options);
+    m_fusedLr = torch::zeros({}, options);
 }
 
 void Optimizer::zeroGrad() {
@@ -35,6 +66,19 @@ void Optimizer::zeroGrad() {
 void Optimizer::clipGradNorm(double maxNorm) {
     if (maxNorm <= 0) return;
     torch::NoGradGuard noGrad;
+#ifdef WORKBENCH_FUSED_OPTIMIZER
+    if (m_fusedAdam && m_slots.front().param.is_cuda()) {  // a few kernels for all, not four per parameter
+        std::vector<torch::Tensor> grads;
+        for (auto& s : m_slots)
+            if (s.param.grad().defined() && s.param.grad().scalar_type() == torch::kFloat32)
+                grads.push_back(s.param.mutable_grad());
+        if (grads.size() == m_slots.size()) {
+            const auto total = torch::stack(at::_foreach_norm(grads, 2)).norm(2);
+            at::_foreach_mul_(grads, (maxNorm / (total + 1e-6)).clamp_max(1.0));
+            return;
+        }
+    }
+#endif
     std::vector<torch::Tensor> norms;
     for (auto& s : m_slots)
         if (s.param.grad().defined()) norms.push_back(s.param.grad().norm(2).to(torch::kFloat32));
@@ -49,6 +93,7 @@ void Optimizer::clipGradNorm(double maxNorm) {
 void Optimizer::step() {
     torch::NoGradGuard noGrad;
     ++m_steps;
+    if (m_fusedAdam && fusedAdamStep()) return;
     if (usesDeviceScalars())
         deviceScalarStep();
     else
@@ -86,6 +131,49 @@ bool Optimizer::onePassAdam(Slot& s, const torch::Tensor& g, double bias1, doubl
     adamkernel::step(s.param.data_ptr<float>(), g.data_ptr<float>(), s.first.data_ptr<float>(),
                      s.second.data_ptr<float>(), s.param.numel(), scalars);
     return true;
+}
+
+// Adam over every parameter in one fused kernel per group: the matrices, which decay, and the rest. The
+// step count and learning rate come from the device scalars when a CUDA graph replays the step, from the
+// host otherwise. False (nothing done) when a parameter's tensors do not fit the kernel: the caller takes the
+// tensor-by-tensor update.
+bool Optimizer::fusedAdamStep() {
+#ifdef WORKBENCH_FUSED_OPTIMIZER
+    struct Group {
+        std::vector<torch::Tensor> params, grads, firsts, seconds, steps;
+    } decaying, plain;
+    for (auto& s : m_slots) {
+        const auto& g = s.param.grad();
+        if (!g.defined()) continue;
+        for (const torch::Tensor* t : std::initializer_list<const torch::Tensor*>{&g, &s.first, &s.second})
+            if (t->scalar_type() != s.param.scalar_type() || !t->is_contiguous() ||
+                !s.param.is_contiguous() || t->sizes() != s.param.sizes())
+                return false;
+        auto& group = m_weightDecay > 0 && s.param.dim() >= 2 ? decaying : plain;
+        group.params.push_back(s.param);
+        group.grads.push_back(g);
+        group.firsts.push_back(s.first);
+        group.seconds.push_back(s.second);
+        group.steps.push_back(m_fusedStep);  // read, never written, by the kernel
+    }
+    if (usesDeviceScalars()) {
+        m_deviceStep.add_(1);
+        m_fusedStep.copy_(m_deviceStep);
+        m_fusedLr.copy_(m_deviceLr);
+    } else {
+        m_fusedStep.fill_(static_cast<double>(m_steps));
+        m_fusedLr.fill_(m_lr);
+    }
+    for (auto* group : {&decaying, &plain}) {
+        if (group->params.empty()) continue;
+        at::_fused_adamw_(group->params, group->grads, group->firsts, group->seconds, {}, group->steps,
+                          m_fusedLr, kBeta1, kBeta2, group == &decaying ? m_weightDecay : 0.0, kAdamEps,
+                          false, false);
+    }
+    return true;
+#else
+    return false;
+#endif
 }
 
 void Optimizer::hostScalarStep() {

@@ -42,6 +42,16 @@ public:
     void loadDeviceScalars();
     void countReplayedStep() { ++m_steps; }
 
+    // Adam as one fused kernel over every parameter (LibTorch's _fused_adamw_, where the LibTorch has it):
+    // the default for parameters on a GPU, where the update tensor by tensor is about ten small kernels per
+    // parameter, a hundred or more a step. The same update rule; its bias corrections are computed in float
+    // from a float32 step count. LSTM_WORKBENCH_FUSED_ADAM=off keeps the tensor operations (for a
+    // side-by-side measurement); useFusedAdam(true) asks for it on the CPU too (tests). Clipping on a GPU
+    // takes the foreach operations under the same setting.
+    static bool fusedAdamAvailable();
+    void useFusedAdam(bool on);
+    bool usesFusedAdam() const { return m_fusedAdam; }
+
     // "<param>.exp_avg" style tensors for saving.
     NamedTensors state() const;
     // Restores the state saved by state(); throws InputError(sourceName) on a mismatch.
@@ -63,6 +73,11 @@ private:
     std::int64_t m_steps = 0;
     std::vector<Slot> m_slots;
     torch::Tensor m_deviceStep, m_deviceLr;  // float64 scalars on the parameters' device, when in use
+    bool m_fusedAdam = false;
+    torch::Tensor m_fusedStep,
+        m_fusedLr;  // float32 scalars on the parameters' device: what the fused kernel reads
+
+    bool fusedAdamStep();
 
     void hostScalarStep();
     void deviceScalarStep();

@@ -29,6 +29,7 @@
 #include "workbench/Evaluation.h"
 #include "workbench/Format.h"
 #include "workbench/ModelSummary.h"
+#include "workbench/RemoveAll.h"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -531,7 +532,7 @@ void TrainingSession::fail(const std::exception& e) {
         if (m_context) m_context->reportFailure(e.what(), true);
         if (m_createdDir) {
             std::error_code ec;
-            fs::remove_all(m_writer.dir(), ec);  // nothing of a run that never started is left behind
+            wb::removeAll(m_writer.dir(), ec);  // nothing of a run that never started is left behind
         }
         throw;
     }

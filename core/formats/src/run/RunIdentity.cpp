@@ -13,6 +13,7 @@
 #include "workbench/ConfigFields.h"
 #include "workbench/Errors.h"
 #include "workbench/Format.h"
+#include "workbench/RemoveAll.h"
 #include "workbench/RunFolder.h"
 #include "workbench/RunLock.h"
 
@@ -147,7 +148,7 @@ void removeRunFolder(const std::string& dir) {
         throw InputError(dir, 0, "is a symbolic link; delete the run folder it points to instead");
     if (!isRunFolder(dir))
         throw InputError(dir, 0, "not a run folder (expected config.json and run.json in it)");
-    fs::remove_all(dir, ec);
+    wb::removeAll(dir, ec);
     if (ec) throw TrainingError("cannot delete " + dir + ": " + ec.message());
 }
 
