@@ -73,9 +73,13 @@ endif()
 # PyTorch's libtorch_cpu.so (and 2.11's libtorch.so) export a copy of libstdc++'s std::filesystem, and a
 # program's calls bind to the first library in its NEEDED list that defines them: libtorch's, linked before
 # libstdc++. On the GPU machine that copy's remove_all(path, error_code&) called through a null pointer and
-# every test that removed a folder crashed. libstdc++ named first in each program's NEEDED list makes its own
-# definitions the ones found (LD_DEBUG=bindings shows which library each symbol binds to).
-target_link_options(workbench_torch INTERFACE "LINKER:--push-state,--no-as-needed,-lstdc++,--pop-state")
+# every test that removed a folder crashed (the project now removes folders with wb::removeAll, which does
+# not call it: workbench/RemoveAll.h). libstdc++ named first in each program's NEEDED list makes its own
+# definitions the ones found (LD_DEBUG=bindings shows which library each symbol binds to). A link option of
+# every target made from here on, not a usage requirement of workbench_torch: on the GPU machine (its CMake,
+# LibTorch's CUDA targets) the requirement did not reach the front of the test programs' link lines, and
+# their NEEDED lists began with libtorch.so.
+add_link_options("LINKER:--push-state,--no-as-needed,-lstdc++,--pop-state")
 
 message(STATUS "LibTorch ${Torch_VERSION} in ${TORCH_INSTALL_PREFIX}: CUDA devices ${WORKBENCH_TORCH_CUDA}, "
                "glog ${WORKBENCH_TORCH_GLOG}")

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -44,10 +45,11 @@ const char* kTinyLm =
     " --seq-len 16 --embedding 16 --hidden 32 --layers 1 --batch-size 16 --lr 0.01 --threads 1"
     " --dropout 0 --lr-schedule constant --lr-warmup 0 --weight-decay 0 --quiet";
 
-std::vector<double> trainLosses(const wb::RunRecord& run) {
-    std::vector<double> out;
+// The training loss at each step that recorded one, by step (not by the records' order in metrics.csv).
+std::map<std::int64_t, double> trainLosses(const wb::RunRecord& run) {
+    std::map<std::int64_t, double> out;
     for (const auto& m : run.metrics)
-        if (m.split == "train" && m.metric == "loss") out.push_back(m.value);
+        if (m.split == "train" && m.metric == "loss") out[m.step] = m.value;
     return out;
 }
 
@@ -87,6 +89,12 @@ TEST(Cuda, DevicesSayWhetherCudaIsCompiledIn) {
 
 // 300 steps (several epochs, each ending in a short batch: two graph shapes), with the step as a CUDA graph
 // (the default) and op by op: both follow the CPU's losses, and run.json says how the steps ran.
+// The graph replays the very kernels the op-by-op step runs, so those two agree to rounding at every step.
+// Against the CPU (other kernels, other summation orders), fp32 rounding grows as training goes on: on an
+// H100 the losses agreed within 1e-3 up to step 280, and two or three of the last four records differed by
+// 0.0012-0.008 (on a loss of 0.16), with Adam fused or tensor by tensor alike (docs/benchmarks.md, "GPU").
+// So 1e-3 to step 200 and 2e-2 after it: a wrong update, gradient or clipping on the GPU shows in tens of
+// steps.
 TEST(Cuda, TrainsTheCpusLossesOnTheGpuWithAndWithoutGraphs) {
     SKIP_WITHOUT_GPUS(1);
     wbtest::TempDir tmp;
@@ -105,10 +113,17 @@ TEST(Cuda, TrainsTheCpusLossesOnTheGpuWithAndWithoutGraphs) {
     for (const auto* run : {&graph, &opByOp}) {
         const auto b = trainLosses(*run);
         ASSERT_EQ(a.size(), b.size());
-        for (std::size_t i = 0; i < a.size(); ++i)
-            EXPECT_NEAR(b[i], a[i], 1e-3 * std::max(1.0, std::abs(a[i])))
-                << run->info.cudaGraph << ": train loss record " << i;
+        for (const auto& [step, loss] : a) {
+            ASSERT_EQ(b.count(step), 1u) << run->info.cudaGraph << ": no train loss at step " << step;
+            const double tolerance = (step <= 200 ? 1e-3 : 2e-2) * std::max(1.0, std::abs(loss));
+            EXPECT_NEAR(b.at(step), loss, tolerance)
+                << run->info.cudaGraph << ": train loss at step " << step;
+        }
     }
+    const auto g = trainLosses(graph), o = trainLosses(opByOp);
+    for (const auto& [step, loss] : g)
+        EXPECT_NEAR(o.count(step) ? o.at(step) : -1.0, loss, 1e-5 * std::max(1.0, std::abs(loss)))
+            << "graph against op by op: train loss at step " << step;
 }
 
 TEST(Cuda, RunJsonNamesTheGpuAndItsPeakMemory) {
@@ -131,8 +146,9 @@ TEST(Cuda, Fp16AndBf16AutocastTrain) {
         EXPECT_EQ(run.info.precision, precision);
         const auto losses = trainLosses(run);
         ASSERT_GE(losses.size(), 2u) << precision;
-        EXPECT_TRUE(std::isfinite(losses.back())) << precision;
-        EXPECT_LT(losses.back(), losses.front()) << precision << ": the loss should fall";
+        const double first = losses.begin()->second, last = losses.rbegin()->second;
+        EXPECT_TRUE(std::isfinite(last)) << precision;
+        EXPECT_LT(last, first) << precision << ": the loss should fall";
     }
 }
 
