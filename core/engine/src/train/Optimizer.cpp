@@ -38,6 +38,7 @@ Optimizer::Optimizer(OptimizerKind kind, NamedTensors parameters, double learnin
         return s.param.device() == m_slots.front().param.device() && s.param.device().is_cuda();
     });
     useFusedAdam(onGpu && fusedUpdatesAllowed());
+    m_foreachClip = onGpu && fusedUpdatesAllowed() && fusedAdamAvailable();
 }
 
 bool Optimizer::fusedAdamAvailable() {
@@ -67,7 +68,7 @@ void Optimizer::clipGradNorm(double maxNorm) {
     if (maxNorm <= 0) return;
     torch::NoGradGuard noGrad;
 #ifdef WORKBENCH_FUSED_OPTIMIZER
-    if (m_fusedAdam && m_slots.front().param.is_cuda()) {  // a few kernels for all, not four per parameter
+    if (m_foreachClip) {  // a few kernels for all, not four per parameter
         std::vector<torch::Tensor> grads;
         for (auto& s : m_slots)
             if (s.param.grad().defined() && s.param.grad().scalar_type() == torch::kFloat32)

@@ -46,8 +46,8 @@ public:
     // the default for parameters on a GPU, where the update tensor by tensor is about ten small kernels per
     // parameter, a hundred or more a step. The same update rule; its bias corrections are computed in float
     // from a float32 step count. LSTM_WORKBENCH_FUSED_ADAM=off keeps the tensor operations (for a
-    // side-by-side measurement); useFusedAdam(true) asks for it on the CPU too (tests). Clipping on a GPU
-    // takes the foreach operations under the same setting.
+    // side-by-side measurement); useFusedAdam(true) asks for it on the CPU too (tests). Clipping on a GPU,
+    // whatever the optimizer, takes the foreach operations under the same setting.
     static bool fusedAdamAvailable();
     void useFusedAdam(bool on);
     bool usesFusedAdam() const { return m_fusedAdam; }
@@ -74,6 +74,7 @@ private:
     std::vector<Slot> m_slots;
     torch::Tensor m_deviceStep, m_deviceLr;  // float64 scalars on the parameters' device, when in use
     bool m_fusedAdam = false;
+    bool m_foreachClip = false;  // every optimizer's clipping on a GPU, under the same setting as m_fusedAdam
     torch::Tensor m_fusedStep,
         m_fusedLr;  // float32 scalars on the parameters' device: what the fused kernel reads
 
