@@ -210,7 +210,7 @@ public:
         const float* dOutPtr = dOut.data_ptr<float>();
         float* dGatesPtr = dGates.data_ptr<float>();
         const std::int64_t stepGates = b * 4 * h, stepState = b * h;
-        Tensor dx;
+        Tensor dx, db;
         if (packedRecurrence(b, h, bf16)) {
             // Per step and row, after the gate gradients: the recurrent gradient dG_t W_hh (for the step
             // before; for t = 0 the gradient of h0) and the input gradient dG_t W_ih, while dG_t is in cache.
@@ -222,18 +222,28 @@ public:
             const PackedWeight* toX[1] = {&packedIh};
             float* rec = dhRec.data_ptr<float>();
             float* dcPtr = dc.data_ptr<float>();
+            // The bias gradient (the gate gradients summed over steps and rows) is summed here too, while
+            // each row of dG is in cache, instead of in a pass that reads all of dG back from memory: each
+            // block of rows into its own partial sum, added in the blocks' order so that the result does not
+            // depend on which thread finished first.
+            const auto blocks = (b + kRecurrenceGrainRows - 1) / kRecurrenceGrainRows;
+            Tensor partial = torch::zeros({blocks, 4 * h}, x.options());
+            float* partialPtr = partial.data_ptr<float>();
             at::parallel_for(0, b, kRecurrenceGrainRows, [&](std::int64_t b0, std::int64_t b1) {
+                float* sum = partialPtr + (b0 / kRecurrenceGrainRows) * 4 * h;
                 for (std::int64_t s = t - 1; s >= 0; --s) {
                     float* dg = dGatesPtr + s * stepGates;
                     lstmkernels::backwardRows(actPtr + s * stepGates, cellsPtr + s * stepState,
                                               tanhPtr + s * stepState, dOutPtr + s * stepState, rec, dcPtr,
                                               dg, b0, b1, h);
+                    lstmkernels::addRows(dg, b0, b1, 4 * h, sum);
                     const float* as[1] = {dg};
                     const std::int64_t lda[1] = {4 * h};
                     packedProduct(toH, as, lda, 1, nullptr, rec, h, b0, b1);
                     packedProduct(toX, as, lda, 1, nullptr, dxPtr + s * b * in, in, b0, b1);
                 }
             });
+            db = partial.sum(0);
         } else {
             for (std::int64_t s = t - 1; s >= 0; --s) {
                 const float* rec = dhRec.data_ptr<float>();
@@ -258,7 +268,7 @@ public:
         const auto inputs = torch::cat({x, hPrev}, 2).view({t * b, in + h});
         const auto dW = bf16 ? mmBf16(dFlat.t(), inputs) : torch::mm(dFlat.t(), inputs);
         const auto dWih = dW.narrow(1, 0, in), dWhh = dW.narrow(1, in, h);
-        const auto db = dFlat.sum(0);
+        if (!db.defined()) db = dFlat.sum(0);
         return {dx, dhRec, dc, dWih, dWhh, db, db.clone()};
     }
 };

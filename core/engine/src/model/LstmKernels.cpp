@@ -98,6 +98,14 @@ void backwardRows(const float* act, const float* cPrev, const float* tanhC, cons
     }
 }
 
+WB_KERNEL void addRows(const float* __restrict rows, std::int64_t b0, std::int64_t b1, std::int64_t width,
+                       float* __restrict sum) {
+    for (std::int64_t b = b0; b < b1; ++b) {
+        const float* row = rows + b * width;
+        for (std::int64_t j = 0; j < width; ++j) sum[j] += row[j];
+    }
+}
+
 }  // namespace wb::lstmkernels
 
 // ---- half-precision matrix-vector products (generation) ----------------------------------------------

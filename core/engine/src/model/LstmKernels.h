@@ -19,6 +19,9 @@ void backwardRows(const float* act, const float* cPrev, const float* tanhC, cons
                   const float* dhRec, float* dc, float* dGates, std::int64_t b0, std::int64_t b1,
                   std::int64_t h);
 
+// sum[j] += rows[b * width + j] for the rows [b0, b1), in row order.
+void addRows(const float* rows, std::int64_t b0, std::int64_t b1, std::int64_t width, float* sum);
+
 }  // namespace wb::lstmkernels
 
 namespace wb::lstmkernels {
