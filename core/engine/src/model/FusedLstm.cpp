@@ -224,13 +224,13 @@ public:
             float* dcPtr = dc.data_ptr<float>();
             // The bias gradient (the gate gradients summed over steps and rows) is summed here too, while
             // each row of dG is in cache, instead of in a pass that reads all of dG back from memory: each
-            // block of rows into its own partial sum, added in the blocks' order so that the result does not
-            // depend on which thread finished first.
-            const auto blocks = (b + kRecurrenceGrainRows - 1) / kRecurrenceGrainRows;
-            Tensor partial = torch::zeros({blocks, 4 * h}, x.options());
+            // block of rows into a partial sum of its own, kept in the row of the partial sums where the
+            // block starts (parallel_for's blocks are not multiples of the grain), and the rows added in
+            // order, so that the result does not depend on which thread finished first.
+            Tensor partial = torch::zeros({b, 4 * h}, x.options());
             float* partialPtr = partial.data_ptr<float>();
             at::parallel_for(0, b, kRecurrenceGrainRows, [&](std::int64_t b0, std::int64_t b1) {
-                float* sum = partialPtr + (b0 / kRecurrenceGrainRows) * 4 * h;
+                float* sum = partialPtr + b0 * 4 * h;
                 for (std::int64_t s = t - 1; s >= 0; --s) {
                     float* dg = dGatesPtr + s * stepGates;
                     lstmkernels::backwardRows(actPtr + s * stepGates, cellsPtr + s * stepState,
