@@ -91,7 +91,7 @@ run_tests() {
 # end-to-end suite, and one suite that writes files (with its stack, should it crash).
 gpu_tests() {
   # Which libstdc++ the programs load and where their std::filesystem calls bind (PyTorch's libtorch exports
-  # a copy whose remove_all needs libstdc++ 13; README, "Building against PyTorch's LibTorch").
+  # a copy whose remove_all needs a libstdc++ newer than GCC 12's; README, "Building against PyTorch's LibTorch").
   step "libstdc++ and std::filesystem bindings"
   readelf -d "$BUILD_DIR/bin/core_tests" | grep NEEDED | head -n 3 || true
   ldd "$BUILD_DIR/bin/core_tests" | grep -E "libstdc|libtorch.so" || true

@@ -2,7 +2,7 @@
 //
 // Why not remove_all itself: PyTorch's own LibTorch (the manylinux wheels, 2.11 for one) carries and exports
 // a copy of libstdc++'s std::filesystem, whose remove_all calls recursive_directory_iterator::__erase through
-// a weak reference that only libstdc++ 13 and later define. Against an older libstdc++ that reference is
+// a weak reference that GCC 12's libstdc++ (and older) does not define. Against such a libstdc++ it is
 // null, and a program whose remove_all binds to PyTorch's copy jumps to address 0 as soon as the folder has
 // something in it (seen on the GPU machine: every test that cleaned up a folder). The other std::filesystem
 // functions of that copy do not have such a reference (README, "Building against PyTorch's
