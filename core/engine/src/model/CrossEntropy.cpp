@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "EnvSwitch.h"
 #include "model/SoftmaxKernels.h"
 
 namespace wb {
@@ -54,10 +55,7 @@ public:
 
 CrossEntropyResult crossEntropyWithArgmax(const torch::Tensor& logits, const torch::Tensor& targets) {
     // LSTM_WORKBENCH_FUSED_LOSS=off keeps ATen's, for a side-by-side measurement.
-    static const bool enabled = [] {
-        const char* v = std::getenv("LSTM_WORKBENCH_FUSED_LOSS");
-        return !(v && std::string(v) == "off");
-    }();
+    static const bool enabled = !switchedOff("LSTM_WORKBENCH_FUSED_LOSS");
     const bool fused = enabled && logits.dim() == 2 && logits.device().is_cpu() &&
                        logits.scalar_type() == torch::kFloat32 && targets.dim() == 1 &&
                        targets.scalar_type() == torch::kInt64 && targets.size(0) == logits.size(0) &&

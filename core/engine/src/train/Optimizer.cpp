@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "EnvSwitch.h"
 #include "TorchCompat.h"
 #include "train/AdamKernel.h"
 
@@ -17,10 +18,7 @@ constexpr double kRmsAlpha = 0.99, kRmsEps = 1e-8;
 
 // LSTM_WORKBENCH_FUSED_ADAM=off: the tensor-by-tensor update and clipping on a GPU too.
 bool fusedUpdatesAllowed() {
-    static const bool allowed = [] {
-        const char* v = std::getenv("LSTM_WORKBENCH_FUSED_ADAM");
-        return !(v && std::string(v) == "off");
-    }();
+    static const bool allowed = !switchedOff("LSTM_WORKBENCH_FUSED_ADAM");
     return allowed;
 }
 }  // namespace
@@ -105,10 +103,7 @@ void Optimizer::step() {
 // (train/AdamKernel.h) applies. Anything else (a GPU, another dtype, a strided view) takes the tensor ops.
 bool Optimizer::onePassAdamApplies(const Slot& s, const torch::Tensor& g) {
     // LSTM_WORKBENCH_ONE_PASS_ADAM=off keeps the tensor operations, for a side-by-side measurement.
-    static const bool enabled = [] {
-        const char* v = std::getenv("LSTM_WORKBENCH_ONE_PASS_ADAM");
-        return !(v && std::string(v) == "off");
-    }();
+    static const bool enabled = !switchedOff("LSTM_WORKBENCH_ONE_PASS_ADAM");
     if (!enabled) return false;
     const auto fits = [&](const torch::Tensor& t) {
         return t.device().is_cpu() && t.scalar_type() == torch::kFloat32 && t.is_contiguous() &&

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "EnvSwitch.h"
 #include "device/Autocast.h"
 #include "model/ShardedDropout.h"
 
@@ -52,7 +53,7 @@ void useOneIntraOpThreadHere() {
 // and no split of the batch can beat one thread. Pinned, each worker keeps its own core's share, and the
 // shares of the batch follow what each core gives (bounds()). Measured in docs/performance.md.
 void pinToOwnCore(int index, int workers) {
-    if (const char* env = std::getenv("LSTM_WORKBENCH_PIN_THREADS"); env && std::string(env) == "off") return;
+    if (switchedOff("LSTM_WORKBENCH_PIN_THREADS")) return;
     cpu_set_t allowed;
     if (sched_getaffinity(0, sizeof allowed, &allowed) != 0 || CPU_COUNT(&allowed) < workers) return;
     for (int cpu = 0, seen = 0; cpu < CPU_SETSIZE; ++cpu) {
