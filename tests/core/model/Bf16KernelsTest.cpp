@@ -5,6 +5,7 @@
 // partial panels, the bias, accumulation and transposed left operands. Skipped on CPUs without AVX512_BF16.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -106,6 +107,30 @@ TEST(Bf16Kernels, PacksBothStridesIntoPairsOfRowsPerColumn) {
                                 wrong += packed[((p * pairs + q) * 32 + j) * 2 + e] != want;
                             }
                 EXPECT_EQ(wrong, 0);
+            }
+}
+
+TEST(Bf16Kernels, PackingRowsPieceByPieceGivesTheWholePacking) {
+    SKIP_WITHOUT_BF16();
+    // The LSTM's backward packs its gate gradients a step's rows at a time (a few rows per thread): any even
+    // split of the rows, with an odd k's last piece odd, must leave exactly what packing B at once leaves.
+    for (std::int64_t k : {2, 7, 24, 133})
+        for (std::int64_t n : {5, 16, 45, 100})
+            for (std::int64_t piece : {2, 4, 10}) {
+                SCOPED_TRACE("k=" + std::to_string(k) + " n=" + std::to_string(n) +
+                             " piece=" + std::to_string(piece));
+                const auto b = randomMatrix(k, n, 11);
+                std::vector<std::uint16_t> whole(static_cast<std::size_t>(packedSize(k, n)), 0xFFFF);
+                std::vector<std::uint16_t> pieces(whole.size(), 0xEEEE);
+                packPanels(b.data(), n, 1, k, n, 0, panelCount(n), whole.data());
+                // Out of order, as threads finish: the last piece first.
+                std::vector<std::int64_t> starts;
+                for (std::int64_t r = 0; r < k; r += piece) starts.push_back(r);
+                for (auto it = starts.rbegin(); it != starts.rend(); ++it) {
+                    const std::int64_t count = std::min(piece, k - *it);
+                    packRows(b.data() + *it * n, n, *it, count, k, n, pieces.data());
+                }
+                EXPECT_EQ(pieces, whole);
             }
 }
 

@@ -6,6 +6,8 @@
 // The bf16 parts skip on CPUs without AVX512_BF16.
 #include <gtest/gtest.h>
 
+#include <ATen/Parallel.h>
+
 #include <cmath>
 #include <vector>
 
@@ -33,7 +35,8 @@ struct LayerResult {
 };
 
 // One forward and backward of a 2-layer fused LSTM in the given precision (fresh, seeded weights).
-LayerResult runLstm(std::int64_t h, Precision precision, bool bidirectional = false) {
+LayerResult runLstm(std::int64_t h, Precision precision, bool bidirectional = false,
+                    std::int64_t batch = 13) {
     torch::manual_seed(5);
     FusedLstmOptions o;
     o.inputSize = 24;
@@ -43,10 +46,10 @@ LayerResult runLstm(std::int64_t h, Precision precision, bool bidirectional = fa
     o.batchFirst = true;
     FusedLstm lstm(o);
     const std::int64_t dirs = bidirectional ? 2 : 1;
-    auto x = torch::randn({13, 9, 24}).requires_grad_(true);
-    auto h0 = (0.5 * torch::randn({2 * dirs, 13, h})).requires_grad_(true);
-    auto c0 = (0.5 * torch::randn({2 * dirs, 13, h})).requires_grad_(true);
-    const auto weights = torch::randn({13, 9, h * dirs});
+    auto x = torch::randn({batch, 9, 24}).requires_grad_(true);
+    auto h0 = (0.5 * torch::randn({2 * dirs, batch, h})).requires_grad_(true);
+    auto c0 = (0.5 * torch::randn({2 * dirs, batch, h})).requires_grad_(true);
+    const auto weights = torch::randn({batch, 9, h * dirs});
     LayerResult r;
     {
         AutocastScope scope(torch::kCPU, precision);
@@ -103,25 +106,35 @@ TEST(Bf16Training, ForcedFallbackComputesExactlyWhatFp32Computes) {
 
 TEST(Bf16Training, FusedLstmOutputsAndGradientsAreWithinBf16OfFp32) {
     SKIP_WITHOUT_BF16();
-    // H = 300 is above the fp32 packed path's limit: in bf16 every H takes the packed path.
-    for (std::int64_t h : {8, 40, 300}) {
-        for (bool bidirectional : {false, true}) {
-            SCOPED_TRACE("H=" + std::to_string(h) + (bidirectional ? " bidirectional" : ""));
-            const auto fp32 = runLstm(h, Precision::Fp32, bidirectional);
-            const auto bf16 = runLstm(h, Precision::Bf16, bidirectional);
-            // bf16 keeps 8 significant bits (relative rounding 2^-9 = 0.2 %); through 9 steps and 2 layers
-            // of sums the outputs stay within 1 %, the gradients within 2 % of their largest element
-            // (measured: 0.2 % and 0.5 % at most).
-            const double outError = relativeError(bf16.out, fp32.out);
-            EXPECT_LT(outError, 0.01);
-            EXPECT_GT(outError, 1e-5);  // the bf16 kernels did run: fp32 agrees to ~1e-7
-            EXPECT_LT(relativeError(bf16.hN, fp32.hN), 0.01);
-            EXPECT_LT(relativeError(bf16.cN, fp32.cN), 0.01);
-            ASSERT_EQ(bf16.grads.size(), fp32.grads.size());
-            for (std::size_t i = 0; i < fp32.grads.size(); ++i)
-                EXPECT_LT(relativeError(bf16.grads[i], fp32.grads[i]), 0.02) << "gradient " << i;
-        }
-    }
+    // H = 300 is above the fp32 packed path's limit: in bf16 every H takes the packed path. An even batch
+    // packs the gate gradients for the weight gradients step by step (whole row pairs per thread, so also
+    // with two threads); an odd one keeps them whole in fp32.
+    const int threadsBefore = at::get_num_threads();
+    for (std::int64_t h : {8, 40, 300})
+        for (std::int64_t batch : {13, 12})
+            for (int threads : {1, 2})
+                for (bool bidirectional : {false, true}) {
+                    SCOPED_TRACE("H=" + std::to_string(h) + " batch=" + std::to_string(batch) + " threads=" +
+                                 std::to_string(threads) + (bidirectional ? " bidirectional" : ""));
+                    at::set_num_threads(threads);
+                    const auto fp32 = runLstm(h, Precision::Fp32, bidirectional, batch);
+                    const auto bf16 = runLstm(h, Precision::Bf16, bidirectional, batch);
+                    // bf16 keeps 8 significant bits (relative rounding 2^-9 = 0.2 %); through 9 steps and 2
+                    // layers of sums the outputs stay within 1 %, the gradients within 2 % of their largest
+                    // element (measured: 0.2 % and 0.5 % at most).
+                    const double outError = relativeError(bf16.out, fp32.out);
+                    EXPECT_LT(outError, 0.01);
+                    EXPECT_GT(outError, 1e-5);  // the bf16 kernels did run: fp32 agrees to ~1e-7
+                    EXPECT_LT(relativeError(bf16.hN, fp32.hN), 0.01);
+                    EXPECT_LT(relativeError(bf16.cN, fp32.cN), 0.01);
+                    ASSERT_EQ(bf16.grads.size(), fp32.grads.size());
+                    for (std::size_t i = 0; i < fp32.grads.size(); ++i) {
+                        const double error = relativeError(bf16.grads[i], fp32.grads[i]);
+                        EXPECT_LT(error, 0.02) << "gradient " << i;
+                        EXPECT_GT(error, 0.0) << "gradient " << i;  // the bf16 products did run
+                    }
+                }
+    at::set_num_threads(threadsBefore);
 }
 
 TEST(Bf16Training, LinearLayerForwardAndBackwardAreWithinBf16OfFp32) {

@@ -211,39 +211,49 @@ WB_BF16 void convertColumnsAvx512(const float* a, std::int64_t colStride, int ro
     }
 }
 
-// packPanels for the two layouts the model has: B row-major (strideN == 1: a row pair of a panel is two
-// rows of 32 contiguous floats, converted and interleaved in registers) and B a transposed row-major matrix
-// (strideK == 1: a column of B is a contiguous row whose bf16 pairs are 32-bit words, transposed into the
-// panel).
+// Pairs [firstPair, firstPair + ceil(rows / 2)) of panels [p0, p1) of a row-major B (strideN == 1) whose
+// panels hold totalPairs pairs each, from `rows` rows at b (row i at b + i * strideK; an odd last row is
+// paired with zeros): a row pair of a panel is two rows of 32 contiguous floats, converted and interleaved in
+// registers.
+WB_BF16 void packRowMajorAvx512(const float* b, std::int64_t strideK, std::int64_t rows, std::int64_t n,
+                                std::int64_t p0, std::int64_t p1, std::int64_t firstPair,
+                                std::int64_t totalPairs, std::uint16_t* packed) {
+    // Word i of the result takes bf16 i of row 2q (i even) or of row 2q+1 (i odd), for columns 0..15.
+    alignas(64) std::uint16_t order[32];
+    for (int i = 0; i < 32; ++i) order[i] = static_cast<std::uint16_t>(i % 2 ? 16 + i / 2 : i / 2);
+    const __m512i interleave = _mm512_load_si512(order);
+    const std::int64_t pairs = pairsOf(rows);
+    for (std::int64_t p = p0; p < p1; ++p) {
+        const std::int64_t col = p * kCols, columns = std::min(kCols, n - col);
+        const __mmask16 m0 = columns >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << columns) - 1);
+        const __mmask16 m1 = columns >= 32   ? 0xFFFF
+                             : columns <= 16 ? 0
+                                             : static_cast<__mmask16>((1u << (columns - 16)) - 1);
+        std::uint16_t* panel = packed + (p * totalPairs + firstPair) * 2 * kCols;
+        for (std::int64_t q = 0; q < pairs; ++q) {
+            const float* even = b + 2 * q * strideK + col;
+            const bool hasOdd = 2 * q + 1 < rows;
+            for (int half = 0; half < 2; ++half) {
+                const __mmask16 m = half ? m1 : m0;
+                const __m512 lo = _mm512_maskz_loadu_ps(m, even + 16 * half);
+                const __m512 hi =
+                    hasOdd ? _mm512_maskz_loadu_ps(m, even + strideK + 16 * half) : _mm512_setzero_ps();
+                const __m512i both = (__m512i)_mm512_cvtne2ps_pbh(hi, lo);
+                _mm512_storeu_si512(panel + (q * 2 + half) * kCols,
+                                    _mm512_permutexvar_epi16(interleave, both));
+            }
+        }
+    }
+}
+
+// packPanels for the two layouts the model has: B row-major (strideN == 1, packRowMajorAvx512) and B a
+// transposed row-major matrix (strideK == 1: a column of B is a contiguous row whose bf16 pairs are 32-bit
+// words, transposed into the panel).
 WB_BF16 void packPanelsAvx512(const float* b, std::int64_t strideK, std::int64_t strideN, std::int64_t k,
                               std::int64_t n, std::int64_t p0, std::int64_t p1, std::uint16_t* packed) {
     const std::int64_t pairs = pairsOf(k);
     if (strideN == 1) {
-        // Word i of the result takes bf16 i of row 2q (i even) or of row 2q+1 (i odd), for columns 0..15.
-        alignas(64) std::uint16_t order[32];
-        for (int i = 0; i < 32; ++i) order[i] = static_cast<std::uint16_t>(i % 2 ? 16 + i / 2 : i / 2);
-        const __m512i interleave = _mm512_load_si512(order);
-        for (std::int64_t p = p0; p < p1; ++p) {
-            const std::int64_t col = p * kCols, columns = std::min(kCols, n - col);
-            const __mmask16 m0 = columns >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << columns) - 1);
-            const __mmask16 m1 = columns >= 32   ? 0xFFFF
-                                 : columns <= 16 ? 0
-                                                 : static_cast<__mmask16>((1u << (columns - 16)) - 1);
-            std::uint16_t* panel = packed + p * pairs * 2 * kCols;
-            for (std::int64_t q = 0; q < pairs; ++q) {
-                const float* even = b + 2 * q * strideK + col;
-                const bool hasOdd = 2 * q + 1 < k;
-                for (int half = 0; half < 2; ++half) {
-                    const __mmask16 m = half ? m1 : m0;
-                    const __m512 lo = _mm512_maskz_loadu_ps(m, even + 16 * half);
-                    const __m512 hi =
-                        hasOdd ? _mm512_maskz_loadu_ps(m, even + strideK + 16 * half) : _mm512_setzero_ps();
-                    const __m512i both = (__m512i)_mm512_cvtne2ps_pbh(hi, lo);
-                    _mm512_storeu_si512(panel + (q * 2 + half) * kCols,
-                                        _mm512_permutexvar_epi16(interleave, both));
-                }
-            }
-        }
+        packRowMajorAvx512(b, strideK, k, n, p0, p1, 0, pairs, packed);
         return;
     }
     // strideK == 1: column j of B is b + j * strideN, k contiguous floats.
@@ -397,6 +407,27 @@ void packPanels(const float* b, std::int64_t strideK, std::int64_t strideN, std:
     }
 }
 
+void packRows(const float* rows, std::int64_t ld, std::int64_t firstRow, std::int64_t count, std::int64_t k,
+              std::int64_t n, std::uint16_t* packed) {
+    if (count <= 0) return;
+    const std::int64_t pairs = pairsOf(k), firstPair = firstRow / 2;
+#ifdef WB_HAVE_BF16_KERNELS
+    if (available()) {
+        packRowMajorAvx512(rows, ld, count, n, 0, panelCount(n), firstPair, pairs, packed);
+        return;
+    }
+#endif
+    for (std::int64_t p = 0; p < panelCount(n); ++p) {
+        std::uint16_t* panel = packed + (p * pairs + firstPair) * 2 * kCols;
+        for (std::int64_t i = 0; i < 2 * pairsOf(count); ++i)
+            for (std::int64_t j = 0; j < kCols; ++j) {
+                const std::int64_t col = p * kCols + j;
+                panel[((i / 2) * kCols + j) * 2 + i % 2] =
+                    col < n && i < count ? toBf16(rows[i * ld + col]) : 0;
+            }
+    }
+}
+
 void gemmPackedRows(const Operand* ops, int count, const float* bias, float* c, std::int64_t ldc,
                     std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate) {
 #ifdef WB_HAVE_BF16_KERNELS
@@ -434,15 +465,17 @@ void gemmPackedRows(const Operand* ops, int count, const float* bias, float* c, 
 
 void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, const std::uint16_t* packed,
               std::int64_t k, std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1,
-              bool accumulate) {
+              bool accumulate, std::int64_t firstRow, std::int64_t packedRows) {
 #ifdef WB_HAVE_BF16_KERNELS
     if (m1 <= m0) return;
     const std::int64_t pairs = pairsOf(k);
+    // B's rows from firstRow: its panels still hold all packedRows rows.
+    packed += firstRow / 2 * 2 * kCols;
+    const std::int64_t panelStride = pairsOf(packedRows < 0 ? k : packedRows) * 2 * kCols;
     // A transposed A (rowStride 1) is converted pair-major: contiguous loads instead of a gather.
     const bool pairMajor = rowStride == 1 && colStride != 1;
     std::uint32_t* buffer =
         scratch(static_cast<std::size_t>(std::max<std::int64_t>(kRows, kPairMajorStride) * kBlockPairs));
-    const std::int64_t panelStride = pairs * 2 * kCols;
     for (std::int64_t q0 = 0; q0 < pairs; q0 += kBlockPairs) {
         const std::int64_t blockPairs = std::min(kBlockPairs, pairs - q0);
         const std::int64_t kk0 = 2 * q0, kk1 = std::min(k, 2 * (q0 + blockPairs));
@@ -461,7 +494,7 @@ void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, co
     }
 #else
     (void)a, (void)rowStride, (void)colStride, (void)packed, (void)k, (void)n, (void)c, (void)ldc, (void)m0,
-        (void)m1, (void)accumulate;
+        (void)m1, (void)accumulate, (void)firstRow, (void)packedRows;
 #endif
 }
 

@@ -25,6 +25,12 @@ std::int64_t panelCount(std::int64_t n);
 void packPanels(const float* b, std::int64_t strideK, std::int64_t strideN, std::int64_t k, std::int64_t n,
                 std::int64_t p0, std::int64_t p1, std::uint16_t* packed);
 
+// Rows [firstRow, firstRow + count) of a row-major B [k, n] packed, from `rows` (B's row firstRow + i at
+// rows + i * ld), into all of B's panels: a caller packs B a few rows at a time while it computes them.
+// firstRow is even; count is even unless these rows end B (an odd k's last row is paired with zeros).
+void packRows(const float* rows, std::int64_t ld, std::int64_t firstRow, std::int64_t count, std::int64_t k,
+              std::int64_t n, std::uint16_t* packed);
+
 // One term of a sum of products: rows of A (fp32, row-major, leading dimension lda, k columns) times a packed
 // B with k rows.
 struct Operand {
@@ -42,10 +48,12 @@ void gemmPackedRows(const Operand* ops, int count, const float* bias, float* c, 
 
 // Rows [m0, m1) of C (+)= A B for a large k: A's element (r, kk) is a[r * rowStride + kk * colStride]
 // (either stride may be 1: a transposed view needs no copy), B packed with k rows. Blocked over k so that a
-// block of B stays in the core's L2 cache while the rows pass over it.
+// block of B stays in the core's L2 cache while the rows pass over it. B may also be rows [firstRow,
+// firstRow + k) of a packed matrix with packedRows rows (firstRow even; an odd k there meets A's zero
+// padding, so B's next row adds nothing).
 void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, const std::uint16_t* packed,
               std::int64_t k, std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1,
-              bool accumulate);
+              bool accumulate, std::int64_t firstRow = 0, std::int64_t packedRows = -1);
 
 // Generation's matrix-vector products: rows [r0, r1) of y += W x, W row-major [rows, k] in bf16 and x
 // already converted to bf16 (k values). Each vdpbf16ps takes 32 weights of a row: the arithmetic a token

@@ -1,8 +1,9 @@
 // The fused CPU LSTM (see FusedLstm.h). Layout inside: time-major, contiguous. Per layer and direction the
-// forward keeps the activated gates [T, B, 4H], the cells [T+1, B, H] (c0 first) and tanh(c) [T, B, H];
-// the backward walks time in reverse with one gate-gradient kernel per step, then computes dW_ih and dW_hh
-// together ([4H, in + H], one product over all steps) and the biases from the stacked gate gradients:
-// where a per-step autograd graph loses most of its time on small shapes.
+// forward keeps the activated gates [T, B, 4H] and the cells [T+1, B, H] (c0 first; the backward computes
+// tanh(c) again, which costs less than writing and reading it back); the backward walks time in reverse with
+// one gate-gradient kernel per step, then computes dW_ih and dW_hh together ([4H, in + H], one product over
+// all steps) and the biases from the stacked gate gradients: where a per-step autograd graph loses most of
+// its time on small shapes.
 //
 // Two ways to run the steps:
 // - packed (H <= 256, 512 with AVX-512; more than one sequence): each thread takes a share of the batch
@@ -27,6 +28,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace wb {
@@ -100,7 +102,6 @@ struct LayerActivations {
     Tensor out;    // [T, B, H]
     Tensor cells;  // [T+1, B, H], c0 first
     Tensor gates;  // [T, B, 4H] activated
-    Tensor tanhC;  // [T, B, H] (or [B, H] scratch when not kept)
     Tensor hN, cN;
 };
 
@@ -114,18 +115,20 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
     a.out = torch::empty({t, b, h}, x.options());
     a.cells = torch::empty({t + 1, b, h}, x.options());
     a.cells[0].copy_(c0);
-    a.tanhC = torch::empty(keep ? std::vector<std::int64_t>{t, b, h} : std::vector<std::int64_t>{b, h},
-                           x.options());
     const auto h0c = h0.contiguous();
     float* cellsPtr = a.cells.data_ptr<float>();
     float* outPtr = a.out.data_ptr<float>();
-    float* tanhPtr = a.tanhC.data_ptr<float>();
     const std::int64_t stepGates = b * 4 * h, stepState = b * h;
     if (packedRecurrence(b, h, bf16)) {
         // Per step and row: gates = (b_ih + b_hh) + x_t W_ih^T + h_{t-1} W_hh^T, one kernel call with both
         // weights packed once; each thread runs every step of its own rows.
-        a.gates = torch::empty({t, b, 4 * h}, x.options());
-        float* gatesPtr = a.gates.data_ptr<float>();
+        // The activated gates are kept for the backward: in fp32, or in a CPU bf16 scope as bf16 (half the
+        // bytes written and read back; every product there rounds its operands to bf16 anyway). Otherwise
+        // (bf16, or inference) a step's gates live in a scratch of this thread's rows, in cache.
+        const bool fp32Gates = keep && !bf16, bf16Gates = keep && bf16;
+        if (keep)
+            a.gates =
+                torch::empty({t, b, 4 * h}, x.options().dtype(bf16 ? torch::kBFloat16 : torch::kFloat32));
         const auto xc = x.contiguous(), wIhC = wIh.contiguous(), wHhC = wHh.contiguous();
         const auto bias = (bIh + bHh).contiguous();
         const PackedWeight packedIh(wIhC.t(), bf16), packedHh(wHhC.t(), bf16);
@@ -134,14 +137,23 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
         const float* h0Ptr = h0c.data_ptr<float>();
         const float* biasPtr = bias.data_ptr<float>();
         at::parallel_for(0, b, kRecurrenceGrainRows, [&](std::int64_t b0, std::int64_t b1) {
+            const std::int64_t rows = b1 - b0;
+            std::vector<float> scratch(fp32Gates ? 0 : static_cast<std::size_t>(rows * 4 * h));
             for (std::int64_t s = 0; s < t; ++s) {
-                const float* as[2] = {xPtr + s * b * in, s == 0 ? h0Ptr : outPtr + (s - 1) * stepState};
+                // This block's rows of the step, from row 0.
+                const float* as[2] = {xPtr + (s * b + b0) * in,
+                                      (s == 0 ? h0Ptr : outPtr + (s - 1) * stepState) + b0 * h};
                 const std::int64_t lda[2] = {in, h};
-                float* gp = gatesPtr + s * stepGates;
-                packedProduct(weights, as, lda, 2, biasPtr, gp, 4 * h, b0, b1);
-                lstmkernels::forwardRows(gp, cellsPtr + s * stepState, cellsPtr + (s + 1) * stepState,
-                                         outPtr + s * stepState, tanhPtr + (keep ? s * stepState : 0), b0, b1,
-                                         h);
+                float* gp = fp32Gates ? a.gates.data_ptr<float>() + (s * b + b0) * 4 * h : scratch.data();
+                packedProduct(weights, as, lda, 2, biasPtr, gp, 4 * h, 0, rows);
+                const std::int64_t state = s * stepState + b0 * h;
+                lstmkernels::forwardRows(gp, cellsPtr + state, cellsPtr + state + stepState, outPtr + state,
+                                         0, rows, h);
+                if (bf16Gates)
+                    bf16kernels::toBf16(gp,
+                                        reinterpret_cast<std::uint16_t*>(a.gates.data_ptr<at::BFloat16>()) +
+                                            (s * b + b0) * 4 * h,
+                                        rows * 4 * h);
             }
         });
     } else {
@@ -165,15 +177,39 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
             const float* cp = cellsPtr + s * stepState;
             float* cn = cellsPtr + (s + 1) * stepState;
             float* hn = outPtr + s * stepState;
-            float* tc = tanhPtr + (keep ? s * stepState : 0);
             at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
-                lstmkernels::forwardRows(gp, cp, cn, hn, tc, b0, b1, h);
+                lstmkernels::forwardRows(gp, cp, cn, hn, b0, b1, h);
             });
         }
     }
     a.hN = a.out[t - 1].clone();
     a.cN = a.cells[t].clone();
     return a;
+}
+
+// Both weight gradients in one product over all steps: dG^T [x_t, h_{t-1}] -> [4H, in + H], where h_{t-1}
+// is h0 for the first step; dG is [T * B, 4H].
+Tensor weightGrads(const Tensor& dG, const Tensor& x, const Tensor& h0, const Tensor& out, bool bf16) {
+    const auto t = x.size(0), b = x.size(1), in = x.size(2), h = out.size(2);
+    const auto hPrev =
+        t > 1 ? torch::cat({h0.reshape({1, b, h}), out.narrow(0, 0, t - 1)}, 0) : h0.reshape({1, b, h});
+    const auto inputs = torch::cat({x, hPrev}, 2).view({t * b, in + h});
+    return bf16 ? mmBf16(dG.t(), inputs) : torch::mm(dG.t(), inputs);
+}
+
+// The same from gate gradients packed for the bf16 kernels (bf16kernels::packRows, row s * B + b, B even):
+// computed transposed, [x_t, h_{t-1}]^T dG, one term for x, h0 and out's steps each, so that the inputs of
+// all steps are never copied into one matrix.
+Tensor weightGradsFromPacked(const Tensor& x, const Tensor& h0, const Tensor& out, const std::uint16_t* dG) {
+    const auto t = x.size(0), b = x.size(1), in = x.size(2), h = out.size(2), rows = t * b;
+    const Tensor dWt = torch::empty({in + h, 4 * h}, x.options());
+    mmBf16PackedInto(x.reshape({rows, in}).t(), dG, 0, rows, dWt.narrow(0, 0, in), /*accumulate=*/false);
+    const Tensor ofH = dWt.narrow(0, in, h);
+    mmBf16PackedInto(h0.reshape({b, h}).t(), dG, 0, rows, ofH, /*accumulate=*/false);
+    if (t > 1)
+        mmBf16PackedInto(out.narrow(0, 0, t - 1).reshape({(t - 1) * b, h}).t(), dG, b, rows, ofH,
+                         /*accumulate=*/true);
+    return dWt.t().contiguous();
 }
 
 class LstmLayerFunction : public torch::autograd::Function<LstmLayerFunction> {
@@ -183,7 +219,7 @@ public:
                                                   const Tensor& wHh, const Tensor& bIh, const Tensor& bHh) {
         const bool bf16 = cpuBf16Active();
         auto a = layerForward(x, h0, c0, wIh, wHh, bIh, bHh, /*keep=*/true, bf16);
-        ctx->save_for_backward({x, h0, wIh, wHh, a.out, a.cells, a.gates, a.tanhC});
+        ctx->save_for_backward({x, h0, wIh, wHh, a.out, a.cells, a.gates});
         // The backward runs where autograd's engine runs it, outside this thread's scope: it keeps the
         // forward's precision.
         ctx->saved_data["bf16"] = bf16;
@@ -196,21 +232,35 @@ public:
         const NoCpuAutocast fp32;
         const auto saved = ctx->get_saved_variables();
         const Tensor &x = saved[0], &h0 = saved[1], &wIh = saved[2], &wHh = saved[3], &out = saved[4],
-                     &cells = saved[5], &gates = saved[6], &tanhC = saved[7];
+                     &cells = saved[5], &gates = saved[6];
         const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
         const bool bf16 = ctx->saved_data["bf16"].toBool();
         // Undefined when only (h_n, c_n) were used: zeros keep the kernel free of branches.
-        const Tensor dOut = grads[0].defined() ? grads[0].contiguous() : torch::zeros({t, b, h}, x.options());
+        // The output's gradient is read where autograd left it, step s and row b at s * dOutStep + b *
+        // dOutRow: a classifier's (zeros but at each sequence's last step, in the batch-first order the model
+        // returned) is not copied into time order, and an unused output reads one row of zeros.
+        Tensor dOut;
+        std::int64_t dOutStep = 0, dOutRow = 0;
+        if (!grads[0].defined()) {
+            dOut = torch::zeros({h}, x.options());
+        } else {
+            dOut = grads[0].stride(2) == 1 && grads[0].stride(0) > 0 && grads[0].stride(1) > 0
+                       ? grads[0]
+                       : grads[0].contiguous();
+            dOutStep = dOut.stride(0);
+            dOutRow = dOut.stride(1);
+        }
         Tensor dhRec = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({b, h}, x.options());
         Tensor dc = grads[2].defined() ? grads[2].contiguous().clone() : torch::zeros({b, h}, x.options());
-        Tensor dGates = torch::empty({t, b, 4 * h}, x.options());
-        const float* actPtr = gates.data_ptr<float>();
+        // Activated gates as the forward kept them: fp32, or bf16 in a CPU bf16 scope (packed recurrence).
+        const bool bf16Gates = gates.scalar_type() == torch::kBFloat16;
+        const float* actPtr = bf16Gates ? nullptr : gates.data_ptr<float>();
+        const auto* actHalves =
+            bf16Gates ? reinterpret_cast<const std::uint16_t*>(gates.data_ptr<at::BFloat16>()) : nullptr;
         const float* cellsPtr = cells.data_ptr<float>();
-        const float* tanhPtr = tanhC.data_ptr<float>();
         const float* dOutPtr = dOut.data_ptr<float>();
-        float* dGatesPtr = dGates.data_ptr<float>();
         const std::int64_t stepGates = b * 4 * h, stepState = b * h;
-        Tensor dx, db;
+        Tensor dx, db, dW;
         if (packedRecurrence(b, h, bf16)) {
             // Per step and row, after the gate gradients: the recurrent gradient dG_t W_hh (for the step
             // before; for t = 0 the gradient of h0) and the input gradient dG_t W_ih, while dG_t is in cache.
@@ -222,53 +272,80 @@ public:
             const PackedWeight* toX[1] = {&packedIh};
             float* rec = dhRec.data_ptr<float>();
             float* dcPtr = dc.data_ptr<float>();
+            // In bf16 (with whole row pairs in every step) the weight gradients' product is computed
+            // transposed, [x_t, h_{t-1}]^T dG, and each step's gate gradients go straight into that
+            // product's packed bf16 operand while they are in cache: the fp32 gate gradients of all steps
+            // (26 MB a step on imdb) are never written, read back or converted. Otherwise they are kept.
+            const bool packGrads = bf16 && b % 2 == 0;
+            std::unique_ptr<std::uint16_t[]> dgPacked;
+            Tensor dGates;
+            if (packGrads)
+                dgPacked.reset(
+                    new std::uint16_t[static_cast<std::size_t>(bf16kernels::packedSize(t * b, 4 * h))]);
+            else
+                dGates = torch::empty({t, b, 4 * h}, x.options());
             // The bias gradient (the gate gradients summed over steps and rows) is summed here too, while
-            // each row of dG is in cache, instead of in a pass that reads all of dG back from memory: each
-            // block of rows into a partial sum of its own, kept in the row of the partial sums where the
-            // block starts (parallel_for's blocks are not multiples of the grain), and the rows added in
-            // order, so that the result does not depend on which thread finished first.
+            // each row of dG is in cache: each block of rows into a partial sum of its own, kept in the row
+            // of the partial sums where the block starts (parallel_for's blocks are not multiples of the
+            // grain), and the rows added in order, so that the result does not depend on which thread
+            // finished first.
             Tensor partial = torch::zeros({b, 4 * h}, x.options());
             float* partialPtr = partial.data_ptr<float>();
-            at::parallel_for(0, b, kRecurrenceGrainRows, [&](std::int64_t b0, std::int64_t b1) {
+            // Blocks of whole row pairs when packing, so that no pair is split between two threads.
+            const std::int64_t unit = packGrads ? 2 : 1;
+            at::parallel_for(0, b / unit, kRecurrenceGrainRows / unit, [&](std::int64_t u0, std::int64_t u1) {
+                const std::int64_t b0 = u0 * unit, b1 = u1 * unit, rows = b1 - b0;
                 float* sum = partialPtr + b0 * 4 * h;
+                std::vector<float> stepGrads(packGrads ? static_cast<std::size_t>(rows * 4 * h) : 0);
                 for (std::int64_t s = t - 1; s >= 0; --s) {
-                    float* dg = dGatesPtr + s * stepGates;
-                    lstmkernels::backwardRows(actPtr + s * stepGates, cellsPtr + s * stepState,
-                                              tanhPtr + s * stepState, dOutPtr + s * stepState, rec, dcPtr,
-                                              dg, b0, b1, h);
-                    lstmkernels::addRows(dg, b0, b1, 4 * h, sum);
+                    // This block's rows of the step, from row 0.
+                    float* dg =
+                        packGrads ? stepGrads.data() : dGates.data_ptr<float>() + s * stepGates + b0 * 4 * h;
+                    const std::int64_t gate = s * stepGates + b0 * 4 * h, state = s * stepState + b0 * h;
+                    const float* dout = dOutPtr + s * dOutStep + b0 * dOutRow;
+                    if (bf16Gates)
+                        lstmkernels::backwardRows(actHalves + gate, cellsPtr + state,
+                                                  cellsPtr + state + stepState, dout, dOutRow, rec + b0 * h,
+                                                  dcPtr + b0 * h, dg, 0, rows, h);
+                    else
+                        lstmkernels::backwardRows(actPtr + gate, cellsPtr + state,
+                                                  cellsPtr + state + stepState, dout, dOutRow, rec + b0 * h,
+                                                  dcPtr + b0 * h, dg, 0, rows, h);
+                    lstmkernels::addRows(dg, 0, rows, 4 * h, sum);
                     const float* as[1] = {dg};
                     const std::int64_t lda[1] = {4 * h};
-                    packedProduct(toH, as, lda, 1, nullptr, rec, h, b0, b1);
-                    packedProduct(toX, as, lda, 1, nullptr, dxPtr + s * b * in, in, b0, b1);
+                    packedProduct(toH, as, lda, 1, nullptr, rec + b0 * h, h, 0, rows);
+                    packedProduct(toX, as, lda, 1, nullptr, dxPtr + (s * b + b0) * in, in, 0, rows);
+                    if (packGrads)
+                        bf16kernels::packRows(dg, 4 * h, s * b + b0, rows, t * b, 4 * h, dgPacked.get());
                 }
             });
             db = partial.sum(0);
+            dW = packGrads ? weightGradsFromPacked(x, h0, out, dgPacked.get())
+                           : weightGrads(dGates.view({t * b, 4 * h}), x, h0, out, bf16);
         } else {
+            Tensor dGates = torch::empty({t, b, 4 * h}, x.options());
+            float* dGatesPtr = dGates.data_ptr<float>();
             for (std::int64_t s = t - 1; s >= 0; --s) {
                 const float* rec = dhRec.data_ptr<float>();
                 float* dcPtr = dc.data_ptr<float>();
                 const float* act = actPtr + s * stepGates;
                 const float* cp = cellsPtr + s * stepState;
-                const float* tc = tanhPtr + s * stepState;
-                const float* dout = dOutPtr + s * stepState;
+                const float* dout = dOutPtr + s * dOutStep;
                 float* dg = dGatesPtr + s * stepGates;
                 at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
-                    lstmkernels::backwardRows(act, cp, tc, dout, rec, dcPtr, dg, b0, b1, h);
+                    lstmkernels::backwardRows(act, cp, cp + stepState, dout, dOutRow, rec, dcPtr, dg, b0, b1,
+                                              h);
                 });
                 // The recurrent gradient for the previous step (for s == 0: the gradient of h0).
                 torch::mm_out(dhRec, dGates[s], wHh);
             }
-            dx = torch::mm(dGates.view({t * b, 4 * h}), wIh).view({t, b, in});
+            const auto dFlat = dGates.view({t * b, 4 * h});
+            dx = torch::mm(dFlat, wIh).view({t, b, in});
+            dW = weightGrads(dFlat, x, h0, out, bf16);
+            db = dFlat.sum(0);
         }
-        // Both weight gradients in one product over all steps: dG^T [x_t, h_{t-1}] -> [4H, in + H].
-        const auto dFlat = dGates.view({t * b, 4 * h});
-        const auto hPrev =
-            t > 1 ? torch::cat({h0.reshape({1, b, h}), out.narrow(0, 0, t - 1)}, 0) : h0.reshape({1, b, h});
-        const auto inputs = torch::cat({x, hPrev}, 2).view({t * b, in + h});
-        const auto dW = bf16 ? mmBf16(dFlat.t(), inputs) : torch::mm(dFlat.t(), inputs);
         const auto dWih = dW.narrow(1, 0, in), dWhh = dW.narrow(1, in, h);
-        if (!db.defined()) db = dFlat.sum(0);
         return {dx, dhRec, dc, dWih, dWhh, db, db.clone()};
     }
 };
@@ -289,7 +366,7 @@ std::vector<torch::Tensor> fusedLstmLayer(const torch::Tensor& x, const torch::T
         (xc.requires_grad() || h0.requires_grad() || c0.requires_grad() || wIh.requires_grad() ||
          wHh.requires_grad() || bIh.requires_grad() || bHh.requires_grad());
     if (needsGrad) return LstmLayerFunction::apply(xc, h0.contiguous(), c0.contiguous(), wIh, wHh, bIh, bHh);
-    // Inference: no autograd node and no tanh(c) history.
+    // Inference: no autograd node, and the gates are not kept.
     auto a = layerForward(xc, h0, c0, wIh.contiguous(), wHh.contiguous(), bIh, bHh, /*keep=*/false,
                           cpuBf16Active());
     return {a.out, a.hN, a.cN};
