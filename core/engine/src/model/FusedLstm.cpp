@@ -1,9 +1,8 @@
 // The fused CPU LSTM (see FusedLstm.h). Layout inside: time-major, contiguous. Per layer and direction the
-// forward keeps the activated gates [T, B, 4H] and the cells [T+1, B, H] (c0 first; the backward computes
-// tanh(c) again, which costs less than writing and reading it back); the backward walks time in reverse with
-// one gate-gradient kernel per step, then computes dW_ih and dW_hh together ([4H, in + H], one product over
-// all steps) and the biases from the stacked gate gradients: where a per-step autograd graph loses most of
-// its time on small shapes.
+// forward keeps the activated gates [T, B, 4H], the cells [T+1, B, H] (c0 first) and tanh(c) [T, B, H];
+// the backward walks time in reverse with one gate-gradient kernel per step, then computes dW_ih and dW_hh
+// together ([4H, in + H], one product over all steps) and the biases from the stacked gate gradients:
+// where a per-step autograd graph loses most of its time on small shapes.
 //
 // Two ways to run the steps:
 // - packed (H <= 256, 512 with AVX-512; more than one sequence): each thread takes a share of the batch
@@ -102,6 +101,7 @@ struct LayerActivations {
     Tensor out;    // [T, B, H]
     Tensor cells;  // [T+1, B, H], c0 first
     Tensor gates;  // [T, B, 4H] activated
+    Tensor tanhC;  // [T, B, H] (or [B, H] scratch when not kept)
     Tensor hN, cN;
 };
 
@@ -115,9 +115,12 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
     a.out = torch::empty({t, b, h}, x.options());
     a.cells = torch::empty({t + 1, b, h}, x.options());
     a.cells[0].copy_(c0);
+    a.tanhC = torch::empty(keep ? std::vector<std::int64_t>{t, b, h} : std::vector<std::int64_t>{b, h},
+                           x.options());
     const auto h0c = h0.contiguous();
     float* cellsPtr = a.cells.data_ptr<float>();
     float* outPtr = a.out.data_ptr<float>();
+    float* tanhPtr = a.tanhC.data_ptr<float>();
     const std::int64_t stepGates = b * 4 * h, stepState = b * h;
     if (packedRecurrence(b, h, bf16)) {
         // Per step and row: gates = (b_ih + b_hh) + x_t W_ih^T + h_{t-1} W_hh^T, one kernel call with both
@@ -148,7 +151,7 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
                 packedProduct(weights, as, lda, 2, biasPtr, gp, 4 * h, 0, rows);
                 const std::int64_t state = s * stepState + b0 * h;
                 lstmkernels::forwardRows(gp, cellsPtr + state, cellsPtr + state + stepState, outPtr + state,
-                                         0, rows, h);
+                                         tanhPtr + (keep ? state : b0 * h), 0, rows, h);
                 if (bf16Gates)
                     bf16kernels::toBf16(gp,
                                         reinterpret_cast<std::uint16_t*>(a.gates.data_ptr<at::BFloat16>()) +
@@ -177,8 +180,9 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
             const float* cp = cellsPtr + s * stepState;
             float* cn = cellsPtr + (s + 1) * stepState;
             float* hn = outPtr + s * stepState;
+            float* tc = tanhPtr + (keep ? s * stepState : 0);
             at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
-                lstmkernels::forwardRows(gp, cp, cn, hn, b0, b1, h);
+                lstmkernels::forwardRows(gp, cp, cn, hn, tc, b0, b1, h);
             });
         }
     }
@@ -219,7 +223,7 @@ public:
                                                   const Tensor& wHh, const Tensor& bIh, const Tensor& bHh) {
         const bool bf16 = cpuBf16Active();
         auto a = layerForward(x, h0, c0, wIh, wHh, bIh, bHh, /*keep=*/true, bf16);
-        ctx->save_for_backward({x, h0, wIh, wHh, a.out, a.cells, a.gates});
+        ctx->save_for_backward({x, h0, wIh, wHh, a.out, a.cells, a.gates, a.tanhC});
         // The backward runs where autograd's engine runs it, outside this thread's scope: it keeps the
         // forward's precision.
         ctx->saved_data["bf16"] = bf16;
@@ -232,7 +236,7 @@ public:
         const NoCpuAutocast fp32;
         const auto saved = ctx->get_saved_variables();
         const Tensor &x = saved[0], &h0 = saved[1], &wIh = saved[2], &wHh = saved[3], &out = saved[4],
-                     &cells = saved[5], &gates = saved[6];
+                     &cells = saved[5], &gates = saved[6], &tanhC = saved[7];
         const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
         const bool bf16 = ctx->saved_data["bf16"].toBool();
         // Undefined when only (h_n, c_n) were used: zeros keep the kernel free of branches.
@@ -258,6 +262,7 @@ public:
         const auto* actHalves =
             bf16Gates ? reinterpret_cast<const std::uint16_t*>(gates.data_ptr<at::BFloat16>()) : nullptr;
         const float* cellsPtr = cells.data_ptr<float>();
+        const float* tanhPtr = tanhC.data_ptr<float>();
         const float* dOutPtr = dOut.data_ptr<float>();
         const std::int64_t stepGates = b * 4 * h, stepState = b * h;
         Tensor dx, db, dW;
@@ -304,13 +309,11 @@ public:
                     const std::int64_t gate = s * stepGates + b0 * 4 * h, state = s * stepState + b0 * h;
                     const float* dout = dOutPtr + s * dOutStep + b0 * dOutRow;
                     if (bf16Gates)
-                        lstmkernels::backwardRows(actHalves + gate, cellsPtr + state,
-                                                  cellsPtr + state + stepState, dout, dOutRow, rec + b0 * h,
-                                                  dcPtr + b0 * h, dg, 0, rows, h);
+                        lstmkernels::backwardRows(actHalves + gate, cellsPtr + state, tanhPtr + state, dout,
+                                                  dOutRow, rec + b0 * h, dcPtr + b0 * h, dg, 0, rows, h);
                     else
-                        lstmkernels::backwardRows(actPtr + gate, cellsPtr + state,
-                                                  cellsPtr + state + stepState, dout, dOutRow, rec + b0 * h,
-                                                  dcPtr + b0 * h, dg, 0, rows, h);
+                        lstmkernels::backwardRows(actPtr + gate, cellsPtr + state, tanhPtr + state, dout,
+                                                  dOutRow, rec + b0 * h, dcPtr + b0 * h, dg, 0, rows, h);
                     lstmkernels::addRows(dg, 0, rows, 4 * h, sum);
                     const float* as[1] = {dg};
                     const std::int64_t lda[1] = {4 * h};
@@ -331,11 +334,11 @@ public:
                 float* dcPtr = dc.data_ptr<float>();
                 const float* act = actPtr + s * stepGates;
                 const float* cp = cellsPtr + s * stepState;
+                const float* tc = tanhPtr + s * stepState;
                 const float* dout = dOutPtr + s * dOutStep;
                 float* dg = dGatesPtr + s * stepGates;
                 at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
-                    lstmkernels::backwardRows(act, cp, cp + stepState, dout, dOutRow, rec, dcPtr, dg, b0, b1,
-                                              h);
+                    lstmkernels::backwardRows(act, cp, tc, dout, dOutRow, rec, dcPtr, dg, b0, b1, h);
                 });
                 // The recurrent gradient for the previous step (for s == 0: the gradient of h0).
                 torch::mm_out(dhRec, dGates[s], wHh);
@@ -366,7 +369,7 @@ std::vector<torch::Tensor> fusedLstmLayer(const torch::Tensor& x, const torch::T
         (xc.requires_grad() || h0.requires_grad() || c0.requires_grad() || wIh.requires_grad() ||
          wHh.requires_grad() || bIh.requires_grad() || bHh.requires_grad());
     if (needsGrad) return LstmLayerFunction::apply(xc, h0.contiguous(), c0.contiguous(), wIh, wHh, bIh, bHh);
-    // Inference: no autograd node, and the gates are not kept.
+    // Inference: no autograd node and no tanh(c) history.
     auto a = layerForward(xc, h0, c0, wIh.contiguous(), wHh.contiguous(), bIh, bHh, /*keep=*/false,
                           cpuBf16Active());
     return {a.out, a.hN, a.cN};

@@ -48,11 +48,13 @@ WB_KERNEL void activateRow(float* __restrict g, std::int64_t h) {
 
 WB_KERNEL void cellRow(const float* __restrict i, const float* __restrict f, const float* __restrict g,
                        const float* __restrict o, const float* __restrict cp, float* __restrict cn,
-                       float* __restrict hn, std::int64_t h) {
+                       float* __restrict tc, float* __restrict hn, std::int64_t h) {
     for (std::int64_t j = 0; j < h; ++j) {
         const float c = f[j] * cp[j] + i[j] * g[j];
+        const float t = fastTanh(c);
         cn[j] = c;
-        hn[j] = o[j] * fastTanh(c);
+        tc[j] = t;
+        hn[j] = o[j] * t;
     }
 }
 
@@ -67,14 +69,14 @@ WB_INLINE float activation(std::uint16_t x) {
 
 template <class Act>
 WB_INLINE void gradRowBody(const Act* __restrict ai, const Act* __restrict af, const Act* __restrict ag,
-                           const Act* __restrict ao, const float* __restrict cp, const float* __restrict cn,
+                           const Act* __restrict ao, const float* __restrict cp, const float* __restrict tc,
                            const float* __restrict dOut, const float* __restrict dhRec, float* __restrict dc,
                            float* __restrict di, float* __restrict df, float* __restrict dg,
                            float* __restrict dout, std::int64_t h) {
     for (std::int64_t j = 0; j < h; ++j) {
         const float dh = dOut[j] + dhRec[j];
         const float i = activation(ai[j]), f = activation(af[j]), g = activation(ag[j]),
-                    o = activation(ao[j]), t = fastTanh(cn[j]);
+                    o = activation(ao[j]), t = tc[j];
         const float dcj = dc[j] + dh * o * (1.0f - t * t);
         di[j] = dcj * g * i * (1.0f - i);
         df[j] = dcj * cp[j] * f * (1.0f - f);
@@ -85,58 +87,59 @@ WB_INLINE void gradRowBody(const Act* __restrict ai, const Act* __restrict af, c
 }
 
 WB_KERNEL void gradRow(const float* __restrict ai, const float* __restrict af, const float* __restrict ag,
-                       const float* __restrict ao, const float* __restrict cp, const float* __restrict cn,
+                       const float* __restrict ao, const float* __restrict cp, const float* __restrict tc,
                        const float* __restrict dOut, const float* __restrict dhRec, float* __restrict dc,
                        float* __restrict di, float* __restrict df, float* __restrict dg,
                        float* __restrict dout, std::int64_t h) {
-    gradRowBody(ai, af, ag, ao, cp, cn, dOut, dhRec, dc, di, df, dg, dout, h);
+    gradRowBody(ai, af, ag, ao, cp, tc, dOut, dhRec, dc, di, df, dg, dout, h);
 }
 
 WB_KERNEL void gradRow(const std::uint16_t* __restrict ai, const std::uint16_t* __restrict af,
                        const std::uint16_t* __restrict ag, const std::uint16_t* __restrict ao,
-                       const float* __restrict cp, const float* __restrict cn, const float* __restrict dOut,
+                       const float* __restrict cp, const float* __restrict tc, const float* __restrict dOut,
                        const float* __restrict dhRec, float* __restrict dc, float* __restrict di,
                        float* __restrict df, float* __restrict dg, float* __restrict dout, std::int64_t h) {
-    gradRowBody(ai, af, ag, ao, cp, cn, dOut, dhRec, dc, di, df, dg, dout, h);
+    gradRowBody(ai, af, ag, ao, cp, tc, dOut, dhRec, dc, di, df, dg, dout, h);
 }
 
 }  // namespace
 
-void forwardRows(float* gates, const float* cPrev, float* cNext, float* hNext, std::int64_t b0,
+void forwardRows(float* gates, const float* cPrev, float* cNext, float* hNext, float* tanhC, std::int64_t b0,
                  std::int64_t b1, std::int64_t h) {
     for (std::int64_t b = b0; b < b1; ++b) {
         float* g = gates + b * 4 * h;
         activateRow(g, h);
-        cellRow(g, g + h, g + 2 * h, g + 3 * h, cPrev + b * h, cNext + b * h, hNext + b * h, h);
+        cellRow(g, g + h, g + 2 * h, g + 3 * h, cPrev + b * h, cNext + b * h, tanhC + b * h, hNext + b * h,
+                h);
     }
 }
 
 namespace {
 
 template <class Act>
-void backwardRowsOf(const Act* act, const float* cPrev, const float* cNext, const float* dOut,
+void backwardRowsOf(const Act* act, const float* cPrev, const float* tanhC, const float* dOut,
                     std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
                     std::int64_t b1, std::int64_t h) {
     for (std::int64_t b = b0; b < b1; ++b) {
         const Act* a = act + b * 4 * h;
         float* d = dGates + b * 4 * h;
-        gradRow(a, a + h, a + 2 * h, a + 3 * h, cPrev + b * h, cNext + b * h, dOut + b * dOutStride,
+        gradRow(a, a + h, a + 2 * h, a + 3 * h, cPrev + b * h, tanhC + b * h, dOut + b * dOutStride,
                 dhRec + b * h, dc + b * h, d, d + h, d + 2 * h, d + 3 * h, h);
     }
 }
 
 }  // namespace
 
-void backwardRows(const float* act, const float* cPrev, const float* cNext, const float* dOut,
+void backwardRows(const float* act, const float* cPrev, const float* tanhC, const float* dOut,
                   std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
                   std::int64_t b1, std::int64_t h) {
-    backwardRowsOf(act, cPrev, cNext, dOut, dOutStride, dhRec, dc, dGates, b0, b1, h);
+    backwardRowsOf(act, cPrev, tanhC, dOut, dOutStride, dhRec, dc, dGates, b0, b1, h);
 }
 
-void backwardRows(const std::uint16_t* act, const float* cPrev, const float* cNext, const float* dOut,
+void backwardRows(const std::uint16_t* act, const float* cPrev, const float* tanhC, const float* dOut,
                   std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
                   std::int64_t b1, std::int64_t h) {
-    backwardRowsOf(act, cPrev, cNext, dOut, dOutStride, dhRec, dc, dGates, b0, b1, h);
+    backwardRowsOf(act, cPrev, tanhC, dOut, dOutStride, dhRec, dc, dGates, b0, b1, h);
 }
 
 WB_KERNEL void addRows(const float* __restrict rows, std::int64_t b0, std::int64_t b1, std::int64_t width,

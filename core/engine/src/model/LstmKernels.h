@@ -9,20 +9,18 @@
 namespace wb::lstmkernels {
 
 // Rows [b0, b1): gates holds the pre-activations (x W_ih^T + b + h W_hh^T), gate order i, f, g, o, and is
-// overwritten with the activations, which the backward needs. Writes c_t and h_t = o * tanh(c_t).
-void forwardRows(float* gates, const float* cPrev, float* cNext, float* hNext, std::int64_t b0,
+// overwritten with the activations, which the backward needs. Writes c_t, tanh(c_t) and h_t = o * tanh(c_t).
+void forwardRows(float* gates, const float* cPrev, float* cNext, float* hNext, float* tanhC, std::int64_t b0,
                  std::int64_t b1, std::int64_t h);
 
 // Rows [b0, b1) of one step's backward: dh = dOut + dhRec; dc enters as the gradient from the next step and
-// leaves as the one for the previous step; dGates receives (di, df, dg, do) of the pre-activations. tanh(c_t)
-// is computed again from c_t (cNext), with the forward's function: storing it cost more in memory traffic
-// than it saved. Row b of dOut is at dOut + b * dOutStride (0: every row reads the same one); the other
-// arrays are contiguous rows.
-void backwardRows(const float* act, const float* cPrev, const float* cNext, const float* dOut,
+// leaves as the one for the previous step; dGates receives (di, df, dg, do) of the pre-activations. Row b of
+// dOut is at dOut + b * dOutStride (0: every row reads the same one); the other arrays are contiguous rows.
+void backwardRows(const float* act, const float* cPrev, const float* tanhC, const float* dOut,
                   std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
                   std::int64_t b1, std::int64_t h);
 // The same with the activations saved as bf16 (the high halves of their fp32 values).
-void backwardRows(const std::uint16_t* act, const float* cPrev, const float* cNext, const float* dOut,
+void backwardRows(const std::uint16_t* act, const float* cPrev, const float* tanhC, const float* dOut,
                   std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
                   std::int64_t b1, std::int64_t h);
 
