@@ -310,10 +310,12 @@ public:
                     const float* dout = dOutPtr + s * dOutStep + b0 * dOutRow;
                     if (bf16Gates)
                         lstmkernels::backwardRows(actHalves + gate, cellsPtr + state, tanhPtr + state, dout,
-                                                  dOutRow, rec + b0 * h, dcPtr + b0 * h, dg, 0, rows, h);
+                                                  dOutRow, rec + b0 * h, dcPtr + b0 * h, dg, 0, rows, h,
+                                                  s > 0 ? stepState : 0);
                     else
                         lstmkernels::backwardRows(actPtr + gate, cellsPtr + state, tanhPtr + state, dout,
-                                                  dOutRow, rec + b0 * h, dcPtr + b0 * h, dg, 0, rows, h);
+                                                  dOutRow, rec + b0 * h, dcPtr + b0 * h, dg, 0, rows, h,
+                                                  s > 0 ? stepState : 0);
                     lstmkernels::addRows(dg, 0, rows, 4 * h, sum);
                     const float* as[1] = {dg};
                     const std::int64_t lda[1] = {4 * h};

@@ -16,13 +16,17 @@ void forwardRows(float* gates, const float* cPrev, float* cNext, float* hNext, f
 // Rows [b0, b1) of one step's backward: dh = dOut + dhRec; dc enters as the gradient from the next step and
 // leaves as the one for the previous step; dGates receives (di, df, dg, do) of the pre-activations. Row b of
 // dOut is at dOut + b * dOutStride (0: every row reads the same one); the other arrays are contiguous rows.
+// stepBack, when not 0, is how many floats before cPrev and tanhC (and 4x that before act) the step after
+// this one in the backward starts: its rows are fetched into the cache while this step computes (the
+// backward walks time in reverse over tens of megabytes, and each step's rows cross many pages, where the
+// hardware's prefetcher starts over).
 void backwardRows(const float* act, const float* cPrev, const float* tanhC, const float* dOut,
                   std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
-                  std::int64_t b1, std::int64_t h);
+                  std::int64_t b1, std::int64_t h, std::int64_t stepBack = 0);
 // The same with the activations saved as bf16 (the high halves of their fp32 values).
 void backwardRows(const std::uint16_t* act, const float* cPrev, const float* tanhC, const float* dOut,
                   std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
-                  std::int64_t b1, std::int64_t h);
+                  std::int64_t b1, std::int64_t h, std::int64_t stepBack = 0);
 
 // sum[j] += rows[b * width + j] for the rows [b0, b1), in row order.
 void addRows(const float* rows, std::int64_t b0, std::int64_t b1, std::int64_t width, float* sum);
