@@ -3,6 +3,7 @@
 
 #include "device/Autocast.h"
 #include "model/Bf16Ops.h"
+#include "model/EmbeddingRows.h"
 #include "model/ShardedDropout.h"
 #include "workbench/Allocator.h"
 
@@ -52,7 +53,7 @@ SequenceModelImpl::SequenceModelImpl(Task task, const ModelConfig& config, std::
 
 torch::Tensor SequenceModelImpl::forward(const torch::Tensor& inputs, const torch::Tensor& lengths) {
     if (m_task == Task::LanguageModel) return forwardStep(inputs, std::nullopt).first;
-    return classifyEmbedded(embedding->forward(inputs), lengths);
+    return classifyEmbedded(embeddingRows(embedding->weight, inputs), lengths);
 }
 
 std::pair<torch::Tensor, LstmState> SequenceModelImpl::forwardStep(const torch::Tensor& inputs,
@@ -63,7 +64,7 @@ std::pair<torch::Tensor, LstmState> SequenceModelImpl::forwardStep(const torch::
 
 std::pair<torch::Tensor, LstmState> SequenceModelImpl::hiddenStep(const torch::Tensor& inputs,
                                                                   const std::optional<LstmState>& state) {
-    auto out = runLstm(embedding->forward(inputs), state);
+    auto out = runLstm(embeddingRows(embedding->weight, inputs), state);
     const auto& [h, c] = std::get<1>(out);
     return {std::get<0>(out), LstmState{h, c}};
 }
