@@ -1,16 +1,18 @@
 // The fused CPU LSTM (see FusedLstm.h). Layout inside: time-major, contiguous. Per layer and direction the
 // forward keeps the activated gates [T, B, 4H], the cells [T+1, B, H] (c0 first) and tanh(c) [T, B, H];
 // the backward walks time in reverse with one gate-gradient kernel per step, then computes dW_ih and dW_hh
-// together ([4H, in + H], one product over all steps) and the biases from the stacked gate gradients:
-// where a per-step autograd graph loses most of its time on small shapes.
+// together (one product over all steps) and the biases from the gate gradients: where a per-step autograd
+// graph loses most of its time on small shapes.
 //
 // Two ways to run the steps:
 // - packed (H <= 256, 512 with AVX-512; more than one sequence): each thread takes a share of the batch
 //   for all steps and runs, per step, one kernel for the gates (bias + x_t W_ih^T + h_{t-1} W_hh^T, both
 //   weights packed once per call) and the gate activations; backward: the gate gradients, dG_t W_hh and dx_t
-//   = dG_t W_ih. No BLAS call and no barrier per step. In a CPU bf16 scope (device/Autocast.h) every product
-//   of the layer runs on the bf16 kernels (model/Bf16Kernels.h), for any H: the weights packed as bf16 panels
-//   are half the bytes, and the weight gradients are one bf16 product.
+//   = dG_t W_ih, and the bias gradient summed while dG_t is in cache. No BLAS call and no barrier per step.
+//   In a CPU bf16 scope (device/Autocast.h) every product of the layer runs on the bf16 kernels
+//   (model/Bf16Kernels.h), for any H: the weights packed as bf16 panels are half the bytes; the gates are
+//   kept in bf16; and each step's gate gradients go straight into the packed bf16 operand of the weight
+//   gradients' product, so that the gate gradients of all steps are never stored in fp32.
 // - BLAS (larger H, where BLAS's blocking wins, or one sequence): the input projections of all steps in
 //   one product, then per step one BLAS product and a parallel gate kernel; dX in one product.
 #include "model/FusedLstm.h"
