@@ -107,11 +107,89 @@ struct LayerActivations {
     Tensor hN, cN;
 };
 
+// The packed way (see the top of this file): per step and row, gates = (b_ih + b_hh) + x_t W_ih^T + h_{t-1}
+// W_hh^T, one kernel call with both weights packed once; each thread runs every step of its own rows. The
+// activated gates are kept for the backward: in fp32, or in a CPU bf16 scope as bf16 (half the bytes written
+// and read back; every product there rounds its operands to bf16 anyway). Otherwise (bf16, or inference) a
+// step's gates live in a scratch of this thread's rows, in cache.
+void packedForward(LayerActivations& a, const Tensor& x, const Tensor& h0, const Tensor& wIh,
+                   const Tensor& wHh, const Tensor& bIh, const Tensor& bHh, bool keep, bool bf16) {
+    const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
+    const std::int64_t stepState = b * h;
+    const bool fp32Gates = keep && !bf16, bf16Gates = keep && bf16;
+    if (keep)
+        a.gates = torch::empty({t, b, 4 * h}, x.options().dtype(bf16 ? torch::kBFloat16 : torch::kFloat32));
+    const auto xc = x.contiguous(), wIhC = wIh.contiguous(), wHhC = wHh.contiguous();
+    const auto bias = (bIh + bHh).contiguous();
+    const PackedWeight packedIh(wIhC.t(), bf16), packedHh(wHhC.t(), bf16);
+    const PackedWeight* weights[2] = {&packedIh, &packedHh};
+    const float* xPtr = xc.data_ptr<float>();
+    const float* h0Ptr = h0.data_ptr<float>();
+    const float* biasPtr = bias.data_ptr<float>();
+    float* cellsPtr = a.cells.data_ptr<float>();
+    float* outPtr = a.out.data_ptr<float>();
+    float* tanhPtr = a.tanhC.data_ptr<float>();
+    at::parallel_for(0, b, kRecurrenceGrainRows, [&](std::int64_t b0, std::int64_t b1) {
+        const std::int64_t rows = b1 - b0;
+        std::vector<float> scratch(fp32Gates ? 0 : static_cast<std::size_t>(rows * 4 * h));
+        for (std::int64_t s = 0; s < t; ++s) {
+            // This block's rows of the step, from row 0.
+            const float* as[2] = {xPtr + (s * b + b0) * in,
+                                  (s == 0 ? h0Ptr : outPtr + (s - 1) * stepState) + b0 * h};
+            const std::int64_t lda[2] = {in, h};
+            float* gp = fp32Gates ? a.gates.data_ptr<float>() + (s * b + b0) * 4 * h : scratch.data();
+            packedProduct(weights, as, lda, 2, biasPtr, gp, 4 * h, 0, rows);
+            const std::int64_t state = s * stepState + b0 * h;
+            lstmkernels::forwardRows(gp, cellsPtr + state, cellsPtr + state + stepState, outPtr + state,
+                                     tanhPtr + (keep ? state : b0 * h), 0, rows, h);
+            if (bf16Gates)
+                bf16kernels::toBf16(
+                    gp,
+                    reinterpret_cast<std::uint16_t*>(a.gates.data_ptr<at::BFloat16>()) + (s * b + b0) * 4 * h,
+                    rows * 4 * h);
+        }
+    });
+}
+
+// The BLAS way: the input projections of every timestep, with both biases, in one product, then per step one
+// product and a parallel gate kernel. A single row (generation: one token) is a matrix-vector product: BLAS's
+// gemm would repack the whole weight matrix for it.
+void blasForward(LayerActivations& a, const Tensor& x, const Tensor& h0, const Tensor& wIh, const Tensor& wHh,
+                 const Tensor& bIh, const Tensor& bHh, bool keep) {
+    const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
+    const std::int64_t stepGates = b * 4 * h, stepState = b * h;
+    const bool oneRow = t * b == 1;
+    a.gates = oneRow ? torch::addmv(bIh + bHh, wIh, x.reshape({in})).view({t, b, 4 * h})
+                     : torch::addmm(bIh + bHh, x.reshape({t * b, in}), wIh.t()).view({t, b, 4 * h});
+    float* gatesPtr = a.gates.data_ptr<float>();
+    float* cellsPtr = a.cells.data_ptr<float>();
+    float* outPtr = a.out.data_ptr<float>();
+    float* tanhPtr = a.tanhC.data_ptr<float>();
+    const auto wHhT = wHh.t();
+    for (std::int64_t s = 0; s < t; ++s) {
+        auto g = a.gates[s];
+        const auto& hPrev = s == 0 ? h0 : a.out[s - 1];
+        if (b == 1) {
+            g.view({4 * h}).addmv_(wHh, hPrev.reshape({h}));
+        } else {
+            g.addmm_(hPrev, wHhT);
+        }
+        float* gp = gatesPtr + s * stepGates;
+        const float* cp = cellsPtr + s * stepState;
+        float* cn = cellsPtr + (s + 1) * stepState;
+        float* hn = outPtr + s * stepState;
+        float* tc = tanhPtr + (keep ? s * stepState : 0);
+        at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
+            lstmkernels::forwardRows(gp, cp, cn, hn, tc, b0, b1, h);
+        });
+    }
+}
+
 LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c0, const Tensor& wIh,
                               const Tensor& wHh, const Tensor& bIh, const Tensor& bHh, bool keep, bool bf16) {
     torch::NoGradGuard noGrad;
     const NoCpuAutocast fp32;
-    const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
+    const auto t = x.size(0), b = x.size(1), h = wHh.size(1);
     TORCH_CHECK(t > 0 && b > 0, "FusedLstm needs at least one step and one sequence");
     LayerActivations a;
     a.out = torch::empty({t, b, h}, x.options());
@@ -120,74 +198,10 @@ LayerActivations layerForward(const Tensor& x, const Tensor& h0, const Tensor& c
     a.tanhC = torch::empty(keep ? std::vector<std::int64_t>{t, b, h} : std::vector<std::int64_t>{b, h},
                            x.options());
     const auto h0c = h0.contiguous();
-    float* cellsPtr = a.cells.data_ptr<float>();
-    float* outPtr = a.out.data_ptr<float>();
-    float* tanhPtr = a.tanhC.data_ptr<float>();
-    const std::int64_t stepGates = b * 4 * h, stepState = b * h;
-    if (packedRecurrence(b, h, bf16)) {
-        // Per step and row: gates = (b_ih + b_hh) + x_t W_ih^T + h_{t-1} W_hh^T, one kernel call with both
-        // weights packed once; each thread runs every step of its own rows.
-        // The activated gates are kept for the backward: in fp32, or in a CPU bf16 scope as bf16 (half the
-        // bytes written and read back; every product there rounds its operands to bf16 anyway). Otherwise
-        // (bf16, or inference) a step's gates live in a scratch of this thread's rows, in cache.
-        const bool fp32Gates = keep && !bf16, bf16Gates = keep && bf16;
-        if (keep)
-            a.gates =
-                torch::empty({t, b, 4 * h}, x.options().dtype(bf16 ? torch::kBFloat16 : torch::kFloat32));
-        const auto xc = x.contiguous(), wIhC = wIh.contiguous(), wHhC = wHh.contiguous();
-        const auto bias = (bIh + bHh).contiguous();
-        const PackedWeight packedIh(wIhC.t(), bf16), packedHh(wHhC.t(), bf16);
-        const PackedWeight* weights[2] = {&packedIh, &packedHh};
-        const float* xPtr = xc.data_ptr<float>();
-        const float* h0Ptr = h0c.data_ptr<float>();
-        const float* biasPtr = bias.data_ptr<float>();
-        at::parallel_for(0, b, kRecurrenceGrainRows, [&](std::int64_t b0, std::int64_t b1) {
-            const std::int64_t rows = b1 - b0;
-            std::vector<float> scratch(fp32Gates ? 0 : static_cast<std::size_t>(rows * 4 * h));
-            for (std::int64_t s = 0; s < t; ++s) {
-                // This block's rows of the step, from row 0.
-                const float* as[2] = {xPtr + (s * b + b0) * in,
-                                      (s == 0 ? h0Ptr : outPtr + (s - 1) * stepState) + b0 * h};
-                const std::int64_t lda[2] = {in, h};
-                float* gp = fp32Gates ? a.gates.data_ptr<float>() + (s * b + b0) * 4 * h : scratch.data();
-                packedProduct(weights, as, lda, 2, biasPtr, gp, 4 * h, 0, rows);
-                const std::int64_t state = s * stepState + b0 * h;
-                lstmkernels::forwardRows(gp, cellsPtr + state, cellsPtr + state + stepState, outPtr + state,
-                                         tanhPtr + (keep ? state : b0 * h), 0, rows, h);
-                if (bf16Gates)
-                    bf16kernels::toBf16(gp,
-                                        reinterpret_cast<std::uint16_t*>(a.gates.data_ptr<at::BFloat16>()) +
-                                            (s * b + b0) * 4 * h,
-                                        rows * 4 * h);
-            }
-        });
-    } else {
-        // The input projections of every timestep, with both biases, in one product. A single row
-        // (generation: one token) is a matrix-vector product: BLAS's gemm would repack the whole weight
-        // matrix for it.
-        const bool oneRow = t * b == 1;
-        a.gates = oneRow ? torch::addmv(bIh + bHh, wIh, x.reshape({in})).view({t, b, 4 * h})
-                         : torch::addmm(bIh + bHh, x.reshape({t * b, in}), wIh.t()).view({t, b, 4 * h});
-        float* gatesPtr = a.gates.data_ptr<float>();
-        const auto wHhT = wHh.t();
-        for (std::int64_t s = 0; s < t; ++s) {
-            auto g = a.gates[s];
-            const auto& hPrev = s == 0 ? h0c : a.out[s - 1];
-            if (b == 1) {
-                g.view({4 * h}).addmv_(wHh, hPrev.reshape({h}));
-            } else {
-                g.addmm_(hPrev, wHhT);
-            }
-            float* gp = gatesPtr + s * stepGates;
-            const float* cp = cellsPtr + s * stepState;
-            float* cn = cellsPtr + (s + 1) * stepState;
-            float* hn = outPtr + s * stepState;
-            float* tc = tanhPtr + (keep ? s * stepState : 0);
-            at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
-                lstmkernels::forwardRows(gp, cp, cn, hn, tc, b0, b1, h);
-            });
-        }
-    }
+    if (packedRecurrence(b, h, bf16))
+        packedForward(a, x, h0c, wIh, wHh, bIh, bHh, keep, bf16);
+    else
+        blasForward(a, x, h0c, wIh, wHh, bIh, bHh, keep);
     a.hN = a.out[t - 1].clone();
     a.cN = a.cells[t].clone();
     return a;
