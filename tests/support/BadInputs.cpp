@@ -264,6 +264,15 @@ std::string repeat(const std::string& s, std::size_t n) {
     return out;
 }
 
+// 24 reviews written text first, label second: each row's "label" is its text.
+std::string swappedColumns() {
+    std::string out;
+    for (int i = 0; i < 24; ++i)
+        out += "review number " + std::to_string(i) + " was " + (i % 2 ? "good" : "bad") + "\t" +
+               (i % 2 ? "pos" : "neg") + "\n";
+    return out;
+}
+
 constexpr const char* kLimit = "WORKBENCH_MEMORY_LIMIT_BYTES";
 
 // A sweep folder (a 2-cell grid over a pattern corpus, planned, nothing trained) whose sweep.json is then
@@ -527,6 +536,14 @@ std::vector<BadInputCase> makeCatalog() {
          "labelled TSV with a single class",
          file("one.tsv", "pos\tgood\npos\tfine\n"),
          {"one.tsv", "only one class ('pos')"},
+         0,
+         {},
+         Task::Classifier});
+    add({"TsvColumnsSwapped",
+         Entry::Train,
+         "labelled TSV with the text first and the label second",
+         file("swapped.tsv", swappedColumns()),
+         {"swapped.tsv", "24 classes among 24 rows", "the columns the other way round"},
          0,
          {},
          Task::Classifier});

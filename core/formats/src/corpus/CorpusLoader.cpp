@@ -46,7 +46,12 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
-// Classes sorted; fewer than two cannot train a classifier, so the corpus is refused up front.
+// Rows from which a label per row, or nearly, says the columns are the other way round.
+constexpr std::size_t kRowsToJudgeLabels = 20;
+
+// Classes sorted; fewer than two cannot train a classifier, so the corpus is refused up front. So is one
+// whose labels are nearly all different (more classes than half the rows): no classifier learns from one
+// example per class, and it is what a file with the text first and the label second looks like.
 void collectClasses(Corpus& corpus, const std::string& source) {
     std::set<std::string> classes;
     for (const auto& d : corpus.documents) classes.insert(d.label);
@@ -54,6 +59,15 @@ void collectClasses(Corpus& corpus, const std::string& source) {
     if (classes.size() < 2)
         throw InputError(source, 0,
                          "only one class ('" + *classes.begin() + "'): a classifier needs at least two");
+    const std::size_t rows = corpus.documents.size();
+    if (rows >= kRowsToJudgeLabels && classes.size() * 2 > rows) {
+        std::string example = corpus.documents.front().label;
+        if (example.size() > 40) example = example.substr(0, 40) + "...";
+        throw InputError(source, 0,
+                         std::to_string(classes.size()) + " classes among " + std::to_string(rows) +
+                             " rows (the first: '" + example +
+                             "'): are the columns the other way round? Rows are label, then text");
+    }
     corpus.classes.assign(classes.begin(), classes.end());
 }
 

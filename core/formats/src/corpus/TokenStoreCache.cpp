@@ -96,9 +96,15 @@ private:
 };
 
 // What a store is made from: the source and the settings that change its vocabulary or its ids.
+// The corpus loader's rules: a cached store skips the loader, so one built before the loader refused
+// something (2: a classifier's labels nearly all different, the columns the other way round) must not be
+// found again.
+constexpr int kLoaderRules = 2;
+
 std::string settingsKey(const std::string& absolute, CorpusFormat format, const DataConfig& data) {
     return absolute + "\n" + toString(format) + "\n" + toString(data.tokens) + "\n" +
-           std::to_string(vocabularyLimit(data)) + "\n" + std::to_string(data.minCount);
+           std::to_string(vocabularyLimit(data)) + "\n" + std::to_string(data.minCount) + "\nrules " +
+           std::to_string(kLoaderRules);
 }
 
 // The store's files without their extensions: the source's name, readable, and a hash of the key.
