@@ -305,6 +305,7 @@ public:
                     new std::uint16_t[static_cast<std::size_t>(bf16kernels::packedSize(t * b, 4 * h))]);
             else
                 dGates = torch::empty({t, b, 4 * h}, x.options());
+            float* dGatesPtr = packGrads ? nullptr : dGates.data_ptr<float>();
             // The bias gradient (the gate gradients summed over steps and rows) is summed here too, while
             // each row of dG is in cache: each block of rows into a partial sum of its own, kept in the row
             // of the partial sums where the block starts (parallel_for's blocks are not multiples of the
@@ -320,18 +321,18 @@ public:
                 std::vector<float> stepGrads(packGrads ? static_cast<std::size_t>(rows * 4 * h) : 0);
                 for (std::int64_t s = t - 1; s >= 0; --s) {
                     // This block's rows of the step, from row 0.
-                    float* dg =
-                        packGrads ? stepGrads.data() : dGates.data_ptr<float>() + s * stepGates + b0 * 4 * h;
+                    float* dg = packGrads ? stepGrads.data() : dGatesPtr + s * stepGates + b0 * 4 * h;
                     const std::int64_t gate = s * stepGates + b0 * 4 * h, state = s * stepState + b0 * h;
                     const float* dout = dOutPtr + s * dOutStep + b0 * dOutRow;
+                    const auto gateGradients = [&](const auto* act) {
+                        lstmkernels::backwardRows(act + gate, cellsPtr + state, tanhPtr + state, dout,
+                                                  dOutRow, rec + b0 * h, dcPtr + b0 * h, dg, 0, rows, h,
+                                                  s > 0 ? stepState : 0);
+                    };
                     if (bf16Gates)
-                        lstmkernels::backwardRows(actHalves + gate, cellsPtr + state, tanhPtr + state, dout,
-                                                  dOutRow, rec + b0 * h, dcPtr + b0 * h, dg, 0, rows, h,
-                                                  s > 0 ? stepState : 0);
+                        gateGradients(actHalves);
                     else
-                        lstmkernels::backwardRows(actPtr + gate, cellsPtr + state, tanhPtr + state, dout,
-                                                  dOutRow, rec + b0 * h, dcPtr + b0 * h, dg, 0, rows, h,
-                                                  s > 0 ? stepState : 0);
+                        gateGradients(actPtr);
                     lstmkernels::addRows(dg, 0, rows, 4 * h, sum);
                     const float* as[1] = {dg};
                     const std::int64_t lda[1] = {4 * h};
