@@ -170,6 +170,27 @@ TEST(Bf16Kernels, PackedRowProductsMatchDoubleOverRoundedOperands) {
             }
 }
 
+TEST(Bf16Kernels, RowsAlreadyInBf16GiveTheSameProductAsRowsConvertedByTheKernel) {
+    SKIP_WITHOUT_BF16();
+    // The LSTM's backward hands its gate gradients over already converted (Operand::halves).
+    for (std::int64_t m : {2, 13, 25})
+        for (std::int64_t k : {2, 8, 400}) {
+            SCOPED_TRACE("m=" + std::to_string(m) + " k=" + std::to_string(k));
+            const std::int64_t n = 45, lda = k + 2;
+            const auto a = randomMatrix(m, lda, 12), b = randomMatrix(k, n, 13);
+            std::vector<std::uint16_t> halves(a.size());
+            toBf16(a.data(), halves.data(), static_cast<std::int64_t>(a.size()));
+            std::vector<std::uint16_t> packed(static_cast<std::size_t>(packedSize(k, n)));
+            packPanels(b.data(), n, 1, k, n, 0, panelCount(n), packed.data());
+            const Operand fromFloats{a.data(), lda, packed.data(), k};
+            const Operand fromHalves{nullptr, lda, packed.data(), k, halves.data()};
+            std::vector<float> expected(static_cast<std::size_t>(m * n)), c(expected.size());
+            gemmPackedRows(&fromFloats, 1, nullptr, expected.data(), n, 0, m, n, /*accumulate=*/false);
+            gemmPackedRows(&fromHalves, 1, nullptr, c.data(), n, 0, m, n, /*accumulate=*/false);
+            EXPECT_EQ(c, expected);
+        }
+}
+
 TEST(Bf16Kernels, LargeProductsMatchDoubleForRowMajorAndTransposedLeftOperands) {
     SKIP_WITHOUT_BF16();
     // k spans several 384-deep blocks and ends odd; m is not a multiple of 12; n ends in a half panel.

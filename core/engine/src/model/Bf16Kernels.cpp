@@ -246,6 +246,27 @@ WB_BF16 void packRowMajorAvx512(const float* b, std::int64_t strideK, std::int64
     }
 }
 
+// packPairRows: each panel's 32 words of a pair are two vector copies (the padding beyond n read as zeros).
+WB_BF16 void packPairRowsAvx512(const std::uint32_t* pairs, std::int64_t ld, std::int64_t firstRow,
+                                std::int64_t count, std::int64_t k, std::int64_t n, std::uint16_t* packed) {
+    const std::int64_t totalPairs = pairsOf(k), firstPair = firstRow / 2, panels = (n + kCols - 1) / kCols;
+    for (std::int64_t i = 0; i < count / 2; ++i) {
+        const std::uint32_t* from = pairs + i * ld;
+        for (std::int64_t p = 0; p < panels; ++p) {
+            auto* to = packed + (p * totalPairs + firstPair + i) * 2 * kCols;
+            const std::int64_t columns = std::min(kCols, n - p * kCols);
+            for (int half = 0; half < 2; ++half) {
+                const std::int64_t left = columns - 16 * half;
+                const __mmask16 m = left >= 16  ? 0xFFFF
+                                    : left <= 0 ? 0
+                                                : static_cast<__mmask16>((1u << left) - 1);
+                _mm512_storeu_si512(to + 32 * half,
+                                    _mm512_maskz_loadu_epi32(m, from + p * kCols + 16 * half));
+            }
+        }
+    }
+}
+
 // packPanels for the two layouts the model has: B row-major (strideN == 1, packRowMajorAvx512) and B a
 // transposed row-major matrix (strideK == 1: a column of B is a contiguous row whose bf16 pairs are 32-bit
 // words, transposed into the panel).
@@ -428,6 +449,24 @@ void packRows(const float* rows, std::int64_t ld, std::int64_t firstRow, std::in
     }
 }
 
+void packPairRows(const std::uint32_t* pairs, std::int64_t ld, std::int64_t firstRow, std::int64_t count,
+                  std::int64_t k, std::int64_t n, std::uint16_t* packed) {
+#ifdef WB_HAVE_BF16_KERNELS
+    if (available()) {
+        packPairRowsAvx512(pairs, ld, firstRow, count, k, n, packed);
+        return;
+    }
+#endif
+    const std::int64_t totalPairs = pairsOf(k), firstPair = firstRow / 2;
+    for (std::int64_t i = 0; i < count / 2; ++i)
+        for (std::int64_t p = 0; p < panelCount(n); ++p) {
+            auto* to =
+                reinterpret_cast<std::uint32_t*>(packed + (p * totalPairs + firstPair + i) * 2 * kCols);
+            for (std::int64_t j = 0; j < kCols; ++j)
+                to[j] = p * kCols + j < n ? pairs[i * ld + p * kCols + j] : 0;
+        }
+}
+
 void gemmPackedRows(const Operand* ops, int count, const float* bias, float* c, std::int64_t ldc,
                     std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate) {
 #ifdef WB_HAVE_BF16_KERNELS
@@ -451,9 +490,14 @@ void gemmPackedRows(const Operand* ops, int count, const float* bias, float* c, 
     forRowBlocks(r0, r1, [&](std::int64_t row, int rows) {
         for (int o = 0; o < count; ++o) {
             const std::int64_t pairs = pairsOf(ops[o].k);
-            convertRows(ops[o].a + row * ops[o].lda, ops[o].lda, 1, rows, 0, ops[o].k, buffer + offsets[o],
-                        pairs);
-            terms[o] = Term{buffer + offsets[o], pairs, ops[o].packed, pairs};
+            if (ops[o].halves) {
+                terms[o] = Term{reinterpret_cast<const std::uint32_t*>(ops[o].halves + row * ops[o].lda),
+                                ops[o].lda / 2, ops[o].packed, pairs};
+            } else {
+                convertRows(ops[o].a + row * ops[o].lda, ops[o].lda, 1, rows, 0, ops[o].k,
+                            buffer + offsets[o], pairs);
+                terms[o] = Term{buffer + offsets[o], pairs, ops[o].packed, pairs};
+            }
             panelStride[o] = pairs * 2 * kCols;
         }
         panelsOfRows<false>(terms, panelStride, count, rows, padded, c + row * ldc, ldc, n, accumulate);

@@ -31,13 +31,20 @@ void packPanels(const float* b, std::int64_t strideK, std::int64_t strideN, std:
 void packRows(const float* rows, std::int64_t ld, std::int64_t firstRow, std::int64_t count, std::int64_t k,
               std::int64_t n, std::uint16_t* packed);
 
+// The same from row pairs already converted and interleaved (lstmkernels::backwardPairsBf16): pair i's n
+// words (row firstRow + 2i's bf16 and row firstRow + 2i + 1's, column by column) at pairs + i * ld, for an
+// even count of rows from an even firstRow.
+void packPairRows(const std::uint32_t* pairs, std::int64_t ld, std::int64_t firstRow, std::int64_t count,
+                  std::int64_t k, std::int64_t n, std::uint16_t* packed);
+
 // One term of a sum of products: rows of A (fp32, row-major, leading dimension lda, k columns) times a packed
-// B with k rows.
+// B with k rows. With halves, A's rows are already bf16 there (row-major, lda and k even) and a is not read.
 struct Operand {
     const float* a;
     std::int64_t lda;
     const std::uint16_t* packed;
     std::int64_t k;
+    const std::uint16_t* halves = nullptr;
 };
 
 // Rows [r0, r1) of C = bias + sum over the count operands of A_i B_i (bias: n floats or null); with

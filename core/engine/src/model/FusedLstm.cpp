@@ -12,7 +12,9 @@
 //   In a CPU bf16 scope (device/Autocast.h) every product of the layer runs on the bf16 kernels
 //   (model/Bf16Kernels.h), for any H: the weights packed as bf16 panels are half the bytes; the gates are
 //   kept in bf16; and each step's gate gradients go straight into the packed bf16 operand of the weight
-//   gradients' product, so that the gate gradients of all steps are never stored in fp32.
+//   gradients' product, so that the gate gradients of all steps are never stored in fp32. With AVX512_BF16
+//   the gate kernels themselves write bf16 (lstmkernels::forwardRowsBf16, backwardPairsBf16): no fp32 copy of
+//   a step's activations or gate gradients is written and converted afterwards.
 // - BLAS (larger H, where BLAS's blocking wins, or one sequence): the input projections of all steps in
 //   one product, then per step one BLAS product and a parallel gate kernel; dX in one product.
 #include "model/FusedLstm.h"
@@ -117,6 +119,7 @@ void packedForward(LayerActivations& a, const Tensor& x, const Tensor& h0, const
     const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
     const std::int64_t stepState = b * h;
     const bool fp32Gates = keep && !bf16, bf16Gates = keep && bf16;
+    const bool bf16GateKernels = bf16Gates && lstmkernels::bf16GateKernelsAvailable();
     if (keep)
         a.gates = torch::empty({t, b, 4 * h}, x.options().dtype(bf16 ? torch::kBFloat16 : torch::kFloat32));
     const auto xc = x.contiguous(), wIhC = wIh.contiguous(), wHhC = wHh.contiguous();
@@ -140,13 +143,22 @@ void packedForward(LayerActivations& a, const Tensor& x, const Tensor& h0, const
             float* gp = fp32Gates ? a.gates.data_ptr<float>() + (s * b + b0) * 4 * h : scratch.data();
             packedProduct(weights, as, lda, 2, biasPtr, gp, 4 * h, 0, rows);
             const std::int64_t state = s * stepState + b0 * h;
-            lstmkernels::forwardRows(gp, cellsPtr + state, cellsPtr + state + stepState, outPtr + state,
-                                     tanhPtr + (keep ? state : b0 * h), 0, rows, h);
-            if (bf16Gates)
-                bf16kernels::toBf16(
-                    gp,
-                    reinterpret_cast<std::uint16_t*>(a.gates.data_ptr<at::BFloat16>()) + (s * b + b0) * 4 * h,
-                    rows * 4 * h);
+            float* tc = tanhPtr + (keep ? state : b0 * h);
+            if (bf16Gates) {
+                auto* saved =
+                    reinterpret_cast<std::uint16_t*>(a.gates.data_ptr<at::BFloat16>()) + (s * b + b0) * 4 * h;
+                if (bf16GateKernels) {
+                    lstmkernels::forwardRowsBf16(gp, cellsPtr + state, cellsPtr + state + stepState,
+                                                 outPtr + state, tc, saved, rows, h);
+                    continue;
+                }
+                lstmkernels::forwardRows(gp, cellsPtr + state, cellsPtr + state + stepState, outPtr + state,
+                                         tc, 0, rows, h);
+                bf16kernels::toBf16(gp, saved, rows * 4 * h);
+                continue;
+            }
+            lstmkernels::forwardRows(gp, cellsPtr + state, cellsPtr + state + stepState, outPtr + state, tc,
+                                     0, rows, h);
         }
     });
 }
@@ -232,6 +244,16 @@ Tensor weightGradsFromPacked(const Tensor& x, const Tensor& h0, const Tensor& ou
     return dWt.t().contiguous();
 }
 
+// The packed backward's two per-step products, dG_t W_hh (the recurrent gradient) and dG_t W_ih (dx_t), from
+// dG_t's rows already in bf16 (lstmkernels::backwardPairsBf16).
+void stepProductsFromBf16(const PackedWeight& hh, const PackedWeight& ih, const std::uint16_t* dg,
+                          std::int64_t rows, float* rec, float* dx) {
+    const bf16kernels::Operand toH{nullptr, hh.k, hh.halves.data(), hh.k, dg};
+    bf16kernels::gemmPackedRows(&toH, 1, nullptr, rec, hh.n, 0, rows, hh.n, /*accumulate=*/false);
+    const bf16kernels::Operand toX{nullptr, ih.k, ih.halves.data(), ih.k, dg};
+    bf16kernels::gemmPackedRows(&toX, 1, nullptr, dx, ih.n, 0, rows, ih.n, /*accumulate=*/false);
+}
+
 class LstmLayerFunction : public torch::autograd::Function<LstmLayerFunction> {
 public:
     static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, const Tensor& x,
@@ -298,6 +320,10 @@ public:
             // product's packed bf16 operand while they are in cache: the fp32 gate gradients of all steps
             // (26 MB a step on imdb) are never written, read back or converted. Otherwise they are kept.
             const bool packGrads = bf16 && b % 2 == 0;
+            // With the bf16 gate kernels, the gate gradients are never in fp32 in memory either: the kernel
+            // writes them as the step's products' bf16 rows and as the packed operand's row pairs, and sums
+            // the bias gradient.
+            const bool fusedGrads = packGrads && bf16Gates && lstmkernels::bf16GateKernelsAvailable();
             std::unique_ptr<std::uint16_t[]> dgPacked;
             Tensor dGates;
             if (packGrads)
@@ -318,12 +344,26 @@ public:
             at::parallel_for(0, b / unit, kRecurrenceGrainRows / unit, [&](std::int64_t u0, std::int64_t u1) {
                 const std::int64_t b0 = u0 * unit, b1 = u1 * unit, rows = b1 - b0;
                 float* sum = partialPtr + b0 * 4 * h;
-                std::vector<float> stepGrads(packGrads ? static_cast<std::size_t>(rows * 4 * h) : 0);
+                const auto gateValues = static_cast<std::size_t>(rows * 4 * h);
+                std::vector<float> stepGrads(packGrads && !fusedGrads ? gateValues : 0);
+                std::vector<std::uint16_t> dgRows(fusedGrads ? gateValues : 0);
+                std::vector<std::uint32_t> dgPairs(fusedGrads ? gateValues / 2 : 0);
                 for (std::int64_t s = t - 1; s >= 0; --s) {
                     // This block's rows of the step, from row 0.
-                    float* dg = packGrads ? stepGrads.data() : dGatesPtr + s * stepGates + b0 * 4 * h;
                     const std::int64_t gate = s * stepGates + b0 * 4 * h, state = s * stepState + b0 * h;
                     const float* dout = dOutPtr + s * dOutStep + b0 * dOutRow;
+                    if (fusedGrads) {
+                        lstmkernels::backwardPairsBf16(actHalves + gate, cellsPtr + state, tanhPtr + state,
+                                                       dout, dOutRow, rec + b0 * h, dcPtr + b0 * h,
+                                                       dgRows.data(), dgPairs.data(), sum, rows, h,
+                                                       s > 0 ? stepState : 0);
+                        stepProductsFromBf16(packedHh, packedIh, dgRows.data(), rows, rec + b0 * h,
+                                             dxPtr + (s * b + b0) * in);
+                        bf16kernels::packPairRows(dgPairs.data(), 4 * h, s * b + b0, rows, t * b, 4 * h,
+                                                  dgPacked.get());
+                        continue;
+                    }
+                    float* dg = packGrads ? stepGrads.data() : dGatesPtr + s * stepGates + b0 * 4 * h;
                     const auto gateGradients = [&](const auto* act) {
                         lstmkernels::backwardRows(act + gate, cellsPtr + state, tanhPtr + state, dout,
                                                   dOutRow, rec + b0 * h, dcPtr + b0 * h, dg, 0, rows, h,

@@ -186,51 +186,141 @@ WB_GATES512_INLINE Lanes lanesAt(std::int64_t j, std::int64_t h) {
                       : Lanes{static_cast<__mmask16>((1u << left) - 1), false};
 }
 
+// One chunk of 16 hidden units of a row: the four gates activated (i, f, g, o), and the cell update.
+struct Activated {
+    __m512 gate[4];
+};
+WB_GATES512_INLINE Activated activate512(const Lanes& l, const float* g, std::int64_t h, std::int64_t j) {
+    return {{sigmoid512(l.load(g + j)), sigmoid512(l.load(g + h + j)), tanh512(l.load(g + 2 * h + j)),
+             sigmoid512(l.load(g + 3 * h + j))}};
+}
+WB_GATES512_INLINE void cell512(const Lanes& l, const Activated& a, const float* cp, float* cn, float* tc,
+                                float* hn, std::int64_t j) {
+    const __m512 c = _mm512_fmadd_ps(a.gate[1], l.load(cp + j), _mm512_mul_ps(a.gate[0], a.gate[2]));
+    const __m512 t = tanh512(c);
+    l.store(cn + j, c);
+    l.store(tc + j, t);
+    l.store(hn + j, _mm512_mul_ps(a.gate[3], t));
+}
+
 // activateRow and cellRow in one pass: the row's gates are activated in place.
 WB_GATES512 void forwardRow512(float* g, const float* cp, float* cn, float* tc, float* hn, std::int64_t h) {
     for (std::int64_t j = 0; j < h; j += 16) {
         const Lanes l = lanesAt(j, h);
-        const __m512 i = sigmoid512(l.load(g + j)), f = sigmoid512(l.load(g + h + j)),
-                     gg = tanh512(l.load(g + 2 * h + j)), o = sigmoid512(l.load(g + 3 * h + j));
-        l.store(g + j, i);
-        l.store(g + h + j, f);
-        l.store(g + 2 * h + j, gg);
-        l.store(g + 3 * h + j, o);
-        const __m512 c = _mm512_fmadd_ps(f, l.load(cp + j), _mm512_mul_ps(i, gg));
-        const __m512 t = tanh512(c);
-        l.store(cn + j, c);
-        l.store(tc + j, t);
-        l.store(hn + j, _mm512_mul_ps(o, t));
+        const Activated a = activate512(l, g, h, j);
+        for (int k = 0; k < 4; ++k) l.store(g + k * h + j, a.gate[k]);
+        cell512(l, a, cp, cn, tc, hn, j);
     }
+}
+
+// The gate gradients of one chunk of 16 hidden units of a row, and the cell's gradient for the step before.
+struct GateGrads {
+    __m512 d[4];
+    __m512 dcPrev;
+};
+template <class Act>
+WB_GATES512_INLINE GateGrads gateGrads512(const Lanes& l, const Act* a, const float* cp, const float* tc,
+                                          const float* dOut, const float* dhRec, const float* dc,
+                                          std::int64_t h, std::int64_t j) {
+    const __m512 one = _mm512_set1_ps(1.0f);
+    const __m512 i = l.load(a + j), f = l.load(a + h + j), g = l.load(a + 2 * h + j),
+                 o = l.load(a + 3 * h + j);
+    const __m512 t = l.load(tc + j);
+    const __m512 dh = _mm512_add_ps(l.load(dOut + j), l.load(dhRec + j));
+    // dc + dh o (1 - t^2)
+    const __m512 dcj = _mm512_fmadd_ps(_mm512_mul_ps(dh, o), _mm512_fnmadd_ps(t, t, one), l.load(dc + j));
+    return {{_mm512_mul_ps(_mm512_mul_ps(dcj, g), _mm512_mul_ps(i, _mm512_sub_ps(one, i))),
+             _mm512_mul_ps(_mm512_mul_ps(dcj, l.load(cp + j)), _mm512_mul_ps(f, _mm512_sub_ps(one, f))),
+             _mm512_mul_ps(_mm512_mul_ps(dcj, i), _mm512_fnmadd_ps(g, g, one)),
+             _mm512_mul_ps(_mm512_mul_ps(dh, t), _mm512_mul_ps(o, _mm512_sub_ps(one, o)))},
+            _mm512_mul_ps(dcj, f)};
+}
+
+// The rows of the step after this one in the backward (stepBack floats before cp and tc, 4x that before a),
+// fetched into the cache while this step computes.
+template <class Act>
+WB_GATES512_INLINE void prefetchStepBack(const Act* a, const float* cp, const float* tc, std::int64_t h,
+                                         std::int64_t j, std::int64_t stepBack) {
+    const char* ap = reinterpret_cast<const char*>(a + j - 4 * stepBack);
+    _mm_prefetch(ap, _MM_HINT_T0);
+    _mm_prefetch(ap + h * sizeof(Act), _MM_HINT_T0);
+    _mm_prefetch(ap + 2 * h * sizeof(Act), _MM_HINT_T0);
+    _mm_prefetch(ap + 3 * h * sizeof(Act), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(cp + j - stepBack), _MM_HINT_T0);
+    _mm_prefetch(reinterpret_cast<const char*>(tc + j - stepBack), _MM_HINT_T0);
 }
 
 template <class Act>
 WB_GATES512 void gradRow512(const Act* a, const float* cp, const float* tc, const float* dOut,
                             const float* dhRec, float* dc, float* d, std::int64_t h, std::int64_t stepBack) {
-    const __m512 one = _mm512_set1_ps(1.0f);
+    for (std::int64_t j = 0; j < h; j += 16) {
+        if (stepBack) prefetchStepBack(a, cp, tc, h, j, stepBack);
+        const Lanes l = lanesAt(j, h);
+        const GateGrads g = gateGrads512(l, a, cp, tc, dOut, dhRec, dc, h, j);
+        for (int k = 0; k < 4; ++k) l.store(d + k * h + j, g.d[k]);
+        l.store(dc + j, g.dcPrev);
+    }
+}
+
+// ---- the same, writing bf16 (AVX512_BF16) --------------------------------------------------------------
+// vcvtneps2bf16 and vcvtne2ps2bf16 round to nearest even, as the bf16 products' own conversions do: what
+// these write equals what the fp32 kernels' outputs converted later would be, bit for bit.
+#define WB_GATES512_BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16,fma")))
+
+WB_GATES512_BF16 void forwardRow512Bf16(float* g, const float* cp, float* cn, float* tc, float* hn,
+                                        std::uint16_t* saved, std::int64_t h) {
+    for (std::int64_t j = 0; j < h; j += 16) {
+        const Lanes l = lanesAt(j, h);
+        const Activated a = activate512(l, g, h, j);
+        for (int k = 0; k < 4; ++k) {
+            const __m256i v = (__m256i)_mm512_cvtneps_pbh(a.gate[k]);
+            if (l.whole)
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(saved + k * h + j), v);
+            else
+                _mm256_mask_storeu_epi16(saved + k * h + j, l.mask, v);
+        }
+        cell512(l, a, cp, cn, tc, hn, j);
+    }
+}
+
+// Rows 0 and 1 of the arguments (two rows of a step) at once: their gate gradients go to `rows` (each row
+// row-major in bf16) and `pair` (the two interleaved, word j = (bf16 of row 0's j, of row 1's j)), and are
+// added to sum in row order.
+WB_GATES512_BF16 void gradPair512Bf16(const std::uint16_t* a, const float* cp, const float* tc,
+                                      const float* dOut, std::int64_t dOutStride, const float* dhRec,
+                                      float* dc, std::uint16_t* rows, std::uint32_t* pair, float* sum,
+                                      std::int64_t h, std::int64_t stepBack) {
+    alignas(64) std::uint16_t order[32];
+    for (int i = 0; i < 32; ++i) order[i] = static_cast<std::uint16_t>(i % 2 ? 16 + i / 2 : i / 2);
+    const __m512i interleave = _mm512_load_si512(order);
+    const std::int64_t width = 4 * h;
     for (std::int64_t j = 0; j < h; j += 16) {
         if (stepBack) {
-            const char* ap = reinterpret_cast<const char*>(a + j - 4 * stepBack);
-            _mm_prefetch(ap, _MM_HINT_T0);
-            _mm_prefetch(ap + h * sizeof(Act), _MM_HINT_T0);
-            _mm_prefetch(ap + 2 * h * sizeof(Act), _MM_HINT_T0);
-            _mm_prefetch(ap + 3 * h * sizeof(Act), _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(cp + j - stepBack), _MM_HINT_T0);
-            _mm_prefetch(reinterpret_cast<const char*>(tc + j - stepBack), _MM_HINT_T0);
+            prefetchStepBack(a, cp, tc, h, j, stepBack);
+            prefetchStepBack(a + width, cp + h, tc + h, h, j, stepBack);
         }
         const Lanes l = lanesAt(j, h);
-        const __m512 i = l.load(a + j), f = l.load(a + h + j), g = l.load(a + 2 * h + j),
-                     o = l.load(a + 3 * h + j);
-        const __m512 t = l.load(tc + j);
-        const __m512 dh = _mm512_add_ps(l.load(dOut + j), l.load(dhRec + j));
-        // dc + dh o (1 - t^2)
-        const __m512 dcj = _mm512_fmadd_ps(_mm512_mul_ps(dh, o), _mm512_fnmadd_ps(t, t, one), l.load(dc + j));
-        l.store(d + j, _mm512_mul_ps(_mm512_mul_ps(dcj, g), _mm512_mul_ps(i, _mm512_sub_ps(one, i))));
-        l.store(d + h + j,
-                _mm512_mul_ps(_mm512_mul_ps(dcj, l.load(cp + j)), _mm512_mul_ps(f, _mm512_sub_ps(one, f))));
-        l.store(d + 2 * h + j, _mm512_mul_ps(_mm512_mul_ps(dcj, i), _mm512_fnmadd_ps(g, g, one)));
-        l.store(d + 3 * h + j, _mm512_mul_ps(_mm512_mul_ps(dh, t), _mm512_mul_ps(o, _mm512_sub_ps(one, o))));
-        l.store(dc + j, _mm512_mul_ps(dcj, f));
+        const GateGrads g0 = gateGrads512(l, a, cp, tc, dOut, dhRec, dc, h, j);
+        const GateGrads g1 =
+            gateGrads512(l, a + width, cp + h, tc + h, dOut + dOutStride, dhRec + h, dc + h, h, j);
+        l.store(dc + j, g0.dcPrev);
+        l.store(dc + h + j, g1.dcPrev);
+        for (int k = 0; k < 4; ++k) {
+            const std::int64_t at = k * h + j;
+            l.store(sum + at, _mm512_add_ps(_mm512_add_ps(l.load(sum + at), g0.d[k]), g1.d[k]));
+            const __m512i both = (__m512i)_mm512_cvtne2ps_pbh(g1.d[k], g0.d[k]);
+            const __m512i words = _mm512_permutexvar_epi16(interleave, both);
+            if (l.whole) {
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(rows + at), _mm512_castsi512_si256(both));
+                _mm256_storeu_si256(reinterpret_cast<__m256i*>(rows + width + at),
+                                    _mm512_extracti64x4_epi64(both, 1));
+                _mm512_storeu_si512(pair + at, words);
+            } else {
+                _mm256_mask_storeu_epi16(rows + at, l.mask, _mm512_castsi512_si256(both));
+                _mm256_mask_storeu_epi16(rows + width + at, l.mask, _mm512_extracti64x4_epi64(both, 1));
+                _mm512_mask_storeu_epi32(pair + at, l.mask, words);
+            }
+        }
     }
 }
 
@@ -241,6 +331,15 @@ bool gates512() {
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                __builtin_cpu_supports("avx512vl") && !switchedOff("LSTM_WORKBENCH_AVX512_GATES");
+    }();
+    return yes;
+}
+
+// And AVX512_BF16, for the kernels that write bf16.
+bool bf16Gates512() {
+    static const bool yes = [] {
+        __builtin_cpu_init();
+        return gates512() && __builtin_cpu_supports("avx512bf16");
     }();
     return yes;
 }
@@ -299,6 +398,40 @@ void backwardRows(const std::uint16_t* act, const float* cPrev, const float* tan
                   std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
                   std::int64_t b1, std::int64_t h, std::int64_t stepBack) {
     backwardRowsOf(act, cPrev, tanhC, dOut, dOutStride, dhRec, dc, dGates, b0, b1, h, stepBack);
+}
+
+bool bf16GateKernelsAvailable() {
+#ifdef WB_HAVE_GATES512
+    return bf16Gates512();
+#else
+    return false;
+#endif
+}
+
+void forwardRowsBf16(float* gates, const float* cPrev, float* cNext, float* hNext, float* tanhC,
+                     std::uint16_t* saved, std::int64_t rows, std::int64_t h) {
+#ifdef WB_HAVE_GATES512
+    for (std::int64_t b = 0; b < rows; ++b)
+        forwardRow512Bf16(gates + b * 4 * h, cPrev + b * h, cNext + b * h, tanhC + b * h, hNext + b * h,
+                          saved + b * 4 * h, h);
+#else
+    (void)gates, (void)cPrev, (void)cNext, (void)hNext, (void)tanhC, (void)saved, (void)rows, (void)h;
+#endif
+}
+
+void backwardPairsBf16(const std::uint16_t* act, const float* cPrev, const float* tanhC, const float* dOut,
+                       std::int64_t dOutStride, const float* dhRec, float* dc, std::uint16_t* dGateRows,
+                       std::uint32_t* dGatePairs, float* sum, std::int64_t rows, std::int64_t h,
+                       std::int64_t stepBack) {
+#ifdef WB_HAVE_GATES512
+    for (std::int64_t b = 0; b + 1 < rows; b += 2)
+        gradPair512Bf16(act + b * 4 * h, cPrev + b * h, tanhC + b * h, dOut + b * dOutStride, dOutStride,
+                        dhRec + b * h, dc + b * h, dGateRows + b * 4 * h, dGatePairs + b / 2 * 4 * h, sum, h,
+                        stepBack);
+#else
+    (void)act, (void)cPrev, (void)tanhC, (void)dOut, (void)dOutStride, (void)dhRec, (void)dc, (void)dGateRows,
+        (void)dGatePairs, (void)sum, (void)rows, (void)h, (void)stepBack;
+#endif
 }
 
 WB_KERNEL void addRows(const float* __restrict rows, std::int64_t b0, std::int64_t b1, std::int64_t width,

@@ -28,6 +28,25 @@ void backwardRows(const std::uint16_t* act, const float* cPrev, const float* tan
                   std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
                   std::int64_t b1, std::int64_t h, std::int64_t stepBack = 0);
 
+// The same two steps for a CPU bf16 scope, on CPUs with AVX-512 and AVX512_BF16 (bf16GateKernelsAvailable;
+// LSTM_WORKBENCH_AVX512_GATES=off turns them off with the other AVX-512 gate kernels). Both take rows from
+// row 0 of every pointer and write the bf16 values the bf16 products would otherwise convert later (nearest
+// even), bit for bit:
+// - forwardRowsBf16 is forwardRows, but the activations go to `saved` as bf16 (what the backward reads)
+//   and gates is left as it was;
+// - backwardPairsBf16 is backwardRows for an even number of rows, but writes no fp32 gate gradients:
+//   dGateRows gets each row in bf16 (row-major [rows, 4H]: the left-hand side of the step's products),
+//   dGatePairs each row pair interleaved (pair q's word j = (row 2q's j, row 2q + 1's j): a row pair of the
+//   weight gradients' packed operand, bf16kernels::packPairRows), and sum[j] += the rows' fp32 gradients in
+//   row order (the bias gradient).
+bool bf16GateKernelsAvailable();
+void forwardRowsBf16(float* gates, const float* cPrev, float* cNext, float* hNext, float* tanhC,
+                     std::uint16_t* saved, std::int64_t rows, std::int64_t h);
+void backwardPairsBf16(const std::uint16_t* act, const float* cPrev, const float* tanhC, const float* dOut,
+                       std::int64_t dOutStride, const float* dhRec, float* dc, std::uint16_t* dGateRows,
+                       std::uint32_t* dGatePairs, float* sum, std::int64_t rows, std::int64_t h,
+                       std::int64_t stepBack = 0);
+
 // sum[j] += rows[b * width + j] for the rows [b0, b1), in row order.
 void addRows(const float* rows, std::int64_t b0, std::int64_t b1, std::int64_t width, float* sum);
 
