@@ -130,9 +130,8 @@ WB_GATES512_INLINE __m512 exp512(__m512 x) {
     p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
     p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
     const __m512 y = _mm512_add_ps(_mm512_fmadd_ps(_mm512_mul_ps(p, r), r, r), _mm512_set1_ps(1.0f));
-    const __m512i bits =
-        _mm512_slli_epi32(_mm512_add_epi32(_mm512_cvtps_epi32(n), _mm512_set1_epi32(127)), 23);
-    return _mm512_mul_ps(y, _mm512_castsi512_ps(bits));
+    // y 2^n in one instruction (vscalefps): n is integral and within the exponent's range after the clamp.
+    return _mm512_scalef_ps(y, n);
 }
 
 // 1 / d: the 14-bit estimate and one Newton step.
