@@ -232,3 +232,28 @@ TEST(Bf16Kernels, LargeProductsMatchDoubleForRowMajorAndTransposedLeftOperands) 
     EXPECT_GT(worst, 1e-3);  // bf16 really was used: fp32 would be ~1e-5 here
     EXPECT_LT(worst, 0.02 * std::sqrt(static_cast<double>(k)));
 }
+
+TEST(Bf16Kernels, StackedColumnPartsMatchTheProductOfTheStackedMatrix) {
+    SKIP_WITHOUT_BF16();
+    // The LSTM's weight gradients: A = [x^T; h^T] with h's first columns from h0 (the head) and the rest from
+    // the steps' outputs. k spans three 384-deep blocks and ends odd; row ranges cross the parts' border.
+    const std::int64_t k = 901, n = 45, inRows = 13, hRows = 20, head = 6, m = inRows + hRows;
+    const auto x = randomMatrix(k, inRows, 21), h0 = randomMatrix(head, hRows, 22),
+               out = randomMatrix(k - head, hRows, 23), b = randomMatrix(k, n, 24);
+    // The stacked matrix A [m, k] the parts stand for.
+    std::vector<float> a(static_cast<std::size_t>(m * k));
+    for (std::int64_t kk = 0; kk < k; ++kk) {
+        for (std::int64_t r = 0; r < inRows; ++r) a[r * k + kk] = x[kk * inRows + r];
+        for (std::int64_t r = 0; r < hRows; ++r)
+            a[(inRows + r) * k + kk] = kk < head ? h0[kk * hRows + r] : out[(kk - head) * hRows + r];
+    }
+    std::vector<std::uint16_t> packed(static_cast<std::size_t>(packedSize(k, n)));
+    packPanels(b.data(), n, 1, k, n, 0, panelCount(n), packed.data());
+    const auto expected = reference(a, k, 1, b, m, k, n, nullptr);
+    const ColumnPart parts[2] = {{x.data(), nullptr, 0, inRows, inRows},
+                                 {out.data(), h0.data(), head, hRows, hRows}};
+    std::vector<float> c(static_cast<std::size_t>(m * n), -1.0f);
+    for (auto [m0, m1] : {std::pair<std::int64_t, std::int64_t>{0, 9}, {9, 17}, {17, m}})
+        gemmColumnParts(parts, 2, packed.data(), k, n, c.data(), n, m0, m1);
+    EXPECT_LT(worstError(c, n, expected, m, n), 2e-3);
+}

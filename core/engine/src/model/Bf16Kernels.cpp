@@ -194,18 +194,19 @@ WB_BF16 void convertRowsAvx512(const float* a, std::int64_t rowStride, int rows,
     }
 }
 
-// Rows [0, rows) (rows <= 16) of a transposed A (row r, column kk at a[r + kk * colStride]), columns
-// [kk0, kk1), to pair-major words: two columns are two contiguous loads, converted and interleaved.
-WB_BF16 void convertColumnsAvx512(const float* a, std::int64_t colStride, int rows, std::int64_t kk0,
-                                  std::int64_t kk1, std::uint32_t* out) {
+// Rows [0, rows) (rows <= 16) of a transposed A (row r, column kk at first[r + kk * colStride], from the
+// first column converted), `columns` columns, to pair-major words: two columns are two contiguous loads,
+// converted and interleaved.
+WB_BF16 void convertColumnsAvx512(const float* first, std::int64_t colStride, int rows, std::int64_t columns,
+                                  std::uint32_t* out) {
     alignas(64) std::uint16_t order[32];
     for (int i = 0; i < 32; ++i) order[i] = static_cast<std::uint16_t>(i % 2 ? 16 + i / 2 : i / 2);
     const __m512i interleave = _mm512_load_si512(order);
     const __mmask16 m = static_cast<__mmask16>(rows >= 16 ? 0xFFFFu : (1u << rows) - 1);
-    for (std::int64_t kk = kk0, q = 0; kk < kk1; kk += 2, ++q) {
-        const __m512 lo = _mm512_maskz_loadu_ps(m, a + kk * colStride);
+    for (std::int64_t kk = 0, q = 0; kk < columns; kk += 2, ++q) {
+        const __m512 lo = _mm512_maskz_loadu_ps(m, first + kk * colStride);
         const __m512 hi =
-            kk + 1 < kk1 ? _mm512_maskz_loadu_ps(m, a + (kk + 1) * colStride) : _mm512_setzero_ps();
+            kk + 1 < columns ? _mm512_maskz_loadu_ps(m, first + (kk + 1) * colStride) : _mm512_setzero_ps();
         const __m512i both = _mm512_permutexvar_epi16(interleave, (__m512i)_mm512_cvtne2ps_pbh(hi, lo));
         _mm512_storeu_si512(out + q * kPairMajorStride, both);
     }
@@ -507,15 +508,48 @@ void gemmPackedRows(const Operand* ops, int count, const float* bias, float* c, 
 #endif
 }
 
-void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, const std::uint16_t* packed,
-              std::int64_t k, std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1,
-              bool accumulate, std::int64_t firstRow, std::int64_t packedRows) {
+void gemmColumnParts(const ColumnPart* parts, int count, const std::uint16_t* packed, std::int64_t k,
+                     std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1) {
 #ifdef WB_HAVE_BF16_KERNELS
     if (m1 <= m0) return;
-    const std::int64_t pairs = pairsOf(k);
-    // B's rows from firstRow: its panels still hold all packedRows rows.
-    packed += firstRow / 2 * 2 * kCols;
-    const std::int64_t panelStride = pairsOf(packedRows < 0 ? k : packedRows) * 2 * kCols;
+    const std::int64_t pairs = pairsOf(k), panelStride = pairs * 2 * kCols;
+    std::uint32_t* buffer = scratch(static_cast<std::size_t>(kPairMajorStride * kBlockPairs));
+    // This part's columns [kk0, kk1) of rows [row, row + rows): the head's, then the rest's.
+    const auto convert = [&](const ColumnPart& part, std::int64_t row, int rows, std::int64_t kk0,
+                             std::int64_t kk1) {
+        const std::int64_t split = std::clamp(part.headColumns, kk0, kk1);
+        if (split > kk0)
+            convertColumnsAvx512(part.head + row + kk0 * part.ld, part.ld, rows, split - kk0, buffer);
+        if (kk1 > split)
+            convertColumnsAvx512(part.a + row + (split - part.headColumns) * part.ld, part.ld, rows,
+                                 kk1 - split, buffer + (split - kk0) / 2 * kPairMajorStride);
+    };
+    // k outside: each block of B is read from memory once for the rows of every part.
+    for (std::int64_t q0 = 0; q0 < pairs; q0 += kBlockPairs) {
+        const std::int64_t blockPairs = std::min(kBlockPairs, pairs - q0);
+        const std::int64_t kk0 = 2 * q0, kk1 = std::min(k, 2 * (q0 + blockPairs));
+        const Term term{buffer, blockPairs, packed + q0 * 2 * kCols, blockPairs};
+        std::int64_t first = 0;  // the part's first row in C
+        for (int i = 0; i < count; ++i) {
+            const std::int64_t r0 = std::max(m0, first), r1 = std::min(m1, first + parts[i].rows);
+            forRowBlocks(r0, r1, [&](std::int64_t row, int rows) {
+                convert(parts[i], row - first, rows, kk0, kk1);
+                panelsOfRows<true>(&term, &panelStride, 1, rows, nullptr, c + row * ldc, ldc, n, q0 > 0);
+            });
+            first += parts[i].rows;
+        }
+    }
+#else
+    (void)parts, (void)count, (void)packed, (void)k, (void)n, (void)c, (void)ldc, (void)m0, (void)m1;
+#endif
+}
+
+void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, const std::uint16_t* packed,
+              std::int64_t k, std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1,
+              bool accumulate) {
+#ifdef WB_HAVE_BF16_KERNELS
+    if (m1 <= m0) return;
+    const std::int64_t pairs = pairsOf(k), panelStride = pairs * 2 * kCols;
     // A transposed A (rowStride 1) is converted pair-major: contiguous loads instead of a gather.
     const bool pairMajor = rowStride == 1 && colStride != 1;
     std::uint32_t* buffer =
@@ -528,7 +562,7 @@ void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, co
             float* out = c + row * ldc;
             const bool add = accumulate || q0 > 0;
             if (pairMajor) {
-                convertColumnsAvx512(a + row, colStride, rows, kk0, kk1, buffer);
+                convertColumnsAvx512(a + row + kk0 * colStride, colStride, rows, kk1 - kk0, buffer);
                 panelsOfRows<true>(&term, &panelStride, 1, rows, nullptr, out, ldc, n, add);
             } else {
                 convertRows(a + row * rowStride, rowStride, colStride, rows, kk0, kk1, buffer, blockPairs);
@@ -538,7 +572,7 @@ void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, co
     }
 #else
     (void)a, (void)rowStride, (void)colStride, (void)packed, (void)k, (void)n, (void)c, (void)ldc, (void)m0,
-        (void)m1, (void)accumulate, (void)firstRow, (void)packedRows;
+        (void)m1, (void)accumulate;
 #endif
 }
 

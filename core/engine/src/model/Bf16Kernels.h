@@ -55,12 +55,24 @@ void gemmPackedRows(const Operand* ops, int count, const float* bias, float* c, 
 
 // Rows [m0, m1) of C (+)= A B for a large k: A's element (r, kk) is a[r * rowStride + kk * colStride]
 // (either stride may be 1: a transposed view needs no copy), B packed with k rows. Blocked over k so that a
-// block of B stays in the core's L2 cache while the rows pass over it. B may also be rows [firstRow,
-// firstRow + k) of a packed matrix with packedRows rows (firstRow even; an odd k there meets A's zero
-// padding, so B's next row adds nothing).
+// block of B stays in the core's L2 cache while the rows pass over it.
 void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, const std::uint16_t* packed,
               std::int64_t k, std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1,
-              bool accumulate, std::int64_t firstRow = 0, std::int64_t packedRows = -1);
+              bool accumulate);
+
+// The LSTM's weight gradients, [x_t, h_{t-1}]^T dG over all steps: rows [m0, m1) of C = A B, where A's rows
+// are stacked from parts (part 0's rows first) and each part is a transposed view with an optional head:
+// element (r, kk) at head[r + kk * ld] for kk < headColumns (h0, for the first step), else at
+// a[r + (kk - headColumns) * ld] (the steps' outputs); headColumns is even. B is packed with k rows. Blocked
+// over k with the rows of every part per block, so that each block of B is read from memory once, not once
+// per part.
+struct ColumnPart {
+    const float* a;
+    const float* head;
+    std::int64_t headColumns, ld, rows;
+};
+void gemmColumnParts(const ColumnPart* parts, int count, const std::uint16_t* packed, std::int64_t k,
+                     std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1);
 
 // Generation's matrix-vector products: rows [r0, r1) of y += W x, W row-major [rows, k] in bf16 and x
 // already converted to bf16 (k values). Each vdpbf16ps takes 32 weights of a row: the arithmetic a token

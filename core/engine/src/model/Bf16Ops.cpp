@@ -46,31 +46,16 @@ torch::Tensor mmBf16(const torch::Tensor& a, const torch::Tensor& b) {
     if (out.numel() == 0) return out;
     if (a.size(1) == 0) return out.zero_();
     const auto packed = packBf16(b);
-    mmBf16PackedInto(a, packed.data(), 0, b.size(0), out, /*accumulate=*/false);
-    return out;
-}
-
-void mmBf16PackedInto(const torch::Tensor& a, const std::uint16_t* packed, std::int64_t firstRow,
-                      std::int64_t packedRows, const torch::Tensor& out, bool accumulate) {
-    checkOperand(a, "a");
-    checkOperand(out, "out");
-    const auto m = a.size(0), k = a.size(1), n = out.size(1);
-    TORCH_CHECK(out.size(0) == m && out.stride(1) == 1 && firstRow % 2 == 0 && firstRow + k <= packedRows,
-                "bf16 product of [", m, ", ", k, "] and rows ", firstRow, "+ of a packed [", packedRows, ", ",
-                n, "] into [", out.size(0), ", ", n, "]");
-    if (m == 0 || n == 0) return;
-    if (k == 0) {
-        if (!accumulate) out.zero_();
-        return;
-    }
     const auto av = withUnitStride(a);
+    const auto m = a.size(0), k = a.size(1), n = b.size(1);
     const float* aData = av.data_ptr<float>();
     float* cData = out.data_ptr<float>();
-    const std::int64_t blocks = (m + kRowBlock - 1) / kRowBlock, ldc = out.stride(0);
+    const std::int64_t blocks = (m + kRowBlock - 1) / kRowBlock;
     at::parallel_for(0, blocks, 1, [&](std::int64_t b0, std::int64_t b1) {
-        bf16kernels::gemmRows(aData, av.stride(0), av.stride(1), packed, k, n, cData, ldc, b0 * kRowBlock,
-                              std::min(m, b1 * kRowBlock), accumulate, firstRow, packedRows);
+        bf16kernels::gemmRows(aData, av.stride(0), av.stride(1), packed.data(), k, n, cData, n,
+                              b0 * kRowBlock, std::min(m, b1 * kRowBlock), /*accumulate=*/false);
     });
+    return out;
 }
 
 namespace {

@@ -16,12 +16,6 @@ std::vector<std::uint16_t> packBf16(const torch::Tensor& b);
 // a [m, k] times b [k, n], fp32 result. a may be a transposed view (no copy is made for it).
 torch::Tensor mmBf16(const torch::Tensor& a, const torch::Tensor& b);
 
-// out (+)= a [m, k] times rows [firstRow, firstRow + k) of a B [packedRows, n] the caller packed
-// (bf16kernels::packPanels or packRows); a may be a transposed view, out [m, n] a view with contiguous rows.
-// The rows of out split over the intra-op threads.
-void mmBf16PackedInto(const torch::Tensor& a, const std::uint16_t* packed, std::int64_t firstRow,
-                      std::int64_t packedRows, const torch::Tensor& out, bool accumulate);
-
 // y = x W^T + bias over the last dimension of x, forward and backward (dx = dy W, dW = dy^T x) in bf16.
 torch::Tensor linearBf16(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias);
 

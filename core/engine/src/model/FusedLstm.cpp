@@ -56,6 +56,8 @@ std::int64_t packedMaxHidden() {
     return limit;
 }
 constexpr std::int64_t kRecurrenceGrainRows = 4;
+// Rows of the weight gradients' product per parallel chunk: the bf16 kernel's 12 rows.
+constexpr std::int64_t kWeightGradRows = 12;
 
 bool packedRecurrence(std::int64_t batch, std::int64_t h, bool bf16) {
     return batch > 1 && (bf16 || h <= packedMaxHidden());
@@ -230,17 +232,22 @@ Tensor weightGrads(const Tensor& dG, const Tensor& x, const Tensor& h0, const Te
 }
 
 // The same from gate gradients packed for the bf16 kernels (bf16kernels::packRows, row s * B + b, B even):
-// computed transposed, [x_t, h_{t-1}]^T dG, one term for x, h0 and out's steps each, so that the inputs of
-// all steps are never copied into one matrix.
+// computed transposed, [x_t, h_{t-1}]^T dG, with x's rows and h's (h0, then out's steps) stacked in one
+// product, so that the inputs of all steps are never copied into one matrix and each block of dG is read
+// from memory once.
 Tensor weightGradsFromPacked(const Tensor& x, const Tensor& h0, const Tensor& out, const std::uint16_t* dG) {
-    const auto t = x.size(0), b = x.size(1), in = x.size(2), h = out.size(2), rows = t * b;
+    const auto t = x.size(0), b = x.size(1), in = x.size(2), h = out.size(2);
+    TORCH_CHECK(x.is_contiguous() && h0.is_contiguous() && out.is_contiguous() && b % 2 == 0,
+                "FusedLstm's bf16 weight gradients need contiguous inputs and an even batch");
     const Tensor dWt = torch::empty({in + h, 4 * h}, x.options());
-    mmBf16PackedInto(x.reshape({rows, in}).t(), dG, 0, rows, dWt.narrow(0, 0, in), /*accumulate=*/false);
-    const Tensor ofH = dWt.narrow(0, in, h);
-    mmBf16PackedInto(h0.reshape({b, h}).t(), dG, 0, rows, ofH, /*accumulate=*/false);
-    if (t > 1)
-        mmBf16PackedInto(out.narrow(0, 0, t - 1).reshape({(t - 1) * b, h}).t(), dG, b, rows, ofH,
-                         /*accumulate=*/true);
+    const bf16kernels::ColumnPart parts[2] = {{x.data_ptr<float>(), nullptr, 0, in, in},
+                                              {out.data_ptr<float>(), h0.data_ptr<float>(), b, h, h}};
+    float* c = dWt.data_ptr<float>();
+    const std::int64_t m = in + h, blocks = (m + kWeightGradRows - 1) / kWeightGradRows;
+    at::parallel_for(0, blocks, 1, [&](std::int64_t b0, std::int64_t b1) {
+        bf16kernels::gemmColumnParts(parts, 2, dG, t * b, 4 * h, c, 4 * h, b0 * kWeightGradRows,
+                                     std::min(m, b1 * kWeightGradRows));
+    });
     return dWt.t().contiguous();
 }
 
