@@ -5,6 +5,7 @@
 #include "model/Bf16Kernels.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -248,9 +249,13 @@ WB_BF16 void packRowMajorAvx512(const float* b, std::int64_t strideK, std::int64
 }
 
 // packPairRows: each panel's 32 words of a pair are two vector copies (the padding beyond n read as zeros).
+// Into a 64-byte aligned B (each pair of a panel is 128 bytes) they are non-temporal stores: the LSTM's B
+// holds the gate gradients of every step (megabytes), read back only after the whole backward walk, so
+// writing it around the cache saves reading each line in before it is overwritten.
 WB_BF16 void packPairRowsAvx512(const std::uint32_t* pairs, std::int64_t ld, std::int64_t firstRow,
                                 std::int64_t count, std::int64_t k, std::int64_t n, std::uint16_t* packed) {
     const std::int64_t totalPairs = pairsOf(k), firstPair = firstRow / 2, panels = (n + kCols - 1) / kCols;
+    const bool aligned = reinterpret_cast<std::uintptr_t>(packed) % 64 == 0;
     for (std::int64_t i = 0; i < count / 2; ++i) {
         const std::uint32_t* from = pairs + i * ld;
         for (std::int64_t p = 0; p < panels; ++p) {
@@ -261,11 +266,16 @@ WB_BF16 void packPairRowsAvx512(const std::uint32_t* pairs, std::int64_t ld, std
                 const __mmask16 m = left >= 16  ? 0xFFFF
                                     : left <= 0 ? 0
                                                 : static_cast<__mmask16>((1u << left) - 1);
-                _mm512_storeu_si512(to + 32 * half,
-                                    _mm512_maskz_loadu_epi32(m, from + p * kCols + 16 * half));
+                const __m512i words = _mm512_maskz_loadu_epi32(m, from + p * kCols + 16 * half);
+                if (aligned)
+                    _mm512_stream_si512(reinterpret_cast<__m512i*>(to + 32 * half), words);
+                else
+                    _mm512_storeu_si512(to + 32 * half, words);
             }
         }
     }
+    // Non-temporal stores are weakly ordered: done before whoever reads B next is told so.
+    _mm_sfence();
 }
 
 // packPanels for the two layouts the model has: B row-major (strideN == 1, packRowMajorAvx512) and B a

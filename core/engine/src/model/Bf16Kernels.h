@@ -33,7 +33,8 @@ void packRows(const float* rows, std::int64_t ld, std::int64_t firstRow, std::in
 
 // The same from row pairs already converted and interleaved (lstmkernels::backwardPairsBf16): pair i's n
 // words (row firstRow + 2i's bf16 and row firstRow + 2i + 1's, column by column) at pairs + i * ld, for an
-// even count of rows from an even firstRow.
+// even count of rows from an even firstRow. A 64-byte aligned packed is written around the cache (for a B
+// read back much later).
 void packPairRows(const std::uint32_t* pairs, std::int64_t ld, std::int64_t firstRow, std::int64_t count,
                   std::int64_t k, std::int64_t n, std::uint16_t* packed);
 

@@ -261,6 +261,12 @@ void stepProductsFromBf16(const PackedWeight& hh, const PackedWeight& ih, const 
     bf16kernels::gemmPackedRows(&toX, 1, nullptr, dx, ih.n, 0, rows, ih.n, /*accumulate=*/false);
 }
 
+// The packed gate gradients of all steps, 64-byte aligned: bf16kernels::packPairRows then writes them
+// around the cache (they are read back only by the weight gradients' product after the whole walk).
+struct AlignedDelete {
+    void operator()(std::uint16_t* p) const { ::operator delete[](p, std::align_val_t(64)); }
+};
+
 class LstmLayerFunction : public torch::autograd::Function<LstmLayerFunction> {
 public:
     static torch::autograd::variable_list forward(torch::autograd::AutogradContext* ctx, const Tensor& x,
@@ -331,11 +337,12 @@ public:
             // writes them as the step's products' bf16 rows and as the packed operand's row pairs, and sums
             // the bias gradient.
             const bool fusedGrads = packGrads && bf16Gates && lstmkernels::bf16GateKernelsAvailable();
-            std::unique_ptr<std::uint16_t[]> dgPacked;
+            std::unique_ptr<std::uint16_t[], AlignedDelete> dgPacked;
             Tensor dGates;
             if (packGrads)
-                dgPacked.reset(
-                    new std::uint16_t[static_cast<std::size_t>(bf16kernels::packedSize(t * b, 4 * h))]);
+                dgPacked.reset(static_cast<std::uint16_t*>(
+                    ::operator new[](static_cast<std::size_t>(bf16kernels::packedSize(t * b, 4 * h)) * 2,
+                                     std::align_val_t(64))));
             else
                 dGates = torch::empty({t, b, 4 * h}, x.options());
             float* dGatesPtr = packGrads ? nullptr : dGates.data_ptr<float>();
