@@ -5,7 +5,9 @@
 // CPUs without AVX-512 and AVX512_BF16.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -31,20 +33,29 @@ bool sameBits(const std::vector<float>& a, const std::vector<float>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
+double worstDifference(const std::vector<float>& a, const std::vector<float>& b) {
+    double worst = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(double(a[i]) - double(b[i])));
+    return worst;
+}
+
 #define SKIP_WITHOUT_BF16_GATES()                 \
     if (!lstmkernels::bf16GateKernelsAvailable()) \
     GTEST_SKIP() << "this CPU has no AVX-512 with AVX512_BF16 (or LSTM_WORKBENCH_AVX512_GATES=off)"
 
 }  // namespace
 
-TEST(LstmKernelsBf16, ForwardWritesTheConvertedActivationsAndTheSameStates) {
+TEST(LstmKernelsBf16, ForwardWritesActivationsWithinABf16UnitAndStatesWithinTheirError) {
     SKIP_WITHOUT_BF16_GATES();
+    // The bf16 forward computes its activations to ~5e-6 (a shorter exp polynomial, no tanh series near 0),
+    // not to fp32's ~1e-7: the saved activations may differ from the exact ones converted by one bf16 unit
+    // where the exact value lies near a rounding boundary, and the states by a few 1e-6.
     const std::int64_t rows = 5;
     for (std::int64_t h : {7, 16, 100, 128}) {
         SCOPED_TRACE("h=" + std::to_string(h));
         const auto n = static_cast<std::size_t>(rows * h);
         const auto preact = randomValues(4 * n, 1, 3.0f), cPrev = randomValues(n, 2);
-        // The fp32 kernel, then the conversion of its activations.
+        // The exact fp32 kernel, then the conversion of its activations.
         auto gates = preact;
         std::vector<float> cNext(n), hNext(n), tanhC(n);
         lstmkernels::forwardRows(gates.data(), cPrev.data(), cNext.data(), hNext.data(), tanhC.data(), 0,
@@ -57,10 +68,17 @@ TEST(LstmKernelsBf16, ForwardWritesTheConvertedActivationsAndTheSameStates) {
         std::vector<std::uint16_t> saved(4 * n, 0xEEEE);
         lstmkernels::forwardRowsBf16(gates16.data(), cPrev.data(), cNext16.data(), hNext16.data(),
                                      tanhC16.data(), saved.data(), rows, h);
-        EXPECT_EQ(saved, expected);
-        EXPECT_TRUE(sameBits(cNext16, cNext));
-        EXPECT_TRUE(sameBits(hNext16, hNext));
-        EXPECT_TRUE(sameBits(tanhC16, tanhC));
+        int moreThanOneUnit = 0, oneUnit = 0;
+        for (std::size_t i = 0; i < saved.size(); ++i) {
+            const int units = std::abs(static_cast<int>(saved[i]) - static_cast<int>(expected[i]));
+            moreThanOneUnit += units > 1;
+            oneUnit += units == 1;
+        }
+        EXPECT_EQ(moreThanOneUnit, 0);
+        EXPECT_LT(oneUnit, static_cast<int>(saved.size() / 20)) << "most round to the same bf16";
+        EXPECT_LT(worstDifference(cNext16, cNext), 2e-5);
+        EXPECT_LT(worstDifference(hNext16, hNext), 2e-5);
+        EXPECT_LT(worstDifference(tanhC16, tanhC), 2e-5);
         EXPECT_TRUE(sameBits(gates16, preact)) << "the pre-activations are left as they were";
     }
 }
