@@ -15,6 +15,7 @@
 #include "model/Bf16Kernels.h"
 
 using namespace wb::bf16kernels;
+using wb::ColumnPart;
 
 namespace {
 

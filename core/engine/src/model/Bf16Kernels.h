@@ -12,6 +12,8 @@
 
 #include <cstdint>
 
+#include "model/ColumnPart.h"
+
 namespace wb::bf16kernels {
 
 // This CPU has AVX512F, AVX512BW, AVX512VL and AVX512_BF16.
@@ -61,17 +63,9 @@ void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, co
               std::int64_t k, std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1,
               bool accumulate);
 
-// The LSTM's weight gradients, [x_t, h_{t-1}]^T dG over all steps: rows [m0, m1) of C = A B, where A's rows
-// are stacked from parts (part 0's rows first) and each part is a transposed view with an optional head:
-// element (r, kk) at head[r + kk * ld] for kk < headColumns (h0, for the first step), else at
-// a[r + (kk - headColumns) * ld] (the steps' outputs); headColumns is even. B is packed with k rows. Blocked
-// over k with the rows of every part per block, so that each block of B is read from memory once, not once
-// per part.
-struct ColumnPart {
-    const float* a;
-    const float* head;
-    std::int64_t headColumns, ld, rows;
-};
+// The LSTM's weight gradients, [x_t, h_{t-1}]^T dG over all steps: rows [m0, m1) of C = A B, A's rows
+// stacked from parts (model/ColumnPart.h, part 0's rows first) and B packed with k rows. Blocked over k with
+// the rows of every part per block, so that each block of B is read from memory once, not once per part.
 void gemmColumnParts(const ColumnPart* parts, int count, const std::uint16_t* packed, std::int64_t k,
                      std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1);
 

@@ -32,6 +32,8 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 namespace wb {
@@ -231,22 +233,25 @@ Tensor weightGrads(const Tensor& dG, const Tensor& x, const Tensor& h0, const Te
     return bf16 ? mmBf16(dG.t(), inputs) : torch::mm(dG.t(), inputs);
 }
 
-// The same from gate gradients packed for the bf16 kernels (bf16kernels::packRows, row s * B + b, B even):
-// computed transposed, [x_t, h_{t-1}]^T dG, with x's rows and h's (h0, then out's steps) stacked in one
-// product, so that the inputs of all steps are never copied into one matrix and each block of dG is read
-// from memory once.
-Tensor weightGradsFromPacked(const Tensor& x, const Tensor& h0, const Tensor& out, const std::uint16_t* dG) {
+// The same from gate gradients packed by the backward's steps (GradSink below): computed transposed,
+// [x_t, h_{t-1}]^T dG, with x's rows and h's (h0, then out's steps) stacked in one product, so that the
+// inputs of all steps are never copied into one matrix and each block of dG is read from memory once.
+template <class Packed>
+Tensor weightGradsFromPacked(const Tensor& x, const Tensor& h0, const Tensor& out, const Packed* dG) {
     const auto t = x.size(0), b = x.size(1), in = x.size(2), h = out.size(2);
-    TORCH_CHECK(x.is_contiguous() && h0.is_contiguous() && out.is_contiguous() && b % 2 == 0,
-                "FusedLstm's bf16 weight gradients need contiguous inputs and an even batch");
+    TORCH_CHECK(x.is_contiguous() && h0.is_contiguous() && out.is_contiguous(),
+                "FusedLstm's weight gradients need contiguous inputs");
     const Tensor dWt = torch::empty({in + h, 4 * h}, x.options());
-    const bf16kernels::ColumnPart parts[2] = {{x.data_ptr<float>(), nullptr, 0, in, in},
-                                              {out.data_ptr<float>(), h0.data_ptr<float>(), b, h, h}};
+    const ColumnPart parts[2] = {{x.data_ptr<float>(), nullptr, 0, in, in},
+                                 {out.data_ptr<float>(), h0.data_ptr<float>(), b, h, h}};
     float* c = dWt.data_ptr<float>();
     const std::int64_t m = in + h, blocks = (m + kWeightGradRows - 1) / kWeightGradRows;
     at::parallel_for(0, blocks, 1, [&](std::int64_t b0, std::int64_t b1) {
-        bf16kernels::gemmColumnParts(parts, 2, dG, t * b, 4 * h, c, 4 * h, b0 * kWeightGradRows,
-                                     std::min(m, b1 * kWeightGradRows));
+        const std::int64_t m0 = b0 * kWeightGradRows, m1 = std::min(m, b1 * kWeightGradRows);
+        if constexpr (std::is_same_v<Packed, std::uint16_t>)
+            bf16kernels::gemmColumnParts(parts, 2, dG, t * b, 4 * h, c, 4 * h, m0, m1);
+        else
+            lstmkernels::gemmColumnParts(parts, 2, dG, t * b, 4 * h, c, 4 * h, m0, m1);
     });
     return dWt.t().contiguous();
 }
@@ -261,11 +266,172 @@ void stepProductsFromBf16(const PackedWeight& hh, const PackedWeight& ih, const 
     bf16kernels::gemmPackedRows(&toX, 1, nullptr, dx, ih.n, 0, rows, ih.n, /*accumulate=*/false);
 }
 
-// The packed gate gradients of all steps, 64-byte aligned: bf16kernels::packPairRows then writes them
-// around the cache (they are read back only by the weight gradients' product after the whole walk).
-struct AlignedDelete {
-    void operator()(std::uint16_t* p) const { ::operator delete[](p, std::align_val_t(64)); }
+// What a layer's backward reads and updates (LstmLayerFunction::backward sets it up).
+struct LayerBackward {
+    Tensor x, h0, wIh, wHh, out;
+    const float* act = nullptr;                // the activated gates in fp32, or
+    const std::uint16_t* actHalves = nullptr;  // in bf16 (a CPU bf16 scope's packed forward)
+    const float* cells = nullptr;
+    const float* tanhC = nullptr;
+    const float* dOut = nullptr;  // step s, row b at s * dOutStep + b * dOutRow
+    std::int64_t dOutStep = 0, dOutRow = 0;
+    Tensor dhRec, dc;  // from the step after the last on entry; for h0 and c0 on return
+    std::int64_t t = 0, b = 0, in = 0, h = 0;
+    bool bf16 = false;
 };
+
+struct LayerGrads {
+    Tensor dx, db, dW;
+};
+
+// Where the packed backward's steps put their gate gradients for the weight gradients' product, which runs
+// after the walk. Packed (transposed product, ColumnPart): the gate gradients of all steps (26 MB a step on
+// imdb) never exist as one fp32 matrix that LibTorch's product would copy and pack again.
+enum class GradSink {
+    Kept,        // every step's fp32 rows kept in [T, B, 4H]; one product afterwards (weightGrads)
+    PackedFp32,  // into fp32 panels (lstmkernels::packRowsInto); fp32 with the AVX-512 product kernels
+    PackedBf16,  // converted into the bf16 operand's row pairs (bf16kernels::packRows); bf16, even batch
+    FusedBf16,   // as PackedBf16, but written as bf16 by the gate kernel itself (backwardPairsBf16)
+};
+
+GradSink gradSinkFor(const LayerBackward& l) {
+    if (l.bf16 && l.b % 2 == 0)
+        return l.actHalves && lstmkernels::bf16GateKernelsAvailable() ? GradSink::FusedBf16
+                                                                      : GradSink::PackedBf16;
+    // fp32: our k-major product against LibTorch's (OpenBLAS) on the gate gradients kept, measured side by
+    // side (3 rounds): imdb (4H = 400) 0.95x the step's time at 1 thread and 0.97x at 2, charrnn (512)
+    // 0.98-1.00x; poems (2048) 1.03x, where OpenBLAS's blocking of a [1024 x 1168] x [1168 x 2048] product
+    // wins.
+    if (!l.bf16 && 4 * l.h <= 512 && lstmkernels::packedIsa() == lstmkernels::PackedIsa::Avx512)
+        return GradSink::PackedFp32;
+    return GradSink::Kept;
+}
+
+// Memory for the packed gate gradients, 64-byte aligned: the packing functions then write them around the
+// cache (they are read back only by the weight gradients' product after the whole walk).
+struct AlignedDelete {
+    void operator()(void* p) const { ::operator delete[](p, std::align_val_t(64)); }
+};
+using AlignedBytes = std::unique_ptr<void, AlignedDelete>;
+AlignedBytes alignedBytes(std::int64_t bytes) {
+    return AlignedBytes(::operator new[](static_cast<std::size_t>(bytes), std::align_val_t(64)));
+}
+
+// One block of rows [b0, b1) through every step of the packed backward, last step first: the gate gradients,
+// the bias gradient summed into `sum` while each row is in cache, the recurrent gradient dG_t W_hh (for the
+// step before; for t = 0 the gradient of h0) and dx_t = dG_t W_ih, and the gate gradients to their sink.
+void packedBackwardRows(const LayerBackward& l, GradSink sink, const PackedWeight& hh, const PackedWeight& ih,
+                        float* dx, float* sum, float* kept, void* packed, std::int64_t b0, std::int64_t b1) {
+    const std::int64_t t = l.t, b = l.b, h = l.h, in = l.in, rows = b1 - b0, width = 4 * h;
+    const std::int64_t stepGates = b * width, stepState = b * h;
+    float* rec = l.dhRec.data_ptr<float>() + b0 * h;
+    float* dc = l.dc.data_ptr<float>() + b0 * h;
+    const auto values = static_cast<std::size_t>(rows * width);
+    const bool fused = sink == GradSink::FusedBf16;
+    std::vector<float> stepGrads(!fused && sink != GradSink::Kept ? values : 0);
+    std::vector<std::uint16_t> dgRows(fused ? values : 0);
+    std::vector<std::uint32_t> dgPairs(fused ? values / 2 : 0);
+    const PackedWeight* toH[1] = {&hh};
+    const PackedWeight* toX[1] = {&ih};
+    for (std::int64_t s = t - 1; s >= 0; --s) {
+        // This block's rows of the step, from row 0.
+        const std::int64_t gate = s * stepGates + b0 * width, state = s * stepState + b0 * h;
+        const std::int64_t firstRow = s * b + b0, stepBack = s > 0 ? stepState : 0;
+        const float* dout = l.dOut + s * l.dOutStep + b0 * l.dOutRow;
+        if (fused) {
+            lstmkernels::backwardPairsBf16(l.actHalves + gate, l.cells + state, l.tanhC + state, dout,
+                                           l.dOutRow, rec, dc, dgRows.data(), dgPairs.data(), sum, rows, h,
+                                           stepBack);
+            stepProductsFromBf16(hh, ih, dgRows.data(), rows, rec, dx + firstRow * in);
+            bf16kernels::packPairRows(dgPairs.data(), width, firstRow, rows, t * b, width,
+                                      static_cast<std::uint16_t*>(packed));
+            continue;
+        }
+        float* dg = sink == GradSink::Kept ? kept + gate : stepGrads.data();
+        if (l.actHalves)
+            lstmkernels::backwardRows(l.actHalves + gate, l.cells + state, l.tanhC + state, dout, l.dOutRow,
+                                      rec, dc, dg, 0, rows, h, stepBack);
+        else
+            lstmkernels::backwardRows(l.act + gate, l.cells + state, l.tanhC + state, dout, l.dOutRow, rec,
+                                      dc, dg, 0, rows, h, stepBack);
+        lstmkernels::addRows(dg, 0, rows, width, sum);
+        const float* as[1] = {dg};
+        const std::int64_t lda[1] = {width};
+        packedProduct(toH, as, lda, 1, nullptr, rec, h, 0, rows);
+        packedProduct(toX, as, lda, 1, nullptr, dx + firstRow * in, in, 0, rows);
+        if (sink == GradSink::PackedBf16)
+            bf16kernels::packRows(dg, width, firstRow, rows, t * b, width,
+                                  static_cast<std::uint16_t*>(packed));
+        else if (sink == GradSink::PackedFp32)
+            lstmkernels::packRowsInto(dg, width, firstRow, rows, t * b, width, static_cast<float*>(packed));
+    }
+}
+
+// The packed way's backward (see the top of this file): both weights packed once; each thread walks back
+// through every step of its own rows.
+LayerGrads packedBackward(const LayerBackward& l) {
+    const std::int64_t t = l.t, b = l.b, h = l.h, in = l.in, width = 4 * h;
+    const auto options = l.x.options();
+    LayerGrads g;
+    g.dx = torch::empty({t, b, in}, options);
+    const PackedWeight packedHh(l.wHh.contiguous(), l.bf16), packedIh(l.wIh.contiguous(), l.bf16);
+    const GradSink sink = gradSinkFor(l);
+    const bool bf16Packed = sink == GradSink::PackedBf16 || sink == GradSink::FusedBf16;
+    Tensor kept = sink == GradSink::Kept ? torch::empty({t, b, width}, options) : Tensor();
+    AlignedBytes packed;
+    if (bf16Packed) packed = alignedBytes(bf16kernels::packedSize(t * b, width) * 2);
+    if (sink == GradSink::PackedFp32) packed = alignedBytes(lstmkernels::packedPanelsSize(t * b, width) * 4);
+    // The bias gradient: each block of rows sums into a partial sum of its own, kept in the row of the
+    // partial sums where the block starts (parallel_for's blocks are not multiples of the grain), and the
+    // rows are added in order, so that the result does not depend on which thread finished first.
+    Tensor partial = torch::zeros({b, width}, options);
+    float* partialPtr = partial.data_ptr<float>();
+    float* dxPtr = g.dx.data_ptr<float>();
+    float* keptPtr = kept.defined() ? kept.data_ptr<float>() : nullptr;
+    // Blocks of whole row pairs for the bf16 operand, so that no pair is split between two threads.
+    const std::int64_t unit = bf16Packed ? 2 : 1;
+    at::parallel_for(0, b / unit, kRecurrenceGrainRows / unit, [&](std::int64_t u0, std::int64_t u1) {
+        packedBackwardRows(l, sink, packedHh, packedIh, dxPtr, partialPtr + u0 * unit * width, keptPtr,
+                           packed.get(), u0 * unit, u1 * unit);
+    });
+    g.db = partial.sum(0);
+    if (bf16Packed)
+        g.dW = weightGradsFromPacked(l.x, l.h0, l.out, static_cast<const std::uint16_t*>(packed.get()));
+    else if (sink == GradSink::PackedFp32)
+        g.dW = weightGradsFromPacked(l.x, l.h0, l.out, static_cast<const float*>(packed.get()));
+    else
+        g.dW = weightGrads(kept.view({t * b, width}), l.x, l.h0, l.out, l.bf16);
+    return g;
+}
+
+// The BLAS way's backward: per step a parallel gate-gradient kernel and one product for the recurrent
+// gradient; dx and the weight gradients in one product each over all steps.
+LayerGrads blasBackward(const LayerBackward& l) {
+    const std::int64_t t = l.t, b = l.b, h = l.h, in = l.in, stepGates = b * 4 * h, stepState = b * h;
+    Tensor dGates = torch::empty({t, b, 4 * h}, l.x.options());
+    float* dGatesPtr = dGates.data_ptr<float>();
+    float* rec = l.dhRec.data_ptr<float>();
+    float* dc = l.dc.data_ptr<float>();
+    for (std::int64_t s = t - 1; s >= 0; --s) {
+        const float* act = l.act + s * stepGates;
+        const float* cp = l.cells + s * stepState;
+        const float* tc = l.tanhC + s * stepState;
+        const float* dout = l.dOut + s * l.dOutStep;
+        float* dg = dGatesPtr + s * stepGates;
+        at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
+            lstmkernels::backwardRows(act, cp, tc, dout, l.dOutRow, rec, dc, dg, b0, b1, h);
+        });
+        // The recurrent gradient for the previous step (for s == 0: the gradient of h0).
+        Tensor dhRec = l.dhRec;  // the same storage: mm_out writes what rec points at
+        torch::mm_out(dhRec, dGates[s], l.wHh);
+    }
+    const auto dFlat = dGates.view({t * b, 4 * h});
+    LayerGrads g;
+    g.dx = torch::mm(dFlat, l.wIh).view({t, b, in});
+    g.dW = weightGrads(dFlat, l.x, l.h0, l.out, l.bf16);
+    g.db = dFlat.sum(0);
+    return g;
+}
 
 class LstmLayerFunction : public torch::autograd::Function<LstmLayerFunction> {
 public:
@@ -286,143 +452,39 @@ public:
         torch::NoGradGuard noGrad;
         const NoCpuAutocast fp32;
         const auto saved = ctx->get_saved_variables();
-        const Tensor &x = saved[0], &h0 = saved[1], &wIh = saved[2], &wHh = saved[3], &out = saved[4],
-                     &cells = saved[5], &gates = saved[6], &tanhC = saved[7];
-        const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
-        const bool bf16 = ctx->saved_data["bf16"].toBool();
+        LayerBackward l;
+        l.x = saved[0], l.h0 = saved[1], l.wIh = saved[2], l.wHh = saved[3], l.out = saved[4];
+        const Tensor &cells = saved[5], &gates = saved[6], &tanhC = saved[7];
+        l.t = l.x.size(0), l.b = l.x.size(1), l.in = l.x.size(2), l.h = l.wHh.size(1);
+        l.bf16 = ctx->saved_data["bf16"].toBool();
+        const auto options = l.x.options();
         // Undefined when only (h_n, c_n) were used: zeros keep the kernel free of branches.
         // The output's gradient is read where autograd left it, step s and row b at s * dOutStep + b *
         // dOutRow: a classifier's (zeros but at each sequence's last step, in the batch-first order the model
         // returned) is not copied into time order, and an unused output reads one row of zeros.
         Tensor dOut;
-        std::int64_t dOutStep = 0, dOutRow = 0;
         if (!grads[0].defined()) {
-            dOut = torch::zeros({h}, x.options());
+            dOut = torch::zeros({l.h}, options);
         } else {
             dOut = grads[0].stride(2) == 1 && grads[0].stride(0) > 0 && grads[0].stride(1) > 0
                        ? grads[0]
                        : grads[0].contiguous();
-            dOutStep = dOut.stride(0);
-            dOutRow = dOut.stride(1);
+            l.dOutStep = dOut.stride(0);
+            l.dOutRow = dOut.stride(1);
         }
-        Tensor dhRec = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({b, h}, x.options());
-        Tensor dc = grads[2].defined() ? grads[2].contiguous().clone() : torch::zeros({b, h}, x.options());
+        l.dOut = dOut.data_ptr<float>();
+        l.dhRec = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({l.b, l.h}, options);
+        l.dc = grads[2].defined() ? grads[2].contiguous().clone() : torch::zeros({l.b, l.h}, options);
         // Activated gates as the forward kept them: fp32, or bf16 in a CPU bf16 scope (packed recurrence).
-        const bool bf16Gates = gates.scalar_type() == torch::kBFloat16;
-        const float* actPtr = bf16Gates ? nullptr : gates.data_ptr<float>();
-        const auto* actHalves =
-            bf16Gates ? reinterpret_cast<const std::uint16_t*>(gates.data_ptr<at::BFloat16>()) : nullptr;
-        const float* cellsPtr = cells.data_ptr<float>();
-        const float* tanhPtr = tanhC.data_ptr<float>();
-        const float* dOutPtr = dOut.data_ptr<float>();
-        const std::int64_t stepGates = b * 4 * h, stepState = b * h;
-        Tensor dx, db, dW;
-        if (packedRecurrence(b, h, bf16)) {
-            // Per step and row, after the gate gradients: the recurrent gradient dG_t W_hh (for the step
-            // before; for t = 0 the gradient of h0) and the input gradient dG_t W_ih, while dG_t is in cache.
-            // Both weights packed once; each thread walks back through every step of its own rows.
-            dx = torch::empty({t, b, in}, x.options());
-            float* dxPtr = dx.data_ptr<float>();
-            const PackedWeight packedHh(wHh.contiguous(), bf16), packedIh(wIh.contiguous(), bf16);
-            const PackedWeight* toH[1] = {&packedHh};
-            const PackedWeight* toX[1] = {&packedIh};
-            float* rec = dhRec.data_ptr<float>();
-            float* dcPtr = dc.data_ptr<float>();
-            // In bf16 (with whole row pairs in every step) the weight gradients' product is computed
-            // transposed, [x_t, h_{t-1}]^T dG, and each step's gate gradients go straight into that
-            // product's packed bf16 operand while they are in cache: the fp32 gate gradients of all steps
-            // (26 MB a step on imdb) are never written, read back or converted. Otherwise they are kept.
-            const bool packGrads = bf16 && b % 2 == 0;
-            // With the bf16 gate kernels, the gate gradients are never in fp32 in memory either: the kernel
-            // writes them as the step's products' bf16 rows and as the packed operand's row pairs, and sums
-            // the bias gradient.
-            const bool fusedGrads = packGrads && bf16Gates && lstmkernels::bf16GateKernelsAvailable();
-            std::unique_ptr<std::uint16_t[], AlignedDelete> dgPacked;
-            Tensor dGates;
-            if (packGrads)
-                dgPacked.reset(static_cast<std::uint16_t*>(
-                    ::operator new[](static_cast<std::size_t>(bf16kernels::packedSize(t * b, 4 * h)) * 2,
-                                     std::align_val_t(64))));
-            else
-                dGates = torch::empty({t, b, 4 * h}, x.options());
-            float* dGatesPtr = packGrads ? nullptr : dGates.data_ptr<float>();
-            // The bias gradient (the gate gradients summed over steps and rows) is summed here too, while
-            // each row of dG is in cache: each block of rows into a partial sum of its own, kept in the row
-            // of the partial sums where the block starts (parallel_for's blocks are not multiples of the
-            // grain), and the rows added in order, so that the result does not depend on which thread
-            // finished first.
-            Tensor partial = torch::zeros({b, 4 * h}, x.options());
-            float* partialPtr = partial.data_ptr<float>();
-            // Blocks of whole row pairs when packing, so that no pair is split between two threads.
-            const std::int64_t unit = packGrads ? 2 : 1;
-            at::parallel_for(0, b / unit, kRecurrenceGrainRows / unit, [&](std::int64_t u0, std::int64_t u1) {
-                const std::int64_t b0 = u0 * unit, b1 = u1 * unit, rows = b1 - b0;
-                float* sum = partialPtr + b0 * 4 * h;
-                const auto gateValues = static_cast<std::size_t>(rows * 4 * h);
-                std::vector<float> stepGrads(packGrads && !fusedGrads ? gateValues : 0);
-                std::vector<std::uint16_t> dgRows(fusedGrads ? gateValues : 0);
-                std::vector<std::uint32_t> dgPairs(fusedGrads ? gateValues / 2 : 0);
-                for (std::int64_t s = t - 1; s >= 0; --s) {
-                    // This block's rows of the step, from row 0.
-                    const std::int64_t gate = s * stepGates + b0 * 4 * h, state = s * stepState + b0 * h;
-                    const float* dout = dOutPtr + s * dOutStep + b0 * dOutRow;
-                    if (fusedGrads) {
-                        lstmkernels::backwardPairsBf16(actHalves + gate, cellsPtr + state, tanhPtr + state,
-                                                       dout, dOutRow, rec + b0 * h, dcPtr + b0 * h,
-                                                       dgRows.data(), dgPairs.data(), sum, rows, h,
-                                                       s > 0 ? stepState : 0);
-                        stepProductsFromBf16(packedHh, packedIh, dgRows.data(), rows, rec + b0 * h,
-                                             dxPtr + (s * b + b0) * in);
-                        bf16kernels::packPairRows(dgPairs.data(), 4 * h, s * b + b0, rows, t * b, 4 * h,
-                                                  dgPacked.get());
-                        continue;
-                    }
-                    float* dg = packGrads ? stepGrads.data() : dGatesPtr + s * stepGates + b0 * 4 * h;
-                    const auto gateGradients = [&](const auto* act) {
-                        lstmkernels::backwardRows(act + gate, cellsPtr + state, tanhPtr + state, dout,
-                                                  dOutRow, rec + b0 * h, dcPtr + b0 * h, dg, 0, rows, h,
-                                                  s > 0 ? stepState : 0);
-                    };
-                    if (bf16Gates)
-                        gateGradients(actHalves);
-                    else
-                        gateGradients(actPtr);
-                    lstmkernels::addRows(dg, 0, rows, 4 * h, sum);
-                    const float* as[1] = {dg};
-                    const std::int64_t lda[1] = {4 * h};
-                    packedProduct(toH, as, lda, 1, nullptr, rec + b0 * h, h, 0, rows);
-                    packedProduct(toX, as, lda, 1, nullptr, dxPtr + (s * b + b0) * in, in, 0, rows);
-                    if (packGrads)
-                        bf16kernels::packRows(dg, 4 * h, s * b + b0, rows, t * b, 4 * h, dgPacked.get());
-                }
-            });
-            db = partial.sum(0);
-            dW = packGrads ? weightGradsFromPacked(x, h0, out, dgPacked.get())
-                           : weightGrads(dGates.view({t * b, 4 * h}), x, h0, out, bf16);
-        } else {
-            Tensor dGates = torch::empty({t, b, 4 * h}, x.options());
-            float* dGatesPtr = dGates.data_ptr<float>();
-            for (std::int64_t s = t - 1; s >= 0; --s) {
-                const float* rec = dhRec.data_ptr<float>();
-                float* dcPtr = dc.data_ptr<float>();
-                const float* act = actPtr + s * stepGates;
-                const float* cp = cellsPtr + s * stepState;
-                const float* tc = tanhPtr + s * stepState;
-                const float* dout = dOutPtr + s * dOutStep;
-                float* dg = dGatesPtr + s * stepGates;
-                at::parallel_for(0, b, grainRows(h), [&](std::int64_t b0, std::int64_t b1) {
-                    lstmkernels::backwardRows(act, cp, tc, dout, dOutRow, rec, dcPtr, dg, b0, b1, h);
-                });
-                // The recurrent gradient for the previous step (for s == 0: the gradient of h0).
-                torch::mm_out(dhRec, dGates[s], wHh);
-            }
-            const auto dFlat = dGates.view({t * b, 4 * h});
-            dx = torch::mm(dFlat, wIh).view({t, b, in});
-            dW = weightGrads(dFlat, x, h0, out, bf16);
-            db = dFlat.sum(0);
-        }
-        const auto dWih = dW.narrow(1, 0, in), dWhh = dW.narrow(1, in, h);
-        return {dx, dhRec, dc, dWih, dWhh, db, db.clone()};
+        if (gates.scalar_type() == torch::kBFloat16)
+            l.actHalves = reinterpret_cast<const std::uint16_t*>(gates.data_ptr<at::BFloat16>());
+        else
+            l.act = gates.data_ptr<float>();
+        l.cells = cells.data_ptr<float>();
+        l.tanhC = tanhC.data_ptr<float>();
+        const LayerGrads g = packedRecurrence(l.b, l.h, l.bf16) ? packedBackward(l) : blasBackward(l);
+        const auto dWih = g.dW.narrow(1, 0, l.in), dWhh = g.dW.narrow(1, l.in, l.h);
+        return {g.dx, l.dhRec, l.dc, dWih, dWhh, g.db, g.db.clone()};
     }
 };
 

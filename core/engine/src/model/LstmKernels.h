@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/ColumnPart.h"
+
 namespace wb::lstmkernels {
 
 // Rows [b0, b1): gates holds the pre-activations (x W_ih^T + b + h W_hh^T), gate order i, f, g, o, and is
@@ -89,6 +91,16 @@ struct PackedOperand {
 // to every row; with accumulate C += that instead. C is row-major with leading dimension ldc.
 void gemmPackedRows(const PackedOperand* ops, int count, const float* bias, float* c, std::int64_t ldc,
                     std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate);
+
+// The weight gradients' product in fp32, as bf16kernels::gemmColumnParts: rows [m0, m1) of C = A B with A's
+// rows stacked from parts (model/ColumnPart.h) read in place, B packed with k rows (packPanels' layout).
+// Blocked over k so that a block of B stays in L2 while every row block passes over it.
+void gemmColumnParts(const ColumnPart* parts, int count, const float* packed, std::int64_t k, std::int64_t n,
+                     float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1);
+// Rows [firstRow, firstRow + count) of a row-major B [k, n] (row firstRow + i at rows + i * ld) into its
+// packed panels; a 64-byte aligned packed is written around the cache (for a B read back much later).
+void packRowsInto(const float* rows, std::int64_t ld, std::int64_t firstRow, std::int64_t count,
+                  std::int64_t k, std::int64_t n, float* packed);
 
 // The instruction sets the packed product has a kernel for. It runs on the widest this CPU has (AVX-512 with
 // full-width units does twice AVX2's work per instruction), or on the one LSTM_WORKBENCH_FP32_KERNELS names

@@ -6,6 +6,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -197,6 +198,143 @@ WB_AVX512 void gemmPackedAvx512(const PackedOperand* ops, int count, const float
     }
 }
 
+// ---- the weight gradients' product, k-major (see LstmKernels.h: gemmColumnParts) -------------------------
+// R rows x one or two panels of C (+)= A B over kCount steps of k, where A's element (r, kk) is a[r + kk *
+// ld] (R contiguous floats per kk: a column of x or of the outputs) and B is the panels from row kk0 on.
+template <int R, bool Two>
+WB_AVX512 inline __attribute__((always_inline)) void kMajorKernel(const float* a, std::int64_t ld,
+                                                                  std::int64_t kCount, const float* panel0,
+                                                                  const float* panel1, float* c,
+                                                                  std::int64_t ldc, __mmask16 mask0,
+                                                                  __mmask16 mask1, bool accumulate) {
+    __m512 acc[R][2];
+    WB_UNROLL_ROWS12
+    for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+    for (std::int64_t kk = 0; kk < kCount; ++kk) {
+        const __m512 b0 = _mm512_loadu_ps(panel0 + kk * kPanel);
+        const __m512 b1 = Two ? _mm512_loadu_ps(panel1 + kk * kPanel) : b0;
+        WB_UNROLL_ROWS12
+        for (int r = 0; r < R; ++r) {
+            const __m512 av = _mm512_set1_ps(a[kk * ld + r]);
+            acc[r][0] = _mm512_fmadd_ps(av, b0, acc[r][0]);
+            if (Two) acc[r][1] = _mm512_fmadd_ps(av, b1, acc[r][1]);
+        }
+    }
+    if (Two && mask0 == 0xFFFF && mask1 == 0xFFFF) {
+        // Whole panels: plain loads and stores (a masked store costs many cycles on AMD's cores).
+        WB_UNROLL_ROWS12
+        for (int r = 0; r < R; ++r) {
+            float* out = c + r * ldc;
+            if (accumulate) {
+                acc[r][0] = _mm512_add_ps(acc[r][0], _mm512_loadu_ps(out));
+                acc[r][1] = _mm512_add_ps(acc[r][1], _mm512_loadu_ps(out + kPanel));
+            }
+            _mm512_storeu_ps(out, acc[r][0]);
+            _mm512_storeu_ps(out + kPanel, acc[r][1]);
+        }
+        return;
+    }
+    WB_UNROLL_ROWS12
+    for (int r = 0; r < R; ++r) {
+        float* out = c + r * ldc;
+        if (accumulate) acc[r][0] = _mm512_add_ps(acc[r][0], _mm512_maskz_loadu_ps(mask0, out));
+        _mm512_mask_storeu_ps(out, mask0, acc[r][0]);
+        if (Two) {
+            if (accumulate) acc[r][1] = _mm512_add_ps(acc[r][1], _mm512_maskz_loadu_ps(mask1, out + kPanel));
+            _mm512_mask_storeu_ps(out + kPanel, mask1, acc[r][1]);
+        }
+    }
+}
+
+template <bool Two, int R = 12>
+WB_AVX512 inline __attribute__((always_inline)) void kMajorRows(int rows, const float* a, std::int64_t ld,
+                                                                std::int64_t kCount, const float* panel0,
+                                                                const float* panel1, float* c,
+                                                                std::int64_t ldc, __mmask16 m0, __mmask16 m1,
+                                                                bool accumulate) {
+    if (rows == R) {
+        kMajorKernel<R, Two>(a, ld, kCount, panel0, panel1, c, ldc, m0, m1, accumulate);
+    } else if constexpr (R > 1) {
+        kMajorRows<Two, R - 1>(rows, a, ld, kCount, panel0, panel1, c, ldc, m0, m1, accumulate);
+    }
+}
+
+// k rows per block of B: as many as keep a block of all of B's panels within half a core's L2 (1 MB on Zen
+// 4 and 5), at most 256, while every row block passes over it: imdb's 4H = 400 gets 256 rows (400 KB),
+// poems' 4H = 2048 gets 64.
+std::int64_t columnBlockRows(std::int64_t n) {
+    const std::int64_t fit = (512 * 1024) / (panelsOf(n) * kPanel * static_cast<std::int64_t>(sizeof(float)));
+    return std::clamp<std::int64_t>(fit / 8 * 8, 8, 256);
+}
+
+// Rows of C (+)= A's columns [from, to) (a at column from) times B's rows [from, to), one or two panels.
+WB_AVX512 inline __attribute__((always_inline)) void kMajorPanels(int rows, const float* a, std::int64_t ld,
+                                                                  std::int64_t from, std::int64_t to,
+                                                                  const float* packed, std::int64_t k,
+                                                                  std::int64_t n, std::int64_t p, float* c,
+                                                                  std::int64_t ldc, bool accumulate) {
+    const bool two = p + 1 < panelsOf(n);
+    const __mmask16 m0 = columnMask(n - p * kPanel), m1 = two ? columnMask(n - (p + 1) * kPanel) : 0;
+    const float* panel0 = packed + (p * k + from) * kPanel;
+    const float* panel1 = two ? panel0 + k * kPanel : panel0;
+    if (two)
+        kMajorRows<true>(rows, a, ld, to - from, panel0, panel1, c + p * kPanel, ldc, m0, m1, accumulate);
+    else
+        kMajorRows<false>(rows, a, ld, to - from, panel0, panel1, c + p * kPanel, ldc, m0, m1, accumulate);
+}
+
+// Rows [row, row + rows) of C from one part over B's rows [kk0, kk1): its head's columns, then the rest's.
+WB_AVX512 void columnPartBlock(const ColumnPart& part, std::int64_t partRow, int rows, const float* packed,
+                               std::int64_t k, std::int64_t n, std::int64_t kk0, std::int64_t kk1, float* c,
+                               std::int64_t ldc) {
+    const std::int64_t split = std::clamp(part.headColumns, kk0, kk1);
+    for (std::int64_t p = 0; p < panelsOf(n); p += 2) {
+        if (split > kk0)
+            kMajorPanels(rows, part.head + partRow + kk0 * part.ld, part.ld, kk0, split, packed, k, n, p, c,
+                         ldc, kk0 > 0);
+        if (kk1 > split)
+            kMajorPanels(rows, part.a + partRow + (split - part.headColumns) * part.ld, part.ld, split, kk1,
+                         packed, k, n, p, c, ldc, kk0 > 0 || split > kk0);
+    }
+}
+
+WB_AVX512 void gemmColumnPartsAvx512(const ColumnPart* parts, int count, const float* packed, std::int64_t k,
+                                     std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0,
+                                     std::int64_t m1) {
+    const std::int64_t blockRows = columnBlockRows(n);
+    for (std::int64_t kk0 = 0; kk0 < k; kk0 += blockRows) {
+        const std::int64_t kk1 = std::min(k, kk0 + blockRows);
+        std::int64_t first = 0;  // the part's first row in C
+        for (int i = 0; i < count; ++i) {
+            const std::int64_t r0 = std::max(m0, first), r1 = std::min(m1, first + parts[i].rows);
+            const std::int64_t rows = r1 - r0, blocks = (rows + 11) / 12;
+            for (std::int64_t b = 0, row = r0; b < blocks; ++b) {
+                const int size = static_cast<int>(rows / blocks + (b < rows % blocks ? 1 : 0));
+                columnPartBlock(parts[i], row - first, size, packed, k, n, kk0, kk1, c + row * ldc, ldc);
+                row += size;
+            }
+            first += parts[i].rows;
+        }
+    }
+}
+
+// One step's rows into the panels: each row's 16-column pieces are one vector copy (the padding beyond n
+// read as zeros), written around the cache into a 64-byte aligned B (every panel row is 64 bytes).
+WB_AVX512 void packRowsAvx512(const float* rows, std::int64_t ld, std::int64_t firstRow, std::int64_t count,
+                              std::int64_t k, std::int64_t n, float* packed) {
+    const bool aligned = reinterpret_cast<std::uintptr_t>(packed) % 64 == 0;
+    for (std::int64_t i = 0; i < count; ++i)
+        for (std::int64_t p = 0; p < panelsOf(n); ++p) {
+            const __m512 v = _mm512_maskz_loadu_ps(columnMask(n - p * kPanel), rows + i * ld + p * kPanel);
+            float* to = packed + (p * k + firstRow + i) * kPanel;
+            if (aligned)
+                _mm512_stream_ps(to, v);
+            else
+                _mm512_storeu_ps(to, v);
+        }
+    _mm_sfence();
+}
+
 void gemmPackedPortable(const PackedOperand* ops, int count, const float* bias, float* c, std::int64_t ldc,
                         std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate) {
     for (std::int64_t r = r0; r < r1; ++r) {
@@ -228,6 +366,45 @@ void packPanels(const float* b, std::int64_t strideK, std::int64_t strideN, std:
                 const std::int64_t col = p * kPanel + j;
                 packed[(p * k + kk) * kPanel + j] = col < n ? b[kk * strideK + col * strideN] : 0.0f;
             }
+}
+
+void packRowsInto(const float* rows, std::int64_t ld, std::int64_t firstRow, std::int64_t count,
+                  std::int64_t k, std::int64_t n, float* packed) {
+    if (packedIsa() == PackedIsa::Avx512) {
+        packRowsAvx512(rows, ld, firstRow, count, k, n, packed);
+        return;
+    }
+    for (std::int64_t i = 0; i < count; ++i)
+        for (std::int64_t p = 0; p < panelsOf(n); ++p)
+            for (std::int64_t j = 0; j < kPanel; ++j) {
+                const std::int64_t col = p * kPanel + j;
+                packed[(p * k + firstRow + i) * kPanel + j] = col < n ? rows[i * ld + col] : 0.0f;
+            }
+}
+
+void gemmColumnParts(const ColumnPart* parts, int count, const float* packed, std::int64_t k, std::int64_t n,
+                     float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1) {
+    if (m1 <= m0) return;
+    if (packedIsa() == PackedIsa::Avx512) {
+        gemmColumnPartsAvx512(parts, count, packed, k, n, c, ldc, m0, m1);
+        return;
+    }
+    std::int64_t first = 0;
+    for (int i = 0; i < count; ++i) {
+        const ColumnPart& part = parts[i];
+        for (std::int64_t r = std::max(m0, first); r < std::min(m1, first + part.rows); ++r)
+            for (std::int64_t j = 0; j < n; ++j) {
+                float sum = 0.0f;
+                for (std::int64_t kk = 0; kk < k; ++kk) {
+                    const float a = kk < part.headColumns
+                                        ? part.head[r - first + kk * part.ld]
+                                        : part.a[r - first + (kk - part.headColumns) * part.ld];
+                    sum += a * packed[((j / kPanel) * k + kk) * kPanel + j % kPanel];
+                }
+                c[r * ldc + j] = sum;
+            }
+        first += part.rows;
+    }
 }
 
 std::vector<PackedIsa> packedIsas() {
