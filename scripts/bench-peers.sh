@@ -15,7 +15,8 @@
 # PRECISIONS="bf16" MKLDNN="on" (the peers' oneDNN settings searched), FIRST_ROUND=N, and KEEP=1 to add to the
 # last run's JSON instead of starting afresh. commands.txt beside the JSON says which commands made them.
 # The numbers of docs/benchmarks.md's round three (three runs, so that oneDNN off and bf16 do not take hours;
-# then the same three again with KEEP=1 FIRST_ROUND=3 ROUNDS=4, for 4 rounds on a noisy day):
+# then the same three again with KEEP=1 FIRST_ROUND=3 ROUNDS=4 and KEEP=1 FIRST_ROUND=5 ROUNDS=6, for 6
+# rounds on a noisy day):
 #   PRECISIONS=fp32 THREADS=1 MKLDNN="on off" sudo -E env -u OPENBLAS_CORETYPE scripts/bench-peers.sh
 #   KEEP=1 PRECISIONS=fp32 THREADS=2 MKLDNN=on sudo -E env -u OPENBLAS_CORETYPE scripts/bench-peers.sh
 #   KEEP=1 PRECISIONS=bf16 THREADS="1 2" MKLDNN=on sudo -E env -u OPENBLAS_CORETYPE scripts/bench-peers.sh
