@@ -298,10 +298,10 @@ GradSink gradSinkFor(const LayerBackward& l) {
     if (l.bf16 && l.b % 2 == 0)
         return l.actHalves && lstmkernels::bf16GateKernelsAvailable() ? GradSink::FusedBf16
                                                                       : GradSink::PackedBf16;
-    // fp32: our k-major product against LibTorch's (OpenBLAS) on the gate gradients kept, measured side by
-    // side (3 rounds): imdb (4H = 400) 0.95x the step's time at 1 thread and 0.97x at 2, charrnn (512)
-    // 0.98-1.00x; poems (2048) 1.03x, where OpenBLAS's blocking of a [1024 x 1168] x [1168 x 2048] product
-    // wins.
+    // fp32: our k-major product where the packed gate gradients' blocks fit a core's L2 (4H <= 512: imdb
+    // 0.96x the step's time at 1 thread and 0.97x at 2, charrnn 0.98x, in docs/benchmarks.md's session 24
+    // A/B); with poems' 4H = 2048, OpenBLAS's blocking of a [1024 x 1168] x [1168 x 2048] product was faster
+    // in a side-by-side run during development, so LibTorch's product stays there.
     if (!l.bf16 && 4 * l.h <= 512 && lstmkernels::packedIsa() == lstmkernels::PackedIsa::Avx512)
         return GradSink::PackedFp32;
     return GradSink::Kept;
