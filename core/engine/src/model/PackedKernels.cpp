@@ -115,6 +115,24 @@ __attribute__((target("avx2,fma"))) void gemmPackedAvx2(const PackedOperand* ops
 #define WB_AVX512 __attribute__((target("avx512f,avx512vl,fma")))
 #define WB_UNROLL_ROWS12 _Pragma("GCC unroll 12")
 
+// R rows of one or two panels' accumulators into C (from its first row and panel; accumulate: added to what
+// C holds), the columns beyond n masked off.
+template <int R, bool Two>
+WB_AVX512 inline __attribute__((always_inline)) void storeRows(__m512 (&acc)[R][2], float* c,
+                                                               std::int64_t ldc, __mmask16 mask0,
+                                                               __mmask16 mask1, bool accumulate) {
+    WB_UNROLL_ROWS12
+    for (int r = 0; r < R; ++r) {
+        float* out = c + r * ldc;
+        if (accumulate) acc[r][0] = _mm512_add_ps(acc[r][0], _mm512_maskz_loadu_ps(mask0, out));
+        _mm512_mask_storeu_ps(out, mask0, acc[r][0]);
+        if (Two) {
+            if (accumulate) acc[r][1] = _mm512_add_ps(acc[r][1], _mm512_maskz_loadu_ps(mask1, out + kPanel));
+            _mm512_mask_storeu_ps(out + kPanel, mask1, acc[r][1]);
+        }
+    }
+}
+
 template <int R, bool Two>
 WB_AVX512 inline __attribute__((always_inline)) void panelPairKernel(
     const PackedOperand* ops, int count, std::int64_t panelIndex, std::int64_t row, const float* bias32,
@@ -142,16 +160,7 @@ WB_AVX512 inline __attribute__((always_inline)) void panelPairKernel(
             }
         }
     }
-    WB_UNROLL_ROWS12
-    for (int r = 0; r < R; ++r) {
-        float* out = c + (row + r) * ldc + panelIndex * kPanel;
-        if (accumulate) acc[r][0] = _mm512_add_ps(acc[r][0], _mm512_maskz_loadu_ps(mask0, out));
-        _mm512_mask_storeu_ps(out, mask0, acc[r][0]);
-        if (Two) {
-            if (accumulate) acc[r][1] = _mm512_add_ps(acc[r][1], _mm512_maskz_loadu_ps(mask1, out + kPanel));
-            _mm512_mask_storeu_ps(out + kPanel, mask1, acc[r][1]);
-        }
-    }
+    storeRows<R, Two>(acc, c + row * ldc + panelIndex * kPanel, ldc, mask0, mask1, accumulate);
 }
 
 // R rows (1..12, a run-time count) of one or two panels: the kernel compiled for that R, found by recursion
@@ -220,30 +229,7 @@ WB_AVX512 inline __attribute__((always_inline)) void kMajorKernel(const float* a
             if (Two) acc[r][1] = _mm512_fmadd_ps(av, b1, acc[r][1]);
         }
     }
-    if (Two && mask0 == 0xFFFF && mask1 == 0xFFFF) {
-        // Whole panels: plain loads and stores (a masked store costs many cycles on AMD's cores).
-        WB_UNROLL_ROWS12
-        for (int r = 0; r < R; ++r) {
-            float* out = c + r * ldc;
-            if (accumulate) {
-                acc[r][0] = _mm512_add_ps(acc[r][0], _mm512_loadu_ps(out));
-                acc[r][1] = _mm512_add_ps(acc[r][1], _mm512_loadu_ps(out + kPanel));
-            }
-            _mm512_storeu_ps(out, acc[r][0]);
-            _mm512_storeu_ps(out + kPanel, acc[r][1]);
-        }
-        return;
-    }
-    WB_UNROLL_ROWS12
-    for (int r = 0; r < R; ++r) {
-        float* out = c + r * ldc;
-        if (accumulate) acc[r][0] = _mm512_add_ps(acc[r][0], _mm512_maskz_loadu_ps(mask0, out));
-        _mm512_mask_storeu_ps(out, mask0, acc[r][0]);
-        if (Two) {
-            if (accumulate) acc[r][1] = _mm512_add_ps(acc[r][1], _mm512_maskz_loadu_ps(mask1, out + kPanel));
-            _mm512_mask_storeu_ps(out + kPanel, mask1, acc[r][1]);
-        }
-    }
+    storeRows<R, Two>(acc, c, ldc, mask0, mask1, accumulate);
 }
 
 template <bool Two, int R = 12>
