@@ -137,8 +137,9 @@ TEST(Bf16Kernels, PackingRowsPieceByPieceGivesTheWholePacking) {
 
 TEST(Bf16Kernels, PackedRowProductsMatchDoubleOverRoundedOperands) {
     SKIP_WITHOUT_BF16();
-    // Rows 1..25 (every remainder of 12 and balanced blocks), widths with full, half and partial panels.
-    for (std::int64_t m : {1, 4, 11, 12, 13, 25})
+    // Rows 1..25 (every remainder of 12 and balanced blocks), and more than one chunk of rows that share a
+    // pass over B (64: rows [1, 130) are 64 + 64 + 1); widths with full, half and partial panels.
+    for (std::int64_t m : {1, 4, 11, 12, 13, 25, 130})
         for (std::int64_t n : {3, 16, 20, 32, 45, 100})
             for (std::int64_t k : {1, 6, 33}) {
                 SCOPED_TRACE("m=" + std::to_string(m) + " n=" + std::to_string(n) +
@@ -174,7 +175,7 @@ TEST(Bf16Kernels, PackedRowProductsMatchDoubleOverRoundedOperands) {
 TEST(Bf16Kernels, RowsAlreadyInBf16GiveTheSameProductAsRowsConvertedByTheKernel) {
     SKIP_WITHOUT_BF16();
     // The LSTM's backward hands its gate gradients over already converted (Operand::halves).
-    for (std::int64_t m : {2, 13, 25})
+    for (std::int64_t m : {2, 13, 25, 130})
         for (std::int64_t k : {2, 8, 400}) {
             SCOPED_TRACE("m=" + std::to_string(m) + " k=" + std::to_string(k));
             const std::int64_t n = 45, lda = k + 2;
