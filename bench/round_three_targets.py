@@ -11,7 +11,8 @@ rounds.
   measures it): a neighbour's load can only lower a measured rate, and a run's own measurement, taken on a
   busy moment, made the share of that run look higher than it was.
 
-Usage: round_three_targets.py DIR   (prints a Markdown section)
+Usage: round_three_targets.py DIR [SECTION]   (prints a Markdown section; SECTION: the heading of DIR's peers
+table, default the main run's)
 """
 import json
 import statistics
@@ -21,10 +22,19 @@ from pathlib import Path
 
 PRESETS = ["imdb", "charrnn", "poems"]
 PEER_LABELS = {"pytorch113": "PyTorch 1.13", "pytorch26": "PyTorch 2.6", "pytorch215": "PyTorch 2.15"}
+PEERS_SECTION = "Ours against PyTorch 1.13 (Debian 12), PyTorch 2.6 (Debian 13), PyTorch 2.15 (PyPI)"
+# The AMD generations machines of this kind have come with (lscpu's CPU family), and what decides the floor:
+# how wide their AVX-512 units are.
+GENERATIONS = {
+    "25": ("AMD Zen 4", "whose AVX-512 instructions run on 256-bit units in two halves: half the products per "
+                        "cycle of Zen 5, with the same memory to feed them"),
+    "26": ("AMD Zen 5", "whose AVX-512 units are full width"),
+}
 
 
 def main():
     folder = Path(sys.argv[1])
+    section = sys.argv[2] if len(sys.argv) > 2 else PEERS_SECTION
     ours = defaultdict(list)    # (preset, threads, precision) -> [json]
     peers = defaultdict(list)   # (peer, preset, threads, precision, blas, mkldnn) -> [us]
     for f in sorted(folder.glob("*.json")):
@@ -114,19 +124,18 @@ def main():
             key, _, value = line.partition(":")
             cpu[key.strip()] = value.strip()
     flags = set(cpu.get("Flags", "").split())
-    print("## Performance round three (#49), at a glance\n")
+    generation, why = GENERATIONS.get(cpu.get("CPU family", ""), ("", ""))
+    print(f"## Performance round three (#49), at a glance{': ' + generation if generation else ''}\n")
     if cpu:
         print(f"Machine: {cpu.get('Model name', '?')}, CPU family {cpu.get('CPU family', '?')} model "
               f"{cpu.get('Model', '?')}, {cpu.get('CPU(s)', '?')} CPUs; "
               f"{', '.join(f for f in ('avx512f', 'avx512_bf16', 'avx512_vnni', 'amx_bf16') if f in flags)} "
-              f"(`lscpu.txt` beside the JSON). Family 26 is AMD Zen 5, whose AVX-512 units are full width; the "
-              f"sections below that predate this round were measured on an earlier machine of this kind, whose "
-              f"1024³ fp32 product ran at 103 GFLOP/s on one thread against about 235 here, so their absolute "
-              f"numbers do not compare with this round's.\n")
-    print(f"Computed by `bench/round_three_targets.py` from `docs/benchmarks/peers/` (`scripts/bench-peers.sh`, "
-          f"medians of {rounds} alternating rounds; the peers' tables are in \"Ours against PyTorch 1.13 (Debian 12), "
-          f"PyTorch 2.6 (Debian 13), PyTorch 2.15 (PyPI)\" below). The floor is the fastest matrix-product rate our bench measured in the round at the same "
-          f"thread count and precision (docs/performance.md, \"The floor\").\n")
+              f"(`lscpu.txt` beside the JSON)." + (f" Family {cpu['CPU family']} is {generation}, {why}." if why
+                                                     else "") + "\n")
+    print(f"Computed by `bench/round_three_targets.py` from `{folder}/` (`scripts/bench-peers.sh`, "
+          f"medians of {rounds} alternating rounds; the peers' tables are in \"{section}\" below). The floor is "
+          f"the fastest matrix-product rate our bench measured in the round at the same thread count and "
+          f"precision (docs/performance.md, \"The floor\").\n")
     print("| target | measured | met? |")
     print("| --- | --- | --- |")
     for target, measured, ok in rows:

@@ -6,7 +6,7 @@ of our first build to the faster peer; plus what the newest peer costs at its de
 OpenMP threads unpinned), and which oneDNN implementations each peer's oneDNN ran (`ref` means its slow
 reference code).
 
-Usage: write_peers_table.py DIR
+Usage: write_peers_table.py DIR [HEADING_SUFFIX]   (the suffix tells a second machine's run apart: "on AMD Zen 4")
   files: OURS-P-T-PREC-R.json (OURS: ours, ours215, ...), PEER-P-T-PREC-BLAS-MKLDNN-R.json (PEER: pytorch113,
   pytorch26, pytorch215, ...)
 """
@@ -83,7 +83,9 @@ def main():
         return f"{v:,.0f}" + (f" ({SETTING_LABELS[setting]})" if setting else "")
 
     rounds = max((len(v) for v in ours.values()), default=0)
-    out = [f"### Ours against {', '.join(peer_label(n) for n in peer_names)}\n"]
+    heading = f"Ours against {', '.join(peer_label(n) for n in peer_names)}"
+    # A second machine's run (HEADING_SUFFIX) gets a heading of its own.
+    out = [f"### {heading}{' ' + sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] else ''}\n"]
     out.append(
         f"µs per trained sample (median over {rounds} round{'s' if rounds != 1 else ''}; lower is better) of one "
         f"training step: {'; '.join(ours_label(n) for n in our_names)}, with the fused CPU LSTM, next to Python "

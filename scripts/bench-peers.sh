@@ -20,6 +20,8 @@
 #   PRECISIONS=fp32 THREADS=1 MKLDNN="on off" sudo -E env -u OPENBLAS_CORETYPE scripts/bench-peers.sh
 #   KEEP=1 PRECISIONS=fp32 THREADS=2 MKLDNN=on sudo -E env -u OPENBLAS_CORETYPE scripts/bench-peers.sh
 #   KEEP=1 PRECISIONS=bf16 THREADS="1 2" MKLDNN=on sudo -E env -u OPENBLAS_CORETYPE scripts/bench-peers.sh
+# On a second machine (another CPU generation), a folder and headings of their own, as for session 25's Zen 4:
+#   PEERS_DIR=docs/benchmarks/peers-zen4 HEADING_SUFFIX="on AMD Zen 4" ... (the same three commands)
 # pytorch26 needs root for the Debian 13 root (it re-runs itself under scripts/debian13.sh --host).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -127,11 +129,13 @@ uptime >>"$out/load_after.txt"
 mkdir -p "$PEERS_DIR"
 rm -f "$PEERS_DIR"/ours*.json "$PEERS_DIR"/pytorch*.json "$PEERS_DIR"/*.txt
 cp "$out"/*.json "$out"/*.txt "$PEERS_DIR"/
-python3 bench/write_peers_table.py "$PEERS_DIR" >"$out/peers.md"
+python3 bench/write_peers_table.py "$PEERS_DIR" "${HEADING_SUFFIX:-}" >"$out/peers.md"
 python3 bench/put_section.py docs/benchmarks.md "$out/peers.md" "$SECTION" scripts/bench-peers.sh
-if [ "$PEERS_DIR" = docs/benchmarks/peers ]; then
-  # The round's verdicts at the top of the page (#49), from the same JSON.
-  python3 bench/round_three_targets.py "$PEERS_DIR" >"$out/round-three.md"
-  python3 bench/put_section.py docs/benchmarks.md "$out/round-three.md" "round three targets" bench/round_three_targets.py
-fi
+# The round's verdicts (#49), from the same JSON: the main run's at the top of the page, another machine's
+# (PEERS_DIR other than docs/benchmarks/peers) in a section of its own.
+heading=$(head -1 "$out/peers.md" | sed 's/^### //')
+targets="round three targets"
+[ "$PEERS_DIR" = docs/benchmarks/peers ] || targets="round three targets ($SECTION)"
+python3 bench/round_three_targets.py "$PEERS_DIR" "$heading" >"$out/round-three.md"
+python3 bench/put_section.py docs/benchmarks.md "$out/round-three.md" "$targets" bench/round_three_targets.py
 echo "bench-peers: wrote the $SECTION section of docs/benchmarks.md" >&2
