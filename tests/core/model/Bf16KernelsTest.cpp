@@ -203,7 +203,9 @@ TEST(Bf16Kernels, LargeProductsMatchDoubleForRowMajorAndTransposedLeftOperands) 
         for (std::int64_t kk = 0; kk < k; ++kk) aT[kk * m + r] = a[r * k + kk];
     std::vector<std::uint16_t> packed(static_cast<std::size_t>(packedSize(k, n)));
     packPanels(b.data(), n, 1, k, n, 0, panelCount(n), packed.data());
-    const auto expected = reference(a, k, 1, b, m, k, n, nullptr);
+    // With a bias (the head's): added once, with the first block of k, not once per block.
+    const auto bias = randomMatrix(1, n, 13);
+    const auto expected = reference(a, k, 1, b, m, k, n, bias.data());
     // Tolerance: fp32 sums of 901 products of magnitude ~1: a few 1e-5 at most.
     for (bool transposed : {false, true}) {
         SCOPED_TRACE(transposed ? "A^T view" : "A row-major");
@@ -211,10 +213,11 @@ TEST(Bf16Kernels, LargeProductsMatchDoubleForRowMajorAndTransposedLeftOperands) 
         // In two row ranges, as two threads would.
         const float* data = transposed ? aT.data() : a.data();
         const std::int64_t rowStride = transposed ? 1 : k, colStride = transposed ? m : 1;
-        gemmRows(data, rowStride, colStride, packed.data(), k, n, c.data(), n, 0, 17, false);
-        gemmRows(data, rowStride, colStride, packed.data(), k, n, c.data(), n, 17, m, false);
+        gemmRows(data, rowStride, colStride, packed.data(), k, n, bias.data(), c.data(), n, 0, 17, false);
+        gemmRows(data, rowStride, colStride, packed.data(), k, n, bias.data(), c.data(), n, 17, m, false);
         EXPECT_LT(worstError(c, n, expected, m, n), 2e-3);
-        gemmRows(data, rowStride, colStride, packed.data(), k, n, c.data(), n, 0, m, /*accumulate=*/true);
+        gemmRows(data, rowStride, colStride, packed.data(), k, n, bias.data(), c.data(), n, 0, m,
+                 /*accumulate=*/true);
         std::vector<double> twice(expected);
         for (auto& x : twice) x *= 2.0;
         EXPECT_LT(worstError(c, n, twice, m, n), 4e-3);
@@ -222,7 +225,7 @@ TEST(Bf16Kernels, LargeProductsMatchDoubleForRowMajorAndTransposedLeftOperands) 
     // Against the unrounded fp32 product the error is bf16's: ~2^-9 relative per operand, averaged over k.
     double worst = 0.0, scale = 0.0;
     std::vector<float> c(static_cast<std::size_t>(m * n));
-    gemmRows(a.data(), k, 1, packed.data(), k, n, c.data(), n, 0, m, false);
+    gemmRows(a.data(), k, 1, packed.data(), k, n, nullptr, c.data(), n, 0, m, false);
     for (std::int64_t r = 0; r < m; ++r)
         for (std::int64_t j = 0; j < n; ++j) {
             double exact = 0.0;

@@ -356,34 +356,45 @@ void gemmColumnParts(const ColumnPart* parts, int count, const std::uint16_t* pa
 }
 
 void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, const std::uint16_t* packed,
-              std::int64_t k, std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1,
-              bool accumulate) {
+              std::int64_t k, std::int64_t n, const float* bias, float* c, std::int64_t ldc, std::int64_t m0,
+              std::int64_t m1, bool accumulate) {
 #ifdef WB_HAVE_BF16_KERNELS
     if (m1 <= m0) return;
     const std::int64_t pairs = pairsOf(k), panelStride = pairs * 2 * kCols;
     // A transposed A (rowStride 1) is converted pair-major: contiguous loads instead of a gather.
     const bool pairMajor = rowStride == 1 && colStride != 1;
-    std::uint32_t* buffer =
-        scratch(static_cast<std::size_t>(std::max<std::int64_t>(kRows, kPairMajorStride) * kBlockPairs));
+    // The bias padded to whole panels (the kernel reads a panel's 32 at once), then the converted rows.
+    const std::int64_t biasWords = bias ? panelCount(n) * kCols : 0;
+    std::uint32_t* words = scratch(
+        static_cast<std::size_t>(biasWords + std::max<std::int64_t>(kRows, kPairMajorStride) * kBlockPairs));
+    std::uint32_t* buffer = words + biasWords;
+    float* padded = nullptr;
+    if (bias) {
+        padded = reinterpret_cast<float*>(words);
+        std::copy(bias, bias + n, padded);
+        std::fill(padded + n, padded + biasWords, 0.0f);
+    }
     for (std::int64_t q0 = 0; q0 < pairs; q0 += kBlockPairs) {
         const std::int64_t blockPairs = std::min(kBlockPairs, pairs - q0);
         const std::int64_t kk0 = 2 * q0, kk1 = std::min(k, 2 * (q0 + blockPairs));
+        // The first block of k starts from the bias, each later one adds to what C holds.
+        const float* blockBias = q0 == 0 ? padded : nullptr;
+        const bool add = accumulate || q0 > 0;
         forRowBlocks(m0, m1, [&](std::int64_t row, int rows) {
             const Term term{buffer, blockPairs, packed + q0 * 2 * kCols, blockPairs};
             float* out = c + row * ldc;
-            const bool add = accumulate || q0 > 0;
             if (pairMajor) {
                 convertColumnsAvx512(a + row + kk0 * colStride, colStride, rows, kk1 - kk0, buffer);
-                panelsOfRows<true>(&term, &panelStride, 1, rows, nullptr, out, ldc, n, add);
+                panelsOfRows<true>(&term, &panelStride, 1, rows, blockBias, out, ldc, n, add);
             } else {
                 convertRows(a + row * rowStride, rowStride, colStride, rows, kk0, kk1, buffer, blockPairs);
-                panelsOfRows<false>(&term, &panelStride, 1, rows, nullptr, out, ldc, n, add);
+                panelsOfRows<false>(&term, &panelStride, 1, rows, blockBias, out, ldc, n, add);
             }
         });
     }
 #else
-    (void)a, (void)rowStride, (void)colStride, (void)packed, (void)k, (void)n, (void)c, (void)ldc, (void)m0,
-        (void)m1, (void)accumulate;
+    (void)a, (void)rowStride, (void)colStride, (void)packed, (void)k, (void)n, (void)bias, (void)c, (void)ldc,
+        (void)m0, (void)m1, (void)accumulate;
 #endif
 }
 

@@ -56,12 +56,13 @@ struct Operand {
 void gemmPackedRows(const Operand* ops, int count, const float* bias, float* c, std::int64_t ldc,
                     std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate);
 
-// Rows [m0, m1) of C (+)= A B for a large k: A's element (r, kk) is a[r * rowStride + kk * colStride]
-// (either stride may be 1: a transposed view needs no copy), B packed with k rows. Blocked over k so that a
-// block of B stays in the core's L2 cache while the rows pass over it.
+// Rows [m0, m1) of C = bias + A B for a large k (bias: n floats or null; with accumulate, C += that): A's
+// element (r, kk) is a[r * rowStride + kk * colStride] (either stride may be 1: a transposed view needs no
+// copy), B packed with k rows. Blocked over k so that, for a B a few hundred columns wide, a block of B stays
+// in the core's L2 cache while the rows pass over it.
 void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, const std::uint16_t* packed,
-              std::int64_t k, std::int64_t n, float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1,
-              bool accumulate);
+              std::int64_t k, std::int64_t n, const float* bias, float* c, std::int64_t ldc, std::int64_t m0,
+              std::int64_t m1, bool accumulate);
 
 // The LSTM's weight gradients, [x_t, h_{t-1}]^T dG over all steps: rows [m0, m1) of C = A B, A's rows
 // stacked from parts (model/ColumnPart.h, part 0's rows first) and B packed with k rows. Blocked over k with

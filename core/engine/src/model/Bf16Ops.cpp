@@ -37,26 +37,38 @@ std::vector<std::uint16_t> packBf16(const torch::Tensor& b) {
     return packed;
 }
 
-torch::Tensor mmBf16(const torch::Tensor& a, const torch::Tensor& b) {
+namespace {
+
+// bias + a b (bias: [n] or undefined), the bias added by the kernel as it starts each row's sums rather than
+// in a pass of its own over the result (the head's logits: 20 MB a thread on poems).
+torch::Tensor productBf16(const torch::Tensor& a, const torch::Tensor& b, const torch::Tensor& bias) {
     checkOperand(a, "a");
     checkOperand(b, "b");
     TORCH_CHECK(a.size(1) == b.size(0), "bf16 product of [", a.size(0), ", ", a.size(1), "] and [", b.size(0),
                 ", ", b.size(1), "]");
     auto out = torch::empty({a.size(0), b.size(1)}, a.options());
     if (out.numel() == 0) return out;
-    if (a.size(1) == 0) return out.zero_();
+    const auto biasC = bias.defined() ? bias.to(torch::kFloat32).contiguous() : torch::Tensor();
+    TORCH_CHECK(!biasC.defined() || biasC.numel() == b.size(1), "bf16 product's bias needs ", b.size(1),
+                " values");
+    if (a.size(1) == 0) return biasC.defined() ? out.copy_(biasC.expand_as(out)) : out.zero_();
     const auto packed = packBf16(b);
     const auto av = withUnitStride(a);
     const auto m = a.size(0), k = a.size(1), n = b.size(1);
     const float* aData = av.data_ptr<float>();
+    const float* biasData = biasC.defined() ? biasC.data_ptr<float>() : nullptr;
     float* cData = out.data_ptr<float>();
     const std::int64_t blocks = (m + kRowBlock - 1) / kRowBlock;
     at::parallel_for(0, blocks, 1, [&](std::int64_t b0, std::int64_t b1) {
-        bf16kernels::gemmRows(aData, av.stride(0), av.stride(1), packed.data(), k, n, cData, n,
+        bf16kernels::gemmRows(aData, av.stride(0), av.stride(1), packed.data(), k, n, biasData, cData, n,
                               b0 * kRowBlock, std::min(m, b1 * kRowBlock), /*accumulate=*/false);
     });
     return out;
 }
+
+}  // namespace
+
+torch::Tensor mmBf16(const torch::Tensor& a, const torch::Tensor& b) { return productBf16(a, b, {}); }
 
 namespace {
 
@@ -66,8 +78,7 @@ public:
                                  const torch::Tensor& weight, const torch::Tensor& bias) {
         const auto in = weight.size(1), outs = weight.size(0);
         const auto x2 = x.reshape({-1, in});
-        auto y = mmBf16(x2, weight.t());
-        if (bias.defined()) y.add_(bias);
+        auto y = productBf16(x2, weight.t(), bias);
         ctx->save_for_backward({x, weight});
         auto shape = x.sizes().vec();
         shape.back() = outs;
