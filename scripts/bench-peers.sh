@@ -50,13 +50,25 @@ BUILD_DIR=${BUILD_DIR:-build}
 ROUNDS=${ROUNDS:-2}
 STEPS=${STEPS:-20}
 POEMS_STEPS=${POEMS_STEPS:-8}
-WORKBENCH_BUILD_DIR=$BUILD_DIR ./scripts/build.sh --target lstm-workbench-cli >/dev/null
+# The builds' progress stays out of the way, but a failed build says why (ninja prints its errors on stdout).
+quiet_build() {
+  local log
+  log=$(mktemp)
+  if ! "$@" >"$log"; then
+    echo "bench-peers: the build failed ($*):" >&2
+    tail -n 40 "$log" >&2
+    rm -f "$log"
+    exit 1
+  fi
+  rm -f "$log"
+}
+WORKBENCH_BUILD_DIR=$BUILD_DIR quiet_build ./scripts/build.sh --target lstm-workbench-cli
 ours_clis=(ours "$BUILD_DIR/bin/lstm-workbench-cli")
 if has_peer pytorch215; then
   # Ours on the same LibTorch as the peer (its CPU half; scripts/test-pytorch.sh builds the same).
   PYTORCH_BUILD_DIR=${PYTORCH_BUILD_DIR:-build-pytorch}
-  WORKBENCH_BUILD_DIR=$PYTORCH_BUILD_DIR ./scripts/build.sh --target lstm-workbench-cli \
-    -DCMAKE_PREFIX_PATH="$(scripts/pytorch-libtorch.sh 2.15.0)" -DWORKBENCH_PACKAGING=OFF >/dev/null
+  WORKBENCH_BUILD_DIR=$PYTORCH_BUILD_DIR quiet_build ./scripts/build.sh --target lstm-workbench-cli \
+    -DCMAKE_PREFIX_PATH="$(scripts/pytorch-libtorch.sh 2.15.0)" -DWORKBENCH_PACKAGING=OFF
   ours_clis+=(ours215 "$PYTORCH_BUILD_DIR/bin/lstm-workbench-cli")
 fi
 PRESETS=${PRESETS:-imdb charrnn poems}

@@ -59,6 +59,16 @@ std::uint32_t* scratch(std::size_t words) {
     return buffer.data();
 }
 
+// The bias (n floats, or null) copied into `into` and padded with zeros to whole panels, since the kernel
+// reads a panel's 32 values at once; null when there is no bias.
+const float* padBias(const float* bias, std::int64_t n, std::uint32_t* into) {
+    if (!bias) return nullptr;
+    auto* padded = reinterpret_cast<float*>(into);
+    std::copy(bias, bias + n, padded);
+    std::fill(padded + n, padded + panelCount(n) * kCols, 0.0f);
+    return padded;
+}
+
 #ifdef WB_HAVE_BF16_KERNELS
 
 // Half: the panel's last 16 columns are all padding (a width n with n % 32 in 1..16), so only the first
@@ -276,12 +286,7 @@ void gemmPackedRows(const Operand* ops, int count, const float* bias, float* c, 
         if (!ops[o].halves) words += chunkRows * pairsOf(ops[o].k);
     }
     std::uint32_t* buffer = scratch(static_cast<std::size_t>(words));
-    float* padded = nullptr;
-    if (bias) {
-        padded = reinterpret_cast<float*>(buffer);
-        std::copy(bias, bias + n, padded);
-        std::fill(padded + n, padded + panelCount(n) * kCols, 0.0f);
-    }
+    const float* padded = padBias(bias, n, buffer);
     // Panels outside the row blocks: each panel of B is read from memory once per chunk of rows and stays in
     // cache for the chunk's other blocks (poems' recurrent weights, 2 to 4 MB in bf16, do not fit L2).
     for (std::int64_t chunk = r0; chunk < r1; chunk += kChunkRows) {
@@ -368,12 +373,7 @@ void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, co
     std::uint32_t* words = scratch(
         static_cast<std::size_t>(biasWords + std::max<std::int64_t>(kRows, kPairMajorStride) * kBlockPairs));
     std::uint32_t* buffer = words + biasWords;
-    float* padded = nullptr;
-    if (bias) {
-        padded = reinterpret_cast<float*>(words);
-        std::copy(bias, bias + n, padded);
-        std::fill(padded + n, padded + biasWords, 0.0f);
-    }
+    const float* padded = padBias(bias, n, words);
     for (std::int64_t q0 = 0; q0 < pairs; q0 += kBlockPairs) {
         const std::int64_t blockPairs = std::min(kBlockPairs, pairs - q0);
         const std::int64_t kk0 = 2 * q0, kk1 = std::min(k, 2 * (q0 + blockPairs));
