@@ -5,6 +5,7 @@
 #include "model/Bf16Kernels.h"
 
 #include "model/Bf16Detail.h"
+#include "model/CpuCapability.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -265,7 +266,8 @@ bool available() {
     static const bool yes = [] {
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bf16");
+               __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bf16") &&
+               cpuCapabilityAllows(CpuLevel::Avx512);
     }();
     return yes;
 #else

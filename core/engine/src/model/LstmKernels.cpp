@@ -5,6 +5,7 @@
 #include "model/LstmKernels.h"
 
 #include "EnvSwitch.h"
+#include "model/CpuCapability.h"
 #include "model/FastMath.h"
 
 #include <immintrin.h>
@@ -351,7 +352,8 @@ bool gates512() {
     static const bool yes = [] {
         __builtin_cpu_init();
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-               __builtin_cpu_supports("avx512vl") && !switchedOff("LSTM_WORKBENCH_AVX512_GATES");
+               __builtin_cpu_supports("avx512vl") && !switchedOff("LSTM_WORKBENCH_AVX512_GATES") &&
+               cpuCapabilityAllows(CpuLevel::Avx512);
     }();
     return yes;
 }
@@ -471,7 +473,8 @@ namespace wb::lstmkernels {
 
 bool halfKernelsAvailable() {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+           __builtin_cpu_supports("f16c") && cpuCapabilityAllows(CpuLevel::Avx2);
 }
 
 __attribute__((target("avx2,fma,f16c"))) void toHalf(const float* src, std::uint16_t* dst, std::int64_t n) {

@@ -3,6 +3,8 @@
 // run time, so the binary still runs on any x86-64.
 #include "model/LstmKernels.h"
 
+#include "model/CpuCapability.h"
+
 #include <immintrin.h>
 
 #include <algorithm>
@@ -396,9 +398,11 @@ void gemmColumnParts(const ColumnPart* parts, int count, const float* packed, st
 std::vector<PackedIsa> packedIsas() {
     __builtin_cpu_init();
     std::vector<PackedIsa> out{PackedIsa::Portable};
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) out.push_back(PackedIsa::Avx2);
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+        cpuCapabilityAllows(CpuLevel::Avx2))
+        out.push_back(PackedIsa::Avx2);
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-        __builtin_cpu_supports("fma"))
+        __builtin_cpu_supports("fma") && cpuCapabilityAllows(CpuLevel::Avx512))
         out.push_back(PackedIsa::Avx512);
     return out;
 }

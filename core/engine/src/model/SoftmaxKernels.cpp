@@ -1,19 +1,14 @@
 // Softmax cross-entropy rows (see SoftmaxKernels.h). A row of a language model's logits (4,379 floats for
 // poems) fits the L1/L2 cache: its exponentials are written into the gradient row while they are summed,
 // and the scaling pass reads them back from cache, so the logits are read from memory once and the gradient
-// written once. Cloned for AVX-512 and AVX2 like the gate kernels; the 16 partial sums let GCC vectorise the
-// reduction without reassociating anything itself.
+// written once. Compiled for AVX-512, AVX2 and plain x86-64 and chosen by CPU (model/CpuCapability.h); the 16
+// partial sums let GCC vectorise the reduction without reassociating anything itself.
 #include "model/SoftmaxKernels.h"
 
 #include <cmath>
 
+#include "model/CpuCapability.h"
 #include "model/FastMath.h"
-
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define WB_KERNEL __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define WB_KERNEL
-#endif
 
 namespace wb::softmaxkernels {
 
@@ -34,8 +29,9 @@ void rowMax(const float* x, std::int64_t n, float& max, std::int64_t& at) {
     }
 }
 
-// g[j] = exp(x[j] - max); returns their sum.
-WB_KERNEL float expAndSum(const float* __restrict x, float* __restrict g, std::int64_t n, float max) {
+// g[j] = exp(x[j] - max); returns their sum. Inlined into each ISA's build below.
+[[gnu::always_inline]] inline float expAndSumBody(const float* __restrict x, float* __restrict g,
+                                                  std::int64_t n, float max) {
     float partial[kLanes] = {};
     std::int64_t j = 0;
     for (; j + kLanes <= n; j += kLanes)
@@ -53,9 +49,32 @@ WB_KERNEL float expAndSum(const float* __restrict x, float* __restrict g, std::i
     return sum;
 }
 
-WB_KERNEL void scaleRow(float* __restrict g, std::int64_t n, float factor) {
+[[gnu::always_inline]] inline void scaleRowBody(float* __restrict g, std::int64_t n, float factor) {
     for (std::int64_t j = 0; j < n; ++j) g[j] *= factor;
 }
+
+using ExpAndSum = float (*)(const float*, float*, std::int64_t, float);
+using ScaleRow = void (*)(float*, std::int64_t, float);
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define WB_ISA_BUILDS(attr, suffix)                                                              \
+    attr float expAndSum##suffix(const float* __restrict x, float* __restrict g, std::int64_t n, \
+                                 float max) {                                                    \
+        return expAndSumBody(x, g, n, max);                                                      \
+    }                                                                                            \
+    attr void scaleRow##suffix(float* __restrict g, std::int64_t n, float factor) {              \
+        scaleRowBody(g, n, factor);                                                              \
+    }
+WB_ISA_BUILDS(__attribute__((target("arch=x86-64-v4"))), Avx512)
+WB_ISA_BUILDS(__attribute__((target("avx2"))), Avx2)
+WB_ISA_BUILDS(, Portable)
+#undef WB_ISA_BUILDS
+const ExpAndSum expAndSum = pickKernel<ExpAndSum>(expAndSumAvx512, expAndSumAvx2, expAndSumPortable);
+const ScaleRow scaleRow = pickKernel<ScaleRow>(scaleRowAvx512, scaleRowAvx2, scaleRowPortable);
+#else
+const ExpAndSum expAndSum = expAndSumBody;
+const ScaleRow scaleRow = scaleRowBody;
+#endif
 
 }  // namespace
 

@@ -1,23 +1,21 @@
 // Adam in one pass (see AdamKernel.h). Plain loops that GCC vectorises (sqrt included: this file is compiled
-// without errno-setting math), cloned for AVX-512 and AVX2 and chosen by CPU at load time like the LSTM's
-// gate kernels.
+// without errno-setting math), compiled for AVX-512, AVX2 and plain x86-64 and chosen by CPU
+// (model/CpuCapability.h) like the LSTM's gate kernels.
 #include "train/AdamKernel.h"
 
 #include <cmath>
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define WB_KERNEL __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define WB_KERNEL
-#endif
+#include "model/CpuCapability.h"
 
 namespace wb::adamkernel {
 
 namespace {
 
-WB_KERNEL void stepRange(float* __restrict p, const float* __restrict g, float* __restrict m,
-                         float* __restrict v, std::int64_t n, float beta1, float beta2, float a1, float a2,
-                         float stepSize, float bias2Sqrt, float eps, float decay) {
+// Inlined into each ISA's build below.
+[[gnu::always_inline]] inline void stepRangeBody(float* __restrict p, const float* __restrict g,
+                                                 float* __restrict m, float* __restrict v, std::int64_t n,
+                                                 float beta1, float beta2, float a1, float a2, float stepSize,
+                                                 float bias2Sqrt, float eps, float decay) {
     for (std::int64_t i = 0; i < n; ++i) {
         const float gi = g[i];
         const float mi = beta1 * m[i] + a1 * gi;
@@ -27,6 +25,25 @@ WB_KERNEL void stepRange(float* __restrict p, const float* __restrict g, float* 
         p[i] = decay * p[i] - stepSize * mi / (std::sqrt(vi) / bias2Sqrt + eps);
     }
 }
+
+using StepRange = void (*)(float*, const float*, float*, float*, std::int64_t, float, float, float, float,
+                           float, float, float, float);
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define WB_ISA_BUILD(attr, suffix)                                                                       \
+    attr void stepRange##suffix(float* __restrict p, const float* __restrict g, float* __restrict m,     \
+                                float* __restrict v, std::int64_t n, float beta1, float beta2, float a1, \
+                                float a2, float stepSize, float bias2Sqrt, float eps, float decay) {     \
+        stepRangeBody(p, g, m, v, n, beta1, beta2, a1, a2, stepSize, bias2Sqrt, eps, decay);             \
+    }
+WB_ISA_BUILD(__attribute__((target("arch=x86-64-v4"))), Avx512)
+WB_ISA_BUILD(__attribute__((target("avx2"))), Avx2)
+WB_ISA_BUILD(, Portable)
+#undef WB_ISA_BUILD
+const StepRange stepRange = pickKernel<StepRange>(stepRangeAvx512, stepRangeAvx2, stepRangePortable);
+#else
+const StepRange stepRange = stepRangeBody;
+#endif
 
 }  // namespace
 
