@@ -7,8 +7,8 @@
 set -euo pipefail
 
 packages=(
-  # toolchain
-  build-essential cmake ninja-build pkg-config
+  # toolchain; ccache so that a second build of the same sources (another clone, CI's next run) compiles little
+  build-essential cmake ninja-build pkg-config ccache
   # core: LibTorch and the BLAS that makes it fast (on the reference BLAS a step is 5-13x slower: docs/benchmarks.md)
   libtorch-dev libopenblas0-pthread
   # scale-out: c10d's ProcessGroupGloo header includes Gloo's (the library comes with libtorch); glog to

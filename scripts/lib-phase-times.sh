@@ -1,8 +1,18 @@
-# Sourced by test.sh, test-sanitized.sh, fuzz.sh and debian13.sh: `phase NAME` prints how long the step
-# that just ended took, so that a CI log says where its time went (docs/benchmarks.md, "Build and CI time").
+# Sourced by test.sh, test-sanitized.sh, test-pytorch.sh, fuzz.sh and debian13.sh: `phase NAME` prints how
+# long the step that just ended took, in wall seconds and in CPU seconds (user + system of every process
+# this script started and waited for: the compilers, the tests), so that a CI log says where its time went
+# and a budget can be checked on a machine with other cores (docs/benchmarks.md, "Build and CI time").
 # On stderr, so that a command's own output (debian13.sh -- COMMAND) stays clean.
+phase_cpu_now() {  # CPU seconds of this shell's finished children (fields cutime + cstime of /proc/PID/stat)
+  awk -v tick="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / tick }' "/proc/$$/stat"
+}
 phase_started=$SECONDS
+phase_cpu_started=$(phase_cpu_now)
 phase() {
-  echo "phase: $1 took $((SECONDS - phase_started)) s (ended $(date -u +%H:%M:%S) UTC)" >&2
+  local cpu
+  cpu=$(phase_cpu_now)
+  echo "phase: $1 took $((SECONDS - phase_started)) s, $((cpu - phase_cpu_started)) CPU-s" \
+    "(ended $(date -u +%H:%M:%S) UTC)" >&2
   phase_started=$SECONDS
+  phase_cpu_started=$cpu
 }

@@ -25,8 +25,13 @@ fi
 # CPython version's wheel will do).
 python=python3
 "$python" -m pip --version >/dev/null 2>&1 || python=/usr/bin/python3  # Debian's, with python3-pip
+# The same wheels are in the Python tests' cache when scripts/pytorch-venv.sh fetched this version already
+# (test.sh runs it first): taken from there without the network, the index only for what is missing there.
+venv_cache=$(dirname "$cache")/venv-$version
 pip_download() {
-  "$python" -m pip download --quiet --disable-pip-version-check --only-binary=:all: --dest "$cache" "$@" >&2
+  "$python" -m pip download --quiet --disable-pip-version-check --only-binary=:all: --dest "$cache" \
+    --no-index --find-links "$venv_cache" "$@" >/dev/null 2>&1 ||
+    "$python" -m pip download --quiet --disable-pip-version-check --only-binary=:all: --dest "$cache" "$@" >&2
 }
 mkdir -p "$cache"
 echo "pytorch-libtorch: fetching torch==$version (cache: $cache)" >&2

@@ -1,18 +1,44 @@
 #!/usr/bin/env bash
 # The whole test suite again, built with AddressSanitizer + UndefinedBehaviorSanitizer (gcc) into
-# build-asan/: any out-of-bounds access, use-after-free, undefined behaviour or leak fails the test that
-# caused it. LeakSanitizer runs at the exit of every test process; tests/sanitizers/lsan.supp lists the
-# few one-time allocations of third-party libraries it may not report (none of the project's code).
+# build-asan/, against PyTorch's own LibTorch from PyPI (2.15.0, or the version given; the release build uses
+# Debian's): any out-of-bounds access, use-after-free, undefined behaviour or leak fails the test that caused
+# it, and the same build is the suite against the LibTorch most users of a GPU have, which catches LibTorch
+# API drift. One build does both: CI used to build and run the whole suite once for each (docs/benchmarks.md,
+# "Build and CI time"); scripts/test-pytorch.sh still makes an optimised build against any version.
+# LeakSanitizer runs at the exit of every test process; tests/sanitizers/lsan.supp lists the few one-time
+# allocations of third-party libraries it may not report (none of the project's code).
+#
+#   scripts/test-sanitized.sh [VERSION] [CMAKE_ARGS...]     VERSION: 2.15.0 (default), or debian for Debian's
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib-phase-times.sh
 ./scripts/install-deps.sh
+version=2.15.0
+case "${1:-}" in [0-9]* | debian) version=$1; shift ;; esac
+torch_args=()
+if [ "$version" != debian ]; then
+  torch_args=(-DCMAKE_PREFIX_PATH="$(./scripts/pytorch-libtorch.sh "$version")")
+  phase "pytorch $version fetch"
+fi
 build_dir=${WORKBENCH_ASAN_BUILD_DIR:-build-asan}
+mkdir -p "$build_dir"
+# A folder configured against another LibTorch (CMake keeps the Torch_DIR it found) starts its cache anew.
+if [ "$(cat "$build_dir/libtorch-version" 2>/dev/null)" != "$version" ]; then
+  rm -rf "$build_dir/CMakeCache.txt" "$build_dir/CMakeFiles"
+  echo "$version" >"$build_dir/libtorch-version"
+fi
 # -O1: the sanitizers' own advice (readable stacks, a quick build); the fused LSTM's kernels still vectorise.
-cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-  -DWORKBENCH_SANITIZE=ON -DWORKBENCH_PCH=ON -DWORKBENCH_PACKAGING=OFF "$@" >/dev/null
+if ! cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DWORKBENCH_SANITIZE=ON -DWORKBENCH_PCH=ON -DWORKBENCH_PACKAGING=OFF \
+  "${torch_args[@]}" "$@" >"$build_dir/configure.log" 2>&1; then
+  cat "$build_dir/configure.log" >&2
+  exit 1
+fi
+grep -E "^-- LibTorch" "$build_dir/configure.log" || true
 cmake --build "$build_dir" -j"$(nproc)"
-phase "sanitizer build"
+# What the programs were built against, as they report it.
+"$build_dir/bin/lstm-workbench-cli" devices | grep -i libtorch
+phase "sanitizer build (LibTorch $version)"
 
 supp="$PWD/tests/sanitizers"
 # allocator_may_return_null: a failed huge allocation is an out-of-memory error the app must report (the

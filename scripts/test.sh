@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Builds everything, checks the formatting, and runs every test (core, CLI end to end, GUI offscreen,
 # datasets, packaging, the fuzzers' seeds and regressions); then the Python package's tests (python/, with
-# TensorBoard and ONNX Runtime: scripts/test-python.sh); then the same suite built against PyTorch 2.15's
-# own LibTorch from PyPI (scripts/test-pytorch.sh, build-pytorch/); then the suite built with ASan + UBSan
-# (scripts/test-sanitized.sh, build-asan/); then each libFuzzer target for 15 seconds (scripts/fuzz.sh, clang,
-# build-fuzz/).
+# TensorBoard and ONNX Runtime: scripts/test-python.sh); then the same suite built with ASan + UBSan against
+# PyTorch 2.15's own LibTorch from PyPI (scripts/test-sanitized.sh, build-asan/: memory errors and LibTorch
+# API drift in one build); then each libFuzzer target for 15 seconds (scripts/fuzz.sh, clang, build-fuzz/).
+# Every phase prints its wall and CPU seconds; the builds go through ccache when it is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib-phase-times.sh
+# The machine, for the phase times below: they depend on its CPU generation (docs/benchmarks.md).
+echo "test: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), CPU family $(lscpu | sed -n 's/^CPU family: *//p')" \
+  "model $(lscpu | sed -n 's/^Model: *//p'), AVX-512 $(grep -q avx512f /proc/cpuinfo && echo yes || echo no);" \
+  "LSTM_WORKBENCH_CPU_CAPABILITY=${LSTM_WORKBENCH_CPU_CAPABILITY:-} ATEN_CPU_CAPABILITY=${ATEN_CPU_CAPABILITY:-}" >&2
 ./scripts/build.sh "$@"
 phase "release build"
 # The sources as .clang-format says, before the long part (scripts/check-format.sh).
@@ -28,13 +32,10 @@ if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
   LSTM_WORKBENCH_CLI="${WORKBENCH_BUILD_DIR:-build}/bin/lstm-workbench-cli" ./scripts/test-python.sh
   phase "python tests"
 fi
-# WORKBENCH_PYTORCH_TESTS=0 skips the build against PyTorch's LibTorch (it adds about a third to this script).
-if [ "${WORKBENCH_PYTORCH_TESTS:-1}" != 0 ]; then
-  ./scripts/test-pytorch.sh
-fi
-# WORKBENCH_SANITIZE_TESTS=0 skips the sanitizer build (it doubles the time of this script).
+# WORKBENCH_SANITIZE_TESTS=0 skips the sanitizer build against PyTorch 2.15's LibTorch (about half of this
+# script's time).
 if [ "${WORKBENCH_SANITIZE_TESTS:-1}" != 0 ]; then
-  ./scripts/test-sanitized.sh
+  ./scripts/test-sanitized.sh 2.15.0
 fi
 # Then each fuzzer briefly (scripts/fuzz.sh 600 searches longer); WORKBENCH_FUZZ_SECONDS=0 skips them.
 fuzz_seconds=${WORKBENCH_FUZZ_SECONDS:-15}

@@ -8,6 +8,9 @@
 #                                     and the corpus instead)
 #   scripts/time-fresh-clone.sh ci    git clone, then bash .ci/run (the README's test command)
 #
+# WORKBENCH_FRESH_LABEL=NAME ends the log's name with -NAME. WORKBENCH_FRESH_HOME=DIR uses DIR as that home
+# folder and keeps it afterwards: a second run with the same DIR measures a clone on a machine that built the
+# tree before (ccache's cache and the wheels are in DIR/.cache).
 # WORKBENCH_FRESH_PACKAGES=1 first removes the Debian packages install-deps.sh installs and empties apt's
 # cache, so that the time includes downloading and installing them, as on a new machine (needs root).
 # The whole log, with the date, commit, load averages and the wall time, goes to
@@ -18,7 +21,7 @@ what=${1:?usage: scripts/time-fresh-clone.sh app|ci}
 case "$what" in app | ci) ;; *) echo "time-fresh-clone: app or ci, not '$what'" >&2; exit 2 ;; esac
 repo=$PWD
 stamp=$(date -u +%Y%m%d-%H%M)
-log="$repo/docs/benchmarks/first-launch/$what-$stamp.log"
+log="$repo/docs/benchmarks/first-launch/$what-$stamp${WORKBENCH_FRESH_LABEL:+-$WORKBENCH_FRESH_LABEL}.log"
 mkdir -p "$(dirname "$log")"
 work=$(mktemp -d /tmp/lstm-workbench-fresh.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -41,6 +44,9 @@ fi
   echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
   echo "commit: $(git rev-parse HEAD)$(git diff --quiet HEAD || echo ' (uncommitted changes are not in the clone)')"
   echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(free -g | awk '/Mem:/ {print $2}') GiB"
+  echo "cpu: $(lscpu | sed -n 's/^Vendor ID: *//p') family $(lscpu | sed -n 's/^CPU family: *//p') model $(lscpu | sed -n 's/^Model: *//p'), AVX-512 $(grep -q avx512f /proc/cpuinfo && echo yes || echo no)"
+  echo "home: ${WORKBENCH_FRESH_HOME:-a new one}$([ -n "${WORKBENCH_FRESH_HOME:-}" ] && [ -d "$WORKBENCH_FRESH_HOME/.cache" ] && echo ' (caches from an earlier run)')"
+  echo "environment: $(env | grep -E '^(LSTM_WORKBENCH_CPU_CAPABILITY|ATEN_CPU_CAPABILITY|ONEDNN_MAX_CPU_ISA|MKL_ENABLE_INSTRUCTIONS)=' | tr '\n' ' ')"
   echo "fresh packages: ${WORKBENCH_FRESH_PACKAGES:-0}"
   echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$log"
@@ -48,7 +54,8 @@ fi
 start=$SECONDS
 rc=0
 (
-  export HOME="$work/home" npm_config_cache="$work/home/.npm"
+  export HOME="${WORKBENCH_FRESH_HOME:-$work/home}"
+  export npm_config_cache="$HOME/.npm"
   unset XDG_CACHE_HOME DISPLAY WAYLAND_DISPLAY
   mkdir -p "$HOME"
   git clone -q "$repo" "$work/clone"

@@ -29,6 +29,7 @@ int runDevices(bool jsonOut) {
                           {"cuda",
                            {{"compiled", cuda.compiled}, {"nccl", cuda.nccl}, {"devices", cuda.devices}}},
                           {"blas", wb::blasLibrary()},
+                          {"cpu_kernels", wb::cpuKernels()},
                           {"blas_threads_settable", blasCaveat.empty()}}
                          .dump(2)
                   << "\n";
@@ -36,6 +37,7 @@ int runDevices(bool jsonOut) {
     }
     std::printf("LibTorch %s, BLAS: %s\n", wb::libtorchVersion().c_str(), wb::blasLibrary().c_str());
     std::printf("CUDA: %s\n", cuda.summary().c_str());
+    std::printf("CPU kernels: %s\n", wb::cpuKernels().c_str());
     if (!blasCaveat.empty()) std::printf("warning: %s\n", blasCaveat.c_str());
     for (const auto& d : devices) {
         std::printf("%-8s %s", d.id.c_str(), d.name.c_str());

@@ -55,6 +55,27 @@ TEST(Cli, DevicesListsTheCpu) {
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["devices"][0]["id"], "cpu");
     EXPECT_FALSE(j["blas"].get<std::string>().empty());
+    EXPECT_FALSE(j["cpu_kernels"].get<std::string>().empty());
+}
+
+// LSTM_WORKBENCH_CPU_CAPABILITY caps every kernel of ours, as on a CPU without the wider instructions: what
+// a whole suite runs under to stand for an AVX2-only machine (docs/benchmarks.md, "Build and CI time").
+TEST(Cli, CpuCapabilityCapsTheKernels) {
+    auto kernels = [](const std::string& cap) {
+        const auto r = wbtest::runCli("devices --json", "LSTM_WORKBENCH_CPU_CAPABILITY=" + cap + " ");
+        EXPECT_EQ(r.code, 0) << r.err;
+        return nlohmann::json::parse(r.out)["cpu_kernels"].get<std::string>();
+    };
+    EXPECT_EQ(kernels("default"),
+              "portable (capped by LSTM_WORKBENCH_CPU_CAPABILITY=default), no bf16 kernels");
+    const auto avx2 = kernels("avx2");
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        EXPECT_EQ(avx2, "avx2 (capped by LSTM_WORKBENCH_CPU_CAPABILITY=avx2), no bf16 kernels");
+    const auto r = wbtest::runCli("devices", "LSTM_WORKBENCH_CPU_CAPABILITY=sse9 ");
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.err.find("LSTM_WORKBENCH_CPU_CAPABILITY=sse9 is not avx512, avx2 or default"),
+              std::string::npos)
+        << r.err;
 }
 
 // `train --name` names the run as the app's Rename does: in annotations.json, so lists and compare show it.

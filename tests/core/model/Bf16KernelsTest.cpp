@@ -13,9 +13,12 @@
 #include <vector>
 
 #include "model/Bf16Kernels.h"
+#include "support/KernelTestSupport.h"
 
 using namespace wb::bf16kernels;
 using wb::ColumnPart;
+
+using wbtest::randomMatrix;
 
 namespace {
 
@@ -23,14 +26,6 @@ float bitsToFloat(std::uint32_t u) {
     float f;
     std::memcpy(&f, &u, sizeof f);
     return f;
-}
-
-std::vector<float> randomMatrix(std::int64_t rows, std::int64_t cols, std::uint32_t seed) {
-    std::mt19937 gen(seed);
-    std::normal_distribution<float> normal;
-    std::vector<float> m(static_cast<std::size_t>(rows * cols));
-    for (auto& x : m) x = normal(gen);
-    return m;
 }
 
 float rounded(float x) { return fromBf16(toBf16(x)); }

@@ -15,16 +15,14 @@
 #include "model/Bf16Kernels.h"
 #include "model/Bf16Ops.h"
 #include "model/FusedLstm.h"
+#include "support/KernelTestSupport.h"
 #include "train/TrainingStep.h"
 
 using namespace wb;
 
-namespace {
+using wbtest::relativeError;
 
-double relativeError(const torch::Tensor& actual, const torch::Tensor& expected) {
-    const double scale = expected.abs().max().item<double>();
-    return (actual - expected).abs().max().item<double>() / std::max(scale, 1e-12);
-}
+namespace {
 
 #define SKIP_WITHOUT_BF16() \
     if (!bf16kernels::available()) GTEST_SKIP() << "this CPU has no AVX512_BF16: bf16 runs as fp32"

@@ -12,16 +12,14 @@
 #include "device/Autocast.h"
 #include "model/FusedLstm.h"
 #include "model/SequenceModel.h"
+#include "support/KernelTestSupport.h"
 #include "train/TrainingStep.h"
 
 using namespace wb;
 
-namespace {
+using wbtest::relativeError;
 
-double relativeError(const torch::Tensor& actual, const torch::Tensor& expected) {
-    const double scale = expected.abs().max().item<double>();
-    return (actual - expected).abs().max().item<double>() / std::max(scale, 1e-12);
-}
+namespace {
 
 struct Case {
     std::int64_t b, t, e, h, layers;

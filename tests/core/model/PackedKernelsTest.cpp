@@ -12,20 +12,11 @@
 #include <vector>
 
 #include "model/LstmKernels.h"
+#include "support/KernelTestSupport.h"
 
 using namespace wb::lstmkernels;
 
-namespace {
-
-std::vector<float> randomMatrix(std::int64_t rows, std::int64_t cols, std::uint32_t seed) {
-    std::mt19937 gen(seed);
-    std::normal_distribution<float> normal;
-    std::vector<float> m(static_cast<std::size_t>(rows * cols));
-    for (auto& x : m) x = normal(gen);
-    return m;
-}
-
-}  // namespace
+using wbtest::randomMatrix;
 
 TEST(PackedKernels, EveryKernelMatchesDoubleOnEveryShapePart) {
     const auto isas = packedIsas();

@@ -14,6 +14,9 @@
 #include "TorchCompat.h"
 #include "device/Autocast.h"
 #include "device/DeviceSetup.h"
+#include "model/Bf16Kernels.h"
+#include "model/CpuCapability.h"
+#include "model/LstmKernels.h"
 #include "workbench/DeviceSpec.h"
 #include "workbench/Errors.h"
 
@@ -22,6 +25,14 @@ namespace wb {
 int hardwareThreads() {
     const unsigned n = std::thread::hardware_concurrency();
     return n == 0 ? 1 : static_cast<int>(n);
+}
+
+std::string cpuKernels() {
+    std::string out = lstmkernels::packedIsaName(lstmkernels::packedIsa());
+    if (cpuCapabilityCap() != CpuLevel::Avx512)
+        out += std::string(" (capped by LSTM_WORKBENCH_CPU_CAPABILITY=") +
+               std::getenv("LSTM_WORKBENCH_CPU_CAPABILITY") + ")";
+    return out + (bf16kernels::available() ? ", bf16 kernels" : ", no bf16 kernels");
 }
 
 std::string libtorchVersion() {
