@@ -16,3 +16,9 @@ phase() {
   phase_started=$SECONDS
   phase_cpu_started=$cpu
 }
+# `slowest_tests CTEST_LOG`: the ten slowest ctest entries of a run whose output was saved, so that a CI log
+# says which tests its test phases spent their time on.
+slowest_tests() {
+  sed -nE 's/.*Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/p' "$1" | sort -rn | head -10 |
+    awk '{ printf "slowest: %7.1f s  %s\n", $1, $2 }' >&2
+}

@@ -6,6 +6,7 @@
 # (scripts/build.sh); LSTM_WORKBENCH_CLI names another one.
 #
 #   scripts/test-python.sh [unittest arguments, e.g. -k classifier]
+#   scripts/test-python.sh --prepare     only the environment and the package (test.sh runs it beside the build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -28,6 +29,7 @@ fi
 # build backend (setuptools) is the environment's own, hence no build isolation and no network.
 "$python" -m pip install --quiet --disable-pip-version-check --no-build-isolation --no-deps --force-reinstall \
   ./python >&2
+[ "${1:-}" = --prepare ] && exit 0
 cli=${LSTM_WORKBENCH_CLI:-build/bin/lstm-workbench-cli}
 case $cli in /*) ;; *) cli=$root/$cli ;; esac
 if [ ! -x "$cli" ]; then

@@ -50,5 +50,6 @@ export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 cd "$build_dir"
 # The packaging test (a .deb of the release build; it says nothing about memory safety) is not configured
 # here, nor the man pages it packs: this flavour builds only what it runs.
-ctest --output-on-failure -j"$(nproc)" --timeout 1800
+ctest --output-on-failure -j"$(nproc)" --timeout 1800 | tee ctest.log
+slowest_tests ctest.log
 phase "sanitizer tests"

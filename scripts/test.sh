@@ -12,6 +12,22 @@ source scripts/lib-phase-times.sh
 echo "test: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), CPU family $(lscpu | sed -n 's/^CPU family: *//p')" \
   "model $(lscpu | sed -n 's/^Model: *//p'), AVX-512 $(grep -q avx512f /proc/cpuinfo && echo yes || echo no);" \
   "LSTM_WORKBENCH_CPU_CAPABILITY=${LSTM_WORKBENCH_CPU_CAPABILITY:-} ATEN_CPU_CAPABILITY=${ATEN_CPU_CAPABILITY:-}" >&2
+./scripts/install-deps.sh
+# While the release build compiles, the Python tests' environment (about 3 GB of wheels on a first run) and
+# PyTorch 2.15's LibTorch for the sanitizer build are fetched and unpacked beside it: the network and the
+# disk, not the cores. Their output goes to a log that is shown if they fail.
+mkdir -p "${WORKBENCH_BUILD_DIR:-build}"
+prepare_log="$PWD/${WORKBENCH_BUILD_DIR:-build}/prepare-python.log"
+background=()
+trap 'for p in "${background[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
+if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
+  {
+    ./scripts/test-python.sh --prepare
+    if [ "${WORKBENCH_SANITIZE_TESTS:-1}" != 0 ]; then ./scripts/pytorch-libtorch.sh 2.15.0; fi
+  } >"$prepare_log" 2>&1 &
+  prepare_pid=$!
+  background+=("$prepare_pid")
+fi
 ./scripts/build.sh "$@"
 phase "release build"
 # The sources as .clang-format says, before the long part (scripts/check-format.sh).
@@ -22,20 +38,38 @@ phase "release build"
 ./scripts/check-function-size.sh
 phase "format check"
 cd "${WORKBENCH_BUILD_DIR:-build}"
-ctest --output-on-failure -j"$(nproc)" --timeout 900
+ctest --output-on-failure -j"$(nproc)" --timeout 900 | tee ctest.log
+slowest_tests ctest.log
 phase "release tests"
 cd - >/dev/null
 # The Python package (python/) against runs the CLI just built, under PyTorch 2.15 from PyPI, with
 # TensorBoard's reader and ONNX Runtime (scripts/test-python.sh; the first run fetches about 3 GB of wheels
 # into the wheel cache). WORKBENCH_PYTHON_TESTS=0 skips it.
+# They run on one core, so they run beside the sanitizer build's start; their output comes when they end.
+python_log="$PWD/${WORKBENCH_BUILD_DIR:-build}/python-tests.log"
 if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
-  LSTM_WORKBENCH_CLI="${WORKBENCH_BUILD_DIR:-build}/bin/lstm-workbench-cli" ./scripts/test-python.sh
-  phase "python tests"
+  if ! wait "$prepare_pid"; then
+    cat "$prepare_log" >&2
+    echo "test: the Python tests' environment could not be prepared (log above)" >&2
+    exit 1
+  fi
+  phase "python environment (beside the release build and its tests)"
+  LSTM_WORKBENCH_CLI="${WORKBENCH_BUILD_DIR:-build}/bin/lstm-workbench-cli" ./scripts/test-python.sh \
+    >"$python_log" 2>&1 &
+  python_pid=$!
+  background+=("$python_pid")
 fi
 # WORKBENCH_SANITIZE_TESTS=0 skips the sanitizer build against PyTorch 2.15's LibTorch (about half of this
 # script's time).
 if [ "${WORKBENCH_SANITIZE_TESTS:-1}" != 0 ]; then
   ./scripts/test-sanitized.sh 2.15.0
+fi
+if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
+  python_rc=0
+  wait "$python_pid" || python_rc=$?
+  cat "$python_log"
+  [ "$python_rc" = 0 ] || { echo "test: the Python tests failed (exit $python_rc)" >&2; exit 1; }
+  phase "python tests (their wait after the sanitizer suite)"
 fi
 # Then each fuzzer briefly (scripts/fuzz.sh 600 searches longer); WORKBENCH_FUZZ_SECONDS=0 skips them.
 fuzz_seconds=${WORKBENCH_FUZZ_SECONDS:-15}
