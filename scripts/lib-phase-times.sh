@@ -8,6 +8,11 @@ phase_cpu_now() {  # CPU seconds of this shell's finished children (fields cutim
 }
 phase_started=$SECONDS
 phase_cpu_started=$(phase_cpu_now)
+# `phase_skip`: the next phase starts now (what ran since printed its own phases).
+phase_skip() {
+  phase_started=$SECONDS
+  phase_cpu_started=$(phase_cpu_now)
+}
 phase() {
   local cpu
   cpu=$(phase_cpu_now)

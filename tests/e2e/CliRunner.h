@@ -19,6 +19,9 @@ inline std::string shellQuote(const std::string& s) {
     return q + "'";
 }
 
+// The lstm-workbench-cli this build made (CliProgram.cpp).
+const char* cliProgram();
+
 struct CliResult {
     int code = -1;        // exit code, 128 + signal when killed, -1 when it could not start
     bool killed = false;  // ended by SIGKILL
@@ -29,7 +32,7 @@ struct CliResult {
 inline CliResult runCli(const std::string& args, const std::string& env = "") {
     TempDir tmp;
     const std::string command =
-        env + "exec " + std::string(WORKBENCH_CLI) + " " + args + " 2>" + shellQuote(tmp.file("stderr"));
+        env + "exec " + std::string(cliProgram()) + " " + args + " 2>" + shellQuote(tmp.file("stderr"));
     CliResult r;
     FILE* pipe = popen(command.c_str(), "r");
     if (!pipe) return r;

@@ -104,7 +104,7 @@ TEST(Cli, RunsInOneFolderAreNumberedInTurn) {
     };
     ASSERT_EQ(cli(train("first")).code, 0);
     // Two at once: a shell runs both, each waits its turn for the lock.
-    const std::string program = WORKBENCH_CLI;
+    const std::string program = wbtest::cliProgram();
     ASSERT_EQ(
         std::system(
             (program + " " + train("second") + " & " + program + " " + train("third") + " & wait").c_str()),

@@ -108,8 +108,9 @@ public:
     Background(const std::string& args, const std::string& env, bool ownGroup = false,
                const std::string& launcher = "")
         : m_err(m_tmp.file("stderr")) {
-        const std::string command = env + "exec " + launcher + std::string(WORKBENCH_CLI) + " " + args +
-                                    " >" + shellQuote(m_tmp.file("stdout")) + " 2>" + shellQuote(m_err);
+        const std::string command = env + "exec " + launcher + std::string(wbtest::cliProgram()) + " " +
+                                    args + " >" + shellQuote(m_tmp.file("stdout")) + " 2>" +
+                                    shellQuote(m_err);
         m_pid = fork();
         if (m_pid == 0) {
             if (ownGroup) setpgid(0, 0);

@@ -53,7 +53,7 @@ protected:
     // `lstm-workbench-cli ARGS` in the background (output to /dev/null unless ARGS redirects it); in a
     // process group of its own when asked, as the app starts it, so that only the test's signals reach it.
     static pid_t startCli(const std::string& args, bool ownGroup = false) {
-        const std::string command = "exec " + std::string(WORKBENCH_CLI) + " " + args;
+        const std::string command = "exec " + std::string(wbtest::cliProgram()) + " " + args;
         const pid_t pid = fork();
         if (pid == 0) {
             if (ownGroup) setpgid(0, 0);

@@ -24,7 +24,7 @@ using wbtest::relativeError;
 
 namespace {
 
-#define SKIP_WITHOUT_BF16() \
+#define SKIP_WHEN_BF16_RUNS_AS_FP32() \
     if (!bf16kernels::available()) GTEST_SKIP() << "this CPU has no AVX512_BF16: bf16 runs as fp32"
 
 struct LayerResult {
@@ -103,7 +103,7 @@ TEST(Bf16Training, ForcedFallbackComputesExactlyWhatFp32Computes) {
 }
 
 TEST(Bf16Training, FusedLstmOutputsAndGradientsAreWithinBf16OfFp32) {
-    SKIP_WITHOUT_BF16();
+    SKIP_WHEN_BF16_RUNS_AS_FP32();
     // H = 300 is above the fp32 packed path's limit: in bf16 every H takes the packed path. An even batch
     // packs the gate gradients for the weight gradients step by step (whole row pairs per thread, so also
     // with two threads); an odd one keeps them whole in fp32.
@@ -136,7 +136,7 @@ TEST(Bf16Training, FusedLstmOutputsAndGradientsAreWithinBf16OfFp32) {
 }
 
 TEST(Bf16Training, LinearLayerForwardAndBackwardAreWithinBf16OfFp32) {
-    SKIP_WITHOUT_BF16();
+    SKIP_WHEN_BF16_RUNS_AS_FP32();
     torch::manual_seed(8);
     const auto x = torch::randn({3, 37, 50}).requires_grad_(true);
     const auto w = (0.2 * torch::randn({77, 50})).requires_grad_(true);
@@ -160,7 +160,7 @@ TEST(Bf16Training, LinearLayerForwardAndBackwardAreWithinBf16OfFp32) {
 }
 
 TEST(Bf16Training, LossCurveOver500StepsStaysWithinTwoPercentOfFp32) {
-    SKIP_WITHOUT_BF16();
+    SKIP_WHEN_BF16_RUNS_AS_FP32();
     auto config = defaultConfig(Task::LanguageModel);
     config.model.embedding = 16;
     config.model.hidden = 48;
