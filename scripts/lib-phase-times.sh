@@ -24,6 +24,8 @@ phase() {
 # `slowest_tests CTEST_LOG`: the ten slowest ctest entries of a run whose output was saved, so that a CI log
 # says which tests its test phases spent their time on.
 slowest_tests() {
-  sed -nE 's/.*Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/p' "$1" | sort -rn | head -10 |
-    awk '{ printf "slowest: %7.1f s  %s\n", $1, $2 }' >&2
+  # awk, not head, takes the first ten: head would leave sort writing to a closed pipe (SIGPIPE, and under
+  # pipefail the caller's set -e ends the script).
+  sed -nE 's/.*Test +#[0-9]+: ([^ ]+) .* ([0-9.]+) sec$/\2 \1/p' "$1" | sort -rn |
+    awk 'NR <= 10 { printf "slowest: %7.1f s  %s\n", $1, $2 }' >&2
 }

@@ -19,7 +19,9 @@ mkdir -p "$cache"
 python3 -m pip download --quiet --disable-pip-version-check --dest "$cache" "torch==$version" numpy >&2
 rm -rf "$venv"
 python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-index --find-links "$cache" \
-  "torch==$version" numpy >&2
+# --no-compile: Python compiles what it imports when it first imports it; compiling all of torch's 3 GB up
+# front cost a core for a minute (test.sh installs this beside the release build).
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-compile --no-index \
+  --find-links "$cache" "torch==$version" numpy >&2
 echo "pytorch-venv: $("$venv/bin/python" -c 'import torch; print("torch", torch.__version__)') in $venv" >&2
 echo "$venv/bin/python"
