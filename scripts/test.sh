@@ -70,7 +70,8 @@ if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
   wait "$python_pid" || python_rc=$?
   cat "$python_log"
   [ "$python_rc" = 0 ] || { echo "test: the Python tests failed (exit $python_rc)" >&2; exit 1; }
-  # The wait only: the tests ran beside the sanitizer build (their CPU seconds are counted here).
+  # The wait only: the tests ran beside the sanitizer build; their output above says how long they took,
+  # and their CPU seconds are in no phase line.
   phase "python tests (beside the sanitizer build; the wait for them)"
 fi
 # Then each fuzzer briefly (scripts/fuzz.sh 600 searches longer); WORKBENCH_FUZZ_SECONDS=0 skips them.

@@ -61,7 +61,13 @@ rc=0
   git clone -q "$repo" "$work/clone"
   cd "$work/clone"
   echo "clone: $((SECONDS - start)) s"
-  if [ "$what" = app ]; then ./scripts/run-app.sh; else bash .ci/run; fi
+  if [ "$what" = app ]; then
+    ./scripts/run-app.sh
+    # What the build compiled, from Ninja's log (the compiler's seconds, one core's worth).
+    /usr/bin/python3 bench/build_times.py build | head -12
+  else
+    bash .ci/run
+  fi
 ) 2>&1 | while IFS= read -r line; do printf '[%5d s] %s\n' "$((SECONDS - start))" "$line"; done | tee -a "$log" || rc=$?
 {
   echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
