@@ -64,7 +64,7 @@ rc=0
   if [ "$what" = app ]; then
     ./scripts/run-app.sh
     # What the build compiled, from Ninja's log (the compiler's seconds, one core's worth).
-    /usr/bin/python3 bench/build_times.py build | head -12
+    /usr/bin/python3 bench/build_times.py build --top 5
   else
     bash .ci/run
   fi
