@@ -10,6 +10,11 @@
 #include <cstdlib>
 #include <cstring>
 
+// Kernels built once per ISA and picked at run time: GCC on x86-64 (elsewhere one plain build).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define WB_ISA_BUILDS 1
+#endif
+
 namespace wb {
 
 enum class CpuLevel { Portable = 0, Avx2 = 1, Avx512 = 2 };
@@ -37,9 +42,10 @@ inline bool cpuCapabilityAllows(CpuLevel level) {
 }
 
 // The widest of three builds of one kernel that this CPU runs and the cap allows: compiled by function
-// attribute for "arch=x86-64-v4" (AVX-512 F, BW, CD, DQ, VL), for "avx2" and for the default x86-64, as
-// GCC's target_clones would, but chosen here so that the cap applies (target_clones' resolver cannot see
-// it). Call once and keep the pointer.
+// attribute (WB_FOR_EACH_ISA_BUILD below) for "arch=x86-64-v4" (AVX-512 F, BW, CD, DQ, VL), for "avx2" and
+// for the default x86-64, as GCC's target_clones would, but chosen here so that the cap applies
+// (target_clones' resolver cannot see it). Call once and keep the pointer.
+#ifdef WB_ISA_BUILDS
 template <class F>
 F pickKernel(F avx512, F avx2, F portable) {
     __builtin_cpu_init();
@@ -47,5 +53,17 @@ F pickKernel(F avx512, F avx2, F portable) {
     if (__builtin_cpu_supports("avx2") && cpuCapabilityAllows(CpuLevel::Avx2)) return avx2;
     return portable;
 }
+#endif
 
 }  // namespace wb
+
+// A kernel built once per ISA: DEFINE(ATTRIBUTE, SUFFIX) for each build pickKernel chooses from, the
+// attributes beside the CPU checks they must match; WB_PICK_ISA_BUILD(name) picks among nameAvx512,
+// nameAvx2 and namePortable.
+#ifdef WB_ISA_BUILDS
+#define WB_FOR_EACH_ISA_BUILD(DEFINE)                         \
+    DEFINE(__attribute__((target("arch=x86-64-v4"))), Avx512) \
+    DEFINE(__attribute__((target("avx2"))), Avx2)             \
+    DEFINE(, Portable)
+#define WB_PICK_ISA_BUILD(name) ::wb::pickKernel(name##Avx512, name##Avx2, name##Portable)
+#endif

@@ -56,8 +56,8 @@ void rowMax(const float* x, std::int64_t n, float& max, std::int64_t& at) {
 using ExpAndSum = float (*)(const float*, float*, std::int64_t, float);
 using ScaleRow = void (*)(float*, std::int64_t, float);
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define WB_ISA_BUILDS(attr, suffix)                                                              \
+#ifdef WB_ISA_BUILDS
+#define WB_BUILD(attr, suffix)                                                                   \
     attr float expAndSum##suffix(const float* __restrict x, float* __restrict g, std::int64_t n, \
                                  float max) {                                                    \
         return expAndSumBody(x, g, n, max);                                                      \
@@ -65,12 +65,10 @@ using ScaleRow = void (*)(float*, std::int64_t, float);
     attr void scaleRow##suffix(float* __restrict g, std::int64_t n, float factor) {              \
         scaleRowBody(g, n, factor);                                                              \
     }
-WB_ISA_BUILDS(__attribute__((target("arch=x86-64-v4"))), Avx512)
-WB_ISA_BUILDS(__attribute__((target("avx2"))), Avx2)
-WB_ISA_BUILDS(, Portable)
-#undef WB_ISA_BUILDS
-const ExpAndSum expAndSum = pickKernel<ExpAndSum>(expAndSumAvx512, expAndSumAvx2, expAndSumPortable);
-const ScaleRow scaleRow = pickKernel<ScaleRow>(scaleRowAvx512, scaleRowAvx2, scaleRowPortable);
+WB_FOR_EACH_ISA_BUILD(WB_BUILD)
+#undef WB_BUILD
+const ExpAndSum expAndSum = WB_PICK_ISA_BUILD(expAndSum);
+const ScaleRow scaleRow = WB_PICK_ISA_BUILD(scaleRow);
 #else
 const ExpAndSum expAndSum = expAndSumBody;
 const ScaleRow scaleRow = scaleRowBody;

@@ -29,18 +29,16 @@ namespace {
 using StepRange = void (*)(float*, const float*, float*, float*, std::int64_t, float, float, float, float,
                            float, float, float, float);
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define WB_ISA_BUILD(attr, suffix)                                                                       \
+#ifdef WB_ISA_BUILDS
+#define WB_BUILD(attr, suffix)                                                                           \
     attr void stepRange##suffix(float* __restrict p, const float* __restrict g, float* __restrict m,     \
                                 float* __restrict v, std::int64_t n, float beta1, float beta2, float a1, \
                                 float a2, float stepSize, float bias2Sqrt, float eps, float decay) {     \
         stepRangeBody(p, g, m, v, n, beta1, beta2, a1, a2, stepSize, bias2Sqrt, eps, decay);             \
     }
-WB_ISA_BUILD(__attribute__((target("arch=x86-64-v4"))), Avx512)
-WB_ISA_BUILD(__attribute__((target("avx2"))), Avx2)
-WB_ISA_BUILD(, Portable)
-#undef WB_ISA_BUILD
-const StepRange stepRange = pickKernel<StepRange>(stepRangeAvx512, stepRangeAvx2, stepRangePortable);
+WB_FOR_EACH_ISA_BUILD(WB_BUILD)
+#undef WB_BUILD
+const StepRange stepRange = WB_PICK_ISA_BUILD(stepRange);
 #else
 const StepRange stepRange = stepRangeBody;
 #endif
