@@ -14,8 +14,9 @@ echo "test: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), CPU family $
   "LSTM_WORKBENCH_CPU_CAPABILITY=${LSTM_WORKBENCH_CPU_CAPABILITY:-} ATEN_CPU_CAPABILITY=${ATEN_CPU_CAPABILITY:-}" >&2
 ./scripts/install-deps.sh
 # While the release build compiles, the Python tests' environment (about 3 GB of wheels on a first run) and
-# PyTorch 2.15's LibTorch for the sanitizer build are fetched and unpacked beside it: the network and the
-# disk, not the cores. Their output goes to a log that is shown if they fail.
+# PyTorch 2.15's LibTorch for the sanitizer build are fetched and unpacked beside it: mostly the network and
+# the disk (installed without compiling bytecode: with it, the release build beside took 354 s, not 311).
+# Their output goes to a log that is shown if they fail.
 mkdir -p "${WORKBENCH_BUILD_DIR:-build}"
 prepare_log="$PWD/${WORKBENCH_BUILD_DIR:-build}/prepare-python.log"
 background=()
