@@ -1,5 +1,5 @@
-// The models: output shapes, parameter counts agreeing with the tensor-free summary, pooling that ignores
-// padding, and a weights round trip through safetensors that gives identical outputs.
+// The models: output shapes, parameter counts agreeing with the tensor-free summary, outputs and gradients
+// that padding does not change, and a weights round trip through safetensors that gives identical outputs.
 #include <gtest/gtest.h>
 
 #include "model/SequenceModel.h"
@@ -37,22 +37,90 @@ TEST(SequenceModel, BidirectionalClassifierMatchesTheSummary) {
     }
 }
 
-TEST(SequenceModel, PoolingIgnoresPaddingAfterTheLength) {
-    for (auto pooling : {Pooling::Last, Pooling::Mean, Pooling::Max}) {
-        auto config = defaultConfig(Task::Classifier);
-        config.model.embedding = 4;
-        config.model.hidden = 6;
-        config.model.layers = 1;
-        config.model.bidirectional = false;
-        config.model.pooling = pooling;
-        config.model.dropout = 0;
-        SequenceModel model(Task::Classifier, config.model, 20, 2);
-        model->eval();
-        auto a = torch::tensor({{5, 6, 7, 0, 0}}, torch::kInt64);
-        auto b = torch::tensor({{5, 6, 7, 9, 11}}, torch::kInt64);
-        auto len = torch::tensor({3}, torch::kInt64);
-        EXPECT_TRUE(torch::allclose(model->forward(a, len), model->forward(b, len))) << toString(pooling);
+namespace {
+
+// Rows of the given real ids padded with <pad> (id 0) to `steps`, and their lengths.
+std::pair<torch::Tensor, torch::Tensor> paddedBatch(const std::vector<std::vector<std::int64_t>>& rows,
+                                                    std::int64_t steps) {
+    auto ids = torch::zeros({static_cast<std::int64_t>(rows.size()), steps}, torch::kInt64);
+    std::vector<std::int64_t> lengths;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        for (std::size_t t = 0; t < rows[r].size(); ++t)
+            ids[static_cast<std::int64_t>(r)][static_cast<std::int64_t>(t)] = rows[r][t];
+        lengths.push_back(static_cast<std::int64_t>(rows[r].size()));
     }
+    return {ids, torch::tensor(lengths, torch::kInt64)};
+}
+
+ModelConfig paddingModel(LstmBackend backend, bool bidirectional, Pooling pooling) {
+    ModelConfig m = defaultConfig(Task::Classifier).model;
+    m.embedding = 5;
+    m.hidden = 6;
+    m.layers = 2;
+    m.dropout = 0;
+    m.bidirectional = bidirectional;
+    m.pooling = pooling;
+    m.backend = backend;
+    return m;
+}
+
+std::string describe(LstmBackend backend, bool bidirectional, Pooling pooling) {
+    return std::string(backend == LstmBackend::Fused ? "fused" : "torch") + (bidirectional ? " bi " : " uni ") +
+           toString(pooling);
+}
+
+}  // namespace
+
+// A row's answer does not depend on the padding after it, nor on the rows beside it: the reverse direction
+// starts at each row's last real step (issue: 96.6 % padded validation against 94.0 % one text at a time).
+TEST(SequenceModel, PaddingChangesNoClassifierOutput) {
+    const std::vector<std::vector<std::int64_t>> texts{{5}, {5, 6, 7}, {9, 3, 12, 4, 4, 17, 2}, {11, 8}};
+    for (auto backend : {LstmBackend::Fused, LstmBackend::Torch})
+        for (bool bidirectional : {false, true})
+            for (auto pooling : {Pooling::Last, Pooling::Mean, Pooling::Max}) {
+                torch::manual_seed(3);
+                SequenceModel model(Task::Classifier, paddingModel(backend, bidirectional, pooling), 20, 3);
+                model->eval();
+                torch::NoGradGuard noGrad;
+                const auto what = describe(backend, bidirectional, pooling);
+                std::vector<torch::Tensor> alone;
+                for (const auto& text : texts) {
+                    const auto n = static_cast<std::int64_t>(text.size());
+                    auto [ids, len] = paddedBatch({text}, n);
+                    alone.push_back(torch::softmax(model->forward(ids, len), 1));
+                    for (std::int64_t pads : {2, 16}) {
+                        auto [padded, padLen] = paddedBatch({text}, n + pads);
+                        EXPECT_LT((torch::softmax(model->forward(padded, padLen), 1) - alone.back()).abs().max().item<double>(), 1e-6)
+                            << what << ", " << n << " tokens + " << pads << " pads";
+                    }
+                }
+                for (std::int64_t steps : {7, 9, 23}) {
+                    auto [ids, len] = paddedBatch(texts, steps);
+                    EXPECT_LT((torch::softmax(model->forward(ids, len), 1) - torch::cat(alone)).abs().max().item<double>(), 1e-6)
+                        << what << ", one batch padded to " << steps;
+                }
+            }
+}
+
+// Training sees what inference sees: a padded row's gradients are the row's own.
+TEST(SequenceModel, PaddingChangesNoClassifierGradient) {
+    for (auto backend : {LstmBackend::Fused, LstmBackend::Torch})
+        for (auto pooling : {Pooling::Last, Pooling::Mean, Pooling::Max}) {
+            torch::manual_seed(4);
+            SequenceModel model(Task::Classifier, paddingModel(backend, true, pooling), 20, 3);
+            model->train();
+            const auto gradients = [&](std::int64_t steps) {
+                model->zero_grad();
+                auto [ids, len] = paddedBatch({{4, 9, 13, 2}}, steps);
+                torch::log_softmax(model->forward(ids, len), 1)[0][1].backward();
+                std::vector<torch::Tensor> flat;
+                for (const auto& p : model->parameters()) flat.push_back(p.grad().flatten().clone());
+                return torch::cat(flat);
+            };
+            const auto own = gradients(4);
+            EXPECT_LT((gradients(20) - own).abs().max().item<double>(), 1e-6)
+                << describe(backend, true, pooling);
+        }
 }
 
 TEST(SequenceModel, WeightsRoundTripGiveIdenticalOutputs) {

@@ -75,7 +75,7 @@ torch::Tensor SequenceModelImpl::logitsOf(const torch::Tensor& hidden) {
 
 torch::Tensor SequenceModelImpl::classifyEmbedded(const torch::Tensor& embedded,
                                                   const torch::Tensor& lengths) {
-    auto outputs = std::get<0>(runLstm(embedded, std::nullopt));
+    auto outputs = std::get<0>(runLstm(embedded, std::nullopt, lengths));
     return applyHead(shardedDropout(pool(outputs, lengths), m_config.dropout, is_training(), /*batchDim=*/0));
 }
 
@@ -94,10 +94,26 @@ torch::Tensor SequenceModelImpl::applyHead(const torch::Tensor& x) {
 }
 
 std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> SequenceModelImpl::runLstm(
-    const torch::Tensor& x, const std::optional<LstmState>& state) {
+    const torch::Tensor& x, const std::optional<LstmState>& state, const torch::Tensor& lengths) {
     if (fusedLstm) {
-        if (state) return fusedLstm->forward(x, std::make_tuple(state->h, state->c));
-        return fusedLstm->forward(x);
+        if (state) return fusedLstm->forward(x, std::make_tuple(state->h, state->c), lengths);
+        return fusedLstm->forward(x, std::nullopt, lengths);
+    }
+    const auto& o = lstm->options;
+    if (o.bidirectional() && lengths.defined()) {
+        // torch::nn::LSTM has no lengths without packing the batch (which a CUDA graph cannot capture):
+        // its weights run layer by layer, direction by direction on at::lstm (model/FusedLstm.h).
+        FusedLstmOptions f;
+        f.inputSize = o.input_size();
+        f.hiddenSize = o.hidden_size();
+        f.layers = o.num_layers();
+        f.bidirectional = true;
+        f.batchFirst = o.batch_first();
+        f.dropout = o.dropout();
+        const auto rows = x.size(o.batch_first() ? 0 : 1), states = 2 * o.num_layers();
+        const auto h0 = state ? state->h : torch::zeros({states, rows, o.hidden_size()}, x.options());
+        const auto c0 = state ? state->c : torch::zeros({states, rows, o.hidden_size()}, x.options());
+        return runLstmLayers(x, h0, c0, lstm->all_weights(), f, is_training(), lengths, /*fusedKernels=*/false);
     }
     if (state) return lstm->forward(x, std::make_tuple(state->h, state->c));
     return lstm->forward(x);

@@ -32,7 +32,9 @@ public:
     SequenceModelImpl(Task task, const ModelConfig& config, std::int64_t vocabSize, std::int64_t outputs,
                       const torch::Device& device = torch::kCPU);
 
-    // LM: inputs [B, T] -> logits [B, T, V]. Classifier: inputs [B, T], lengths [B] -> logits [B, C].
+    // LM: inputs [B, T] -> logits [B, T, V]. Classifier: inputs [B, T], lengths [B] -> logits [B, C]; a row
+    // padded after its length gives the same logits as the row alone (a bidirectional LSTM's reverse
+    // direction starts at each row's last real step). Without lengths every row is taken as all real.
     torch::Tensor forward(const torch::Tensor& inputs, const torch::Tensor& lengths = {});
     // LM with a carried state, for generation: inputs [B, T] -> logits [B, T, V] and the new state.
     std::pair<torch::Tensor, LstmState> forwardStep(const torch::Tensor& inputs,
@@ -56,8 +58,9 @@ public:
     torch::nn::Linear head{nullptr};
 
 private:
+    // lengths (a classifier's, optional): rows padded at the end, which then change no real step's output.
     std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> runLstm(
-        const torch::Tensor& x, const std::optional<LstmState>& state);
+        const torch::Tensor& x, const std::optional<LstmState>& state, const torch::Tensor& lengths = {});
     torch::Tensor applyHead(const torch::Tensor& x);
     torch::Tensor pool(const torch::Tensor& outputs, const torch::Tensor& lengths) const;
 
