@@ -1,7 +1,8 @@
 // `lstm-workbench-cli classify RUN`: a trained classifier's labels for a text, with each token's push when
-// asked.
+// asked; or for every line of a file, in padded batches.
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -11,18 +12,51 @@
 
 using nlohmann::json;
 
+namespace {
+
+json topJson(const wb::Classification& c) {
+    json top = json::array();
+    for (const auto& t : c.top) top.push_back({{"label", t.label}, {"probability", t.probability}});
+    return top;
+}
+
+// --lines: one text per line (a final line break ends the last one, it does not add an empty text); out a
+// line each: the label, its probability and the text, or with --json an array of {text, predicted, top}.
+int classifyLines(const wb::TrainedModel& model, const ClassifyOptions& o) {
+    std::vector<std::string> texts;
+    std::istringstream in(wb::readFile(o.lines));
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        texts.push_back(line);
+    }
+    const auto results = model.classifyBatch(texts, o.topK, o.batchSize);
+    if (o.json) {
+        json out = json::array();
+        for (std::size_t i = 0; i < texts.size(); ++i)
+            out.push_back({{"text", texts[i]}, {"predicted", results[i].predicted}, {"top", topJson(results[i])}});
+        std::cout << out.dump(2) << "\n";
+        return 0;
+    }
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        std::printf("%s\t%.4f\t%s\n", results[i].predicted.c_str(), results[i].top.front().probability,
+                    texts[i].c_str());
+    return 0;
+}
+
+}  // namespace
+
 int runClassify(const ClassifyOptions& o) {
     const auto model =
         wb::TrainedModel::load(o.runDir, o.checkpoint == "best" ? wb::TrainedModel::Checkpoint::Best
                                                                 : wb::TrainedModel::Checkpoint::Last);
+    if (!o.lines.empty()) return classifyLines(*model, o);
     const std::string text = o.file.empty() ? o.text : wb::readFile(o.file);
     const auto result = model->classify(text, o.topK, o.explain);
     if (o.json) {
-        json top = json::array(), attributions = json::array();
-        for (const auto& c : result.top) top.push_back({{"label", c.label}, {"probability", c.probability}});
+        json attributions = json::array();
         for (const auto& a : result.attributions)
             attributions.push_back({{"token", a.token}, {"score", a.score}});
-        json out = {{"predicted", result.predicted}, {"top", top}};
+        json out = {{"predicted", result.predicted}, {"top", topJson(result)}};
         if (o.explain) out["attributions"] = attributions;
         std::cout << out.dump(2) << "\n";
         return 0;

@@ -48,6 +48,8 @@ struct ClassifyOptions {
     std::string runDir;
     std::string checkpoint = "last";  // or "best"
     std::string text, file;
+    std::string lines;             // a file of texts, one per line, classified in padded batches
+    std::int64_t batchSize = 64;   // with lines
     std::int64_t topK = 5;
     bool explain = false;
     bool json = false;

@@ -262,14 +262,20 @@ Command addClassify(CLI::App& app) {
     cmd->add_option("RUN_DIR", o->runDir, "Run folder")->required();
     auto* text = cmd->add_option("--text", o->text, "Text to classify");
     auto* file = cmd->add_option("--file", o->file, "File whose content is classified");
+    auto* lines = cmd->add_option("--lines", o->lines,
+                                  "File of texts, one per line, classified in padded batches (a line each out)");
     text->excludes(file);
+    lines->excludes(text)->excludes(file);
+    cmd->add_option("--batch-size", o->batchSize, "Texts per batch with --lines")
+        ->check(CLI::PositiveNumber)
+        ->needs(lines);
     cmd->add_option("--top-k", o->topK, "Classes to show");
-    cmd->add_flag("--explain", o->explain, "Show which tokens pushed the decision");
+    cmd->add_flag("--explain", o->explain, "Show which tokens pushed the decision")->excludes(lines);
     addCheckpointOption(cmd, o->checkpoint);
     cmd->add_flag("--json", o->json, "Machine-readable output");
     return {cmd, [o] {
-                if (o->text.empty() && o->file.empty())
-                    throw wb::InputError("classify needs --text or --file");
+                if (o->text.empty() && o->file.empty() && o->lines.empty())
+                    throw wb::InputError("classify needs --text, --file or --lines");
                 return runClassify(*o);
             }};
 }

@@ -1,7 +1,12 @@
 """The app's two model shapes as one torch module, with the app's parameter names (SequenceModel.cpp)."""
 
+from typing import Optional, Tuple
+
 import torch
 from torch import nn
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
+
+PAD_ID = 0  # <pad>, the vocabulary's id 0 (Vocabulary.cpp)
 
 
 class SequenceModel(nn.Module):
@@ -29,19 +34,22 @@ class SequenceModel(nn.Module):
         self.dropout = nn.Dropout(dropout)
         self.head = nn.Linear(hidden * (2 if self.bidirectional else 1), outputs)
 
-    def forward(self, inputs, lengths=None):
-        """Language model: inputs [B, T] -> logits [B, T, V]. Classifier: inputs [B, T] (padded at the end)
-        and lengths [B] -> logits [B, C]."""
+    def forward(self, inputs, lengths: Optional[torch.Tensor] = None):
+        """Language model: inputs [B, T] -> logits [B, T, V]. Classifier: inputs [B, T], padded at the end
+        with <pad> (id 0), and lengths [B] (when absent: each row's ids other than <pad>, at least 1, as the
+        ONNX export infers them) -> logits [B, C]. A row gives the same logits whatever padding follows it."""
         if self.task == "lm":
             return self.step(inputs)[0]
         if lengths is None:
-            lengths = torch.full((inputs.size(0),), inputs.size(1), dtype=torch.long)
-        # Not packed: the app runs the padding through the LSTM too (the backward direction starts at the
-        # padded end), so packing would give other numbers than the run was trained and scored with.
-        outputs, _ = self.lstm(self.embedding(inputs))
+            lengths = (inputs != PAD_ID).sum(1)
+        lengths = lengths.to(dtype=torch.long).clamp(1, inputs.size(1))
+        # Packed, as the app runs a padded row: the backward direction starts at each row's last real token.
+        packed = pack_padded_sequence(self.embedding(inputs), lengths.cpu(), batch_first=True,
+                                      enforce_sorted=False)
+        outputs, _ = pad_packed_sequence(self.lstm(packed)[0], batch_first=True, total_length=inputs.size(1))
         return self.head(self.dropout(self._pool(outputs, lengths)))
 
-    def step(self, inputs, state=None):
+    def step(self, inputs, state: Optional[Tuple[torch.Tensor, torch.Tensor]] = None):
         """Language model with a carried LSTM state (h, c), for generation: inputs [B, T] -> logits
         [B, T, V] and the state after the last step."""
         outputs, state = self.lstm(self.embedding(inputs), state)

@@ -109,6 +109,10 @@ public:
     // tables or with a seed that fits no pattern).
     std::vector<GeneratedText> generate(const GenerateOptions& options) const;
     Classification classify(const std::string& text, std::int64_t topK = 5, bool explain = false) const;
+    // Many texts at once, in batches of `batchSize` padded to each batch's longest text (as validation
+    // batches them); each text's answer is the one classify() gives it alone: padding changes nothing.
+    std::vector<Classification> classifyBatch(const std::vector<std::string>& texts, std::int64_t topK = 5,
+                                              std::int64_t batchSize = 64) const;
     // A language model's log-probability (natural log) of a text read from a document start, in fp32
     // through LibTorch, as GeneratedText::logProbability counts it (for a poem: of its text with one couplet
     // to a line, as generation feeds it and the corpus has it, where GeneratedText::text breaks every line);

@@ -15,7 +15,7 @@ namespace {
 using proto::Message;
 
 namespace onnx {  // onnx.proto's enums and field numbers
-enum ElemType { kFloat = 1, kInt64 = 7, kBool = 9 };
+enum ElemType { kFloat = 1, kInt32 = 6, kInt64 = 7, kBool = 9 };
 enum AttrType { kAttrFloat = 1, kAttrInt = 2, kAttrString = 3, kAttrInts = 7 };
 namespace model {
 constexpr int kIrVersion = 1, kProducerName = 2, kProducerVersion = 3, kDocString = 6, kGraph = 7,
@@ -158,17 +158,21 @@ torch::Tensor onnxGateOrder(const torch::Tensor& t) {
     return torch::cat({t.narrow(0, 0, h), t.narrow(0, 3 * h, h), t.narrow(0, h, h), t.narrow(0, 2 * h, h)});
 }
 
-// Pooling of a classifier's top outputs [B, T, D*H] over each row's first len steps, as
-// SequenceModelImpl::pool computes it.
-std::string poolOutputs(GraphBuilder& g, const std::string& top, const std::string& shape,
-                        const std::string& batch, const ModelConfig& c, std::int64_t directions) {
-    const auto h = c.hidden, width = c.hidden * directions;
-    // A row's length: its tokens other than <pad> (id 0, only at a padded row's end), at least 1.
+// A classifier's row lengths [B]: each row's tokens other than <pad> (id 0, only at a padded row's end), at
+// least 1, as the app's batches count them.
+std::string rowLengths(GraphBuilder& g) {
     const auto real = g.node("Not", {g.node("Equal", {"input_ids", g.intScalar(0)})});
     const auto counted =
         g.node("ReduceSum", {g.node("Cast", {real}, {{"to", std::int64_t{onnx::kInt64}}}), g.ints({1})},
                {{"keepdims", std::int64_t{0}}});
-    const auto len = g.node("Max", {counted, g.intScalar(1)});  // [B]
+    return g.node("Max", {counted, g.intScalar(1)});
+}
+
+// Pooling of a classifier's top outputs [B, T, D*H] over each row's first len steps, as
+// SequenceModelImpl::pool computes it.
+std::string poolOutputs(GraphBuilder& g, const std::string& top, const std::string& len, const std::string& shape,
+                        const std::string& batch, const ModelConfig& c, std::int64_t directions) {
+    const auto h = c.hidden, width = c.hidden * directions;
     if (c.pooling == Pooling::Last) {
         const auto index = g.node("Unsqueeze", {g.node("Sub", {len, g.intScalar(1)}), g.ints({1, 2})});
         const auto expandTo =
@@ -228,6 +232,11 @@ std::string onnxModelBytes(SequenceModelImpl& model, Task task, const ModelConfi
     const auto stateShape =
         g.node("Concat", {g.ints({states}), batch, g.ints({h})}, {{"axis", std::int64_t{0}}});
     const auto h0 = g.node("Expand", {"h0", stateShape}), c0 = g.node("Expand", {"c0", stateShape});
+    // A classifier's rows end at their lengths: the LSTM's sequence_lens, so that the reverse direction starts
+    // at each row's last real token and padding changes nothing, as in the app (SequenceModel.h).
+    const auto len = task == Task::Classifier ? rowLengths(g) : std::string();
+    const auto sequenceLens =
+        task == Task::Classifier ? g.node("Cast", {len}, {{"to", std::int64_t{onnx::kInt32}}}) : std::string();
     std::vector<std::string> hn, cn;
     for (std::int64_t l = 0; l < c.layers; ++l) {
         std::vector<torch::Tensor> w, r, b;
@@ -246,7 +255,7 @@ std::string onnxModelBytes(SequenceModelImpl& model, Task task, const ModelConfi
         const auto out = g.nodeN(
             "LSTM",
             {x, g.floats(layer + ".W", torch::stack(w)), g.floats(layer + ".R", torch::stack(r)),
-             g.floats(layer + ".B", torch::stack(b)), "", slice(h0), slice(c0)},
+             g.floats(layer + ".B", torch::stack(b)), sequenceLens, slice(h0), slice(c0)},
             {{"hidden_size", h}, {"direction", std::string(bidirectional ? "bidirectional" : "forward")}}, 3);
         // Y [T, D, B, H] -> the next layer's input [T, B, D * H], directions side by side as PyTorch's.
         x = directions == 1
@@ -262,7 +271,7 @@ std::string onnxModelBytes(SequenceModelImpl& model, Task task, const ModelConfi
     const auto top =
         g.node("Transpose", {x}, {{"perm", std::vector<std::int64_t>{1, 0, 2}}});  // [B, T, D * H]
     const auto features =
-        task == Task::LanguageModel ? top : poolOutputs(g, top, shape, batch, c, directions);
+        task == Task::LanguageModel ? top : poolOutputs(g, top, len, shape, batch, c, directions);
     const auto headWeight = g.floats("head.weight_t", weight("head.weight").t());
     g.node("Add", {g.node("MatMul", {features, headWeight}), g.floats("head.bias", weight("head.bias"))}, {},
            "logits");

@@ -127,6 +127,38 @@ std::vector<GeneratedText> TrainedModel::generate(const GenerateOptions& o) cons
     return GenerationSession(m->model, m->halfStepper.get(), m->vocabulary, o).run();
 }
 
+namespace {
+
+// A text as a classifier reads it: its tokens' ids, cut at the run's sequence length; <unk> for no token.
+std::vector<std::int64_t> classifierIds(const Vocabulary& vocab, const std::vector<std::string>& tokens,
+                                        std::int64_t maxLen) {
+    std::vector<std::int64_t> ids;
+    for (const auto& t : tokens) {
+        if (static_cast<std::int64_t>(ids.size()) == maxLen) break;
+        ids.push_back(vocab.id(t));
+    }
+    if (ids.empty()) ids.push_back(Vocabulary::kUnk);
+    return ids;
+}
+
+// One row of class probabilities as the top k, most probable first.
+Classification ranked(const torch::Tensor& probs, const std::vector<std::string>& classes, std::int64_t topK) {
+    const auto c = probs.size(0);
+    std::vector<std::int64_t> order(static_cast<std::size_t>(c));
+    std::iota(order.begin(), order.end(), 0);
+    auto p = probs.accessor<double, 1>();
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return p[a] > p[b]; });
+    Classification result;
+    result.predicted = classes[static_cast<std::size_t>(order[0])];
+    const auto k = topK > 0 ? std::min<std::int64_t>(topK, c) : c;
+    for (std::int64_t i = 0; i < k; ++i)
+        result.top.push_back({classes[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])],
+                              p[order[static_cast<std::size_t>(i)]]});
+    return result;
+}
+
+}  // namespace
+
 Classification TrainedModel::classify(const std::string& text, std::int64_t topK, bool explain) const {
     if (m->config.task != Task::Classifier)
         throw InputError("this run is a language model: it generates text, it does not classify");
@@ -134,26 +166,15 @@ Classification TrainedModel::classify(const std::string& text, std::int64_t topK
     auto tokens = vocab.tokenize(text);
     const auto maxLen = m->config.data.seqLen;
     if (static_cast<std::int64_t>(tokens.size()) > maxLen) tokens.resize(static_cast<std::size_t>(maxLen));
-    std::vector<std::int64_t> ids;
-    for (const auto& t : tokens) ids.push_back(vocab.id(t));
-    if (ids.empty()) ids.push_back(Vocabulary::kUnk);
+    const auto ids = classifierIds(vocab, tokens, maxLen);
     const auto len = static_cast<std::int64_t>(ids.size());
 
     torch::NoGradGuard noGrad;
     auto input = torch::tensor(ids, torch::kInt64).view({1, len});
     auto probs = torch::softmax(m->model->forward(input, torch::full({1}, len, torch::kInt64)), 1)[0].to(
         torch::kFloat64);
-    const auto c = probs.size(0);
-    std::vector<std::int64_t> order(static_cast<std::size_t>(c));
-    std::iota(order.begin(), order.end(), 0);
-    auto p = probs.accessor<double, 1>();
-    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return p[a] > p[b]; });
-    Classification result;
-    result.predicted = m->classes[static_cast<std::size_t>(order[0])];
-    const auto k = topK > 0 ? std::min<std::int64_t>(topK, c) : c;
-    for (std::int64_t i = 0; i < k; ++i)
-        result.top.push_back({m->classes[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])],
-                              p[order[static_cast<std::size_t>(i)]]});
+    Classification result = ranked(probs, m->classes, topK);
+    const auto predicted = std::find(m->classes.begin(), m->classes.end(), result.predicted) - m->classes.begin();
 
     if (explain && !tokens.empty()) {
         // Occlusion: replace one token at a time with <unk>, all variants in one batch; a token's score is
@@ -161,13 +182,45 @@ Classification TrainedModel::classify(const std::string& text, std::int64_t topK
         auto variants = input.repeat({len, 1});
         variants.diagonal().fill_(Vocabulary::kUnk);
         auto occluded = torch::softmax(m->model->forward(variants, torch::full({len}, len, torch::kInt64)), 1)
-                            .select(1, order[0])
+                            .select(1, predicted)
                             .to(torch::kFloat64);
         auto q = occluded.accessor<double, 1>();
+        const auto p = probs[predicted].item<double>();
         for (std::int64_t i = 0; i < len; ++i)
-            result.attributions.push_back({tokens[static_cast<std::size_t>(i)], p[order[0]] - q[i]});
+            result.attributions.push_back({tokens[static_cast<std::size_t>(i)], p - q[i]});
     }
     return result;
+}
+
+std::vector<Classification> TrainedModel::classifyBatch(const std::vector<std::string>& texts,
+                                                        std::int64_t topK, std::int64_t batchSize) const {
+    if (m->config.task != Task::Classifier)
+        throw InputError("this run is a language model: it generates text, it does not classify");
+    if (batchSize < 1) throw InputError("classify: the batch size must be at least 1");
+    const auto maxLen = m->config.data.seqLen;
+    std::vector<Classification> results;
+    results.reserve(texts.size());
+    torch::NoGradGuard noGrad;
+    for (std::size_t first = 0; first < texts.size(); first += static_cast<std::size_t>(batchSize)) {
+        const auto last = std::min(texts.size(), first + static_cast<std::size_t>(batchSize));
+        std::vector<std::vector<std::int64_t>> rows;
+        std::int64_t steps = 1;
+        for (auto i = first; i < last; ++i) {
+            rows.push_back(classifierIds(m->vocabulary, m->vocabulary.tokenize(texts[i]), maxLen));
+            steps = std::max(steps, static_cast<std::int64_t>(rows.back().size()));
+        }
+        auto input = torch::zeros({static_cast<std::int64_t>(rows.size()), steps}, torch::kInt64);  // <pad> 0
+        std::vector<std::int64_t> lengths;
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            const auto n = static_cast<std::int64_t>(rows[r].size());
+            input[static_cast<std::int64_t>(r)].narrow(0, 0, n).copy_(torch::tensor(rows[r], torch::kInt64));
+            lengths.push_back(n);
+        }
+        const auto probs =
+            torch::softmax(m->model->forward(input, torch::tensor(lengths, torch::kInt64)), 1).to(torch::kFloat64);
+        for (std::int64_t r = 0; r < probs.size(0); ++r) results.push_back(ranked(probs[r], m->classes, topK));
+    }
+    return results;
 }
 
 double TrainedModel::logProbability(const std::string& text, std::int64_t* tokens) const {
