@@ -1,10 +1,11 @@
 """lstm_workbench: open LSTM Workbench run folders in PyTorch (python/README.md)."""
 
+from .errors import RunError
 from .infer import Classification, classify, generate
 from .model import SequenceModel
 from .run import MetricsTable, Run, Validation, load_run
-from .vocab import Vocabulary, tokenize_chars, tokenize_words
+from .vocab import EncodedBatch, Vocabulary, tokenize_chars, tokenize_words
 
-__all__ = ["load_run", "Run", "generate", "classify", "Classification", "Validation", "MetricsTable",
-           "SequenceModel", "Vocabulary", "tokenize_words", "tokenize_chars"]
+__all__ = ["load_run", "Run", "RunError", "generate", "classify", "Classification", "Validation",
+           "MetricsTable", "SequenceModel", "Vocabulary", "EncodedBatch", "tokenize_words", "tokenize_chars"]
 __version__ = "0.1.0"

@@ -6,6 +6,8 @@ from typing import List, NamedTuple, Tuple
 
 import torch
 
+from .errors import RunError
+from .run import evaluating
 from .vocab import BOS, EOS, PAD, UNK
 
 
@@ -74,12 +76,13 @@ def generate(run, seed_text="", length=100, temperature=0.0, top_k=0, top_p=1.0,
     follows (two of the `length` tokens) and the model goes on with the next document.
 
     temperature 0 is greedy and equals `lstm-workbench-cli generate RUN --temperature 0 --full-precision`
-    exactly; sampling draws with torch's generator (seeded by `seed`), so it cannot repeat the CLI's draws."""
+    exactly; sampling draws with torch's generator (seeded by `seed`), so it cannot repeat the CLI's draws.
+    The model runs in eval mode (no dropout) and is left in the mode it was in, train() or eval()."""
     if form != "free":
         raise NotImplementedError(f"form {form!r}: poem forms (quatrains, regulated verse) are only in the "
                                   "app and the CLI; this package generates free text")
     if run.task != "lm":
-        raise ValueError("this run is a classifier: it classifies text, it does not generate")
+        raise RunError(run.path, "this run is a classifier: it classifies text, it does not generate")
     _check_options(length, temperature, top_k, top_p)
     vocab = run.vocab
     seed_ids = []
@@ -94,7 +97,7 @@ def generate(run, seed_text="", length=100, temperature=0.0, top_k=0, top_p=1.0,
         generator.manual_seed(seed)
 
     text, produced = "", []
-    with torch.no_grad():
+    with torch.no_grad(), evaluating(run.model):
         cursor = _Cursor(run.model, run.device)
         # Every sample starts as a new document would in training: after <eos>.
         cursor.feed(EOS)
@@ -122,12 +125,13 @@ def generate(run, seed_text="", length=100, temperature=0.0, top_k=0, top_p=1.0,
 def classify(run, text, top_k=5):
     """The predicted label and the top_k (label, probability) pairs, most probable first, as
     `lstm-workbench-cli classify RUN --text TEXT` gives them: the text cut to the run's seq_len tokens,
-    unknown tokens as <unk>, an empty text as one <unk>."""
+    unknown tokens as <unk>, an empty text as one <unk>. The model runs in eval mode and is left in the
+    mode it was in."""
     if run.task != "classify":
-        raise ValueError("this run is a language model: it generates text, it does not classify")
-    tokens = run.vocab.tokenize(text)[: int(run.config.get("data", {}).get("seq_len", 64))]
+        raise RunError(run.path, "this run is a language model: it generates text, it does not classify")
+    tokens = run.vocab.tokenize(text)[: run.config["data"].get("seq_len", 64)]
     ids = [run.vocab.id(t) for t in tokens] or [UNK]
-    with torch.no_grad():
+    with torch.no_grad(), evaluating(run.model):
         x = torch.tensor([ids], dtype=torch.long, device=run.device)
         logits = run.model(x, torch.tensor([len(ids)], dtype=torch.long))
         # Softmax in float32, then float64: the app's order of operations, for the same last digits.

@@ -1,6 +1,11 @@
 """The run's vocabulary (vocab.json) and the app's tokenizers, rule for rule as the C++ (Vocabulary.cpp)."""
 
-import json
+import operator
+from typing import NamedTuple
+
+import torch
+
+from .errors import RunError, json_type, read_json
 
 PAD, UNK, BOS, EOS = 0, 1, 2, 3
 SPECIALS = ("<pad>", "<unk>", "<bos>", "<eos>")
@@ -73,6 +78,13 @@ def tokenize_chars(text):
     return list(text)
 
 
+class EncodedBatch(NamedTuple):
+    """Texts as one padded batch, what a classifier's forward takes (model(batch.ids, batch.lengths))."""
+    ids: torch.Tensor  # int64 [B, T]: each text's ids, then <pad> (0) to the end of the row
+    lengths: torch.Tensor  # int64 [B]: the tokens of each row before its padding, at least 1
+    mask: torch.Tensor  # bool [B, T]: True on a token, False on padding
+
+
 class Vocabulary:
     """Tokens by id (ids 0..3 are <pad>, <unk>, <bos>, <eos>), the token level, and a classifier's classes."""
 
@@ -91,9 +103,32 @@ class Vocabulary:
 
     @classmethod
     def load(cls, path):
-        with open(path, encoding="utf-8") as f:
-            j = json.load(f)
-        return cls(j["tokens"], j["level"], j.get("classes", []))
+        """A run's vocab.json, checked as the app reads it: a RunError names the file and what is wrong."""
+        j = read_json(path)
+        if not isinstance(j, dict):
+            raise RunError(path, 'expected a JSON object with "level" and "tokens"')
+        classes = j.get("classes", [])
+        if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes):
+            raise RunError(path, '"classes" is not an array of strings')
+        level = j.get("level")
+        if level not in ("char", "word"):
+            found = f', found "{level}"' if isinstance(level, str) else ""
+            raise RunError(path, f'level: expected "char" or "word"{found}')
+        tokens = j.get("tokens")
+        if not isinstance(tokens, list):
+            raise RunError(path, "tokens: expected an array of strings")
+        if len(tokens) < len(SPECIALS):
+            raise RunError(path, f"tokens: expected at least the {len(SPECIALS)} special tokens")
+        seen = set()
+        for k, t in enumerate(tokens):
+            if not isinstance(t, str):
+                raise RunError(path, f"tokens[{k}]: expected a string, found {json_type(t)}")
+            if k < len(SPECIALS) and t != SPECIALS[k]:
+                raise RunError(path, f'tokens[{k}]: expected "{SPECIALS[k]}", found "{t}"')
+            if t in seen:
+                raise RunError(path, f'tokens[{k}]: duplicate token "{t}"')
+            seen.add(t)
+        return cls(tokens, level, classes)
 
     def __len__(self):
         return len(self.tokens)
@@ -111,12 +146,37 @@ class Vocabulary:
         """Ids of the text's tokens; a token outside the vocabulary is <unk> (1)."""
         return [self._index.get(t, UNK) for t in self.tokenize(text)]
 
+    def encode_batch(self, texts, max_len=None):
+        """Texts as one batch padded at the end with <pad> (0), as the app batches a classifier's texts: an
+        EncodedBatch of torch tensors (ids [B, T], lengths [B], mask [B, T]). Each text is cut to max_len
+        tokens and every row is max_len wide (the app's seq_len); without max_len, T is the longest text.
+        An empty text is one <unk>, as the app trains and classifies it, so no row has length 0."""
+        if isinstance(texts, str):
+            raise TypeError("texts: expected a list of texts, found one str (wrap it: [text])")
+        if max_len is not None:
+            try:
+                max_len = operator.index(max_len)
+            except TypeError:
+                max_len = 0
+            if max_len < 1:
+                raise ValueError("max_len: expected an integer of at least 1, or None")
+        rows = [self.encode(t)[:max_len] or [UNK] for t in texts]
+        width = max_len if max_len is not None else max((len(r) for r in rows), default=0)
+        ids = torch.full((len(rows), width), PAD, dtype=torch.long)
+        for b, r in enumerate(rows):
+            ids[b, :len(r)] = torch.tensor(r, dtype=torch.long)
+        lengths = torch.tensor([len(r) for r in rows], dtype=torch.long)
+        mask = torch.arange(width).unsqueeze(0) < lengths.unsqueeze(1)
+        return EncodedBatch(ids, lengths, mask)
+
     def decode(self, ids):
-        """Characters concatenated or words joined by spaces; the special tokens are skipped."""
+        """Characters concatenated or words joined by spaces. <pad>, <bos> and <eos> are skipped; an unknown
+        token shows as <unk>, where the app's decode drops it, so that text gone through encode() shows
+        what the vocabulary lacks ("a slow <unk> film", not "a slow film")."""
         out = ""
         for i in ids:
             i = int(i)
-            if 0 <= i < len(SPECIALS):
+            if 0 <= i < len(SPECIALS) and i != UNK:
                 continue
             if i < 0 or i >= len(self.tokens):
                 raise IndexError(f"token id {i} outside the vocabulary of {len(self.tokens)}")
