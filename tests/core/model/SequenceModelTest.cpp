@@ -65,8 +65,8 @@ ModelConfig paddingModel(LstmBackend backend, bool bidirectional, Pooling poolin
 }
 
 std::string describe(LstmBackend backend, bool bidirectional, Pooling pooling) {
-    return std::string(backend == LstmBackend::Fused ? "fused" : "torch") + (bidirectional ? " bi " : " uni ") +
-           toString(pooling);
+    return std::string(backend == LstmBackend::Fused ? "fused" : "torch") +
+           (bidirectional ? " bi " : " uni ") + toString(pooling);
 }
 
 }  // namespace
@@ -90,13 +90,21 @@ TEST(SequenceModel, PaddingChangesNoClassifierOutput) {
                     alone.push_back(torch::softmax(model->forward(ids, len), 1));
                     for (std::int64_t pads : {2, 16}) {
                         auto [padded, padLen] = paddedBatch({text}, n + pads);
-                        EXPECT_LT((torch::softmax(model->forward(padded, padLen), 1) - alone.back()).abs().max().item<double>(), 1e-6)
+                        EXPECT_LT((torch::softmax(model->forward(padded, padLen), 1) - alone.back())
+                                      .abs()
+                                      .max()
+                                      .item<double>(),
+                                  1e-6)
                             << what << ", " << n << " tokens + " << pads << " pads";
                     }
                 }
                 for (std::int64_t steps : {7, 9, 23}) {
                     auto [ids, len] = paddedBatch(texts, steps);
-                    EXPECT_LT((torch::softmax(model->forward(ids, len), 1) - torch::cat(alone)).abs().max().item<double>(), 1e-6)
+                    EXPECT_LT((torch::softmax(model->forward(ids, len), 1) - torch::cat(alone))
+                                  .abs()
+                                  .max()
+                                  .item<double>(),
+                              1e-6)
                         << what << ", one batch padded to " << steps;
                 }
             }

@@ -47,18 +47,6 @@ private:
 };
 TORCH_MODULE(FusedLstm);
 
-// The layers of an LSTM with torch::nn::LSTM's weights in ATen's flat order (per layer, per direction: w_ih,
-// w_hh, b_ih, b_hh): on the fused kernels where asked and they apply (fusedLstmSupports), else on at::lstm.
-// lengths [B], when given for a bidirectional LSTM, say that each row is padded after its first lengths[b]
-// steps (clamped to 1..T): the reverse direction then starts at each row's own last real step, as PyTorch's
-// packed sequences and ONNX's sequence_lens do, so that no real step's output depends on the padding.
-// (The states returned are those after all T steps, padding included.) Without lengths the reverse
-// direction reads the whole padded row from its end, as torch::nn::LSTM does.
-std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> runLstmLayers(
-    const torch::Tensor& input, const torch::Tensor& h0, const torch::Tensor& c0,
-    const std::vector<torch::Tensor>& weights, const FusedLstmOptions& options, bool training,
-    const torch::Tensor& lengths, bool fusedKernels);
-
 // Whether the fused kernels handle this input (float32 on the CPU); otherwise FusedLstm uses at::lstm.
 bool fusedLstmSupports(const torch::Tensor& input);
 

@@ -4,6 +4,7 @@
 #include "device/Autocast.h"
 #include "model/Bf16Ops.h"
 #include "model/EmbeddingRows.h"
+#include "model/LstmLayers.h"
 #include "model/ShardedDropout.h"
 #include "workbench/Allocator.h"
 
@@ -113,7 +114,8 @@ std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> SequenceMode
         const auto rows = x.size(o.batch_first() ? 0 : 1), states = 2 * o.num_layers();
         const auto h0 = state ? state->h : torch::zeros({states, rows, o.hidden_size()}, x.options());
         const auto c0 = state ? state->c : torch::zeros({states, rows, o.hidden_size()}, x.options());
-        return runLstmLayers(x, h0, c0, lstm->all_weights(), f, is_training(), lengths, /*fusedKernels=*/false);
+        return runLstmLayers(x, h0, c0, lstm->all_weights(), f, is_training(), lengths,
+                             /*fusedKernels=*/false);
     }
     if (state) return lstm->forward(x, std::make_tuple(state->h, state->c));
     return lstm->forward(x);
