@@ -33,7 +33,8 @@ int classifyLines(const wb::TrainedModel& model, const ClassifyOptions& o) {
     if (o.json) {
         json out = json::array();
         for (std::size_t i = 0; i < texts.size(); ++i)
-            out.push_back({{"text", texts[i]}, {"predicted", results[i].predicted}, {"top", topJson(results[i])}});
+            out.push_back(
+                {{"text", texts[i]}, {"predicted", results[i].predicted}, {"top", topJson(results[i])}});
         std::cout << out.dump(2) << "\n";
         return 0;
     }
@@ -46,9 +47,7 @@ int classifyLines(const wb::TrainedModel& model, const ClassifyOptions& o) {
 }  // namespace
 
 int runClassify(const ClassifyOptions& o) {
-    const auto model =
-        wb::TrainedModel::load(o.runDir, o.checkpoint == "best" ? wb::TrainedModel::Checkpoint::Best
-                                                                : wb::TrainedModel::Checkpoint::Last);
+    const auto model = loadTrainedModel(o.runDir, o.checkpoint);
     if (!o.lines.empty()) return classifyLines(*model, o);
     const std::string text = o.file.empty() ? o.text : wb::readFile(o.file);
     const auto result = model->classify(text, o.topK, o.explain);

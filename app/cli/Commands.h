@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,8 +49,8 @@ struct ClassifyOptions {
     std::string runDir;
     std::string checkpoint = "last";  // or "best"
     std::string text, file;
-    std::string lines;             // a file of texts, one per line, classified in padded batches
-    std::int64_t batchSize = 64;   // with lines
+    std::string lines;            // a file of texts, one per line, classified in padded batches
+    std::int64_t batchSize = 64;  // with lines
     std::int64_t topK = 5;
     bool explain = false;
     bool json = false;
@@ -132,3 +133,8 @@ int runSweep(const SweepOptions& o, const wb::ExperimentConfig& base);
 
 // Prints wb::kCliErrorPrefix and the message on one line to stderr.
 void printError(const std::string& message);
+// Prints "warning: " and the message on one line to stderr.
+void printWarning(const std::string& message);
+// A run's model for generate, classify and export: checkpoint "last" or "best"; what loading read past
+// (TrainedModel::warnings) printed as warnings.
+std::unique_ptr<wb::TrainedModel> loadTrainedModel(const std::string& runDir, const std::string& checkpoint);

@@ -10,9 +10,7 @@
 #include "workbench/Inference.h"
 
 int runExport(const ExportOptions& o) {
-    const auto model =
-        wb::TrainedModel::load(o.runDir, o.checkpoint == "best" ? wb::TrainedModel::Checkpoint::Best
-                                                                : wb::TrainedModel::Checkpoint::Last);
+    const auto model = loadTrainedModel(o.runDir, o.checkpoint);
     const auto out = model->exportOnnx(o.onnx);
     if (o.json) {
         std::cout << nlohmann::json{{"model", out.modelPath},

@@ -34,9 +34,7 @@ json verseJson(const wb::VerseReport& r) {
 }  // namespace
 
 int runGenerate(const GenerateCliOptions& o) {
-    const auto model =
-        wb::TrainedModel::load(o.runDir, o.checkpoint == "best" ? wb::TrainedModel::Checkpoint::Best
-                                                                : wb::TrainedModel::Checkpoint::Last);
+    const auto model = loadTrainedModel(o.runDir, o.checkpoint);
     // Poems are checked against the tone and rhyme tables of the corpus the run was trained on, when this
     // machine has them (a prepared Tang corpus); strict meter writes them to follow those tables.
     std::optional<wb::VerseChecker> checker;

@@ -49,7 +49,10 @@ wb::ExperimentConfig buildConfig(const CLI::App* cmd, const TrainFlags& f, const
     const auto& task = wb::configField("task");
     wb::ExperimentConfig c;
     if (given("--config")) {
-        c = wb::ExperimentConfig::fromJson(wb::readFile(f.configFile), f.configFile);
+        std::vector<std::string>
+            warnings;  // a misspelt field, most likely: say so rather than train without it
+        c = wb::ExperimentConfig::fromJson(wb::readFile(f.configFile), f.configFile, &warnings);
+        for (const auto& w : warnings) printWarning(w);
     } else if (given("--preset")) {
         c = wb::presetConfig(f.preset);
     } else {
@@ -262,8 +265,8 @@ Command addClassify(CLI::App& app) {
     cmd->add_option("RUN_DIR", o->runDir, "Run folder")->required();
     auto* text = cmd->add_option("--text", o->text, "Text to classify");
     auto* file = cmd->add_option("--file", o->file, "File whose content is classified");
-    auto* lines = cmd->add_option("--lines", o->lines,
-                                  "File of texts, one per line, classified in padded batches (a line each out)");
+    auto* lines = cmd->add_option(
+        "--lines", o->lines, "File of texts, one per line, classified in padded batches (a line each out)");
     text->excludes(file);
     lines->excludes(text)->excludes(file);
     cmd->add_option("--batch-size", o->batchSize, "Texts per batch with --lines")

@@ -103,6 +103,9 @@ public:
     const ExperimentConfig& config() const;
     const Vocabulary& vocabulary() const;
     const std::vector<std::string>& classes() const;
+    // What loading read past, one line each: fields of config.json or vocab.json this program does not know
+    // (a newer minor format, or a hand edit). A caller shows them (the CLI on stderr).
+    const std::vector<std::string>& warnings() const;
 
     // Throws InputError when the options do not fit the model (a classifier, a seed or acrostic character
     // outside the vocabulary, a quatrain from a model that never saw the punctuation, strict meter without

@@ -19,7 +19,10 @@ enum ElemType { kFloat = 1, kInt32 = 6, kInt64 = 7, kBool = 9 };
 enum AttrType { kAttrFloat = 1, kAttrInt = 2, kAttrString = 3, kAttrInts = 7 };
 namespace model {
 constexpr int kIrVersion = 1, kProducerName = 2, kProducerVersion = 3, kDocString = 6, kGraph = 7,
-              kOpsetImport = 8;
+              kOpsetImport = 8, kMetadataProps = 14;
+}
+namespace entry {  // StringStringEntryProto
+constexpr int kKey = 1, kValue = 2;
 }
 namespace graph {
 constexpr int kNode = 1, kName = 2, kInitializer = 5, kInput = 11, kOutput = 12;
@@ -170,8 +173,9 @@ std::string rowLengths(GraphBuilder& g) {
 
 // Pooling of a classifier's top outputs [B, T, D*H] over each row's first len steps, as
 // SequenceModelImpl::pool computes it.
-std::string poolOutputs(GraphBuilder& g, const std::string& top, const std::string& len, const std::string& shape,
-                        const std::string& batch, const ModelConfig& c, std::int64_t directions) {
+std::string poolOutputs(GraphBuilder& g, const std::string& top, const std::string& len,
+                        const std::string& shape, const std::string& batch, const ModelConfig& c,
+                        std::int64_t directions) {
     const auto h = c.hidden, width = c.hidden * directions;
     if (c.pooling == Pooling::Last) {
         const auto index = g.node("Unsqueeze", {g.node("Sub", {len, g.intScalar(1)}), g.ints({1, 2})});
@@ -207,10 +211,27 @@ std::string poolOutputs(GraphBuilder& g, const std::string& top, const std::stri
                   {{"axes", std::vector<std::int64_t>{1}}, {"keepdims", std::int64_t{0}}});
 }
 
+// The ModelProto around a finished graph: IR version, producer, opset and metadata_props.
+std::string modelFile(GraphBuilder& g, const std::string& graphName, const std::string& docString,
+                      const std::vector<std::pair<std::string, std::string>>& metadata) {
+    Message file;
+    file.int64(onnx::model::kIrVersion, onnx::kIrVersion8)
+        .bytes(onnx::model::kProducerName, "LSTM Workbench")
+        .bytes(onnx::model::kProducerVersion, WORKBENCH_VERSION)
+        .bytes(onnx::model::kDocString, docString)
+        .message(onnx::model::kGraph, g.finish(graphName))
+        .message(onnx::model::kOpsetImport, Message().bytes(1, "").int64(2, kOnnxOpset));
+    for (const auto& [key, value] : metadata)
+        file.message(onnx::model::kMetadataProps,
+                     Message().bytes(onnx::entry::kKey, key).bytes(onnx::entry::kValue, value));
+    return file.data();
+}
+
 }  // namespace
 
 std::string onnxModelBytes(SequenceModelImpl& model, Task task, const ModelConfig& c,
-                           const std::string& docString) {
+                           const std::string& docString,
+                           const std::vector<std::pair<std::string, std::string>>& metadata) {
     torch::NoGradGuard noGrad;
     const auto params = model.named_parameters();
     const auto weight = [&](const std::string& name) { return params[name]; };
@@ -232,11 +253,12 @@ std::string onnxModelBytes(SequenceModelImpl& model, Task task, const ModelConfi
     const auto stateShape =
         g.node("Concat", {g.ints({states}), batch, g.ints({h})}, {{"axis", std::int64_t{0}}});
     const auto h0 = g.node("Expand", {"h0", stateShape}), c0 = g.node("Expand", {"c0", stateShape});
-    // A classifier's rows end at their lengths: the LSTM's sequence_lens, so that the reverse direction starts
-    // at each row's last real token and padding changes nothing, as in the app (SequenceModel.h).
+    // A classifier's rows end at their lengths: the LSTM's sequence_lens, so that the reverse direction
+    // starts at each row's last real token and padding changes nothing, as in the app (SequenceModel.h).
     const auto len = task == Task::Classifier ? rowLengths(g) : std::string();
-    const auto sequenceLens =
-        task == Task::Classifier ? g.node("Cast", {len}, {{"to", std::int64_t{onnx::kInt32}}}) : std::string();
+    const auto sequenceLens = task == Task::Classifier
+                                  ? g.node("Cast", {len}, {{"to", std::int64_t{onnx::kInt32}}})
+                                  : std::string();
     std::vector<std::string> hn, cn;
     for (std::int64_t l = 0; l < c.layers; ++l) {
         std::vector<torch::Tensor> w, r, b;
@@ -283,15 +305,8 @@ std::string onnxModelBytes(SequenceModelImpl& model, Task task, const ModelConfi
     g.output("h_n", onnx::kFloat, {states, "batch", h});
     g.output("c_n", onnx::kFloat, {states, "batch", h});
 
-    Message file;
-    file.int64(onnx::model::kIrVersion, onnx::kIrVersion8)
-        .bytes(onnx::model::kProducerName, "LSTM Workbench")
-        .bytes(onnx::model::kProducerVersion, WORKBENCH_VERSION)
-        .bytes(onnx::model::kDocString, docString)
-        .message(onnx::model::kGraph,
-                 g.finish(task == Task::LanguageModel ? "lstm_language_model" : "lstm_classifier"))
-        .message(onnx::model::kOpsetImport, Message().bytes(1, "").int64(2, kOnnxOpset));
-    return file.data();
+    return modelFile(g, task == Task::LanguageModel ? "lstm_language_model" : "lstm_classifier", docString,
+                     metadata);
 }
 
 }  // namespace wb

@@ -16,6 +16,7 @@
 #include "tensors/TensorIO.h"
 #include "train/TrainingStep.h"
 #include "workbench/Errors.h"
+#include "workbench/FormatVersion.h"
 #include "workbench/Inference.h"
 #include "workbench/Meter.h"
 #include "workbench/RunFolder.h"
@@ -73,6 +74,7 @@ struct TrainedModel::Impl {
     ExperimentConfig config;
     Vocabulary vocabulary;
     std::vector<std::string> classes;
+    std::vector<std::string> warnings;  // what loading met and read past (unknown fields)
     SequenceModel model{nullptr};
     std::unique_ptr<HalfStepper> halfStepper;  // generation's fast CPU path (null: not applicable)
 };
@@ -82,6 +84,7 @@ TrainedModel::~TrainedModel() = default;
 const ExperimentConfig& TrainedModel::config() const { return m->config; }
 const Vocabulary& TrainedModel::vocabulary() const { return m->vocabulary; }
 const std::vector<std::string>& TrainedModel::classes() const { return m->classes; }
+const std::vector<std::string>& TrainedModel::warnings() const { return m->warnings; }
 
 std::unique_ptr<TrainedModel> TrainedModel::load(const std::string& runDir, Checkpoint checkpoint) {
     const fs::path dir(runDir);
@@ -92,8 +95,8 @@ std::unique_ptr<TrainedModel> TrainedModel::load(const std::string& runDir, Chec
     m.runDir = runDir;
     m.checkpoint = checkpoint;
     const auto configPath = (dir / runfiles::kConfig).string();
-    m.config = ExperimentConfig::fromJson(readFile(configPath), configPath);
-    m.vocabulary = readVocabularyFile((dir / runfiles::kVocab).string(), &m.classes);
+    m.config = ExperimentConfig::fromJson(readFile(configPath), configPath, &m.warnings);
+    m.vocabulary = readVocabularyFile((dir / runfiles::kVocab).string(), &m.classes, &m.warnings);
     const bool best = checkpoint == Checkpoint::Best;
     const auto modelPath = (dir / (best ? runfiles::kBestModel : runfiles::kModel)).string();
     if (!fs::exists(modelPath, ec))
@@ -142,7 +145,8 @@ std::vector<std::int64_t> classifierIds(const Vocabulary& vocab, const std::vect
 }
 
 // One row of class probabilities as the top k, most probable first.
-Classification ranked(const torch::Tensor& probs, const std::vector<std::string>& classes, std::int64_t topK) {
+Classification ranked(const torch::Tensor& probs, const std::vector<std::string>& classes,
+                      std::int64_t topK) {
     const auto c = probs.size(0);
     std::vector<std::int64_t> order(static_cast<std::size_t>(c));
     std::iota(order.begin(), order.end(), 0);
@@ -174,7 +178,8 @@ Classification TrainedModel::classify(const std::string& text, std::int64_t topK
     auto probs = torch::softmax(m->model->forward(input, torch::full({1}, len, torch::kInt64)), 1)[0].to(
         torch::kFloat64);
     Classification result = ranked(probs, m->classes, topK);
-    const auto predicted = std::find(m->classes.begin(), m->classes.end(), result.predicted) - m->classes.begin();
+    const auto predicted =
+        std::find(m->classes.begin(), m->classes.end(), result.predicted) - m->classes.begin();
 
     if (explain && !tokens.empty()) {
         // Occlusion: replace one token at a time with <unk>, all variants in one batch; a token's score is
@@ -216,9 +221,10 @@ std::vector<Classification> TrainedModel::classifyBatch(const std::vector<std::s
             input[static_cast<std::int64_t>(r)].narrow(0, 0, n).copy_(torch::tensor(rows[r], torch::kInt64));
             lengths.push_back(n);
         }
-        const auto probs =
-            torch::softmax(m->model->forward(input, torch::tensor(lengths, torch::kInt64)), 1).to(torch::kFloat64);
-        for (std::int64_t r = 0; r < probs.size(0); ++r) results.push_back(ranked(probs[r], m->classes, topK));
+        const auto probs = torch::softmax(m->model->forward(input, torch::tensor(lengths, torch::kInt64)), 1)
+                               .to(torch::kFloat64);
+        for (std::int64_t r = 0; r < probs.size(0); ++r)
+            results.push_back(ranked(probs[r], m->classes, topK));
     }
     return results;
 }
@@ -286,6 +292,26 @@ std::vector<std::vector<std::int64_t>> checkBatch(Task task, std::int64_t vocab)
     return batch;
 }
 
+// What a program that has only the .onnx file needs to use it: the vocabulary (tokens by id, the level that
+// says how text splits into them), the classes, and which format of this program wrote it.
+std::vector<std::pair<std::string, std::string>> onnxMetadata(const ExperimentConfig& c,
+                                                              const Vocabulary& vocabulary,
+                                                              const std::vector<std::string>& classes,
+                                                              const std::string& run,
+                                                              const std::string& checkpoint) {
+    std::vector<std::pair<std::string, std::string>> metadata{
+        {"format_version", toString(kFormatVersion)},
+        {"written_by", writtenBy()},
+        {"run", run},
+        {"checkpoint", checkpoint},
+        {"task", toString(c.task)},
+        {"level", toString(vocabulary.level())},
+        {"tokens", nlohmann::json(vocabulary.tokens()).dump()},
+        {"seq_len", std::to_string(c.data.seqLen)}};
+    if (c.task == Task::Classifier) metadata.emplace_back("classes", nlohmann::json(classes).dump());
+    return metadata;
+}
+
 }  // namespace
 
 OnnxExport TrainedModel::exportOnnx(const std::string& path) const {
@@ -299,7 +325,8 @@ OnnxExport TrainedModel::exportOnnx(const std::string& path) const {
                             toString(c.task) + ": " + c.name;
     OnnxExport out;
     out.modelPath = path;
-    const auto bytes = onnxModelBytes(*m->model, c.task, c.model, doc);
+    const auto bytes = onnxModelBytes(*m->model, c.task, c.model, doc,
+                                      onnxMetadata(c, m->vocabulary, m->classes, runName, checkpoint));
     const fs::path p(path);
     out.vocabularyPath = (p.parent_path() / (p.stem().string() + ".vocab.json")).string();
 
@@ -318,6 +345,8 @@ OnnxExport TrainedModel::exportOnnx(const std::string& path) const {
     }
     nlohmann::json j = {
         {"format", "lstm-workbench onnx vocabulary 1"},
+        {"format_version", toString(kFormatVersion)},
+        {"written_by", writtenBy()},
         {"model", p.filename().string()},
         {"run", runName},
         {"checkpoint", checkpoint},

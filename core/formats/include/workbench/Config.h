@@ -126,9 +126,13 @@ struct ExperimentConfig {
     TrainConfig train;
     DeviceConfig device;
 
-    std::string toJson() const;  // pretty JSON
-    // Missing keys take defaults; unknown keys are ignored; wrong types throw InputError(sourceName).
-    static ExperimentConfig fromJson(const std::string& json, const std::string& sourceName);
+    std::string toJson() const;  // pretty JSON, with the format version (workbench/FormatVersion.h)
+    // Wrong types throw InputError(sourceName). Format 1 (no "format_version"): missing keys take the table's
+    // initial values. Format 2: a missing field that changes what the model computes (shapesModel) throws,
+    // others take the initial values. A newer major format throws, naming both versions. Unknown keys are
+    // ignored, each named in `warnings` when given.
+    static ExperimentConfig fromJson(const std::string& json, const std::string& sourceName,
+                                     std::vector<std::string>* warnings = nullptr);
 
     // Human-readable problems ("hidden size must be at least 1"), empty when the config is usable.
     std::vector<std::string> validate() const;

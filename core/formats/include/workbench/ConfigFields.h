@@ -47,6 +47,9 @@ struct ConfigField {
     std::vector<std::string> choices;          // Choice: the accepted values
     std::string initial;                       // a new ExperimentConfig's value (a key missing from a file)
     std::string lmDefault, classifierDefault;  // per-task defaults (defaultConfig); "" = initial
+    // It changes what a trained model computes from a text: a run's config.json of format 2 or later must
+    // hold it (workbench/FormatVersion.h); format 1 files take `initial` where it is missing.
+    bool shapesModel = false;
     FormRow form;
 
     std::string path() const { return section.empty() ? key : section + "." + key; }  // "data.seq_len"

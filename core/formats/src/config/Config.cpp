@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "io/FormatVersion.h"
 #include "io/JsonDocument.h"
 #include "workbench/ConfigFields.h"
 #include "workbench/DeviceSpec.h"
@@ -202,14 +204,55 @@ std::string ExperimentConfig::toJson() const {
                 break;
         }
     }
+    detail::stampFormatVersion(j);
     return j.dump(2) + "\n";
 }
 
-ExperimentConfig ExperimentConfig::fromJson(const std::string& text, const std::string& sourceName) {
+namespace {
+
+// The fields of the table, by section ("" for the top level), and the sections themselves among the top
+// level's keys: what a config.json may hold.
+std::map<std::string, std::vector<std::string>> knownConfigKeys() {
+    std::map<std::string, std::vector<std::string>> known;
+    for (const auto& f : configFields()) {
+        known[f.section].push_back(f.key);
+        if (!f.section.empty()) known[""].push_back(f.section);
+    }
+    return known;
+}
+
+bool hasField(const json& j, const ConfigField& f) {
+    const json* obj = &j;
+    if (!f.section.empty()) {
+        const auto it = j.find(f.section);
+        if (it == j.end() || !it->is_object()) return false;
+        obj = &*it;
+    }
+    const auto it = obj->find(f.key);
+    return it != obj->end() && !it->is_null();
+}
+
+}  // namespace
+
+ExperimentConfig ExperimentConfig::fromJson(const std::string& text, const std::string& sourceName,
+                                            std::vector<std::string>* warnings) {
     const json j = detail::parseJsonDocument(text, sourceName);
     if (!j.is_object())
         throw InputError(sourceName, 0,
                          "expected a JSON object (an experiment config), found " + detail::jsonTypeName(j));
+    const auto version = detail::readFormatVersion(j, sourceName);
+    static const auto known = knownConfigKeys();
+    for (const auto& [section, keys] : known)
+        detail::noteUnknownFields(section.empty() ? j : j.value(section, json::object()), keys, section,
+                                  sourceName, warnings);
+    if (version.major >= 2)
+        for (const auto& f : configFields())
+            if (f.shapesModel && !hasField(j, f))
+                throw InputError(sourceName, 0,
+                                 f.path() + ": missing; format " + toString(version) +
+                                     " holds every field that changes what the model computes, and the " +
+                                     f.label + " does (add it, or remove format_version to read the file " +
+                                     "as format 1.0, whose missing fields take their initial values)");
     ExperimentConfig c;
     for (const auto& f : configFields()) {
         const SectionReader r(j, f.section.empty() ? nullptr : f.section.c_str(), sourceName);

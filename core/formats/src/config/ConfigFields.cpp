@@ -96,6 +96,10 @@ struct Row {
         f.form.classifierOnly = true;
         return *this;
     }
+    Row& shapesModel() {
+        f.shapesModel = true;
+        return *this;
+    }
     template <typename E>
     Row& choice(std::vector<std::string> values, std::function<E&(ExperimentConfig&)> a,
                 E (*parse)(const std::string&), std::string (*name)(E)) {
@@ -123,6 +127,7 @@ std::vector<ConfigField> buildTable() {
         return c.name;
     });
     add({"", "task", "--task", "task", "lm (language model) or classify"})
+        .shapesModel()
         .initial("lm")
         .choice<Task>(
             {"lm", "classify"}, [](C& c) -> Task& { return c.task; }, taskFromString, toString)
@@ -142,6 +147,7 @@ std::vector<ConfigField> buildTable() {
             [](C& c) -> CorpusFormat& { return c.data.format; }, corpusFormatFromString, formatName)
         .defaults("poems", "folder");
     add({"data", "tokens", "--tokens", "tokens", "Tokens: char or word"})
+        .shapesModel()
         .initial("char")
         .choice<TokenLevel>(
             {"char", "word"}, [](C& c) -> TokenLevel& { return c.data.tokens; }, tokenLevelFromString,
@@ -164,6 +170,7 @@ std::vector<ConfigField> buildTable() {
         .defaults("1", "2");
     add({"data", "seq_len", "--seq-len", "sequence length",
          "Language model: window length; classifier: tokens per text (pad or cut)"})
+        .shapesModel()
         .initial("64")
         .integer([](C& c) -> std::int64_t& { return c.data.seqLen; })
         .range(2, 100000)
@@ -202,24 +209,28 @@ std::vector<ConfigField> buildTable() {
         .defaults("4096", "4096");
 
     add({"model", "embedding", "--embedding", "embedding size", "Embedding dimension"})
+        .shapesModel()
         .initial("64")
         .integer([](C& c) -> std::int64_t& { return c.model.embedding; })
         .range(1, 8192)
         .defaults("128", "64")
         .onForm("Model", "Embedding");
     add({"model", "hidden", "--hidden", "hidden size", "LSTM hidden units per direction"})
+        .shapesModel()
         .initial("128")
         .integer([](C& c) -> std::int64_t& { return c.model.hidden; })
         .range(1, 8192)
         .defaults("256", "64")
         .onForm("Model", "Hidden");
     add({"model", "layers", "--layers", "number of layers", "Stacked LSTM layers"})
+        .shapesModel()
         .initial("2")
         .integer([](C& c) -> std::int64_t& { return c.model.layers; })
         .range(1, 8)
         .defaults("2", "1")
         .onForm("Model", "Layers");
     add({"model", "bidirectional", "--bidirectional", "bidirectional", "Bidirectional LSTM (classifiers)"})
+        .shapesModel()
         .initial("false")
         .boolean([](C& c) -> bool& { return c.model.bidirectional; })
         .defaults("false", "true")
@@ -234,6 +245,7 @@ std::vector<ConfigField> buildTable() {
         .onForm("Model", "Dropout")
         .digits(2, 0.05, 1.0);
     add({"model", "pooling", "--pooling", "pooling", "Classifier pooling: last, mean or max"})
+        .shapesModel()
         .initial("last")
         .choice<Pooling>(
             {"last", "mean", "max"}, [](C& c) -> Pooling& { return c.model.pooling; }, poolingFromString,

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/Failpoints.h"
+#include "io/FormatVersion.h"
 #include "io/JsonDocument.h"
 #include "run/CsvText.h"
 #include "run/RunState.h"
@@ -263,6 +264,7 @@ std::string RunInfo::toJson() const {
                 {"corpus_bytes", corpusBytes},
                 {"corpus_checksum", corpusChecksum}}}};
     j["summary"] = summaryJson(summary);
+    detail::stampFormatVersion(j);
     return j.dump(2) + "\n";
 }
 
@@ -273,6 +275,7 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
     if (!j.is_object())
         throw InputError(sourceName, 0,
                          "expected a JSON object (run info), found " + detail::jsonTypeName(j));
+    detail::readFormatVersion(j, sourceName);  // what run.json holds describes the run; no field is required
     RunInfo info;
     const FieldReader r{j, sourceName, ""};
     r.str("id", info.id);

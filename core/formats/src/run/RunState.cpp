@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/Failpoints.h"
+#include "io/FormatVersion.h"
 #include "io/JsonDocument.h"
 #include "io/Safetensors.h"
 #include "workbench/Errors.h"
@@ -204,18 +205,22 @@ std::int64_t resumableCheckpointStep(const std::string& runDir) {
 std::string vocabularyFileJson(const Vocabulary& vocabulary, const std::vector<std::string>& classes) {
     auto j = nlohmann::json::parse(vocabulary.toJson());
     j["classes"] = classes;
+    detail::stampFormatVersion(j);
     return j.dump(1);
 }
 
-Vocabulary readVocabularyFile(const std::string& path, std::vector<std::string>* classes) {
-    return parseVocabularyFile(readFile(path), path, classes);
+Vocabulary readVocabularyFile(const std::string& path, std::vector<std::string>* classes,
+                              std::vector<std::string>* warnings) {
+    return parseVocabularyFile(readFile(path), path, classes, warnings);
 }
 
 Vocabulary parseVocabularyFile(const std::string& text, const std::string& path,
-                               std::vector<std::string>* classes) {
+                               std::vector<std::string>* classes, std::vector<std::string>* warnings) {
     // parseJsonDocument names the line where the JSON breaks.
     nlohmann::json j = detail::parseJsonDocument(text, path);
     if (!j.is_object()) throw InputError(path, 0, "expected a JSON object with \"level\" and \"tokens\"");
+    detail::readFormatVersion(j, path);  // every version so far holds level, tokens and classes
+    detail::noteUnknownFields(j, {"level", "tokens", "classes"}, "", path, warnings);
     if (classes) {
         classes->clear();
         if (j.contains("classes")) {
@@ -226,7 +231,7 @@ Vocabulary parseVocabularyFile(const std::string& text, const std::string& path,
             }
         }
     }
-    j.erase("classes");
+    for (const char* key : {"classes", "format_version", "written_by"}) j.erase(key);
     return Vocabulary::fromJson(j.dump(), path);
 }
 

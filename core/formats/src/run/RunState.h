@@ -44,10 +44,14 @@ void recoverCheckpoint(const std::string& runDir);
 // headers only, changing nothing (a reader's question); -1 when there is no checkpoint.
 std::int64_t resumableCheckpointStep(const std::string& runDir);
 
+// With the format version (workbench/FormatVersion.h). Reading refuses a newer major format and names each
+// unknown field in `warnings` when given.
 std::string vocabularyFileJson(const Vocabulary& vocabulary, const std::vector<std::string>& classes);
-Vocabulary readVocabularyFile(const std::string& path, std::vector<std::string>* classes);
+Vocabulary readVocabularyFile(const std::string& path, std::vector<std::string>* classes,
+                              std::vector<std::string>* warnings = nullptr);
 // The same from the file's text (a data-parallel worker gets it from rank 0); path names it in errors.
 Vocabulary parseVocabularyFile(const std::string& text, const std::string& path,
-                               std::vector<std::string>* classes);
+                               std::vector<std::string>* classes,
+                               std::vector<std::string>* warnings = nullptr);
 
 }  // namespace wb

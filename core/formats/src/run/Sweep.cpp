@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/FormatVersion.h"
 #include "io/JsonDocument.h"
 #include "run/CsvText.h"
 #include "workbench/ConfigFields.h"
@@ -202,6 +203,7 @@ std::string Sweep::toJson() const {
               {"repeats", repeats},
               {"target_loss", targetLoss},
               {"cells", cellsJson}};
+    detail::stampFormatVersion(j);
     return j.dump(2) + "\n";
 }
 
@@ -229,6 +231,7 @@ Sweep Sweep::fromJson(const std::string& text, const std::string& source) {
     try {
         if (!j.is_object() || j.value("format", "") != "lstm-workbench sweep")
             throw InputError(source, 0, "not a sweep file (expected \"format\": \"lstm-workbench sweep\")");
+        detail::readFormatVersion(j, source);
         Sweep s;
         where = "base";
         s.base = ExperimentConfig::fromJson(j.at("base").dump(), source);
