@@ -12,6 +12,7 @@ from safetensors import safe_open
 from safetensors.torch import load_file
 
 from .errors import RunError, check_file, json_type, read_json
+from .formats import check_config, format_version
 from .model import model_from_config
 from .vocab import Vocabulary
 
@@ -20,7 +21,7 @@ try:
 except ImportError:  # a safetensors older than its exported error type
     SafetensorError = Exception
 
-# The app's initial values (ConfigFields.cpp), for a config.json from before a field existed.
+# The app's initial values (ConfigFields.cpp), for a config.json of format 1 from before a field existed.
 _MODEL_DEFAULTS = {"embedding": 64, "hidden": 128, "layers": 2, "bidirectional": False, "dropout": 0.0,
                    "pooling": "last"}
 _CHECKPOINTS = {"last": "model.safetensors", "best": "best-model.safetensors"}
@@ -150,6 +151,7 @@ class Run:
         self.device = torch.device(device)
         config_file = os.path.join(self.path, "config.json")
         self.config = read_json(config_file, expect="an experiment config")
+        check_config(self.config, config_file)
         self.config["model"] = _section(self.config, "model", config_file, _MODEL_DEFAULTS)
         self.config["data"] = _section(self.config, "data", config_file)
         self.config["train"] = _section(self.config, "train", config_file)
@@ -162,6 +164,7 @@ class Run:
         # run.json is optional here (a run being written has none yet); one that is there must be readable.
         run_json = os.path.join(self.path, "run.json")
         self.info = read_json(run_json, expect="a run record") if os.path.exists(run_json) else {}
+        format_version(self.info, run_json)
         vocab_file = os.path.join(self.path, "vocab.json")
         self.vocab = Vocabulary.load(vocab_file)
         self.metrics = read_metrics(os.path.join(self.path, "metrics.csv"))

@@ -6,6 +6,7 @@ from typing import NamedTuple
 import torch
 
 from .errors import RunError, json_type, read_json
+from .formats import VOCAB_KEYS, format_version, warn_unknown
 
 PAD, UNK, BOS, EOS = 0, 1, 2, 3
 SPECIALS = ("<pad>", "<unk>", "<bos>", "<eos>")
@@ -107,6 +108,8 @@ class Vocabulary:
         j = read_json(path)
         if not isinstance(j, dict):
             raise RunError(path, 'expected a JSON object with "level" and "tokens"')
+        format_version(j, path)  # every version so far holds level, tokens and classes
+        warn_unknown(j, VOCAB_KEYS, "", path)
         classes = j.get("classes", [])
         if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes):
             raise RunError(path, '"classes" is not an array of strings')

@@ -151,6 +151,17 @@ class OnnxExport(unittest.TestCase):
             with self.subTest(name):
                 self.assert_check_batch(name)
 
+    def test_the_model_file_holds_its_vocabulary_and_format(self):
+        for name in ("lm", "cls-mean-bi"):
+            path, vocab = self.exported(name)
+            meta = session(path).get_modelmeta().custom_metadata_map
+            self.assertEqual(meta["format_version"], "%d.%d" % lw.FORMAT_VERSION)
+            self.assertTrue(meta["written_by"].startswith("LSTM Workbench "))
+            self.assertEqual(json.loads(meta["tokens"]), vocab["tokens"])
+            self.assertEqual((meta["task"], meta["level"]), (vocab["task"], vocab["level"]))
+            self.assertEqual(json.loads(meta.get("classes", "[]")), vocab.get("classes", []))
+            self.assertEqual(vocab["format_version"], meta["format_version"])
+
     def test_classification_equals_the_clis(self):
         path, vocab = self.exported("cls-mean-bi")
         sess = session(path)
