@@ -9,9 +9,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -117,6 +119,27 @@ TEST(RunState, AnOwnerInThisProcessKeepsTheRunRunning) {
         EXPECT_EQ(wb::loadRunFolder(dir.string()).statusText(), "running");
     }
     EXPECT_EQ(wb::loadRunFolder(dir.string()).info.status, wb::RunStatus::Interrupted);
+}
+
+// A run that ended leaves no run.lock; and one that waited for the lock while its owner ended, and so held
+// the removed file's lock, takes the path's new file instead: never two owners at once.
+TEST(RunState, AnEndedOwnerRemovesRunLockAndAWaitingOneTakesTheNewFile) {
+    wbtest::TempDir tmp;
+    const auto dir = tmp.path() / "run";
+    writeRunningRun(dir);
+    { const auto lock = wb::RunLock::acquire(dir.string()); }
+    EXPECT_FALSE(fs::exists(dir / wb::runfiles::kLock));
+
+    auto first = wb::RunLock::acquire(dir.string());
+    wb::RunLock second;
+    std::thread waiter([&] { second = wb::RunLock::acquire(dir.string()); });  // retries while first holds it
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    first.release();
+    waiter.join();
+    ASSERT_TRUE(second.held());
+    EXPECT_TRUE(fs::exists(dir / wb::runfiles::kLock));
+    EXPECT_TRUE(wb::runHasLiveOwner(dir.string()));
+    EXPECT_THROW(wb::RunLock::acquire(dir.string()), wb::InputError);
 }
 
 // Two processes save one run's annotations at the same time, each from what it read just before, as two

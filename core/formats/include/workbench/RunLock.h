@@ -23,10 +23,14 @@ public:
     // Takes the run's lock, creating run.lock. InputError naming the folder when another process trains it.
     static RunLock acquire(const std::string& runDir);
     bool held() const { return m_fd >= 0; }
+    // Removes run.lock and lets go of the lock: a run that ended leaves no lock file behind (one that was
+    // killed leaves it, unlocked, which readers take as no owner).
     void release();
 
 private:
+    static RunLock acquireOnce(const std::string& runDir, const std::string& path);
     int m_fd = -1;
+    std::string m_path;
 };
 
 // True while a process holds the run's lock. Creates nothing: a folder without run.lock has no owner.

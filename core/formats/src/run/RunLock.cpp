@@ -10,6 +10,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "workbench/Errors.h"
@@ -41,12 +42,15 @@ std::string ownerWords(int fd) {
 
 }  // namespace
 
-RunLock::RunLock(RunLock&& other) noexcept : m_fd(other.m_fd) { other.m_fd = -1; }
+RunLock::RunLock(RunLock&& other) noexcept : m_fd(other.m_fd), m_path(std::move(other.m_path)) {
+    other.m_fd = -1;
+}
 
 RunLock& RunLock::operator=(RunLock&& other) noexcept {
     if (this != &other) {
         release();
         m_fd = other.m_fd;
+        m_path = std::move(other.m_path);
         other.m_fd = -1;
     }
     return *this;
@@ -56,12 +60,34 @@ RunLock::~RunLock() { release(); }
 
 void RunLock::release() {
     if (m_fd < 0) return;
+    // Unlinked while still held: a process that opened the file and waits for it gets the lock of a file
+    // that is gone, sees that (acquire compares the inodes) and opens the path again.
+    ::unlink(m_path.c_str());
     ::close(m_fd);  // closing the only descriptor of the open file lets go of the lock
     m_fd = -1;
 }
 
+namespace {
+// Whether fd is still the file at path (release() unlinks run.lock before it lets go of the lock).
+bool stillAtPath(int fd, const std::string& path) {
+    struct stat open {
+    }, named{};
+    return ::fstat(fd, &open) == 0 && ::stat(path.c_str(), &named) == 0 && open.st_dev == named.st_dev &&
+           open.st_ino == named.st_ino;
+}
+}  // namespace
+
 RunLock RunLock::acquire(const std::string& runDir) {
     const std::string path = lockPath(runDir);
+    for (int reopen = 0;; ++reopen) {
+        auto lock = acquireOnce(runDir, path);
+        if (stillAtPath(lock.m_fd, path) || reopen == 50) return lock;
+        ::close(lock.m_fd);  // the owner removed the file as it let go: take the path's new file
+        lock.m_fd = -1;
+    }
+}
+
+RunLock RunLock::acquireOnce(const std::string& runDir, const std::string& path) {
     const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) throw TrainingError("cannot open " + path + ": " + std::strerror(errno));
     // A reader probing the lock holds it shared for a moment: wait that out, but not a live owner.
@@ -86,6 +112,7 @@ RunLock RunLock::acquire(const std::string& runDir) {
     }
     RunLock lock;
     lock.m_fd = fd;
+    lock.m_path = path;
     return lock;
 }
 
