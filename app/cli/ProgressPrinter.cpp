@@ -36,10 +36,15 @@ void ProgressPrinter::update(const wb::TrainingProgress& p) {
     if (m_quiet) return;
     const double fraction =
         p.totalSteps > 0 ? std::min(1.0, static_cast<double>(p.step) / static_cast<double>(p.totalSteps)) : 0;
+    // Before the first step there is no loss yet, and before the throughput window opens (after the
+    // warm-up steps) no rate: a dash, not a 0 that reads as a measurement.
+    char loss[32] = "loss -", rate[32] = "- samples/s";
+    if (p.step > 0) std::snprintf(loss, sizeof loss, "loss %.4f", p.lastTrainLoss);
+    if (p.samplesPerSecond > 0) std::snprintf(rate, sizeof rate, "%.0f samples/s", p.samplesPerSecond);
     char stats[160];
-    std::snprintf(stats, sizeof stats, "step %lld/%lld  epoch %.2f  loss %.4f  %.0f samples/s  ETA %s",
-                  static_cast<long long>(p.step), static_cast<long long>(p.totalSteps), p.epoch,
-                  p.lastTrainLoss, p.samplesPerSecond, duration(p.etaSeconds).c_str());
+    std::snprintf(stats, sizeof stats, "step %lld/%lld  epoch %.2f  %s  %s  ETA %s",
+                  static_cast<long long>(p.step), static_cast<long long>(p.totalSteps), p.epoch, loss, rate,
+                  duration(p.etaSeconds).c_str());
     if (m_tty) {
         drawBar(fraction, stats);
         return;
