@@ -244,6 +244,24 @@ class SaveRunTest(unittest.TestCase):
         self.assertEqual(int(meta["optimizer_steps"]), int(tensors(os.path.join(self.lm_new, "optimizer.safetensors"))
                                                            [0]["optimizer_steps"]) + 5)
 
+    def test_resuming_an_unchanged_save_is_resuming_the_source(self):
+        # The weights and Adam state through torch.optim and back, and the progress metadata: the app then
+        # trains on exactly as it would have from the source's own checkpoint, bit for bit.
+        source = os.path.join(TMP, "same", "cls")  # a copy under the source's name, whose run id that is
+        shutil.copytree(CLS, source)
+        run = lw.load_run(CLS)
+        adam = torch.optim.Adam(run.model.parameters())
+        adam.load_state_dict(lw.optimizer_state_dict(run))
+        saved = os.path.join(TMP, "same", "cls-saved")
+        lw.save_run(run.model, like=run, out=saved, optimizer=adam)
+        step = read_json(os.path.join(CLS, "run.json"))["summary"]["steps"]
+        for folder in (source, saved):
+            cli("resume", folder, "--max-steps", str(step + 7), "--quiet")
+        a, b = lw.load_run(source).model.state_dict(), lw.load_run(saved).model.state_dict()
+        for name in a:
+            self.assertTrue(torch.equal(a[name], b[name]), name)
+        self.assertFalse(torch.equal(a["head.weight"], run.model.state_dict()["head.weight"]))  # it trained
+
     def test_refuses_a_folder_that_is_not_empty(self):
         out = new_dir("occupied")
         os.makedirs(out)
