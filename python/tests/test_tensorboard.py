@@ -122,6 +122,13 @@ class TensorBoardEvents(unittest.TestCase):
         self.assertEqual(hp["task"].string_value, "classify")
         self.assertTrue(hp["train.tensorboard"].bool_value)
 
+    def test_a_finished_run_says_so_on_the_hparams_page(self):
+        from tensorboard.plugins.hparams import api_pb2
+        for run_dir in (self.classifier, self.lm, self.resumed):
+            content = read_events(run_dir).PluginTagToContent("hparams")["_hparams_/session_end_info"]
+            status = plugin_data_pb2.HParamsPluginData.FromString(content).session_end_info.status
+            self.assertEqual(status, api_pb2.STATUS_SUCCESS, run_dir)
+
     def test_a_resumed_run_adds_a_file_and_keeps_every_step(self):
         files = glob.glob(os.path.join(self.resumed, "events.out.tfevents.*"))
         self.assertEqual(len(files), 2, files)

@@ -49,6 +49,20 @@ void TensorBoardLog::records(const std::vector<MetricRecord>& records) {
     }
 }
 
+void TensorBoardLog::end(RunStatus status) {
+    // TensorBoard keeps the first status a run's event files give (a tag's summary metadata is read from its
+    // first event), so a status is written once, when it is final: success or failure. A sitting stopped by
+    // its user may be resumed, and its resumed sitting says how the run ended; until then it reads unknown,
+    // as a running one does (a "running" written at the start would never be replaced).
+    if (!m_file || (status != RunStatus::Completed && status != RunStatus::Failed)) return;
+    try {
+        m_file->sessionStatus(status == RunStatus::Completed ? TensorBoardWriter::SessionStatus::Success
+                                                             : TensorBoardWriter::SessionStatus::Failure);
+    } catch (const std::exception& e) {
+        dropAfter(e);
+    }
+}
+
 void TensorBoardLog::samples(std::int64_t step, const std::vector<std::string>& texts) {
     if (!m_file) return;
     std::string markdown;

@@ -14,6 +14,7 @@
 
 #include "workbench/Config.h"
 #include "workbench/Metrics.h"
+#include "workbench/RunFolder.h"
 #include "workbench/TensorBoard.h"
 
 namespace wb {
@@ -32,6 +33,8 @@ public:
     void records(const std::vector<MetricRecord>& records);
     // Generated samples, each as a code block (poems keep their line breaks).
     void samples(std::int64_t step, const std::vector<std::string>& texts);
+    // How the sitting ended, as the HParams page's session status: success or failure (see the .cpp).
+    void end(RunStatus status);
 
 private:
     void dropAfter(const std::exception& e);

@@ -107,10 +107,9 @@ RunSummary TrainingSession::run() {
         joinDataParallelJob();
         buildModel();
         // After the checkpoint loaded: a resume that fails before must leave the folder as it was.
-        if (const auto line =
-                m_writer.keepValidationSamples(m_job.data.validation, validationBatchSize(m_config));
-            !line.empty())
-            log(line);
+        const auto line =
+            m_writer.keepValidationSamples(m_job.data.validation, validationBatchSize(m_config));
+        if (!line.empty()) log(line);
         if (m_writer.enabled() && m_tc.tensorboard)
             m_events = TensorBoardLog(m_writer.dir().string(), m_config,
                                       m_job.resuming ? std::optional(m_state.step) : std::nullopt,
@@ -520,6 +519,7 @@ RunSummary TrainingSession::finish() {
     if (!info.cudaGraph.empty()) log("CUDA steps: " + info.cudaGraph);
     m_writer.writeMetrics(m_sink.records());
     m_checkpointer->writeSummary();
+    m_events.end(m_job.status);
     report("done", true);
     log(std::string(m_job.status == RunStatus::Stopped ? "stopped" : "finished") + " after " +
         std::to_string(m_state.step) + " steps");
@@ -553,6 +553,7 @@ void TrainingSession::fail(const std::exception& e) {
     }
     RunInfo& info = m_job.info;
     info.status = RunStatus::Failed;
+    m_events.end(info.status);
     info.error = message;
     info.endedAt = nowIso();
     try {

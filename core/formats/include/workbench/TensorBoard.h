@@ -32,6 +32,10 @@ public:
     // The run's settings on the HParams page (hparams plugin, session start info).
     using HParam = std::variant<double, std::string, bool>;
     void hparams(const std::vector<std::pair<std::string, HParam>>& values);
+    // The HParams page's status of this session (the hparams plugin's session end info; TensorBoard reads
+    // the first one a run's files hold): the values of TensorBoard's api.proto Status.
+    enum class SessionStatus { Unknown = 0, Success = 1, Failure = 2, Running = 3 };
+    void sessionStatus(SessionStatus status);
     // SessionLog START at step: TensorBoard drops what earlier files of the run hold at this step and after
     // (a resumed run's steps after its checkpoint, recorded again).
     void sessionStart(std::int64_t step);

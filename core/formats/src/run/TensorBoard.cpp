@@ -40,7 +40,8 @@ constexpr int kDtype = 1, kShape = 2, kStringVal = 8;
 constexpr int kDtString = 7;
 }  // namespace tensor
 namespace hparams {  // tensorboard.hparams.HParamsPluginData, SessionStartInfo; google.protobuf.Value
-constexpr int kSessionStartInfo = 3;
+constexpr int kSessionStartInfo = 3, kSessionEndInfo = 4;
+constexpr int kEndStatus = 1, kEndTimeSecs = 2;  // SessionEndInfo
 constexpr int kHparams = 1, kStartTimeSecs = 5;
 constexpr int kMapKey = 1, kMapValue = 2;
 constexpr int kNumberValue = 2, kStringValue = 3, kBoolValue = 4;
@@ -177,6 +178,17 @@ void TensorBoardWriter::hparams(const std::vector<std::pair<std::string, HParam>
     const auto content = Message().message(hparams::kSessionStartInfo, start).data();
     Message v;
     v.bytes(summary::kTag, "_hparams_/session_start_info")
+        .message(summary::kMetadata, pluginMetadata("hparams", content, 0));
+    write(eventAt(0, event::kSummary, Message().message(summary::kValue, v)));
+}
+
+void TensorBoardWriter::sessionStatus(SessionStatus status) {
+    Message end;
+    end.varint(hparams::kEndStatus, static_cast<std::uint64_t>(status))
+        .float64(hparams::kEndTimeSecs, nowSeconds());
+    const auto content = Message().message(hparams::kSessionEndInfo, end).data();
+    Message v;
+    v.bytes(summary::kTag, "_hparams_/session_end_info")
         .message(summary::kMetadata, pluginMetadata("hparams", content, 0));
     write(eventAt(0, event::kSummary, Message().message(summary::kValue, v)));
 }
