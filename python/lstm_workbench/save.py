@@ -317,7 +317,8 @@ def save_run(module, like, out, optimizer=None, name=None, validate=True):
     run folder `out` that the app, the CLI and load_run open, and returns it loaded (lw.Run).
 
     The folder holds model.safetensors and best-model.safetensors (the module's weights in float32 under
-    the app's names), like's config.json (name: `name`, or like's with " (fine-tuned)") and vocab.json, a
+    the app's names), like's config.json (name: `name`, or like's with " (fine-tuned)", also the Runs list's
+    name in annotations.json, with a note of where it came from) and vocab.json, a
     completed run.json whose "fine_tuned_from" names the source run's folder, id, checkpoint and step, a
     metrics.csv of the header alone (the app measured no step of the fine-tuning), and like's
     validation.safetensors. With validate (and a validation.safetensors in like) the module's validation
@@ -356,6 +357,12 @@ def save_run(module, like, out, optimizer=None, name=None, validate=True):
         vocab = _stamp({"level": like.vocab.level, "tokens": list(like.vocab.tokens), "classes": list(like.classes)})
         _write(os.path.join(tmp, "vocab.json"), _json(vocab, 1))  # the app's indent for vocab.json
         _write(os.path.join(tmp, "metrics.csv"), _METRICS_HEADER)
+        # The name and a note in the Runs list, as `lstm-workbench-cli train --name` leaves them.
+        source_id = like.info.get("id") or os.path.basename(like.path)
+        annotations = {"name": config.get("name", ""), "tags": [],
+                       "notes": f"Fine-tuned in PyTorch (lstm_workbench.save_run) from run {source_id}, "
+                                f"{like.checkpoint} checkpoint at step {step}."}
+        _write(os.path.join(tmp, "annotations.json"), _json(annotations, 2) + "\n")
         validation, validation_seconds = None, 0.0
         source_validation = os.path.join(like.path, "validation.safetensors")
         if os.path.isfile(source_validation):

@@ -328,5 +328,37 @@ class OptimizerStateTest(unittest.TestCase):
         self.assertTrue(all(float(t.abs().sum()) == 0 for t in moments.values()))
 
 
+class CommittedFixture(unittest.TestCase):
+    """tests/fixtures/run-formats/fine-tuned-in-python is what the app's Runs list is tested on (an offscreen
+    test in tests/ui/runs/RunStateUiTest.cpp); it must stay what save_run writes: the same files, the same
+    fields in each JSON file, the same tensors."""
+
+    def test_the_fixture_is_what_save_run_writes(self):
+        fixtures = os.path.join(ROOT, "tests", "fixtures", "run-formats")
+        committed = os.path.join(fixtures, "fine-tuned-in-python")
+        tmp = tempfile.mkdtemp(prefix="lw-fixture-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        source = lw.load_run(os.path.join(fixtures, "format-2"))
+        fresh = os.path.join(tmp, "fine-tuned")
+        lw.save_run(source.model, like=source, out=fresh, name="format 2 fixture, fine-tuned in PyTorch")
+        self.assertEqual(sorted(os.listdir(fresh)), sorted(os.listdir(committed)))
+
+        def keys(value, prefix=""):
+            if not isinstance(value, dict):
+                return {prefix}
+            return {k for name, v in value.items() for k in keys(v, f"{prefix}.{name}" if prefix else name)}
+
+        for name in os.listdir(committed):
+            if name.endswith(".json"):
+                with open(os.path.join(fresh, name), encoding="utf-8") as a, \
+                        open(os.path.join(committed, name), encoding="utf-8") as b:
+                    self.assertEqual(keys(json.load(a)), keys(json.load(b)), name)
+            elif name.endswith(".safetensors"):
+                with safe_open(os.path.join(fresh, name), framework="pt") as a, \
+                        safe_open(os.path.join(committed, name), framework="pt") as b:
+                    self.assertEqual(set(a.keys()), set(b.keys()), name)
+                    self.assertEqual(set(a.metadata()), set(b.metadata()), name)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -122,3 +122,22 @@ TEST(RunStateUi, ARunStoppedByAFullDiskSaysSoOnItsRow) {
     const QString status = panel.runStatus(dir);
     EXPECT_TRUE(status.startsWith(QStringLiteral("disk full · resumes at step "))) << status.toStdString();
 }
+
+// A run the Python package wrote back after fine-tuning in PyTorch (lstm_workbench.save_run; the committed
+// fixture is what it writes, python/tests/test_save_run.py keeps them in step) is listed like any other:
+// completed, under its name, with a model the Playground can load.
+TEST(RunStateUi, ARunSavedByThePythonPackageIsListedCompleted) {
+    wbtest::TempDir tmp;
+    const fs::path to = tmp.path() / "runs" / "fine-tuned-in-python";
+    fs::create_directories(to.parent_path());
+    fs::copy(std::string(WORKBENCH_SOURCE_DIR) + "/tests/fixtures/run-formats/fine-tuned-in-python", to,
+             fs::copy_options::recursive);
+    RunCollection runs;
+    RunsPanel panel(&runs);
+    panel.setRunsRoot(QString::fromStdString((tmp.path() / "runs").string()));
+    const QString dir = QFileInfo(QString::fromStdString(to.string())).canonicalFilePath();
+    EXPECT_EQ(panel.runStatus(dir), QStringLiteral("completed"));
+    EXPECT_TRUE(panel.runName(dir).contains(QStringLiteral("fine-tuned in PyTorch")))
+        << panel.runName(dir).toStdString();
+    EXPECT_TRUE(panel.runsWithModel().contains(dir));
+}
