@@ -9,6 +9,8 @@ import json
 import os
 import random
 import shutil
+import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -25,7 +27,7 @@ PAD, UNK, BOS, EOS = 0, 1, 2, 3
 
 def session(path):
     options = ort.SessionOptions()
-    options.log_severity_level = 3  # h0 and c0 are initializers among the inputs on purpose: optional inputs
+    options.log_severity_level = 3
     options.intra_op_num_threads = 1
     return ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
 
@@ -150,6 +152,20 @@ class OnnxExport(unittest.TestCase):
         for name in ("cls-mean-bi", "cls-last-bi", "cls-max-bi", "cls-last-uni"):
             with self.subTest(name):
                 self.assert_check_batch(name)
+
+    def test_the_state_inputs_are_listed_optional_and_warn_of_nothing(self):
+        for name in ("lm", "cls-last-bi"):
+            path, _ = self.exported(name)
+            sess = session(path)
+            self.assertEqual([i.name for i in sess.get_inputs()], ["input_ids", "h0", "c0"])
+            self.assertEqual(sess.get_inputs()[1].type, "optional(tensor(float))")
+            # A session at ONNX Runtime's default log level, in a process of its own (its log goes to the
+            # process's stderr): no warning about the model.
+            p = subprocess.run([sys.executable, "-c", "import onnxruntime as ort, sys; ort.InferenceSession("
+                                "sys.argv[1], providers=['CPUExecutionProvider'])", path],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(p.stderr.strip(), "")
 
     def test_the_model_file_holds_its_vocabulary_and_format(self):
         for name in ("lm", "cls-mean-bi"):

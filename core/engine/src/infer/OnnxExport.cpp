@@ -2,6 +2,7 @@
 // AttributeProto, TensorProto, ValueInfoProto, TypeProto, TensorShapeProto, OperatorSetIdProto).
 #include "infer/OnnxExport.h"
 
+#include <functional>
 #include <limits>
 #include <variant>
 #include <vector>
@@ -16,7 +17,7 @@ using proto::Message;
 
 namespace onnx {  // onnx.proto's enums and field numbers
 enum ElemType { kFloat = 1, kInt32 = 6, kInt64 = 7, kBool = 9 };
-enum AttrType { kAttrFloat = 1, kAttrInt = 2, kAttrString = 3, kAttrInts = 7 };
+enum AttrType { kAttrFloat = 1, kAttrInt = 2, kAttrString = 3, kAttrGraph = 5, kAttrInts = 7 };
 namespace model {
 constexpr int kIrVersion = 1, kProducerName = 2, kProducerVersion = 3, kDocString = 6, kGraph = 7,
               kOpsetImport = 8, kMetadataProps = 14;
@@ -31,19 +32,24 @@ namespace node {
 constexpr int kInput = 1, kOutput = 2, kName = 3, kOpType = 4, kAttribute = 5;
 }
 namespace attr {
-constexpr int kName = 1, kF = 2, kI = 3, kS = 4, kInts = 8, kType = 20;
+constexpr int kName = 1, kF = 2, kI = 3, kS = 4, kG = 6, kInts = 8, kType = 20;
 }
 namespace tensor {
 constexpr int kDims = 1, kDataType = 2, kName = 8, kRawData = 9;
 }
 namespace value {
-constexpr int kName = 1, kType = 2, kTensorType = 1, kElemType = 1, kShape = 2, kDim = 1, kDimValue = 1,
-              kDimParam = 2;
-}
+constexpr int kName = 1, kType = 2, kTensorType = 1, kOptionalType = 9, kElemType = 1, kShape = 2, kDim = 1,
+              kDimValue = 1, kDimParam = 2;
+constexpr int kOptionalElemType = 1;  // TypeProto.Optional
+}  // namespace value
 constexpr std::int64_t kIrVersion8 = 8;  // the IR of opset 17
 }  // namespace onnx
 
-using AttributeValue = std::variant<std::int64_t, float, std::string, std::vector<std::int64_t>>;
+class GraphBuilder;
+struct Subgraph {  // a branch of If: its graph, built with the outer graph's names (GraphBuilder::branch)
+    Message graph;
+};
+using AttributeValue = std::variant<std::int64_t, float, std::string, std::vector<std::int64_t>, Subgraph>;
 using Attribute = std::pair<std::string, AttributeValue>;
 using Dim = std::variant<std::int64_t, std::string>;  // a size, or a symbolic one ("batch")
 
@@ -55,7 +61,7 @@ public:
                                    const std::string& outputName = "") {
         Message n;
         for (const auto& in : inputs) n.bytes(onnx::node::kInput, in);
-        const auto id = op + "_" + std::to_string(m_count++);
+        const auto id = m_prefix + op + "_" + std::to_string(m_count++);
         std::vector<std::string> names;
         for (int i = 0; i < outputs; ++i) {
             names.push_back(!outputName.empty() ? outputName
@@ -93,6 +99,25 @@ public:
     void input(const std::string& name, int elemType, const std::vector<Dim>& dims) {
         m_graph.message(onnx::graph::kInput, valueInfo(name, elemType, dims));
     }
+    // An input of type optional(tensor): a caller may leave it out (ONNX Runtime then passes None), and it
+    // is listed among the session's inputs (an initializer of an input's name is not, and draws a warning).
+    void optionalInput(const std::string& name, int elemType, const std::vector<Dim>& dims) {
+        m_graph.message(onnx::graph::kInput, valueInfo(name, elemType, dims, /*optional=*/true));
+    }
+    // A branch of an If node: built by `build` with names unique in the whole model (a branch may read the
+    // outer graph's values); its one output is `output`.
+    Subgraph branch(const std::string& name, const std::function<std::string(GraphBuilder&)>& build,
+                    int elemType, const std::vector<Dim>& dims) {
+        GraphBuilder b;
+        b.m_count = m_count;
+        b.m_constants = m_constants;
+        b.m_prefix = m_prefix + name + "_";
+        const auto result = build(b);
+        m_count = b.m_count;
+        m_constants = b.m_constants;
+        b.output(result, elemType, dims);
+        return {b.finish(name)};
+    }
     void output(const std::string& name, int elemType, const std::vector<Dim>& dims) {
         m_graph.message(onnx::graph::kOutput, valueInfo(name, elemType, dims));
     }
@@ -103,7 +128,7 @@ public:
     }
 
 private:
-    std::string constantName() { return "const_" + std::to_string(m_constants++); }
+    std::string constantName() { return m_prefix + "const_" + std::to_string(m_constants++); }
     static std::string raw(const std::vector<std::int64_t>& v) {
         return std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(std::int64_t));
     }
@@ -130,9 +155,12 @@ private:
             for (auto x : *is) a.int64(onnx::attr::kInts, x);
             a.varint(onnx::attr::kType, onnx::kAttrInts);
         }
+        if (const auto* g = std::get_if<Subgraph>(&v))
+            a.message(onnx::attr::kG, g->graph).varint(onnx::attr::kType, onnx::kAttrGraph);
         return a;
     }
-    static Message valueInfo(const std::string& name, int elemType, const std::vector<Dim>& dims) {
+    static Message valueInfo(const std::string& name, int elemType, const std::vector<Dim>& dims,
+                             bool optional = false) {
         Message shape;
         for (const auto& d : dims) {
             Message dim;
@@ -147,12 +175,16 @@ private:
             .message(onnx::value::kShape, shape);
         Message type;
         type.message(onnx::value::kTensorType, tensorType);
+        if (optional)
+            type = Message().message(onnx::value::kOptionalType,
+                                     Message().message(onnx::value::kOptionalElemType, type));
         Message info;
         info.bytes(onnx::value::kName, name).message(onnx::value::kType, type);
         return info;
     }
     Message m_graph;
     int m_count = 0, m_constants = 0;
+    std::string m_prefix;  // a branch's names: "h0_then_..."
 };
 
 // PyTorch's gate blocks (i, f, g, o) in ONNX's order (i, o, f, c) along dim 0.
@@ -240,11 +272,7 @@ std::string onnxModelBytes(SequenceModelImpl& model, Task task, const ModelConfi
     const std::int64_t outputs = model.outputs();
     GraphBuilder g;
     g.input("input_ids", onnx::kInt64, {"batch", "steps"});
-    // The state inputs default to zeros: an initializer of the input's name is its value when not fed.
-    for (const auto* name : {"h0", "c0"}) {
-        g.input(name, onnx::kFloat, {states, "batch", h});
-        g.floats(name, torch::zeros({states, 1, h}));
-    }
+    for (const auto* name : {"h0", "c0"}) g.optionalInput(name, onnx::kFloat, {states, "batch", h});
     auto x = g.node("Gather", {g.floats("embedding.weight", weight("embedding.weight")), "input_ids"},
                     {{"axis", std::int64_t{0}}});                                  // [B, T, E]
     x = g.node("Transpose", {x}, {{"perm", std::vector<std::int64_t>{1, 0, 2}}});  // [T, B, E]
@@ -252,7 +280,24 @@ std::string onnxModelBytes(SequenceModelImpl& model, Task task, const ModelConfi
     const auto batch = g.node("Slice", {shape, g.ints({0}), g.ints({1})});
     const auto stateShape =
         g.node("Concat", {g.ints({states}), batch, g.ints({h})}, {{"axis", std::int64_t{0}}});
-    const auto h0 = g.node("Expand", {"h0", stateShape}), c0 = g.node("Expand", {"c0", stateShape});
+    // The state inputs: as fed, or zeros when left out.
+    const auto zeros = g.floats("zero_state", torch::zeros({states, 1, h}));
+    const auto state = [&](const std::string& name) {
+        const std::vector<Dim> dims{states, "batch", h};
+        return g.node(
+            "If", {g.node("OptionalHasElement", {name})},
+            {{"then_branch",
+              g.branch(
+                  name + "_fed", [&](GraphBuilder& b) { return b.node("OptionalGetElement", {name}); },
+                  onnx::kFloat, dims)},
+             {"else_branch", g.branch(
+                                 name + "_zeros",
+                                 [&](GraphBuilder& b) {
+                                     return b.node("Expand", {zeros, stateShape});
+                                 },
+                                 onnx::kFloat, dims)}});
+    };
+    const auto h0 = state("h0"), c0 = state("c0");
     // A classifier's rows end at their lengths: the LSTM's sequence_lens, so that the reverse direction
     // starts at each row's last real token and padding changes nothing, as in the app (SequenceModel.h).
     const auto len = task == Task::Classifier ? rowLengths(g) : std::string();

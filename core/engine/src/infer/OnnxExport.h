@@ -1,6 +1,6 @@
 // A trained network as an ONNX model (opset 17), for ONNX Runtime and every tool that reads ONNX:
-//   inputs  input_ids int64 [batch, steps]; h0, c0 float [layers * directions, batch, hidden], optional
-//           (zeros when not given: an initializer of batch 1 that Expand broadcasts)
+//   inputs  input_ids int64 [batch, steps]; h0, c0 optional(float [layers * directions, batch, hidden]):
+//           zeros when left out (OptionalHasElement chooses between the input and zeros in an If)
 //   outputs logits float [batch, steps, vocabulary] (language model) or [batch, classes] (classifier);
 //           h_n, c_n float [layers * directions, batch, hidden]: fed back as h0, c0, a language model steps
 //           through generation one token at a time, as the app does.
