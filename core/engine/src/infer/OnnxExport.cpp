@@ -259,6 +259,24 @@ std::string modelFile(GraphBuilder& g, const std::string& graphName, const std::
     return file.data();
 }
 
+// An optional state input (h0 or c0) as fed, or zeros [states, B, H] when left out.
+std::string stateInput(GraphBuilder& g, const std::string& name, std::int64_t states, std::int64_t h,
+                       const std::string& stateShape) {
+    const std::vector<Dim> dims{states, "batch", h};
+    const auto zeros = g.floats(name + "_zeros", torch::zeros({states, 1, h}));
+    const auto fed = g.branch(
+        name + "_fed", [&](GraphBuilder& b) { return b.node("OptionalGetElement", {name}); }, onnx::kFloat,
+        dims);
+    const auto none = g.branch(
+        name + "_none",
+        [&](GraphBuilder& b) {
+            return b.node("Expand", {zeros, stateShape});
+        },
+        onnx::kFloat, dims);
+    return g.node("If", {g.node("OptionalHasElement", {name})},
+                  {{"then_branch", fed}, {"else_branch", none}});
+}
+
 }  // namespace
 
 std::string onnxModelBytes(SequenceModelImpl& model, Task task, const ModelConfig& c,
@@ -280,24 +298,8 @@ std::string onnxModelBytes(SequenceModelImpl& model, Task task, const ModelConfi
     const auto batch = g.node("Slice", {shape, g.ints({0}), g.ints({1})});
     const auto stateShape =
         g.node("Concat", {g.ints({states}), batch, g.ints({h})}, {{"axis", std::int64_t{0}}});
-    // The state inputs: as fed, or zeros when left out.
-    const auto zeros = g.floats("zero_state", torch::zeros({states, 1, h}));
-    const auto state = [&](const std::string& name) {
-        const std::vector<Dim> dims{states, "batch", h};
-        return g.node(
-            "If", {g.node("OptionalHasElement", {name})},
-            {{"then_branch",
-              g.branch(
-                  name + "_fed", [&](GraphBuilder& b) { return b.node("OptionalGetElement", {name}); },
-                  onnx::kFloat, dims)},
-             {"else_branch", g.branch(
-                                 name + "_zeros",
-                                 [&](GraphBuilder& b) {
-                                     return b.node("Expand", {zeros, stateShape});
-                                 },
-                                 onnx::kFloat, dims)}});
-    };
-    const auto h0 = state("h0"), c0 = state("c0");
+    const auto h0 = stateInput(g, "h0", states, h, stateShape),
+               c0 = stateInput(g, "c0", states, h, stateShape);
     // A classifier's rows end at their lengths: the LSTM's sequence_lens, so that the reverse direction
     // starts at each row's last real token and padding changes nothing, as in the app (SequenceModel.h).
     const auto len = task == Task::Classifier ? rowLengths(g) : std::string();
