@@ -39,9 +39,9 @@ class SequenceModel(nn.Module):
         with <pad> (id 0), and lengths [B] (when absent: each row's ids other than <pad>, at least 1, as the
         ONNX export infers them) -> logits [B, C]. A row gives the same logits whatever padding follows it."""
         if self.task == "lm":
-            return self.step(inputs)[0]
+            return self.step(inputs, None)[0]
         if lengths is None:
-            lengths = (inputs != PAD_ID).sum(1)
+            lengths = (inputs != 0).sum(1)  # PAD_ID, as a literal for torch.jit.script
         lengths = lengths.to(dtype=torch.long).clamp(1, inputs.size(1))
         # Packed, as the app runs a padded row: the backward direction starts at each row's last real token.
         packed = pack_padded_sequence(self.embedding(inputs), lengths.cpu(), batch_first=True,
@@ -49,6 +49,7 @@ class SequenceModel(nn.Module):
         outputs, _ = pad_packed_sequence(self.lstm(packed)[0], batch_first=True, total_length=inputs.size(1))
         return self.head(self.dropout(self._pool(outputs, lengths)))
 
+    @torch.jit.export
     def step(self, inputs, state: Optional[Tuple[torch.Tensor, torch.Tensor]] = None):
         """Language model with a carried LSTM state (h, c), for generation: inputs [B, T] -> logits
         [B, T, V] and the state after the last step."""

@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 import time
 import unittest
+import warnings
 
 # Before torch loads: the numbers compared do not depend on threads, but a shared machine's time does.
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -272,6 +273,26 @@ class RunFolderTest(unittest.TestCase):
         # What the setup arranged, so that the tests of both checkpoints test two models.
         for name in ("lm_char", "cls_max"):
             self.assertTrue(best_is_not_last(name), name)
+
+
+class TorchScriptTest(unittest.TestCase):
+    """torch.jit.script compiles the module (PyTorch deprecates it for torch.compile and torch.export, which
+    need no change to the module) and the scripted one computes what the module does."""
+
+    def test_scripted_module_computes_the_same(self):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)  # torch.jit.script's deprecation
+            for name in ("cls_mean", "lm_word"):
+                run = lw.load_run(RUNS[name])
+                scripted = torch.jit.script(run.model)
+                ids = torch.tensor([run.vocab.encode("good movie")[:2] + [0, 0]])
+                with torch.no_grad():
+                    self.assertTrue(torch.equal(scripted(ids), run.model(ids)), name)
+                    if name.startswith("lm"):
+                        logits, state = scripted.step(ids[:, :1])
+                        again, _ = scripted.step(ids[:, 1:2], state)
+                        want, want_state = run.model.step(ids[:, :1])
+                        self.assertTrue(torch.equal(again, run.model.step(ids[:, 1:2], want_state)[0]))
 
 
 class ValidationTest(unittest.TestCase):
