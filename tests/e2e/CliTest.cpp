@@ -2,6 +2,8 @@
 // that must exit 2 with one line on stderr naming the file, leaving no run folder behind.
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
 #include <cstdlib>
 #include <set>
 
@@ -76,6 +78,37 @@ TEST(Cli, CpuCapabilityCapsTheKernels) {
     EXPECT_NE(r.err.find("LSTM_WORKBENCH_CPU_CAPABILITY=sse9 is not avx512, avx2 or default"),
               std::string::npos)
         << r.err;
+}
+
+// "cpu" without a thread count trains on every core this process may use (LibTorch's own default was one
+// thread on some machines), unless OMP_NUM_THREADS says otherwise; a count given is the count. run.json and
+// the log say how many.
+TEST(Cli, CpuMeansAllCoresByDefault) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    ASSERT_EQ(::sched_getaffinity(0, sizeof set, &set), 0);
+    const int cores = CPU_COUNT(&set);
+    wbtest::TempDir tmp;
+    wbtest::writeText(tmp.path() / "p.txt", wbtest::patternText(60));
+    int n = 0;
+    const auto threads = [&](const std::string& env, const std::string& device) {
+        const std::string out = tmp.file("run" + std::to_string(n++));
+        const auto r =
+            wbtest::runCli("train " + quote(tmp.file("p.txt")) + " --out " + quote(out) +
+                               " --seq-len 16 --embedding 16 --hidden 32 --layers 1 --batch-size 16"
+                               " --max-steps 2 --device " +
+                               device,
+                           env);
+        EXPECT_EQ(r.code, 0) << r.err;
+        const auto count = nlohmann::json::parse(wbtest::readText(fs::path(out) / "run.json"))["threads"];
+        EXPECT_NE(r.err.find("on cpu with " + std::to_string(count.get<int>()) + " thread"),
+                  std::string::npos)
+            << r.err;
+        return count.get<int>();
+    };
+    EXPECT_EQ(threads("unset OMP_NUM_THREADS; ", "cpu"), cores);
+    EXPECT_EQ(threads("OMP_NUM_THREADS=1 ", "cpu"), 1);
+    EXPECT_EQ(threads("unset OMP_NUM_THREADS; ", "cpu:1"), 1);
 }
 
 // `train --name` names the run as the app's Rename does: in annotations.json, so lists and compare show it.

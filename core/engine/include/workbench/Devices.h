@@ -52,6 +52,9 @@ std::string blasLibrary();      // resolved libblas.so.3 ("openblas-pthread", "r
 // it cannot and what that means for a thread count, for `devices`, a run's log and run.json's warnings.
 std::string blasThreadsCaveat();
 int hardwareThreads();
+// What "cpu" without a thread count trains on: OMP_NUM_THREADS when set (1 to kMaxThreads), else the CPUs
+// this process may run on (its affinity: taskset, a container's cpuset), else hardwareThreads().
+int defaultCpuThreads();
 // The instruction set our own CPU kernels run on here, and whether LSTM_WORKBENCH_CPU_CAPABILITY capped it:
 // "avx512, bf16 kernels", "avx2 (capped by LSTM_WORKBENCH_CPU_CAPABILITY=avx2), no bf16 kernels", ...
 std::string cpuKernels();

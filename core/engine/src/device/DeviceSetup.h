@@ -11,8 +11,9 @@
 namespace wb {
 
 // A config's device settings as a run uses them: its DeviceSpec (config.device.spec(): "cpu:2" set by code
-// becomes "cpu" with 2 threads) checked against this machine (checkDeviceAvailable) and an auto precision
-// chosen (choosePrecision). Returns why that precision, for the run to say ("" unless it was auto).
+// becomes "cpu" with 2 threads; "cpu" without a count takes defaultCpuThreads(), shared between a job's
+// processes) checked against this machine (checkDeviceAvailable) and an auto precision chosen
+// (choosePrecision). Returns why that precision, for the run to say ("" unless it was auto).
 std::string settleDeviceSettings(ExperimentConfig& config);
 // The torch::Device of a device: the CPU, or the CUDA device of the spec's index.
 torch::Device torchDevice(const DeviceSpec& spec);

@@ -2,10 +2,12 @@
 #include "workbench/Devices.h"
 
 #include <dlfcn.h>
+#include <sched.h>
 
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -25,6 +27,20 @@ namespace wb {
 int hardwareThreads() {
     const unsigned n = std::thread::hardware_concurrency();
     return n == 0 ? 1 : static_cast<int>(n);
+}
+
+int defaultCpuThreads() {
+    // OMP_NUM_THREADS, as PyTorch and every OpenMP program read it, when someone set it.
+    if (const char* env = std::getenv("OMP_NUM_THREADS")) {
+        char* end = nullptr;
+        const long n = std::strtol(env, &end, 10);
+        if (end != env && *end == '\0' && n >= 1 && n <= kMaxThreads) return static_cast<int>(n);
+    }
+    // The CPUs this process may run on (taskset, a container's cpuset), not the machine's.
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+    return hardwareThreads();
 }
 
 std::string cpuKernels() {
@@ -158,7 +174,12 @@ torch::Device torchDevice(const DeviceSpec& spec) {
 // ---- DeviceSetup.h ----
 
 std::string settleDeviceSettings(ExperimentConfig& config) {
-    const DeviceSpec spec = config.device.spec();
+    DeviceSpec spec = config.device.spec();
+    // "cpu" without a count: every core this process may use (LibTorch's own default was 1 thread on some
+    // machines), shared between the processes of a job; the run's log and run.json say how many.
+    if (spec.isCpu() && spec.threads == 0)
+        spec.threads = spec.processes > 1 ? shareCoresBetweenProcesses(spec, spec.processes).threads
+                                          : defaultCpuThreads();
     checkDeviceAvailable(spec);
     config.device.setSpec(spec);
     const auto choice = choosePrecision(torchDevice(spec), config.device.precision, config.task);

@@ -27,13 +27,9 @@ void TrainingSession::describeRun() {
     m_writer.writeRunInfo(m_job.info);
     std::string where = m_job.info.device;
     if (m_device.is_cpu())
-        where +=
-            " with " + std::to_string(m_job.info.threads) +
-            (m_job.info.threads == 1 ? " thread" : " threads") +
-            (m_shards ? " (each with its share of the batch)" : "") +
-            // Threads 0 leaves the count to LibTorch, whose choice can differ from the cores the app's
-            // device list offers: the line says whose number it is.
-            (m_config.device.threads == 0 ? " (LibTorch's default here; --threads or cpu:N sets it)" : "");
+        where += " with " + std::to_string(m_job.info.threads) +
+                 (m_job.info.threads == 1 ? " thread" : " threads") +
+                 (m_shards ? " (each with its share of the batch)" : "");
     if (dataParallel()) where += " in each of " + std::to_string(m_sync->worldSize()) + " processes (gloo)";
     log("training " + std::to_string(m_plannedSteps) + " steps on " + where + " in " + m_job.info.precision +
         ", " + std::to_string(m_job.data.train.size()) + " training and " +

@@ -19,7 +19,7 @@ struct DeviceSpec {
     enum class Kind { Cpu, Cuda };
     Kind kind = Kind::Cpu;
     int index = 0;               // the CUDA device's ordinal
-    std::int64_t threads = 0;    // CPU threads of each process; 0 = the library's default
+    std::int64_t threads = 0;    // CPU threads of each process; 0 = every core (a run settles it: Devices.h)
     std::int64_t processes = 1;  // data-parallel processes on this machine; 1 = this process alone
 
     // "cpu", "cpu:THREADS" (1 to 9999), "cuda" (cuda:0) and "cuda:N" (0 to 999), nothing else: no spaces,
