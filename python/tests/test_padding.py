@@ -106,7 +106,8 @@ class PaddingChangesNothing(unittest.TestCase):
         with torch.no_grad():
             for text in TEXTS:
                 row = ids[text]
-                tolerance = classify_probability_tolerance(model, row or [UNK])
+                # The derived float32 bound, and never more than the 1e-5 the padding promise is stated in.
+                tolerance = min(classify_probability_tolerance(model, row or [UNK]), SAME)
                 want = alone[text]
                 for pads in (0, 2, 16):
                     x = padded([row], len(row) + pads)
@@ -127,7 +128,7 @@ class PaddingChangesNothing(unittest.TestCase):
             onnx_batch = probabilities(sess.run(["logits"], {"input_ids": x.numpy()})[0])
             for r, text in enumerate(TEXTS):
                 with self.subTest(model=name, text=text, batch=True):
-                    tolerance = classify_probability_tolerance(model, ids[text])
+                    tolerance = min(classify_probability_tolerance(model, ids[text]), SAME)
                     np.testing.assert_allclose(python_batch[r], alone[text], rtol=0, atol=tolerance)
                     np.testing.assert_allclose(onnx_batch[r], alone[text], rtol=0, atol=tolerance)
 

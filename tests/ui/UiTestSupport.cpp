@@ -8,6 +8,9 @@
 #include <QTest>
 #include <QUrl>
 
+#include <filesystem>
+#include <functional>
+#include <map>
 #include <memory>
 #include <stdexcept>
 
@@ -79,16 +82,23 @@ const wbtest::TempDir& sharedTempDir() {
 }
 
 namespace {
-QString train(wb::Task task) {
+// A tiny run of the task trained in this process through RunController, as the app trains; `adjust` changes
+// its experiment, `name` its folder.
+QString train(wb::Task task, const std::string& name = "",
+              const std::function<void(wb::ExperimentConfig&)>& adjust = {}) {
     const auto& tmp = sharedTempDir();
     const std::string corpusPath =
         task == wb::Task::LanguageModel ? tmp.file("pattern.txt") : tmp.file("labels.tsv");
-    wbtest::writeText(corpusPath,
-                      task == wb::Task::LanguageModel ? wbtest::patternText(200) : wbtest::separableTsv(160));
-    const QString dir =
-        QString::fromStdString(tmp.file(task == wb::Task::LanguageModel ? "run-lm" : "run-cls"));
+    if (!std::filesystem::exists(corpusPath))
+        wbtest::writeText(corpusPath, task == wb::Task::LanguageModel ? wbtest::patternText(200)
+                                                                      : wbtest::separableTsv(160));
+    const QString dir = QString::fromStdString(tmp.file(!name.empty()                     ? name
+                                                        : task == wb::Task::LanguageModel ? "run-lm"
+                                                                                          : "run-cls"));
     auto corpus = std::make_shared<wb::Corpus>(wb::loadCorpus(corpusPath));
-    wbui::RunController controller(tinyConfig(task, corpusPath), dir, QStringLiteral("test"), corpus);
+    auto config = tinyConfig(task, corpusPath);
+    if (adjust) adjust(config);
+    wbui::RunController controller(config, dir, QStringLiteral("test"), corpus);
     bool done = false;
     QObject::connect(&controller, &wbui::RunController::finished, [&] { done = true; });
     controller.start();
@@ -109,6 +119,19 @@ QString trainedLanguageModelRun() {
 
 QString trainedClassifierRun() {
     static const QString dir = train(wb::Task::Classifier);
+    return dir;
+}
+
+QString trainedClassifierRun(bool bidirectional, wb::Pooling pooling) {
+    static std::map<std::pair<bool, wb::Pooling>, QString> runs;
+    auto& dir = runs[{bidirectional, pooling}];
+    if (dir.isEmpty())
+        dir = train(wb::Task::Classifier,
+                    "run-cls-" + std::string(bidirectional ? "bi-" : "uni-") + wb::toString(pooling),
+                    [&](wb::ExperimentConfig& c) {
+                        c.model.bidirectional = bidirectional;
+                        c.model.pooling = pooling;
+                    });
     return dir;
 }
 

@@ -34,6 +34,8 @@ bool readCorpus(wbui::CorpusPanel& panel, const QString& path);
 // A finished run folder trained once per process (under a temp dir that lives as long as the process).
 QString trainedLanguageModelRun();
 QString trainedClassifierRun();
+// A tiny classifier of the given shape, trained once per shape for the whole test binary.
+QString trainedClassifierRun(bool bidirectional, wb::Pooling pooling);
 // Folder and corpus file used by those runs.
 const wbtest::TempDir& sharedTempDir();
 

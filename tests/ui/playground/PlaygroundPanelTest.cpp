@@ -318,45 +318,53 @@ TEST(InferenceWorker, AShutDownEndsTheGenerationInProgressAtItsNextToken) {
 
 // The app answers as every other way of asking does: what the Playground's worker gives a text alone equals
 // what the model gives it padded by 2 and by 16 tokens in a batch beside a longer text (as validation and
-// `classify --lines` batch texts), within 1e-5. The shared classifier is bidirectional (the default).
+// `classify --lines` batch texts), within 1e-5, for bidirectional and forward classifiers of every pooling.
 TEST(InferenceWorker, ClassifiesATextAsPaddedBatchesDo) {
-    const QString run = wbuitest::trainedClassifierRun();
-    const auto model = wb::TrainedModel::load(run.toStdString());
-    ASSERT_TRUE(model->config().model.bidirectional);
-    QThread thread;
-    auto* worker = new InferenceWorker;
-    worker->moveToThread(&thread);
-    thread.start();
-    const auto stop = qScopeGuard([&] {
-        thread.quit();
-        thread.wait();
-        delete worker;
-    });
-    QSignalSpy classified(worker, &InferenceWorker::classified);
-    QSignalSpy failed(worker, &InferenceWorker::failed);
-    QMetaObject::invokeMethod(
-        worker, [&] { worker->load(run); }, Qt::BlockingQueuedConnection);
-    for (const std::string text : {"great", "the movie was dull", "a lovely plot and it was sad", "grim"}) {
-        classified.clear();
-        QMetaObject::invokeMethod(
-            worker, [&] { worker->classify(QString::fromStdString(text), 0); }, Qt::BlockingQueuedConnection);
-        ASSERT_EQ(failed.count(), 0) << failed.value(0).value(0).toString().toStdString();
-        ASSERT_EQ(classified.count(), 1);
-        const auto labels = classified.at(0).at(1).toStringList();
-        const auto probabilities = classified.at(0).at(2).value<QVector<double>>();
-        ASSERT_EQ(labels.size(), static_cast<qsizetype>(model->classes().size()));
-        const auto words = static_cast<std::size_t>(std::count(text.begin(), text.end(), ' ') + 1);
-        for (std::size_t pads : {2, 16}) {
-            std::string longer;
-            for (std::size_t w = 0; w < words + pads; ++w) longer += w ? " movie" : "movie";
-            const auto batch = model->classifyBatch({text, longer}, 0, 2);
-            for (const auto& c : batch[0].top) {
-                const auto at = labels.indexOf(QString::fromStdString(c.label));
-                ASSERT_GE(at, 0);
-                EXPECT_NEAR(probabilities[at], c.probability, 1e-5) << text << " + " << pads << " pads";
+    for (bool bidirectional : {true, false})
+        for (auto pooling : {wb::Pooling::Last, wb::Pooling::Mean, wb::Pooling::Max}) {
+            const QString run = wbuitest::trainedClassifierRun(bidirectional, pooling);
+            const auto model = wb::TrainedModel::load(run.toStdString());
+            ASSERT_EQ(model->config().model.bidirectional, bidirectional);
+            ASSERT_EQ(model->config().model.pooling, pooling);
+            QThread thread;
+            auto* worker = new InferenceWorker;
+            worker->moveToThread(&thread);
+            thread.start();
+            const auto stop = qScopeGuard([&] {
+                thread.quit();
+                thread.wait();
+                delete worker;
+            });
+            QSignalSpy classified(worker, &InferenceWorker::classified);
+            QSignalSpy failed(worker, &InferenceWorker::failed);
+            QMetaObject::invokeMethod(
+                worker, [&] { worker->load(run); }, Qt::BlockingQueuedConnection);
+            for (const std::string text : {"great", "the movie was dull", "a lovely plot and it was sad"}) {
+                const auto what = text + (bidirectional ? " (bidirectional, " : " (forward, ") +
+                                  wb::toString(pooling) + ")";
+                classified.clear();
+                QMetaObject::invokeMethod(
+                    worker, [&] { worker->classify(QString::fromStdString(text), 0); },
+                    Qt::BlockingQueuedConnection);
+                ASSERT_EQ(failed.count(), 0) << failed.value(0).value(0).toString().toStdString();
+                ASSERT_EQ(classified.count(), 1);
+                const auto labels = classified.at(0).at(1).toStringList();
+                const auto probabilities = classified.at(0).at(2).value<QVector<double>>();
+                ASSERT_EQ(labels.size(), static_cast<qsizetype>(model->classes().size()));
+                const auto words = static_cast<std::size_t>(std::count(text.begin(), text.end(), ' ') + 1);
+                for (std::size_t pads : {0, 2, 16}) {
+                    std::string longer;
+                    for (std::size_t w = 0; w < words + pads; ++w) longer += w ? " movie" : "movie";
+                    const auto batch = model->classifyBatch({text, longer}, 0, 2);
+                    for (const auto& c : batch[0].top) {
+                        const auto at = labels.indexOf(QString::fromStdString(c.label));
+                        ASSERT_GE(at, 0);
+                        EXPECT_NEAR(probabilities[at], c.probability, 1e-5)
+                            << what << " + " << pads << " pads";
+                    }
+                }
             }
         }
-    }
 }
 
 // The best weights (lowest validation loss) load on request, and the model line says which weights answer.
