@@ -457,6 +457,18 @@ bool RunsPanel::exportSelectedModel(const QString& onnxPath) {
     }
 }
 
+std::int64_t plannedSteps(const wb::RunRecord& record) {
+    const auto& train = record.config.train;
+    const auto& summary = record.info.summary;
+    // Steps per epoch from what was done: the epochs' share of the planned total.
+    std::int64_t byEpochs = 0;
+    if (train.epochs > 0 && summary.epochs > 0 && summary.steps > 0)
+        byEpochs = std::llround(static_cast<double>(train.epochs) * static_cast<double>(summary.steps) /
+                                summary.epochs);
+    if (train.maxSteps > 0) return byEpochs > 0 ? std::min(train.maxSteps, byEpochs) : train.maxSteps;
+    return byEpochs;
+}
+
 void RunsPanel::resumeSelected() {
     const auto loaded = loadSelected();
     if (!loaded) return;
@@ -472,16 +484,21 @@ void RunsPanel::resumeSelected() {
     dialog.setWindowTitle(tr("Resume %1").arg(runName(dir)));
     auto* form = new QFormLayout(&dialog);
     const auto& summary = record.info.summary;
-    form->addRow(new QLabel(tr("Trained so far: %1 steps, %2 epochs. New totals (0 keeps the run's own):")
-                                .arg(summary.steps)
-                                .arg(summary.epochs, 0, 'f', 2)));
+    const auto planned = plannedSteps(record);
+    form->addRow(
+        new QLabel(tr("Trained so far: %1 of %2 steps, %3 epochs. New totals (the run's own plan as shown):")
+                       .arg(summary.steps)
+                       .arg(planned > 0 ? QString::number(planned) : tr("the planned"))
+                       .arg(summary.epochs, 0, 'f', 2)));
+    // The run's own plan, so that OK continues it to its planned end (a crash at step 308 of 500 resumes to
+    // 500, not to twice the steps done).
     auto* epochs = new QSpinBox(&dialog);
     epochs->setRange(0, 100000);
     epochs->setValue(int(record.config.train.epochs));
     auto* steps = new QSpinBox(&dialog);
     steps->setRange(0, 100000000);
-    steps->setValue(int(std::max<std::int64_t>(record.config.train.maxSteps, summary.steps * 2)));
-    steps->setSpecialValueText(tr("no limit"));
+    steps->setValue(int(record.config.train.maxSteps));
+    steps->setSpecialValueText(tr("as the epochs make it"));
     auto* lr = new QDoubleSpinBox(&dialog);
     lr->setDecimals(6);
     lr->setRange(0, 10);

@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <cstdint>
 #include <optional>
 
 #include "training/TrainingWorker.h"
@@ -19,6 +20,10 @@ namespace wbui {
 
 class RunCollection;
 class RunOwnerWatch;
+
+// The steps a run was planned to train in all: its max steps, or its epochs at the steps per epoch it
+// trained (0 when neither says). What Resume offers to continue to.
+std::int64_t plannedSteps(const wb::RunRecord& record);
 
 class RunsPanel : public QWidget {
     Q_OBJECT

@@ -141,3 +141,22 @@ TEST(RunStateUi, ARunSavedByThePythonPackageIsListedCompleted) {
         << panel.runName(dir).toStdString();
     EXPECT_TRUE(panel.runsWithModel().contains(dir));
 }
+
+// Resume after a crash continues the run's own plan: 308 steps into a one-epoch run of 500 steps, the plan
+// is 500 (not twice the steps done, 616, as the dialog once proposed).
+TEST(RunStateUi, ResumeOffersTheRunsPlannedTotal) {
+    wb::RunRecord record;
+    record.config.train.epochs = 1;
+    record.config.train.maxSteps = 0;
+    record.info.summary.steps = 308;
+    record.info.summary.epochs = 0.616;
+    EXPECT_EQ(plannedSteps(record), 500);
+    record.config.train.epochs = 3;
+    EXPECT_EQ(plannedSteps(record), 1500);
+    record.config.train.maxSteps = 400;  // a step limit below the epochs' plan
+    EXPECT_EQ(plannedSteps(record), 400);
+    record.config.train.epochs = 0;  // steps alone
+    EXPECT_EQ(plannedSteps(record), 400);
+    record.config.train.maxSteps = 0;
+    EXPECT_EQ(plannedSteps(record), 0);
+}
