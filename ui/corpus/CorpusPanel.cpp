@@ -73,7 +73,7 @@ void CorpusPanel::buildIntro(QVBoxLayout* layout) {
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setText(
         tr("Drop a text file, a chinese-poetry JSON, a labelled TSV/CSV or a folder with one "
-           "sub-folder per class anywhere on the window, or use File → Open."));
+           "sub-folder per class anywhere on the window, or use File → Open Corpus…"));
     layout->addWidget(m_message);
 }
 

@@ -103,7 +103,7 @@ bool RunLauncher::experimentOnCorpus(wb::ExperimentConfig* config, QString* why)
     }
     if (!m_views.corpus->hasCorpus()) {
         *why =
-            tr("Load a corpus first: drop a file or folder on the window, use File → Open, or load a "
+            tr("Load a corpus first: drop a file or folder on the window, use File → Open Corpus…, or load a "
                "prepared corpus on the Corpus page.");
         return false;
     }
