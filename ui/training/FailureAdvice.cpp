@@ -7,6 +7,8 @@
 #include <QObject>
 #include <QStorageInfo>
 
+#include <algorithm>
+
 #include "workbench/RunFolder.h"
 
 namespace wbui {
@@ -23,10 +25,18 @@ QString resumeFrom(const QString& runDir) {
 QString diskFull(const QString& runDir) {
     const QStorageInfo disk(QFileInfo(runDir).absolutePath());
     const QString free = disk.isValid() ? QLocale().formattedDataSize(disk.bytesAvailable()) : QString();
+    // The next checkpoint is written beside the last one before it replaces it: that much must be free.
+    qint64 checkpoint = 0;
+    for (const char* name : {wb::runfiles::kModel, wb::runfiles::kOptimizer})
+        checkpoint += std::max<qint64>(0, QFileInfo(QDir(runDir).filePath(QLatin1String(name))).size());
+    const QString toFree = checkpoint > 0 ? QObject::tr("Free at least %1 (one checkpoint of this run)")
+                                                .arg(QLocale().formattedDataSize(checkpoint))
+                                          : QObject::tr("Free some space");
     return QObject::tr(
-               "The disk that holds the run folder is full%1. Free some space, then resume the run "
-               "from the Runs list. %2")
-        .arg(free.isEmpty() ? QString() : QObject::tr(" (%1 free now)").arg(free), resumeFrom(runDir));
+               "The disk that holds the run folder is full%1. %2, then resume the run from the Runs "
+               "list. %3")
+        .arg(free.isEmpty() ? QString() : QObject::tr(" (%1 free now)").arg(free), toFree,
+             resumeFrom(runDir));
 }
 
 }  // namespace

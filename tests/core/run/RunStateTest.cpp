@@ -20,6 +20,7 @@
 #include "io/Safetensors.h"
 #include "support/TestSupport.h"
 #include "workbench/Errors.h"
+#include "workbench/Format.h"
 #include "workbench/RunFolder.h"
 #include "workbench/RunLock.h"
 
@@ -251,4 +252,23 @@ TEST(RunState, ARunWithoutValidationIsNotValidatedRatherThanNotReached) {
     EXPECT_LT(rows[1].secondsToTarget, 0);
     EXPECT_EQ(rows[1].missed, "not validated");
     EXPECT_FALSE(rows[1].validated);
+}
+
+// A run stopped by a full disk says how much to free: one checkpoint of it (the next one is written beside
+// the last before replacing it), or before its first checkpoint its weights and Adam's moments.
+TEST(RunState, AFullDiskSaysHowMuchToFree) {
+    wbtest::TempDir tmp;
+    wb::RunRecord run;
+    run.dir = tmp.path().string();
+    run.info.status = wb::RunStatus::Failed;
+    run.info.error = "cannot write run.json: No space left on device";
+    run.info.summary.parameters = 1000;
+    EXPECT_NE(run.statusDetail().find("Free at least about 11.7 KiB"), std::string::npos)
+        << run.statusDetail();
+    writeCheckpoint(tmp.path(), 40);
+    const auto pair = fs::file_size(tmp.path() / "model.safetensors") * 2;
+    EXPECT_NE(run.statusDetail().find("Free at least " + wb::humanBytes(static_cast<double>(pair)) +
+                                      " (one checkpoint of this run)"),
+              std::string::npos)
+        << run.statusDetail();
 }

@@ -25,6 +25,8 @@ TEST(FailureAdvice, AFullDiskAsksForSpaceAndSaysWhetherThereIsACheckpoint) {
     wbtest::writeText(tmp.path() / "run" / wb::runfiles::kModel, "weights");
     const QString some = failureAdvice(message, run);
     EXPECT_TRUE(some.contains(QStringLiteral("goes on from its last checkpoint"))) << some.toStdString();
+    // How much to free: what one checkpoint of the run takes (7 bytes of "weights" here).
+    EXPECT_TRUE(some.contains(QStringLiteral("Free at least 7 bytes"))) << some.toStdString();
 
     EXPECT_TRUE(failureAdvice(QStringLiteral("the training loss became NaN at step 40"), run)
                     .contains(QStringLiteral("learning rate")));

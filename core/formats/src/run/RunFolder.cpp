@@ -178,6 +178,24 @@ bool failedOnAFullDisk(const RunInfo& info) {
            (info.error.find("No space left on device") != std::string::npos ||
             info.error.find("Disk quota exceeded") != std::string::npos);
 }
+
+// What the next checkpoint will need on the disk: the last pair's size, or before there is one the fp32
+// weights and Adam's two moments of each parameter. A checkpoint is written beside the last one, then
+// replaces it.
+std::string spaceToFree(const RunRecord& run) {
+    std::error_code ec;
+    std::uintmax_t bytes = 0;
+    for (const char* name : {runfiles::kModel, runfiles::kOptimizer}) {
+        const auto size = fs::file_size(fs::path(run.dir) / name, ec);
+        if (!ec) bytes += size;
+    }
+    if (bytes > 0)
+        return "Free at least " + humanBytes(static_cast<double>(bytes)) + " (one checkpoint of this run)";
+    if (run.info.summary.parameters > 0)
+        return "Free at least about " + humanBytes(12.0 * static_cast<double>(run.info.summary.parameters)) +
+               " (one checkpoint of this run: its weights and the optimizer's state)";
+    return "Free some space";
+}
 }  // namespace
 
 std::string RunRecord::statusText() const {
@@ -190,7 +208,7 @@ std::string RunRecord::statusText() const {
 
 std::string RunRecord::statusDetail() const {
     if (failedOnAFullDisk(info))
-        return info.error + ". Free some space on that disk, then Resume: " +
+        return info.error + ". " + spaceToFree(*this) + " on that disk, then Resume: " +
                (resumeFromCheckpoint
                     ? "it goes on from its checkpoint at step " + std::to_string(interruptedAt) + "."
                     : "it saved no checkpoint yet, so it starts again from step 0.");
