@@ -77,8 +77,22 @@ void OverlayChart::buildPlot(QVBoxLayout* layout) {
     m_readout->setPen(QPen(Qt::gray));
     m_readout->setTextAlignment(Qt::AlignLeft);
     m_readout->setVisible(false);
+    // An empty chart says what fills it, rather than showing bare axes.
+    m_emptyHint = new QCPItemText(m_plot);
+    m_emptyHint->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_emptyHint->position->setCoords(0.5, 0.5);
+    m_emptyHint->setPositionAlignment(Qt::AlignCenter);
+    m_emptyHint->setColor(QColor(110, 110, 110));
+    m_emptyHint->setText(tr("No run to compare: tick the runs to compare in the Runs list"));
     layout->addWidget(m_plot, 1);
 }
+
+void OverlayChart::updateEmptyHint() {
+    m_emptyHint->setVisible(m_series.isEmpty());
+    m_plot->legend->setVisible(!m_series.isEmpty());  // an empty legend is a stray box in the corner
+}
+
+QString OverlayChart::emptyHint() const { return m_emptyHint->visible() ? m_emptyHint->text() : QString(); }
 
 OverlayChart::OverlayChart(RunCollection* runs, QWidget* parent) : QWidget(parent), m_runs(runs) {
     auto* layout = new QVBoxLayout(this);
@@ -118,10 +132,12 @@ OverlayChart::OverlayChart(RunCollection* runs, QWidget* parent) : QWidget(paren
     });
     connect(m_runs, &RunCollection::runRemoved, this, [this](const QString& key) {
         removeRun(key);
+        updateEmptyHint();
         m_plot->replot();
     });
     connect(m_runs, &RunCollection::cleared, this, [this] {
         for (const QString& key : m_series.keys()) removeRun(key);
+        updateEmptyHint();
         m_plot->replot();
     });
     rebuildAll();
@@ -218,6 +234,7 @@ void OverlayChart::syncPending() {
     m_plot->xAxis->setLabel(xAxisTitle(m_mode));
     m_plot->yAxis->setLabel(m_metrics[std::size_t(m_metric)].title);
     applyAxes();
+    updateEmptyHint();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

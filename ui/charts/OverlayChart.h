@@ -56,6 +56,8 @@ public:
     void flush();
     // The hover read-out for a position in plot pixels (what the user sees next to the mouse).
     QString readoutAt(const QPointF& pixel);
+    // The line across an empty chart that says how to fill it; "" while runs are drawn.
+    QString emptyHint() const;
 
 private:
     struct Series {
@@ -71,6 +73,7 @@ private:
     void removeRun(const QString& key);
     void syncPending();
     void applyAxes();
+    void updateEmptyHint();
     void onMouseMove(QMouseEvent* event);
 
     RunCollection* m_runs = nullptr;
@@ -81,6 +84,7 @@ private:
     QSlider* m_smoothSlider = nullptr;
     QCPItemTracer* m_tracer = nullptr;
     QCPItemText* m_readout = nullptr;
+    QCPItemText* m_emptyHint = nullptr;
     ReplotThrottle* m_throttle = nullptr;
 
     struct Choice {

@@ -1,4 +1,5 @@
-// The Compare tab's overlay chart: its metrics come from the runs' records by name.
+// The Compare tab's overlay chart: its metrics come from the runs' records by name; empty, it says what
+// fills it.
 #include <gtest/gtest.h>
 
 #include "charts/OverlayChart.h"
@@ -46,4 +47,20 @@ TEST(OverlayChart, AMetricOfTheRecordsIsOfferedByItsName) {
     bool found = false;
     for (int i = 0; i < chart.metricCount(); ++i) found = found || chart.metricTitle(i) == "val another one";
     EXPECT_TRUE(found);
+}
+
+// Compare with no run ticked says how to fill the chart instead of showing bare 0-5 axes (issue #63).
+TEST(OverlayChart, AnEmptyChartSaysWhatFillsIt) {
+    RunCollection runs;
+    OverlayChart chart(&runs);
+    chart.flush();
+    EXPECT_TRUE(chart.emptyHint().contains(QStringLiteral("Runs list"))) << chart.emptyHint().toStdString();
+    RunEntry e;
+    e.key = QStringLiteral("/runs/a");
+    e.record.metrics.push_back(record(1, "train", "loss", 2.0));
+    runs.add(std::move(e));
+    chart.flush();
+    EXPECT_TRUE(chart.emptyHint().isEmpty());
+    runs.remove(QStringLiteral("/runs/a"));
+    EXPECT_FALSE(chart.emptyHint().isEmpty());
 }
