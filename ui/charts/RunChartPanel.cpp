@@ -88,8 +88,13 @@ void RunChartPanel::showBaseline(const wb::NgramBaseline& baseline) {
     m_baselineText->setFont(QFont(font().family(), 8));
     // On a white ground: the training curve often runs right through the label.
     m_baselineText->setBrush(QColor(255, 255, 255, 210));
-    m_baselineText->setText(tr("5-gram baseline (%1 bits/char)").arg(baseline.bitsPerToken, 0, 'f', 2));
+    // The axis is the loss in nats a character; the label says both, so the line's height reads right.
+    m_baselineText->setText(tr("5-gram baseline: loss %1 (%2 bits/char)")
+                                .arg(m_baselineLoss, 0, 'f', 2)
+                                .arg(baseline.bitsPerToken, 0, 'f', 2));
 }
+
+QString RunChartPanel::baselineLabel() const { return m_baselineText ? m_baselineText->text() : QString(); }
 
 void RunChartPanel::sync(const RunEntry& entry, bool rebuild) {
     // A character model's title says how far its last validation is from the n-gram baseline, in bits per

@@ -33,6 +33,8 @@ public:
     int pointCount() const;
     // The 5-gram baseline's loss in nats drawn on the chart; 0 when there is none.
     double baselineLoss() const { return m_baselineLoss; }
+    // The baseline line's label ("" without one): its height in the axis's units and in bits per character.
+    QString baselineLabel() const;
     QString title() const;
 
     // The heading elided in its middle to a chart `width` pixels wide, line by line: a run's name centred in

@@ -75,3 +75,19 @@ TEST(RunChartPanelHeading, ALongNameElidesInTheMiddleWithTheWholeInTheTooltip) {
     EXPECT_EQ(panel.toolTip(), entry.label);
     EXPECT_EQ(panel.title(), entry.label);
 }
+
+// The 5-gram line is labelled in the units of the axis it is drawn on (the loss, nats a character) as well
+// as in bits per character: "7.36 bits/char" drawn at 5.1 read as a mistake (issue #63).
+TEST(RunChartPanel, TheBaselineLineSaysItsHeightInTheAxissUnits) {
+    RunChartPanel panel;
+    auto e = entry(QStringLiteral("/runs/lm"));
+    wb::NgramBaseline baseline;
+    baseline.bitsPerToken = 7.36;
+    e.record.baseline = baseline;
+    panel.sync(e, true);
+    EXPECT_NEAR(panel.baselineLoss(), 5.10, 0.01);
+    EXPECT_TRUE(panel.baselineLabel().contains(QStringLiteral("loss 5.10")))
+        << panel.baselineLabel().toStdString();
+    EXPECT_TRUE(panel.baselineLabel().contains(QStringLiteral("7.36 bits/char")))
+        << panel.baselineLabel().toStdString();
+}
