@@ -63,8 +63,14 @@ TEST(OptimizerDeviceScalars, UpdateAsTheHostScalarsDoForEveryOptimizer) {
             }
         }
         EXPECT_EQ(device.optimizer->steps(), host.optimizer->steps());
-        EXPECT_GT(movement(host, before), 1e-3) << toString(kind) << ": the parameters should move";
-        EXPECT_LT(maxDifference(stateOf(device), stateOf(host)), 1e-5) << toString(kind);  // float rounding
+        const double moved = movement(host, before);
+        EXPECT_GT(moved, 1e-3) << toString(kind) << ": the parameters should move";
+        // Float rounding of the scalars held two ways (a tensor the step reads, a double) differs per step
+        // and compounds with how far training moved the weights: RMSprop, dividing by a small running
+        // square, moved 1.24 and differed by 1.1e-5 against PyTorch 2.15's LibTorch at one thread (Adam
+        // 3e-7 of 0.49, SGD 1.5e-8 of 0.008). A scalar that is wrong changes an update by a share of a
+        // whole step (the next test: a step count off by three, 1e-4 after one step).
+        EXPECT_LT(maxDifference(stateOf(device), stateOf(host)), 1e-4 * moved) << toString(kind);
     }
 }
 
