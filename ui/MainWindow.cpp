@@ -19,6 +19,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -315,6 +316,31 @@ RunChartGrid* MainWindow::chartGrid() const { return m_training->grid(); }
 OverlayChart* MainWindow::overlayChart() const { return m_compare->overlay(); }
 ComparisonTable* MainWindow::comparisonTable() const { return m_compare->table(); }
 ThroughputChart* MainWindow::throughputChart() const { return m_compare->throughput(); }
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (m_frameFitted) return;
+    m_frameFitted = true;
+    // The frame's size arrives from the window manager after the window maps, at a moment no event marks:
+    // fit it as soon as the event loop runs, and again a little later (Openbox under Xvfb, issue #63).
+    for (int ms : {0, 200, 800}) QTimer::singleShot(ms, this, [this] { fitFrameOnScreen(); });
+}
+
+void MainWindow::fitFrameOnScreen() {
+    if (isMaximized() || isFullScreen() || !screen()) return;
+    const QRect available = screen()->availableGeometry(), frame = frameGeometry(), client = geometry();
+    const QSize frameExtra(frame.width() - client.width(), frame.height() - client.height());
+    if (frameExtra.isNull()) return;  // no frame (yet): nothing of it to fit
+    const QSize fits = size().boundedTo((available.size() - frameExtra).expandedTo(minimumSize()));
+    if (fits != size()) resize(fits);
+    // move() places the frame of a top-level window: its top left corner within the available area.
+    const QSize whole = fits + frameExtra;
+    const int x = std::clamp(frame.left(), available.left(),
+                             std::max(available.left(), available.right() + 1 - whole.width()));
+    const int y = std::clamp(frame.top(), available.top(),
+                             std::max(available.top(), available.bottom() + 1 - whole.height()));
+    if (QPoint(x, y) != frame.topLeft()) move(x, y);
+}
 
 void MainWindow::restoreSettings() {
     QSettings s;

@@ -80,8 +80,12 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
+    // The window manager's frame (title bar, borders) around the window, within the screen's available
+    // area: it is added outside the size the window sets, and known only once the window is shown.
+    void fitFrameOnScreen();
     void buildMenus();
     void buildFileMenu();
     void buildExperimentMenu();
@@ -91,6 +95,7 @@ private:
     QWidget* buildSide();
     void connectPanels();
     void restoreSettings();
+    bool m_frameFitted = false;  // fitted after the first show
     void saveSettings();
     void updateActions();
     void updateRecentMenu();
