@@ -62,8 +62,9 @@ void InferenceWorker::generate(const wb::GenerateOptions& options) {
                 const wb::VerseReport report = m_verse->check(sample.text);
                 QString summary = toQt(wb::verseSummary(report));
                 if (o.meter == wb::Meter::Strict)
-                    summary +=
-                        QStringLiteral(" · ") + QString::fromUtf8(wb::meterPatternLabel(sample.pattern));
+                    summary += QStringLiteral(" · %1 (%2)")
+                                   .arg(QString::fromUtf8(wb::meterPatternLabel(sample.pattern)),
+                                        tr(wb::meterPatternGloss(sample.pattern)));
                 summary += tr(" · %1 bits/char").arg(sample.bitsPerToken(), 0, 'f', 2);
                 int marks = 0;
                 const QString html = verseHtml(toQt(sample.text), report, &marks, summary);

@@ -1,6 +1,7 @@
 // The playground.
 #include "playground/PlaygroundPanel.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -146,7 +147,13 @@ QGroupBox* PlaygroundPanel::buildGenerateOptions(QWidget* page) {
     m_pattern = new QComboBox(lmOptions);
     m_pattern->addItem(tr("any pattern"), static_cast<int>(wb::MeterPattern::Auto));
     for (const auto p : wb::kMeterPatterns)
-        m_pattern->addItem(QString::fromUtf8(wb::meterPatternLabel(p)), static_cast<int>(p));
+        m_pattern->addItem(QStringLiteral("%1 · %2").arg(QString::fromUtf8(wb::meterPatternLabel(p)),
+                                                         tr(wb::meterPatternGloss(p))),
+                           static_cast<int>(p));
+    // The box as wide as a pattern's Chinese name; its list wide enough for the English too.
+    m_pattern->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_pattern->setMinimumContentsLength(12);
+    m_pattern->view()->setMinimumWidth(m_pattern->view()->sizeHintForColumn(0) + 24);
     m_pattern->setToolTip(
         tr("The tonal pattern every poem follows: 平起 or 仄起 (the tone of the first line's second "
            "character), and whether the first line rhymes too (首句入韵). Any: one the seed fits, drawn for "

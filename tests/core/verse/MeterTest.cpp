@@ -104,6 +104,9 @@ TEST(Meter, NamesRoundTrip) {
                          MeterPattern::LevelStartRhymed, MeterPattern::ObliqueStartRhymed})
         EXPECT_EQ(meterPatternFromString(toString(p)), p);
     EXPECT_STREQ(meterPatternLabel(MeterPattern::ObliqueStartRhymed), "仄起首句入韵");
+    EXPECT_STREQ(meterPatternGloss(MeterPattern::ObliqueStartRhymed),
+                 "oblique-tone start, first line rhymed");
+    EXPECT_STREQ(meterPatternGloss(MeterPattern::LevelStart), "level-tone start, first line unrhymed");
     EXPECT_THROW(meterPatternFromString("pingqi"), InputError);
 }
 

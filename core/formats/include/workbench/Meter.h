@@ -22,6 +22,9 @@ std::string toString(MeterPattern pattern);
 MeterPattern meterPatternFromString(const std::string& s);  // throws InputError naming the choices
 // "平起首句不入韵", "仄起首句不入韵", "平起首句入韵", "仄起首句入韵" ("auto" for Auto).
 const char* meterPatternLabel(MeterPattern pattern);
+// The same in English, for readers without Chinese: "oblique start, first line unrhymed", ... ("any pattern
+// the seed fits" for Auto).
+const char* meterPatternGloss(MeterPattern pattern);
 inline constexpr MeterPattern kMeterPatterns[] = {MeterPattern::LevelStart, MeterPattern::ObliqueStart,
                                                   MeterPattern::LevelStartRhymed,
                                                   MeterPattern::ObliqueStartRhymed};

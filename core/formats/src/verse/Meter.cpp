@@ -54,6 +54,22 @@ const char* meterPatternLabel(MeterPattern pattern) {
     return "auto";
 }
 
+const char* meterPatternGloss(MeterPattern pattern) {
+    switch (pattern) {
+        case MeterPattern::Auto:
+            return "any pattern the seed fits";
+        case MeterPattern::LevelStart:
+            return "level-tone start, first line unrhymed";
+        case MeterPattern::ObliqueStart:
+            return "oblique-tone start, first line unrhymed";
+        case MeterPattern::LevelStartRhymed:
+            return "level-tone start, first line rhymed";
+        case MeterPattern::ObliqueStartRhymed:
+            return "oblique-tone start, first line rhymed";
+    }
+    return "any pattern the seed fits";
+}
+
 namespace {
 
 bool levelStart(MeterPattern p) {
