@@ -9,7 +9,6 @@ The CLI is LSTM_WORKBENCH_CLI (default build/bin/lstm-workbench-cli). Run with s
 import json
 import os
 import shutil
-import subprocess
 import tempfile
 import unittest
 import warnings
@@ -17,13 +16,13 @@ import warnings
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import lstm_workbench as lw  # noqa: E402
-from cli_runner import CLI, ROOT, cli  # noqa: E402
+from cli_runner import ROOT, cli  # noqa: E402
 
 FIXTURES = os.path.join(ROOT, "tests", "fixtures", "run-formats")
 
 
 def cli_failure(*args):
-    p = subprocess.run([CLI, *args], capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
+    p = cli(*args, check=False)
     return p.returncode, p.stderr
 
 

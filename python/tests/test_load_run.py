@@ -9,9 +9,7 @@ import json
 import os
 import random
 import shutil
-import subprocess
 import tempfile
-import time
 import unittest
 import warnings
 
@@ -23,30 +21,14 @@ from safetensors import safe_open  # noqa: E402
 
 import lstm_workbench as lw  # noqa: E402
 from lstm_workbench.vocab import UNK  # noqa: E402
+from cli_runner import cli  # noqa: E402
 from float32_bounds import classify_probability_tolerance  # noqa: E402
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-CLI = os.environ.get("LSTM_WORKBENCH_CLI", os.path.join(ROOT, "build", "bin", "lstm-workbench-cli"))
-if not os.path.isabs(CLI):
-    CLI = os.path.join(ROOT, CLI)
 
 torch.set_num_threads(1)
 
 RUNS = {}  # name -> run folder, trained once for every test
 TMP = None
-
-
-def cli(*args, check=True):
-    # The CLI may be rebuilt while the tests run: a missing binary is waited for, not a failure.
-    for _ in range(120):
-        if os.path.exists(CLI):
-            break
-        time.sleep(1)
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-    p = subprocess.run([CLI, *args], capture_output=True, text=True, env=env)
-    if check and p.returncode != 0:
-        raise AssertionError(f"{' '.join([CLI, *args])} failed ({p.returncode}):\n{p.stderr}{p.stdout}")
-    return p
 
 
 def cli_generate(run_dir, seed_text="", length=100, checkpoint="last", stop_at_end=False):
