@@ -3,7 +3,9 @@
 # datasets, packaging, the fuzzers' seeds and regressions); then the Python package's tests (python/, with
 # TensorBoard and ONNX Runtime: scripts/test-python.sh); then the same suite built with ASan + UBSan against
 # PyTorch 2.15's own LibTorch from PyPI (scripts/test-sanitized.sh, build-asan/: memory errors and LibTorch
-# API drift in one build); then each libFuzzer target for 15 seconds (scripts/fuzz.sh, clang, build-fuzz/).
+# API drift in one build); then the CUDA half compiled against that PyTorch's CUDA build, without a GPU
+# (scripts/test-cuda-build.sh, build-cuda/); then each libFuzzer target for 15 seconds (scripts/fuzz.sh,
+# clang, build-fuzz/).
 # Every phase prints its wall and CPU seconds; the builds go through ccache when it is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +27,7 @@ if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
   {
     ./scripts/test-python.sh --prepare
     if [ "${WORKBENCH_SANITIZE_TESTS:-1}" != 0 ]; then ./scripts/pytorch-libtorch.sh 2.15.0; fi
+    if [ "${WORKBENCH_CUDA_BUILD_TESTS:-1}" != 0 ]; then ./scripts/cuda-toolkit.sh 2.15.0; fi
   } >"$prepare_log" 2>&1 &
   prepare_pid=$!
   background+=("$prepare_pid")
@@ -74,6 +77,13 @@ if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
   # The wait only: the tests ran beside the sanitizer build; their output above says how long they took,
   # and their CPU seconds are in no phase line.
   phase "python tests (beside the sanitizer build; the wait for them)"
+fi
+# The CUDA half compiled against PyTorch 2.15's CUDA wheel with nvcc and CUDA's headers from PyPI, without a
+# GPU (scripts/test-cuda-build.sh: only the sources whose code differs under CUDA, about a minute cold);
+# WORKBENCH_CUDA_BUILD_TESTS=0 skips it.
+if [ "${WORKBENCH_CUDA_BUILD_TESTS:-1}" != 0 ]; then
+  ./scripts/test-cuda-build.sh 2.15.0
+  phase "cuda compile check"
 fi
 # Then each fuzzer briefly (scripts/fuzz.sh 600 searches longer); WORKBENCH_FUZZ_SECONDS=0 skips them.
 fuzz_seconds=${WORKBENCH_FUZZ_SECONDS:-15}
