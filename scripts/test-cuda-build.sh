@@ -6,7 +6,9 @@
 # LibTorch's own CMake package as on a GPU machine. A changed c10d or ATen signature in a CUDA-only call fails
 # here, on every change, instead of on the next machine with a GPU. Compile only: the programs are linked and
 # the CUDA tests run on a GPU (scripts/gpu-bench.sh); the rest of the code is compiled and tested against the
-# same LibTorch by scripts/test-sanitized.sh. At -O0, as what is checked is that the code compiles.
+# same LibTorch by scripts/test-sanitized.sh. At -O0, as what is checked is that the code compiles; with
+# cuDNN's headers on the include path (CAFFE2_USE_CUDNN, which LibTorch's package leaves off unless asked),
+# for code that calls cuDNN itself.
 #
 #   scripts/test-cuda-build.sh [VERSION]
 set -euo pipefail
@@ -20,7 +22,7 @@ mkdir -p "$build_dir"
 if ! CUDA_HOME="$toolkit" PATH="$toolkit/bin:$PATH" cmake -S . -B "$build_dir" -G Ninja \
   -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-O0 -DWORKBENCH_BUILD_GUI=OFF -DWORKBENCH_PACKAGING=OFF \
   -DWORKBENCH_UNITY=OFF -DWORKBENCH_PCH=OFF -DWORKBENCH_BENCHMARKS=ON \
-  -DCMAKE_PREFIX_PATH="$site/torch/share/cmake" -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DCMAKE_PREFIX_PATH="$site/torch/share/cmake" -DCMAKE_CUDA_ARCHITECTURES=90 -DCAFFE2_USE_CUDNN=ON \
   >"$build_dir/configure.log" 2>&1; then
   cat "$build_dir/configure.log" >&2
   exit 1
