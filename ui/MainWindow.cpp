@@ -12,6 +12,7 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
@@ -535,6 +536,20 @@ void MainWindow::runBatchSizeFinder() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (const QString consequence = m_sweep->quitConsequence(); !consequence.isEmpty()) {
+        const bool quit = m_askToQuit ? m_askToQuit(consequence) : [&] {
+            QMessageBox ask(QMessageBox::Question, tr("Quit while a sweep runs?"), consequence,
+                            QMessageBox::Cancel, this);
+            QAbstractButton* yes = ask.addButton(tr("Quit"), QMessageBox::DestructiveRole);
+            ask.setDefaultButton(QMessageBox::Cancel);
+            ask.exec();
+            return ask.clickedButton() == yes;
+        }();
+        if (!quit) {
+            event->ignore();
+            return;
+        }
+    }
     const bool pending = m_launcher->scheduler()->anyPending();
     if (pending) statusBar()->showMessage(tr("Stopping the runs and saving their run folders…"));
     if (pending) QApplication::setOverrideCursor(Qt::WaitCursor);

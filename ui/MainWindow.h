@@ -8,6 +8,8 @@
 #include <QMainWindow>
 #include <QStringList>
 
+#include <functional>
+
 #include "common/PageTabs.h"
 
 class QAction;
@@ -72,6 +74,10 @@ public:
     ThroughputChart* throughputChart() const;
     PlaygroundPanel* playground() const { return m_playground; }
     SweepPanel* sweepPanel() const { return m_sweep; }
+    // Quitting while a sweep runs or pauses asks first, saying what happens to its running cell: the question
+    // gets that text and answers true to quit. A message box by default; tests answer it themselves.
+    using QuitQuestion = std::function<bool(const QString& consequence)>;
+    void setQuitQuestion(QuitQuestion ask) { m_askToQuit = std::move(ask); }
     RunsPanel* runsPanel() const { return m_runsPanel; }
     PageTabs* mainTabs() const { return m_mainTabs; }
     QTabWidget* sideTabs() const { return m_sideTabs; }
@@ -96,6 +102,7 @@ private:
     void connectPanels();
     void restoreSettings();
     bool m_frameFitted = false;  // fitted after the first show
+    QuitQuestion m_askToQuit;
     void saveSettings();
     void updateActions();
     void updateRecentMenu();

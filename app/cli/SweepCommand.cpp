@@ -45,7 +45,7 @@ using nlohmann::json;
 namespace {
 
 // SIGINT/SIGTERM stop now (the running cell is redone on resume); SIGUSR1 pauses: the running cell finishes,
-// no other starts (the app's Pause).
+// no other starts (the app's Pause); SIGUSR2 withdraws a pause not yet taken (the app's Keep going).
 volatile std::sig_atomic_t g_interrupted = 0;
 volatile std::sig_atomic_t g_pauseRequested = 0;
 // The running cell's `train`: a stop is passed on to it (the app signals the sweep alone, not its process
@@ -56,16 +56,62 @@ extern "C" void onSweepInterrupt(int) {
     if (g_cell > 0) kill(g_cell, SIGINT);  // async-signal-safe
 }
 extern "C" void onSweepPause(int) { g_pauseRequested = 1; }
+extern "C" void onSweepKeepGoing(int) { g_pauseRequested = 0; }
 
 // Pause is heard from the sweep command's first step, not from its first cell: the app's Pause, clicked while
 // the sweep was still planning or reading its corpus, once ended it by SIGUSR1's default action ("the sweep
 // process ended unexpectedly"); now the sweep pauses before its first cell. A stop (SIGINT, SIGTERM) is
 // heard by the cells' loop: before it, it ends the process at once, as a cancelled plan must.
+// Each handler blocks the other signal while it runs: with both pending at once (Keep Going clicked right
+// after Pause), Linux otherwise pushes both handlers' frames before returning to the program, so that
+// SIGUSR2's runs first and SIGUSR1's last, and the withdrawn pause would stand. Blocked, they run in signal
+// order, which is the order the app sends them in.
 struct PauseSignal {
-    PauseSignal() { std::signal(SIGUSR1, onSweepPause); }
-    ~PauseSignal() { std::signal(SIGUSR1, SIG_DFL); }
+    PauseSignal() {
+        install(SIGUSR1, onSweepPause, SIGUSR2);
+        install(SIGUSR2, onSweepKeepGoing, SIGUSR1);
+    }
+    static void install(int signal, void (*handler)(int), int blocked) {
+        struct sigaction action {};
+        action.sa_handler = handler;
+        sigemptyset(&action.sa_mask);
+        sigaddset(&action.sa_mask, blocked);
+        action.sa_flags = SA_RESTART;  // as std::signal: a wait for the running cell goes on
+        sigaction(signal, &action, nullptr);
+    }
+    ~PauseSignal() {
+        std::signal(SIGUSR1, SIG_DFL);
+        std::signal(SIGUSR2, SIG_DFL);
+    }
     PauseSignal(const PauseSignal&) = delete;
     PauseSignal& operator=(const PauseSignal&) = delete;
+};
+
+// A stop must reach a cell however close to its start it comes. Between fork and exec the child still has the
+// sweep's handler, which would take a SIGINT meant for it as the sweep's own and leave it training to the end
+// (the app, closed just as a cell started, waited 10 s and killed the sweep with the cell marked running). So
+// the stop signals are blocked from before the fork until the cell's pid is known (one that came meanwhile
+// is then handled, and reaches the cell), and the child takes the default action back before it unblocks
+// them: a stop that came before its exec ends it, one after reaches the program it became.
+struct StopSignalsBlocked {
+    sigset_t stops{}, before{};
+    StopSignalsBlocked() {
+        sigemptyset(&stops);
+        sigaddset(&stops, SIGINT);
+        sigaddset(&stops, SIGTERM);
+        sigprocmask(SIG_BLOCK, &stops, &before);
+    }
+    ~StopSignalsBlocked() { sigprocmask(SIG_SETMASK, &before, nullptr); }
+    StopSignalsBlocked(const StopSignalsBlocked&) = delete;
+    StopSignalsBlocked& operator=(const StopSignalsBlocked&) = delete;
+    // In the child, before exec.
+    void restoreDefaultsInChild() const {
+        std::signal(SIGINT, SIG_DFL);
+        std::signal(SIGTERM, SIG_DFL);
+        std::signal(SIGUSR1, SIG_DFL);
+        std::signal(SIGUSR2, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &before, nullptr);
+    }
 };
 
 std::string selfExecutable() {
@@ -102,17 +148,23 @@ ChildResult trainInChild(const std::string& corpus, const std::string& runDir, c
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0) throw wb::TrainingError(std::string("cannot start a sweep cell: ") + std::strerror(errno));
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);  // a killed sweep takes its running cell with it
-        std::freopen("/dev/null", "w", stdout);
-        std::freopen(errFile.c_str(), "w", stderr);
-        execv(exe.c_str(), argv.data());
-        _exit(127);
+    pid_t pid = 0;
+    {
+        const StopSignalsBlocked blocked;
+        pid = fork();
+        if (pid < 0)
+            throw wb::TrainingError(std::string("cannot start a sweep cell: ") + std::strerror(errno));
+        if (pid == 0) {
+            prctl(PR_SET_PDEATHSIG, SIGKILL);  // a killed sweep takes its running cell with it
+            blocked.restoreDefaultsInChild();
+            std::freopen("/dev/null", "w", stdout);
+            std::freopen(errFile.c_str(), "w", stderr);
+            execv(exe.c_str(), argv.data());
+            _exit(127);
+        }
+        g_cell = pid;
     }
-    g_cell = pid;
-    if (g_interrupted) kill(pid, SIGINT);  // a stop that came between the fork and the line above
+    if (g_interrupted) kill(pid, SIGINT);  // a stop that came before the fork
     ChildResult r;
     int status = 0;
     rusage usage{};
@@ -146,11 +198,13 @@ ChildResult trainOverHosts(const std::string& corpus, const std::string& runDir,
             "exec " + hosts.run(rank) + wbcli::shellQuote(exe) + " train " + wbcli::shellQuote(corpus) +
             " --out " + wbcli::shellQuote(rank == 0 ? runDir : runDir + ".rank" + std::to_string(rank)) +
             " --config " + wbcli::shellQuote(configFile) + " --quiet";
+        const StopSignalsBlocked blocked;  // until rank 0's pid is known (a stop is passed to rank 0)
         const pid_t pid = fork();
         if (pid < 0)
             throw wb::TrainingError(std::string("cannot start a sweep cell: ") + std::strerror(errno));
         if (pid == 0) {
             prctl(PR_SET_PDEATHSIG, SIGKILL);
+            blocked.restoreDefaultsInChild();
             std::freopen("/dev/null", "w", stdout);
             std::freopen(errorFileOf(rank).c_str(), "w", stderr);
             setenv("RANK", std::to_string(rank).c_str(), 1);
@@ -165,8 +219,8 @@ ChildResult trainOverHosts(const std::string& corpus, const std::string& runDir,
             _exit(127);
         }
         ranks[static_cast<std::size_t>(rank)] = pid;
+        if (rank == 0) g_cell = pid;
     }
-    g_cell = ranks[0];
     if (g_interrupted) kill(ranks[0], SIGINT);
     ChildResult r;
     int status = 0;

@@ -373,7 +373,7 @@ Command addSweep(CLI::App& app) {
         "speed-up, loss against time: PNG and CSV). "
         "Ctrl+C stops at once (the running cell is redone on resume); "
         "SIGUSR1 pauses after the running "
-        "cell.");
+        "cell, and SIGUSR2 before then withdraws the pause.");
     return {cmd, [cmd, o, flags] {
                 if (!o->out.empty()) return runSweep(*o, buildConfig(cmd, *flags, o->target));
                 // A sweep folder resumes as planned: no option may change the plan.

@@ -242,6 +242,26 @@ TEST_F(Sweep, SigusrOnePausesAfterTheRunningCellAndResumeFinishes) {
     EXPECT_EQ(nlohmann::json::parse(r.out)["done"], 3);
 }
 
+// The app's Keep Going: SIGUSR2 withdraws a pause not yet taken, even right after it (both pending at once:
+// the handlers block each other so that they run in the order sent).
+TEST_F(Sweep, SigusrTwoRightAfterSigusrOneWithdrawsThePause) {
+    const pid_t pid =
+        startCli("sweep " + corpus() + " --out " + quoted("sw") + " --grid hidden=8,12,16 --max-steps 8" +
+                 kTiny + " 2>" + quoted("stderr") + " >/dev/null");
+    const bool running = waitForSweepFile([](const std::string& t) { return has(t, "running"); });
+    if (running) {
+        kill(pid, SIGUSR1);
+        kill(pid, SIGUSR2);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    ASSERT_TRUE(running);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0) << wbtest::readText(path("stderr"));
+    const auto done = nlohmann::json::parse(wbtest::readText(path("sw") / "sweep.json"));
+    for (const auto& cell : done["cells"]) EXPECT_EQ(cell["state"], "done");
+}
+
 TEST_F(Sweep, AKilledSweepResumesWithoutRedoingFinishedCells) {
     const pid_t pid = startCli("sweep " + corpus() + " --out " + quoted("sw") +
                                " --grid hidden=8,12,16,20 --max-steps 30 --validate-every 10" + kTiny +

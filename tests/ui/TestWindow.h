@@ -23,6 +23,7 @@ struct TestWindow {
     std::unique_ptr<wbui::MainWindow> w = std::make_unique<wbui::MainWindow>();
     TestWindow() {
         w->errors()->setDialogsEnabled(false);
+        w->setQuitQuestion([](const QString&) { return true; });  // no modal question in a test
         w->setRunsDirectory(QString::fromStdString(tmp.file("runs")));
         wb::DeviceInfo cpu;
         cpu.id = "cpu";

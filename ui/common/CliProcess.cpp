@@ -77,6 +77,7 @@ void CliProcess::signal(int number) {
 
 void CliProcess::interrupt() { signal(SIGINT); }
 void CliProcess::requestPause() { signal(SIGUSR1); }
+void CliProcess::withdrawPause() { signal(SIGUSR2); }
 
 void CliProcess::kill() {
     if (!isRunning()) return;

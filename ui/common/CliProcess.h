@@ -48,6 +48,8 @@ public:
     void interrupt();
     // SIGUSR1: a sweep lets its running cell finish, then stops.
     void requestPause();
+    // SIGUSR2: a sweep asked to pause goes on after its running cell after all.
+    void withdrawPause();
     // Ends it now without a word (an estimate no longer wanted), waiting up to 2 s.
     void kill();
 

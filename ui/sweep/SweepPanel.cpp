@@ -78,7 +78,10 @@ QWidget* SweepPanel::buildControls() {
     controls->addWidget(m_progress, 2);
     controls->addWidget(m_folder, 1);
     connect(m_startButton, &QPushButton::clicked, this, [this] { start(); });
-    connect(m_pauseButton, &QPushButton::clicked, this, &SweepPanel::pause);
+    // Pause, and while the sweep pauses, Keep going (the same place, so that the way back is where the click
+    // was).
+    connect(m_pauseButton, &QPushButton::clicked, this,
+            [this] { state() == State::Pausing ? keepGoing() : pause(); });
     connect(m_resumeButton, &QPushButton::clicked, this, [this] { resume(); });
     connect(m_cancelButton, &QPushButton::clicked, this, &SweepPanel::cancel);
     connect(m_exportButton, &QPushButton::clicked, this, [this] {
@@ -217,6 +220,37 @@ bool SweepPanel::start(const QString& requestedDir) {
 
 void SweepPanel::pause() { m_runner->pause(); }
 
+void SweepPanel::keepGoing() { m_runner->keepGoing(); }
+
+QString SweepPanel::quitConsequence() const {
+    const auto& sweep = m_runner->sweep();
+    if (!isRunning() || !sweep) return {};
+    int done = 0;
+    QString running;
+    for (const auto& c : sweep->cells) {
+        done += c.state == wb::CellState::Done;
+        if (c.state == wb::CellState::Running)
+            running = tr("run %1 of %2 (%3)")
+                          .arg(c.index + 1)
+                          .arg(sweep->cells.size())
+                          .arg(toQt(sweep->describe(c)));
+    }
+    const QString kept = done == 0 ? tr("No run has finished yet; Resume on the Sweep tab trains them all.")
+                         : done == 1
+                             ? tr("The finished run is kept; Resume on the Sweep tab trains the rest.")
+                             : tr("The %1 finished runs are kept; Resume on the Sweep tab trains the "
+                                  "rest.")
+                                   .arg(done);
+    if (running.isEmpty()) return tr("The sweep stops before its next run. %1").arg(kept);
+    if (state() == State::Pausing)
+        return tr("The sweep is pausing after %1, which is still training: quitting stops it now, and it is "
+                  "trained again from its start on Resume. %2")
+            .arg(running, kept);
+    return tr("The sweep is training %1: quitting stops it now, and it is trained again from its start on "
+              "Resume. %2")
+        .arg(running, kept);
+}
+
 bool SweepPanel::resume() {
     m_lastError.clear();
     m_stopNote.clear();
@@ -283,7 +317,12 @@ void SweepPanel::onStateChanged() {
     bool incomplete = false;
     if (sweep)
         for (const auto& c : sweep->cells) incomplete = incomplete || c.state != wb::CellState::Done;
-    m_pauseButton->setEnabled(s == State::Running);
+    m_pauseButton->setEnabled(s == State::Running || s == State::Pausing);
+    const bool pausing = s == State::Pausing;
+    m_pauseButton->setText(pausing ? tr("Keep Going") : tr("Pause"));
+    m_pauseButton->setIcon(style()->standardIcon(pausing ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));
+    m_pauseButton->setToolTip(pausing ? tr("Withdraw the pause: the sweep goes on after the running cell")
+                                      : tr("Let the running cell finish, then stop; Resume goes on"));
     m_cancelButton->setEnabled(running);
     m_resumeButton->setEnabled(!running && sweep && incomplete);
     m_exportButton->setEnabled(!running && sweep.has_value());

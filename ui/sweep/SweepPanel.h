@@ -60,11 +60,16 @@ public:
 
     bool start(const QString& dir = QString());  // a new sweep; false with the reason in lastError()
     void pause();                                // the running cell finishes, then the sweep stops
+    void keepGoing();                            // a pause not taken yet is withdrawn
     bool resume();                               // runs the cells not done
     void cancel();                               // stops now; the running cell is redone on resume
     State state() const { return m_runner->state(); }
     bool isRunning() const { return m_runner->isRunning(); }
     QString lastError() const { return m_lastError; }
+    // What quitting the app now would do to a running or pausing sweep, for the question asked before it
+    // quits; "" when no sweep runs.
+    QString quitConsequence() const;
+    QPushButton* pauseButton() const { return m_pauseButton; }
 
     // Shows a sweep folder (made here or by the CLI elsewhere). False with *error set when it is not one.
     bool openSweep(const QString& dir, QString* error);

@@ -104,6 +104,13 @@ void SweepRunner::pause() {
     setState(State::Pausing);
 }
 
+void SweepRunner::keepGoing() {
+    if (m_state != State::Pausing) return;
+    // Should the cell end before the signal is heard, the sweep stops as paused, and says so (Stopped).
+    m_cli->withdrawPause();
+    setState(State::Running);
+}
+
 void SweepRunner::cancel() {
     if (!isRunning()) return;
     m_cancelRequested = true;

@@ -37,6 +37,7 @@ public:
                const QString& dir, QString* error);
     bool resume(QString* error);  // the cells not done, in the sweep shown
     void pause();                 // the running cell finishes, then the sweep stops
+    void keepGoing();             // a pause not taken yet is withdrawn: the sweep goes on after the cell
     void cancel();                // stops now
 
     // Shows a sweep folder (made here or by the CLI elsewhere). False with *error set when it is not one;

@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
+#include <QPushButton>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -190,6 +191,85 @@ TEST_F(SweepTab, PauseFinishesTheRunningCellCancelStopsAndResumeCompletes) {
     ASSERT_TRUE(waitForState(State::Finished)) << m_panel.lastError().toStdString();
     EXPECT_EQ(states(), QStringList(3, QStringLiteral("done")));
     EXPECT_EQ(m_panel.resultTable()->rowCount(), 3);
+}
+
+// Pause, then Keep Going in the same button before the running cell ends: the pause is withdrawn (SIGUSR2 to
+// the sweep) and every cell trains.
+TEST_F(SweepTab, APauseWithdrawnBeforeTheCellEndsLetsTheSweepFinish) {
+    m_panel.setAxes({{"hidden", {"8", "12", "16"}}});
+    m_panel.setStepsPerCell(30);
+    ASSERT_TRUE(m_panel.start(dir("sw"))) << m_panel.lastError().toStdString();
+    ASSERT_TRUE(wbuitest::waitFor([&] { return states().contains(QStringLiteral("running")); }));
+    EXPECT_EQ(m_panel.pauseButton()->text(), QStringLiteral("Pause"));
+    m_panel.pauseButton()->click();
+    ASSERT_EQ(m_panel.state(), State::Pausing);
+    EXPECT_TRUE(m_panel.pauseButton()->isEnabled());
+    EXPECT_EQ(m_panel.pauseButton()->text(), QStringLiteral("Keep Going"));
+    m_panel.pauseButton()->click();
+    EXPECT_EQ(m_panel.state(), State::Running);
+    EXPECT_EQ(m_panel.pauseButton()->text(), QStringLiteral("Pause"));
+    ASSERT_TRUE(waitForState(State::Finished))
+        << m_panel.lastError().toStdString() << " state " << int(m_panel.state()) << " cells "
+        << states().join(QLatin1Char(' ')).toStdString();
+    EXPECT_EQ(states(), QStringList(3, QStringLiteral("done")));
+}
+
+// Quitting while a sweep trains asks first, naming the running cell and what happens to it; No keeps the
+// window and the sweep; Yes quits, and the running cell is not left marked running (Resume trains it again).
+TEST(SweepQuit, QuittingWhileASweepRunsAsksWhatHappensToTheRunningCellAndNoKeepsItRunning) {
+    wbtest::TempDir tmp;
+    wbtest::writeText(tmp.path() / "pattern.txt", wbtest::patternText(80));
+    const std::string folder = tmp.file("sw");
+    QStringList asked;
+    bool answer = false;
+    {
+        MainWindow w;
+        w.errors()->setDialogsEnabled(false);
+        w.setQuitQuestion([&](const QString& text) {
+            asked << text;
+            return answer;
+        });
+        SweepPanel* panel = w.sweepPanel();
+        panel->setBaseProvider([corpus = tmp.file("pattern.txt")](wb::ExperimentConfig* c, QString*) {
+            *c = wbuitest::tinyConfig(wb::Task::LanguageModel, corpus);
+            return true;
+        });
+        panel->setAxes({{"hidden", {"8", "12", "16"}}});
+        panel->setStepsPerCell(3000);  // long enough to still run when the questions come; stopped at the end
+        w.show();
+        EXPECT_TRUE(panel->quitConsequence().isEmpty());
+        ASSERT_TRUE(panel->start(QString::fromStdString(folder))) << panel->lastError().toStdString();
+        ASSERT_TRUE(wbuitest::waitFor([&] {
+            panel->refresh();
+            return !panel->quitConsequence().isEmpty() &&
+                   panel->quitConsequence().contains(QStringLiteral("run 1 of 3"));
+        })) << panel->quitConsequence().toStdString();
+
+        EXPECT_FALSE(w.close());
+        ASSERT_EQ(asked.size(), 1);
+        EXPECT_TRUE(asked[0].contains(QStringLiteral("is training run 1 of 3 (hidden=8)")))
+            << asked[0].toStdString();
+        EXPECT_TRUE(asked[0].contains(QStringLiteral("trained again from its start on Resume")))
+            << asked[0].toStdString();
+        EXPECT_TRUE(w.isVisible());
+        EXPECT_TRUE(panel->isRunning());
+
+        panel->pause();
+        EXPECT_FALSE(w.close());
+        ASSERT_EQ(asked.size(), 2);
+        EXPECT_TRUE(asked[1].contains(QStringLiteral("pausing after run 1 of 3"))) << asked[1].toStdString();
+        EXPECT_EQ(panel->state(), State::Pausing);
+
+        answer = true;
+        EXPECT_TRUE(w.close());
+        EXPECT_EQ(asked.size(), 3);
+        EXPECT_FALSE(w.isVisible());
+        QSettings().remove(QStringLiteral("sweep/shown"));  // later tests start without it
+    }  // the window goes, and with it the sweep process (stopped, its cell to be redone)
+    const auto sweep = wb::loadSweep(folder);
+    for (const auto& cell : sweep.cells)
+        EXPECT_NE(cell.state, wb::CellState::Running) << sweep.describe(cell);
+    EXPECT_NE(sweep.cells[2].state, wb::CellState::Done);
 }
 
 // A committed sweep over links (docs/benchmarks/network-scaling), opened while the Experiment page trains one
