@@ -34,6 +34,7 @@
 #include "common/FileDrops.h"
 #include "common/PageTabs.h"
 #include "common/ScrollArea.h"
+#include "common/SettingsDialog.h"
 #include "common/WheelGuard.h"
 #include "common/WorkerThreads.h"
 #include "corpus/CorpusPanel.h"
@@ -74,14 +75,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildMenus();
     connectPanels();
 
-    QString root = qEnvironmentVariable("LSTM_WORKBENCH_RUNS");
-    if (root.isEmpty())
-        root = QSettings()
-                   .value(QStringLiteral("runsDirectory"),
-                          QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
-                              QStringLiteral("/runs"))
-                   .toString();
-    setRunsDirectory(root);
+    const QString root = qEnvironmentVariable(kRunsVariable);
+    setRunsDirectory(root.isEmpty() ? runsFolderSetting() : root);
     m_devices->refresh();
     restoreSettings();
     updateActions();
@@ -185,6 +180,10 @@ void MainWindow::buildFileMenu() {
     m_exportCsvAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     exportMenu->addAction(tr("Comparison &Bundle Folder…"), this,
                           [this] { m_export->exportBundleDialog(runsDirectory()); });
+    file->addSeparator();
+    QAction* settings = file->addAction(tr("&Settings…"), this, &MainWindow::showSettingsDialog);
+    settings->setShortcut(QKeySequence::Preferences);
+    settings->setStatusTip(tr("Where new runs and sweeps go"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -313,6 +312,44 @@ void MainWindow::setRunsDirectory(const QString& dir) {
 }
 
 QString MainWindow::runsDirectory() const { return m_launcher->runsDirectory(); }
+
+QString MainWindow::runsFolderSetting() {
+    return QSettings()
+        .value(QStringLiteral("runsDirectory"),
+               QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"))
+        .toString();
+}
+
+bool MainWindow::setRunsFolderSetting(const QString& dir, QString* error) {
+    // Made if missing, and written to, before it is kept: a folder the runs could not be saved in is refused
+    // here, not at the next run's start.
+    const QFileInfo info(dir);
+    if (dir.isEmpty() || !info.isAbsolute()) {
+        *error = tr("Choose a folder for the runs (a full path)");
+        return false;
+    }
+    if (!QDir().mkpath(dir) || !QFileInfo(dir).isDir() || !QFileInfo(dir).isWritable()) {
+        *error =
+            tr("Cannot write to %1: choose a folder you can write to").arg(QDir::toNativeSeparators(dir));
+        return false;
+    }
+    QSettings().setValue(QStringLiteral("runsDirectory"), dir);
+    if (qEnvironmentVariableIsEmpty(kRunsVariable)) setRunsDirectory(dir);
+    return true;
+}
+
+void MainWindow::showSettingsDialog() {
+    SettingsDialog dialog(runsFolderSetting(), qEnvironmentVariable(kRunsVariable), this);
+    while (dialog.exec() == QDialog::Accepted) {
+        QString why;
+        if (setRunsFolderSetting(dialog.runsFolder(), &why)) {
+            statusBar()->showMessage(tr("Runs folder: %1").arg(QDir::toNativeSeparators(runsDirectory())),
+                                     5000);
+            return;
+        }
+        m_errors->showError(tr("Runs folder not changed"), why);
+    }
+}
 RunChartGrid* MainWindow::chartGrid() const { return m_training->grid(); }
 OverlayChart* MainWindow::overlayChart() const { return m_compare->overlay(); }
 ComparisonTable* MainWindow::comparisonTable() const { return m_compare->table(); }

@@ -57,6 +57,12 @@ public:
     // Where new runs and sweeps go (default: AppDataLocation/runs; $LSTM_WORKBENCH_RUNS overrides).
     void setRunsDirectory(const QString& dir);
     QString runsDirectory() const;
+    // The runs folder setting (File → Settings…): saved, and used now unless $LSTM_WORKBENCH_RUNS decides it.
+    // False with *error set, nothing changed, when the folder cannot be made or written to.
+    static constexpr const char* kRunsVariable = "LSTM_WORKBENCH_RUNS";
+    static QString runsFolderSetting();  // the saved setting, or its default under the app's data folder
+    bool setRunsFolderSetting(const QString& dir, QString* error);
+    void showSettingsDialog();
 
     // The presenter that starts, stops and lists runs, and the Compare tab's exports.
     RunLauncher* launcher() const { return m_launcher; }
