@@ -16,7 +16,6 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -313,27 +312,10 @@ void MainWindow::setRunsDirectory(const QString& dir) {
 
 QString MainWindow::runsDirectory() const { return m_launcher->runsDirectory(); }
 
-QString MainWindow::runsFolderSetting() {
-    return QSettings()
-        .value(QStringLiteral("runsDirectory"),
-               QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"))
-        .toString();
-}
+QString MainWindow::runsFolderSetting() { return SettingsDialog::savedRunsFolder(); }
 
 bool MainWindow::setRunsFolderSetting(const QString& dir, QString* error) {
-    // Made if missing, and written to, before it is kept: a folder the runs could not be saved in is refused
-    // here, not at the next run's start.
-    const QFileInfo info(dir);
-    if (dir.isEmpty() || !info.isAbsolute()) {
-        *error = tr("Choose a folder for the runs (a full path)");
-        return false;
-    }
-    if (!QDir().mkpath(dir) || !QFileInfo(dir).isDir() || !QFileInfo(dir).isWritable()) {
-        *error =
-            tr("Cannot write to %1: choose a folder you can write to").arg(QDir::toNativeSeparators(dir));
-        return false;
-    }
-    QSettings().setValue(QStringLiteral("runsDirectory"), dir);
+    if (!SettingsDialog::saveRunsFolder(dir, error)) return false;
     if (qEnvironmentVariableIsEmpty(kRunsVariable)) setRunsDirectory(dir);
     return true;
 }

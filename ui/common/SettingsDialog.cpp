@@ -4,11 +4,14 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QVBoxLayout>
 
 namespace wbui {
@@ -55,6 +58,27 @@ QString SettingsDialog::runsFolder() const {
     if (path == QStringLiteral("~") || path.startsWith(QStringLiteral("~/")))
         path.replace(0, 1, QDir::homePath());
     return QDir::cleanPath(QDir(path).absolutePath());
+}
+
+QString SettingsDialog::savedRunsFolder() {
+    return QSettings()
+        .value(QStringLiteral("runsDirectory"),
+               QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"))
+        .toString();
+}
+
+bool SettingsDialog::saveRunsFolder(const QString& dir, QString* error) {
+    if (dir.isEmpty() || !QFileInfo(dir).isAbsolute()) {
+        *error = tr("Choose a folder for the runs (a full path)");
+        return false;
+    }
+    if (!QDir().mkpath(dir) || !QFileInfo(dir).isDir() || !QFileInfo(dir).isWritable()) {
+        *error =
+            tr("Cannot write to %1: choose a folder you can write to").arg(QDir::toNativeSeparators(dir));
+        return false;
+    }
+    QSettings().setValue(QStringLiteral("runsDirectory"), dir);
+    return true;
 }
 
 }  // namespace wbui

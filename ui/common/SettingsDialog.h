@@ -17,6 +17,12 @@ public:
     SettingsDialog(const QString& runsFolder, const QString& environmentFolder, QWidget* parent = nullptr);
     QString runsFolder() const;
 
+    // The runs folder kept in the app's settings, or its default under the app's data folder.
+    static QString savedRunsFolder();
+    // Keeps dir as the runs folder once it is made if missing and can be written to: a folder the runs could
+    // not be saved in is refused here, not at the next run's start. False with *error set, nothing kept.
+    static bool saveRunsFolder(const QString& dir, QString* error);
+
     QLineEdit* runsFolderEdit() const { return m_runsFolder; }
     QLabel* runsFolderNote() const { return m_note; }
 
