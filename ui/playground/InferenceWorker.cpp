@@ -11,7 +11,7 @@ namespace wbui {
 InferenceWorker::InferenceWorker() = default;
 InferenceWorker::~InferenceWorker() = default;
 
-void InferenceWorker::load(const QString& runDir, bool best) {
+void InferenceWorker::load(const QString& runDir, bool best, bool noBestKept) {
     try {
         m_model = wb::TrainedModel::load(
             toStd(runDir), best ? wb::TrainedModel::Checkpoint::Best : wb::TrainedModel::Checkpoint::Last);
@@ -35,7 +35,10 @@ void InferenceWorker::load(const QString& runDir, bool best) {
                 .arg(config.model.layers)
                 .arg(config.model.hidden)
                 .arg(m_model->vocabulary().size()) +
-            (best ? tr(" · best checkpoint (lowest validation loss)") : tr(" · last checkpoint")) + verseNote;
+            (best         ? tr(" · best checkpoint (lowest validation loss)")
+             : noBestKept ? tr(" · last checkpoint (the run kept no best one)")
+                          : tr(" · last checkpoint")) +
+            verseNote;
         Q_EMIT loaded(runDir, lm, m_verse.has_value(), toQt(m_model->classes()), description);
     } catch (const std::exception& e) {
         m_model.reset();

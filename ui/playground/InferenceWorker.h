@@ -25,8 +25,9 @@ public:
     ~InferenceWorker() override;
 
     // Called through QMetaObject::invokeMethod on the worker's thread.
-    // best: the weights of the lowest validation loss (best-model.safetensors) instead of the last.
-    void load(const QString& runDir, bool best = false);
+    // best: the weights of the lowest validation loss (best-model.safetensors) instead of the last;
+    // noBestKept: the best were wanted and the run kept none (the model line says so).
+    void load(const QString& runDir, bool best = false, bool noBestKept = false);
     void generate(const wb::GenerateOptions& options);
     void classify(const QString& text, int topK);
 

@@ -6,6 +6,7 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -61,11 +62,13 @@ PlaygroundPanel::PlaygroundPanel(QWidget* parent) : QWidget(parent) {
     m_run->setToolTip(tr("Runs with a saved model (this session's and the runs folder's)"));
     m_load = new QPushButton(tr("Load model"), this);
     m_checkpoint = new QComboBox(this);
-    m_checkpoint->addItem(tr("last weights"));
+    // Best first, as Export Model picks it: what a run is worth is its best validation. A run that kept no
+    // best weights (never validated) answers with its last ones, and the model line says so.
     m_checkpoint->addItem(tr("best weights"));
-    m_checkpoint->setToolTip(
-        tr("Last: the weights at the end of training. Best: those of the validation with "
-           "the lowest loss, kept beside them (best-model.safetensors)"));
+    m_checkpoint->addItem(tr("last weights"));
+    m_checkpoint->setToolTip(tr(
+        "Best: the weights of the validation with the lowest loss (best-model.safetensors), as Export "
+        "Model takes them; the last ones where a run kept none. Last: the weights at the end of training"));
     top->addWidget(new QLabel(tr("Run:"), this));
     top->addWidget(m_run, 1);
     top->addWidget(m_checkpoint);
@@ -302,12 +305,16 @@ void PlaygroundPanel::loadRun(const QString& runDir) {
     m_run->setCurrentIndex(m_run->findData(runDir));
     m_model->setText(tr("Loading %1…").arg(runDir));
     setBusy(true);
-    const bool best = m_checkpoint->currentIndex() == 1;
+    const bool best = m_checkpoint->currentIndex() == 0;
+    const bool hasBest =
+        QFileInfo::exists(QDir(runDir).filePath(QString::fromUtf8(wb::runfiles::kBestModel)));
     QMetaObject::invokeMethod(
-        m_worker, [w = m_worker, runDir, best] { w->load(runDir, best); }, Qt::QueuedConnection);
+        m_worker,
+        [w = m_worker, runDir, best, hasBest] { w->load(runDir, best && hasBest, best && !hasBest); },
+        Qt::QueuedConnection);
 }
 
-void PlaygroundPanel::setBestCheckpoint(bool best) { m_checkpoint->setCurrentIndex(best ? 1 : 0); }
+void PlaygroundPanel::setBestCheckpoint(bool best) { m_checkpoint->setCurrentIndex(best ? 0 : 1); }
 
 QString PlaygroundPanel::modelText() const { return m_model->text(); }
 

@@ -9,6 +9,7 @@
 #include <QStyle>
 #include <QTimer>
 
+#include "training/EstimateMemory.h"
 #include "training/RunEstimator.h"
 #include "training/RunLauncher.h"
 #include "training/RunScheduler.h"
@@ -83,6 +84,7 @@ RunControls::RunControls(RunLauncher* launcher, QWidget* parent)
         m_estimate->setText(tr("Estimate stopped: the runs started."));
     });
     connect(m_estimator, &RunEstimator::finished, this, [this, showActivity](double seconds) {
+        EstimateMemory::remember(m_estimated, seconds);
         showEstimate(seconds);
         showActivity();
     });
@@ -124,21 +126,40 @@ QString RunControls::estimatingText(const std::vector<wb::ExperimentConfig>& run
     return timing;
 }
 
-void RunControls::showEstimate(double seconds) {
+void RunControls::showEstimate(double seconds, const QDateTime& timedBefore) {
     const QString time = toQt(wb::humanSeconds(seconds));
+    const QString where = timedBefore.isValid()
+                              ? tr("timed here on %1; Estimate times it again")
+                                    .arg(QLocale().toString(timedBefore.toLocalTime(), QLocale::ShortFormat))
+                              : tr("estimated here");
     m_estimate->setText(m_estimated.size() == 1
-                            ? tr("About %1 on the ticked device (estimated here).").arg(time)
-                            : tr("About %1 for the %2 ticked devices, one after another (estimated here).")
+                            ? tr("About %1 on the ticked device (%2).").arg(time, where)
+                            : tr("About %1 for the %2 ticked devices, one after another (%3).")
                                   .arg(time)
-                                  .arg(m_estimated.size()));
+                                  .arg(m_estimated.size())
+                                  .arg(where));
+}
+
+bool RunControls::showRememberedEstimate() {
+    std::vector<wb::ExperimentConfig> runs;
+    QString why;
+    if (!m_launcher->plannedRuns(&runs, &why)) return false;
+    const QStringList planned = plannedJson(runs);
+    const auto kept = EstimateMemory::recall(planned);
+    if (!kept) return false;
+    m_estimated = planned;
+    showEstimate(kept->seconds, kept->timed);
+    return true;
 }
 
 void RunControls::experimentEdited(bool corpusLoaded) {
     // A new corpus with nothing training (the app opening on the default experiment): estimated at once.
     if (corpusLoaded && m_autoEstimate && !m_launcher->scheduler()->anyPending()) {
         // After every other reader of the new corpus (the Experiment page follows its task first).
+        // An experiment timed on this machine before shows that time: timed again at every launch, the
+        // estimate jumped by a third from one launch to the next.
         QTimer::singleShot(0, this, [this] {
-            if (!m_launcher->scheduler()->anyPending()) estimate();
+            if (!m_launcher->scheduler()->anyPending() && !showRememberedEstimate()) estimate();
         });
         return;
     }

@@ -4,6 +4,7 @@
 // (so the first launch says how long the default experiment takes), and again on demand after a change.
 #pragma once
 
+#include <QDateTime>
 #include <QStringList>
 #include <QWidget>
 
@@ -27,7 +28,8 @@ public:
     // Off until the app turns it on (MainWindow::startFirstLaunch): a loaded corpus is then estimated at
     // once. Tests load corpora by the hundred and leave it off.
     void setAutoEstimate(bool on) { m_autoEstimate = on; }
-    // Estimates the ticked runs now (the Estimate button); false, with the reason shown, when it cannot.
+    // Estimates the ticked runs now (the Estimate button: timed again even when a time is remembered); false,
+    // with the reason shown, when it cannot.
     bool estimate();
     QString estimateText() const;
     // The line shown while an estimate is timed: for a corpus file of largeBytes or more, also that the
@@ -42,7 +44,9 @@ Q_SIGNALS:
     void pauseToggled(bool paused);
 
 private:
-    void showEstimate(double seconds);
+    // timedBefore: when a remembered estimate was measured (EstimateMemory); invalid for one just timed.
+    void showEstimate(double seconds, const QDateTime& timedBefore = {});
+    bool showRememberedEstimate();  // false when this experiment was not timed on this machine
     void experimentEdited(bool corpusLoaded);
 
     RunLauncher* m_launcher;

@@ -1,6 +1,7 @@
 // The playground on saved runs: a language model generates samples, a classifier gives class
 // probabilities and token attributions; both load on the inference thread.
 #include <QComboBox>
+#include <QFileInfo>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTest>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
 
 #include "UiTestSupport.h"
 #include "playground/InferenceWorker.h"
@@ -367,20 +369,36 @@ TEST(InferenceWorker, ClassifiesATextAsPaddedBatchesDo) {
         }
 }
 
-// The best weights (lowest validation loss) load on request, and the model line says which weights answer.
-TEST(PlaygroundPanel, LoadsTheBestCheckpointOnRequest) {
+// The best weights (lowest validation loss) answer by default, as Export Model takes them (#63: the
+// Playground answered with the last while the export took the best); the last load on request; a run that
+// kept no best weights answers with its last, and the model line says which weights answer.
+TEST(PlaygroundPanel, AnswersWithTheBestCheckpointLikeTheExportAndTheLastOnRequest) {
     PlaygroundPanel panel;
     QSignalSpy errors(&panel, &PlaygroundPanel::errorOccurred);
     QSignalSpy loaded(&panel, &PlaygroundPanel::modelLoaded);
-    panel.loadRun(wbuitest::trainedLanguageModelRun());
+    const QString run = wbuitest::trainedLanguageModelRun();
+    ASSERT_TRUE(QFileInfo::exists(run + QStringLiteral("/best-model.safetensors")));
+    panel.loadRun(run);
     ASSERT_TRUE(wbuitest::waitFor([&] { return loaded.count() == 1 || errors.count() > 0; }));
-    EXPECT_TRUE(panel.modelText().contains(QStringLiteral("last checkpoint")))
+    EXPECT_TRUE(panel.modelText().contains(QStringLiteral("best checkpoint")))
         << panel.modelText().toStdString();
-    panel.setBestCheckpoint(true);
-    panel.loadRun(wbuitest::trainedLanguageModelRun());
+    panel.setBestCheckpoint(false);
+    panel.loadRun(run);
     ASSERT_TRUE(wbuitest::waitFor([&] { return loaded.count() == 2 || errors.count() > 0; }));
     EXPECT_EQ(errors.count(), 0);
-    EXPECT_TRUE(panel.modelText().contains(QStringLiteral("best checkpoint")))
+    EXPECT_TRUE(panel.modelText().contains(QStringLiteral("last checkpoint")))
+        << panel.modelText().toStdString();
+
+    // A copy of the run without its best weights: the last answer, said as such.
+    wbtest::TempDir tmp;
+    const auto copy = tmp.path() / "no-best";
+    std::filesystem::copy(run.toStdString(), copy, std::filesystem::copy_options::recursive);
+    std::filesystem::remove(copy / "best-model.safetensors");
+    panel.setBestCheckpoint(true);
+    panel.loadRun(QString::fromStdString(copy.string()));
+    ASSERT_TRUE(wbuitest::waitFor([&] { return loaded.count() == 3 || errors.count() > 0; }));
+    EXPECT_EQ(errors.count(), 0);
+    EXPECT_TRUE(panel.modelText().contains(QStringLiteral("last checkpoint (the run kept no best one)")))
         << panel.modelText().toStdString();
 }
 
