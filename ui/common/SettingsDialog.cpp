@@ -57,7 +57,7 @@ QString SettingsDialog::runsFolder() const {
     QString path = QDir::fromNativeSeparators(text);
     if (path == QStringLiteral("~") || path.startsWith(QStringLiteral("~/")))
         path.replace(0, 1, QDir::homePath());
-    return QDir::cleanPath(QDir(path).absolutePath());
+    return QDir::cleanPath(path);  // a relative path stays one, and saveRunsFolder refuses it
 }
 
 QString SettingsDialog::savedRunsFolder() {

@@ -1,9 +1,11 @@
 // Model loading and inference off the GUI thread.
 #include "playground/InferenceWorker.h"
 
+#include <QDir>
 #include <QFileInfo>
 
 #include "playground/VerseMarkup.h"
+#include "workbench/RunFolder.h"
 #include "workbench/charts/QtConversions.h"
 
 namespace wbui {
@@ -11,7 +13,10 @@ namespace wbui {
 InferenceWorker::InferenceWorker() = default;
 InferenceWorker::~InferenceWorker() = default;
 
-void InferenceWorker::load(const QString& runDir, bool best, bool noBestKept) {
+void InferenceWorker::load(const QString& runDir, bool wantBest) {
+    const bool noBestKept =
+        wantBest && !QFileInfo::exists(QDir(runDir).filePath(QString::fromUtf8(wb::runfiles::kBestModel)));
+    const bool best = wantBest && !noBestKept;
     try {
         m_model = wb::TrainedModel::load(
             toStd(runDir), best ? wb::TrainedModel::Checkpoint::Best : wb::TrainedModel::Checkpoint::Last);

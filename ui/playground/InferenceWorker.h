@@ -25,9 +25,9 @@ public:
     ~InferenceWorker() override;
 
     // Called through QMetaObject::invokeMethod on the worker's thread.
-    // best: the weights of the lowest validation loss (best-model.safetensors) instead of the last;
-    // noBestKept: the best were wanted and the run kept none (the model line says so).
-    void load(const QString& runDir, bool best = false, bool noBestKept = false);
+    // best: the weights of the lowest validation loss (best-model.safetensors) instead of the last, where the
+    // run kept them; the last where it kept none (the model line says so).
+    void load(const QString& runDir, bool best = false);
     void generate(const wb::GenerateOptions& options);
     void classify(const QString& text, int topK);
 

@@ -6,7 +6,6 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
-#include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -306,12 +305,8 @@ void PlaygroundPanel::loadRun(const QString& runDir) {
     m_model->setText(tr("Loading %1…").arg(runDir));
     setBusy(true);
     const bool best = m_checkpoint->currentIndex() == 0;
-    const bool hasBest =
-        QFileInfo::exists(QDir(runDir).filePath(QString::fromUtf8(wb::runfiles::kBestModel)));
     QMetaObject::invokeMethod(
-        m_worker,
-        [w = m_worker, runDir, best, hasBest] { w->load(runDir, best && hasBest, best && !hasBest); },
-        Qt::QueuedConnection);
+        m_worker, [w = m_worker, runDir, best] { w->load(runDir, best); }, Qt::QueuedConnection);
 }
 
 void PlaygroundPanel::setBestCheckpoint(bool best) { m_checkpoint->setCurrentIndex(best ? 0 : 1); }

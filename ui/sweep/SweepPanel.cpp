@@ -225,16 +225,14 @@ void SweepPanel::keepGoing() { m_runner->keepGoing(); }
 QString SweepPanel::quitConsequence() const {
     const auto& sweep = m_runner->sweep();
     if (!isRunning() || !sweep) return {};
-    int done = 0;
+    const int done = m_runner->doneCells();
     QString running;
-    for (const auto& c : sweep->cells) {
-        done += c.state == wb::CellState::Done;
+    for (const auto& c : sweep->cells)
         if (c.state == wb::CellState::Running)
             running = tr("run %1 of %2 (%3)")
                           .arg(c.index + 1)
                           .arg(sweep->cells.size())
                           .arg(toQt(sweep->describe(c)));
-    }
     const QString kept = done == 0 ? tr("No run has finished yet; Resume on the Sweep tab trains them all.")
                          : done == 1
                              ? tr("The finished run is kept; Resume on the Sweep tab trains the rest.")

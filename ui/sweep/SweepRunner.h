@@ -50,6 +50,7 @@ public:
     bool isRunning() const { return m_state == State::Running || m_state == State::Pausing; }
     QString dir() const { return m_dir; }
     const std::optional<wb::Sweep>& sweep() const { return m_sweep; }
+    int doneCells() const;  // of the sweep shown
     // Seconds left by the wall time per cell finished since the start or resume; < 0 before one finished.
     double secondsLeft() const;
 
@@ -71,7 +72,6 @@ private:
     void setState(State state);
     void watch(const QString& dir);
     QString writeConfig(const wb::ExperimentConfig& config, const QString& name, QString* error);
-    int doneCells() const;
 
     CliProcess* m_cli;
     CliProcess* m_planner;
