@@ -13,12 +13,12 @@
 #include <string>
 
 #include "DistributedSupport.h"
-#include "cli/NetworkHosts.h"
+#include "sweep/NetworkHosts.h"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using namespace wbtest::distributed;
-using wbcli::NetworkHosts;
+using wb::NetworkHosts;
 using wbtest::shellQuote;
 
 namespace {

@@ -149,11 +149,7 @@ bool SweepPanel::replan() {
     } else {
         try {
             std::vector<wb::SweepAxis> checked;
-            for (const auto& a : axes()) {
-                std::string text = a.field + "=";
-                for (std::size_t i = 0; i < a.values.size(); ++i) text += (i ? "," : "") + a.values[i];
-                checked.push_back(wb::parseSweepAxis(text));
-            }
+            for (const auto& a : axes()) checked.push_back(wb::checkSweepAxis(a));
             const auto plan = wb::Sweep::plan(*base, checked, m_grid->repeats(), 0);
             QStringList dims;
             for (const auto& a : plan.axes)
@@ -281,8 +277,7 @@ void SweepPanel::onSweepChanged() {
         updateProgress();
         return;
     }
-    int done = 0;
-    for (const auto& c : sweep->cells) done += c.state == wb::CellState::Done;
+    const int done = sweep->count(wb::CellState::Done);
     // The run folders are read again only when a cell finished.
     if (done != m_shownDone) {
         try {
@@ -312,9 +307,7 @@ void SweepPanel::onStateChanged() {
     const State s = state();
     const bool running = isRunning();
     const auto& sweep = m_runner->sweep();
-    bool incomplete = false;
-    if (sweep)
-        for (const auto& c : sweep->cells) incomplete = incomplete || c.state != wb::CellState::Done;
+    const bool incomplete = sweep && sweep->count(wb::CellState::Done) < int(sweep->cells.size());
     m_pauseButton->setEnabled(s == State::Running || s == State::Pausing);
     const bool pausing = s == State::Pausing;
     m_pauseButton->setText(pausing ? tr("Keep Going") : tr("Pause"));
@@ -336,12 +329,8 @@ void SweepPanel::updateProgress() {
         m_progress->setFullText(state() == State::Running ? tr("Starting…") : m_stopNote);
         return;
     }
-    int done = 0, failed = 0;
-    for (const auto& c : sweep->cells) {
-        done += c.state == wb::CellState::Done;
-        failed += c.state == wb::CellState::Failed;
-    }
-    QString text = tr("%1 of %2 runs done").arg(done).arg(sweep->cells.size());
+    const int failed = sweep->count(wb::CellState::Failed);
+    QString text = tr("%1 of %2 runs done").arg(sweep->count(wb::CellState::Done)).arg(sweep->cells.size());
     if (failed) text += tr(", %1 failed").arg(failed);
     if (const double left = m_runner->secondsLeft(); left >= 0)
         text += tr(" · about %1 left").arg(toQt(wb::humanSeconds(left)));

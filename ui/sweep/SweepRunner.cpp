@@ -1,54 +1,59 @@
-// A sweep in a child process, followed through its folder.
+// A sweep and its estimate on threads of their own, followed through the sweep's folder.
 #include "sweep/SweepRunner.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QSaveFile>
-#include <QTemporaryDir>
+#include <QThread>
 
-#include "common/CliProcess.h"
+#include "workbench/Distributed.h"
+#include "workbench/SweepEstimate.h"
+#include "workbench/SweepRun.h"
+#include "workbench/charts/HeadlessExport.h"
 #include "workbench/charts/QtConversions.h"
 
 namespace wbui {
 
+// The thread, what stops its cells, and what it ended with (written by the thread, read once it ended).
+struct SweepRunner::Work {
+    Work() {
+        static quint64 made = 0;
+        id = ++made;
+    }
+    quint64 id;  // a finished thread's event still queued when its work was finished here names another
+    std::unique_ptr<wb::CellLauncher> launcher;
+    wb::SweepControl control;
+    QThread* thread = nullptr;
+    QString error;
+    bool someFailed = false;
+    double seconds = 0;
+};
+
 SweepRunner::SweepRunner(QObject* parent)
     : QObject(parent),
-      m_cli(new CliProcess(this)),
-      m_planner(new CliProcess(this)),
+      m_program(toQt(wb::defaultWorkerExecutable())),
       m_watcher(new QFileSystemWatcher(this)) {
-    connect(m_cli, &CliProcess::finished, this, &SweepRunner::onFinished);
     connect(m_watcher, &QFileSystemWatcher::directoryChanged, this, [this] { reload(); });
-    connect(m_planner, &CliProcess::finished, this, [this](int code, bool) {
-        const auto out = QJsonDocument::fromJson(m_planner->output()).object();
-        if (code == CliProcess::Success && out.contains(QStringLiteral("estimated_seconds")))
-            Q_EMIT estimated(out.value(QStringLiteral("estimated_seconds")).toDouble());
-        else
-            Q_EMIT estimateFailed(m_planner->firstError().isEmpty()
-                                      ? tr("the planner exited with code %1").arg(code)
-                                      : m_planner->firstError());
-    });
 }
 
-SweepRunner::~SweepRunner() = default;  // the CliProcesses stop their children
-
-void SweepRunner::setCliProgram(const QString& program) {
-    m_cli->setProgram(program);
-    m_planner->setProgram(program);
-}
-
-QString SweepRunner::writeConfig(const wb::ExperimentConfig& config, const QString& name, QString* error) {
-    if (!m_scratch || !m_scratch->isValid()) m_scratch = std::make_unique<QTemporaryDir>();
-    const QString file = m_scratch->filePath(name);
-    QSaveFile f(file);
-    if (!f.open(QIODevice::WriteOnly) || f.write(QByteArray::fromStdString(config.toJson())) < 0 ||
-        !f.commit()) {
-        *error = tr("Cannot write the sweep's base config to %1").arg(file);
-        return {};
+// Stops the work's cells and waits for its thread: 10 s for a cell to checkpoint and end, then it is killed.
+void SweepRunner::finish(std::unique_ptr<Work>& work) {
+    if (!work) return;
+    work->thread->disconnect();
+    work->control.stop();
+    work->launcher->stop();
+    if (!work->thread->wait(QDeadlineTimer(10000))) {
+        work->launcher->kill();
+        work->thread->wait();
     }
-    return file;
+    delete work->thread;
+    work.reset();
+}
+
+SweepRunner::~SweepRunner() {
+    finish(m_run);
+    finish(m_estimate);
 }
 
 bool SweepRunner::start(const wb::ExperimentConfig& base, const std::vector<wb::SweepAxis>& grid, int repeats,
@@ -57,22 +62,22 @@ bool SweepRunner::start(const wb::ExperimentConfig& base, const std::vector<wb::
         *error = tr("A sweep is running");
         return false;
     }
-    m_scratch.reset();  // a fresh folder: the config of the sweep before may still be read by nobody
-    const QString config = writeConfig(base, QStringLiteral("base-config.json"), error);
-    if (config.isEmpty()) return false;
-    // Made here so that it can be watched from the first cell on; the CLI takes an empty folder.
-    const bool made = !QFileInfo::exists(dir);
-    if (made && !QDir().mkpath(dir)) {
-        *error = tr("Cannot create the sweep folder %1").arg(dir);
+    wb::Sweep sweep;
+    try {
+        auto config = base;
+        config.data.corpus = wb::absoluteCorpus(config.data.corpus);
+        std::vector<wb::SweepAxis> axes;
+        for (const auto& axis : grid) axes.push_back(wb::checkSweepAxis(axis));
+        sweep = wb::Sweep::plan(config, axes, repeats, 0);
+        wb::requireFreeSweepFolder(toStd(dir));
+    } catch (const std::exception& e) {
+        *error = toQt(e.what());
         return false;
     }
     m_dir = QFileInfo(dir).absoluteFilePath();
     m_sweep.reset();
     Q_EMIT sweepChanged();
-    const bool launched =
-        launch(sweepArguments({toQt(base.data.corpus), m_dir, config, repeats, grid, false}), error);
-    if (!launched && made) QDir(m_dir).removeRecursively();
-    return launched;
+    return launch(std::move(sweep), error);
 }
 
 bool SweepRunner::resume(QString* error) {
@@ -80,16 +85,52 @@ bool SweepRunner::resume(QString* error) {
         *error = isRunning() ? tr("A sweep is running") : tr("No sweep to resume");
         return false;
     }
-    return launch({QStringLiteral("sweep"), m_dir}, error);
+    try {
+        return launch(wb::loadSweep(toStd(m_dir)), error);
+    } catch (const std::exception& e) {
+        *error = toQt(e.what());
+        return false;
+    }
 }
 
-bool SweepRunner::launch(const QStringList& arguments, QString* error) {
-    m_cancelRequested = false;
+// A new sweep (no folder yet) or one to resume (its folder has sweep.json).
+bool SweepRunner::launch(wb::Sweep sweep, QString* error) {
+    auto work = std::make_unique<Work>();
+    const std::string dir = toStd(m_dir);
+    try {
+        work->launcher = wb::makeLocalLauncher(toStd(m_program));
+        work->launcher->check(sweep);
+        if (!wb::isSweepFolder(dir)) wb::createSweepFolder(dir, sweep);
+    } catch (const std::exception& e) {
+        *error = toQt(e.what());
+        return false;
+    }
+    m_sweep = sweep;
     m_doneAtLaunch = doneCells();
-    if (!m_cli->start(arguments, false, error)) return false;
+    Work* w = work.get();
+    w->thread = QThread::create([w, dir, sweep]() mutable {
+        try {
+            const auto outcome = wb::runSweepCells(dir, sweep, *w->launcher, w->control);
+            w->someFailed = outcome.failed > 0;
+        } catch (const std::exception& e) {
+            w->error = toQt(e.what());
+        }
+    });
+    connect(w->thread, &QThread::finished, this, [this, id = w->id] {
+        if (!m_run || m_run->id != id) return;
+        const QString error = m_run->error;
+        const bool someFailed = m_run->someFailed;
+        m_run->thread->wait();
+        delete m_run->thread;
+        m_run.reset();
+        onFinished(error, someFailed);
+    });
+    m_run = std::move(work);
     m_clock.start();
     watch(m_dir);
+    Q_EMIT sweepChanged();
     setState(State::Running);
+    m_run->thread->start();
     return true;
 }
 
@@ -100,35 +141,32 @@ void SweepRunner::watch(const QString& dir) {
 
 void SweepRunner::pause() {
     if (m_state != State::Running) return;
-    m_cli->requestPause();
+    m_run->control.pause();
     setState(State::Pausing);
 }
 
 void SweepRunner::keepGoing() {
     if (m_state != State::Pausing) return;
-    // Should the cell end before the signal is heard, the sweep stops as paused, and says so (Stopped).
-    m_cli->withdrawPause();
+    // Should the cell end before this, the sweep stops as paused, and says so (Stopped).
+    m_run->control.keepGoing();
     setState(State::Running);
 }
 
 void SweepRunner::cancel() {
-    if (!isRunning()) return;
-    m_cancelRequested = true;
-    m_cli->interrupt();
+    if (isRunning()) m_run->control.stop();
 }
 
-void SweepRunner::onFinished(int exitCode, bool crashed) {
+void SweepRunner::onFinished(const QString& error, bool someFailed) {
     m_watcher->removePaths(m_watcher->directories());
     reload();
-    QString error = m_cli->firstError();
-    // SIGINT (SIGUSR1) before the CLI set its handler ends it by the signal: still the cancel (the pause)
-    // that was asked for.
-    if (crashed && !m_cancelRequested && m_state != State::Pausing)
-        error = tr("the sweep process ended unexpectedly");
-    m_cancelRequested = false;
+    // The plots in the folder, as the CLI's sweep writes them (the Sweep tab draws its own).
+    std::string why;
+    QString problem = error;
+    if (error.isEmpty() && !exportSweepFolderPlots(toStd(m_dir), &why))
+        problem = tr("the plots were not written: %1").arg(toQt(why));
     const bool allDone = m_sweep && doneCells() == int(m_sweep->cells.size());
     setState(allDone ? State::Finished : (m_sweep ? State::Stopped : State::Idle));
-    Q_EMIT stopped(error, exitCode == CliProcess::SomeFailed);
+    Q_EMIT stopped(problem, someFailed);
 }
 
 void SweepRunner::setState(State state) {
@@ -168,41 +206,51 @@ void SweepRunner::reload() {
     Q_EMIT sweepChanged();
 }
 
-int SweepRunner::doneCells() const {
-    int done = 0;
-    if (m_sweep)
-        for (const auto& c : m_sweep->cells) done += c.state == wb::CellState::Done;
-    return done;
-}
+int SweepRunner::doneCells() const { return m_sweep ? m_sweep->count(wb::CellState::Done) : 0; }
 
 double SweepRunner::secondsLeft() const {
     if (!m_sweep || !isRunning()) return -1;
-    int done = 0, failed = 0;
-    for (const auto& c : m_sweep->cells) {
-        done += c.state == wb::CellState::Done;
-        failed += c.state == wb::CellState::Failed;
-    }
-    const int total = int(m_sweep->cells.size());
-    if (done <= m_doneAtLaunch || done >= total) return -1;
-    // Wall time per finished cell so far, times the cells left.
-    const double perCell = double(m_clock.elapsed()) / 1000.0 / double(done - m_doneAtLaunch);
-    return perCell * double(total - done - failed);
+    return wb::secondsLeft(*m_sweep, m_doneAtLaunch, double(m_clock.elapsed()) / 1000.0);
 }
 
 void SweepRunner::estimate(const wb::ExperimentConfig& base, const std::vector<wb::SweepAxis>& grid,
                            int repeats) {
-    QString error;
-    const QString config = writeConfig(base, QStringLiteral("estimate-config.json"), &error);
-    const SweepCall call{toQt(base.data.corpus),
-                         m_scratch ? m_scratch->filePath(QStringLiteral("never-created")) : QString(),
-                         config,
-                         repeats,
-                         grid,
-                         true};
-    if (config.isEmpty() || !m_planner->start(sweepArguments(call), true, &error))
-        Q_EMIT estimateFailed(error);
+    finish(m_estimate);
+    auto work = std::make_unique<Work>();
+    wb::Sweep sweep;
+    try {
+        std::vector<wb::SweepAxis> axes;
+        for (const auto& axis : grid) axes.push_back(wb::checkSweepAxis(axis));
+        sweep = wb::Sweep::plan(base, axes, repeats, 0);
+        work->launcher = wb::makeLocalLauncher(toStd(m_program));
+    } catch (const std::exception& e) {
+        Q_EMIT estimateFailed(toQt(e.what()));
+        return;
+    }
+    Work* w = work.get();
+    w->thread = QThread::create([w, sweep] {
+        try {
+            w->seconds = wb::estimateSweep(sweep, *w->launcher).total;
+        } catch (const std::exception& e) {
+            w->error = toQt(e.what());
+        }
+    });
+    connect(w->thread, &QThread::finished, this, [this, id = w->id] {
+        if (!m_estimate || m_estimate->id != id) return;
+        const QString error = m_estimate->error;
+        const double seconds = m_estimate->seconds;
+        m_estimate->thread->wait();
+        delete m_estimate->thread;
+        m_estimate.reset();
+        if (error.isEmpty())
+            Q_EMIT estimated(seconds);
+        else
+            Q_EMIT estimateFailed(error);
+    });
+    m_estimate = std::move(work);
+    m_estimate->thread->start();
 }
 
-bool SweepRunner::isEstimating() const { return m_planner->isRunning(); }
+bool SweepRunner::isEstimating() const { return m_estimate != nullptr; }
 
 }  // namespace wbui

@@ -1,8 +1,10 @@
-// A sweep run by the app: `lstm-workbench-cli sweep` in a child process (each cell is itself a child `train`
-// process, so the cells' timings and peak memory are their own and the app stays responsive), paused (the
-// running cell finishes) or cancelled (the cell is redone on resume), and followed through its folder: the
-// CLI rewrites sweep.json atomically at every change of a cell, and a watch on the folder re-reads it. Also
-// the sweep's time estimate (`sweep --plan --json`). What it shows is the Sweep tab's business.
+// A sweep run by the app: the engine's sweep (workbench/SweepRun.h) on a thread of its own, its cells child
+// `train` processes of lstm-workbench-cli (so the cells' timings and peak memory are their own and the app
+// stays responsive), paused (the running cell finishes) or cancelled (the cell is redone on resume), and
+// followed through its folder: the sweep rewrites sweep.json atomically at every change of a cell, and a
+// watch on the folder re-reads it (a sweep folder opened while the CLI runs it elsewhere is followed the
+// same way). Also the sweep's time estimate (workbench/SweepEstimate.h), on a thread too. What it shows is
+// the Sweep tab's business.
 #pragma once
 
 #include <QElapsedTimer>
@@ -16,11 +18,8 @@
 #include "workbench/Sweep.h"
 
 class QFileSystemWatcher;
-class QTemporaryDir;
 
 namespace wbui {
-
-class CliProcess;
 
 class SweepRunner : public QObject {
     Q_OBJECT
@@ -30,7 +29,8 @@ public:
     explicit SweepRunner(QObject* parent = nullptr);
     ~SweepRunner() override;  // a running sweep stops at once; its running cell is redone on resume
 
-    void setCliProgram(const QString& program);
+    // The program that trains the cells (default: the lstm-workbench-cli beside this program).
+    void setCliProgram(const QString& program) { m_program = program; }
 
     // A new sweep of `base` over the grid into dir (created by the CLI). False with *error set.
     bool start(const wb::ExperimentConfig& base, const std::vector<wb::SweepAxis>& grid, int repeats,
@@ -54,35 +54,35 @@ public:
     // Seconds left by the wall time per cell finished since the start or resume; < 0 before one finished.
     double secondsLeft() const;
 
-    // Estimates the grid's time in a planner process; estimated() or estimateFailed() follows.
+    // Estimates the grid's time (its calibration runs are child processes); estimated() or
+    // estimateFailed() follows.
     void estimate(const wb::ExperimentConfig& base, const std::vector<wb::SweepAxis>& grid, int repeats);
     bool isEstimating() const;
 
 Q_SIGNALS:
     void stateChanged(State state);
     void sweepChanged();
-    // The sweep process ended: error is its one-line error ("" when none); someFailed when cells failed.
+    // The sweep ended: error is its one-line error ("" when none); someFailed when cells failed.
     void stopped(const QString& error, bool someFailed);
     void estimated(double seconds);
     void estimateFailed(const QString& why);
 
 private:
-    bool launch(const QStringList& arguments, QString* error);
-    void onFinished(int exitCode, bool crashed);
+    struct Work;  // a sweep or an estimate on its thread
+    bool launch(wb::Sweep sweep, QString* error);
+    void onFinished(const QString& error, bool someFailed);
     void setState(State state);
     void watch(const QString& dir);
-    QString writeConfig(const wb::ExperimentConfig& config, const QString& name, QString* error);
+    static void finish(std::unique_ptr<Work>& work);
 
-    CliProcess* m_cli;
-    CliProcess* m_planner;
+    QString m_program;
     QFileSystemWatcher* m_watcher;
-    std::unique_ptr<QTemporaryDir> m_scratch;  // the base config of a starting sweep or estimate
+    std::unique_ptr<Work> m_run, m_estimate;
     QString m_dir;
     std::optional<wb::Sweep> m_sweep;
     State m_state = State::Idle;
-    QElapsedTimer m_clock;  // since the process started
+    QElapsedTimer m_clock;  // since the sweep started or resumed
     int m_doneAtLaunch = 0;
-    bool m_cancelRequested = false;
 };
 
 }  // namespace wbui

@@ -1,8 +1,8 @@
-// How long the experiment will take on the ticked devices, before it starts. Each device's run is planned by
-// the CLI's sweep planner (`sweep --plan --json` on a one-cell grid), which times a few steps of that very
-// configuration in a child process and scales them to the planned steps and validations (docs/benchmarks.md,
-// "Sweep estimate": within 10 % of the measured time there). Out of process, like sweeps: the GUI thread
-// never waits, and a cancelled estimate is a killed process.
+// How long the experiment will take on the ticked devices, before it starts: the engine's time model
+// (workbench/SweepEstimate.h), which times a few steps of each run's very configuration in a child
+// lstm-workbench-cli process and scales them to the planned steps and validations (docs/benchmarks.md,
+// "Sweep estimate": within 10 % of the measured time there). On a thread of its own: the GUI thread never
+// waits, and a cancelled estimate's calibration run is stopped.
 #pragma once
 
 #include <QObject>
@@ -13,11 +13,13 @@
 
 #include "workbench/Config.h"
 
-class QTemporaryDir;
+class QThread;
+
+namespace wb {
+class CellLauncher;
+}
 
 namespace wbui {
-
-class CliProcess;
 
 class RunEstimator : public QObject {
     Q_OBJECT
@@ -28,7 +30,8 @@ public:
     // Estimates the runs one after another (an estimate in flight is cancelled first); finished() or
     // failed() follows.
     void estimate(const std::vector<wb::ExperimentConfig>& runs);
-    // Kills the planner, if any (a run about to start must not share the cores with its calibration).
+    // Stops the estimate, if any, and waits for it (a run about to start must not share the cores with its
+    // calibration).
     void cancel();
     bool busy() const;
 
@@ -38,15 +41,12 @@ Q_SIGNALS:
     void failed(const QString& why);
 
 private:
-    void startNext();
-    void onPlannerFinished(int code);
-
     QString m_cli;
-    CliProcess* m_process = nullptr;
-    std::unique_ptr<QTemporaryDir> m_scratch;
-    std::vector<wb::ExperimentConfig> m_runs;
-    std::size_t m_next = 0;
+    QThread* m_thread = nullptr;
+    std::unique_ptr<wb::CellLauncher> m_launcher;
+    quint64 m_estimates = 0;  // started or cancelled; the thread's end says which it is of
     double m_seconds = 0;
+    QString m_error;
 };
 
 }  // namespace wbui

@@ -2,7 +2,6 @@
 // ready, go, beat/<r>, failed/<r> and what rank 0 publishes for the others (config, vocabulary, progress).
 #include "distributed/DistributedContext.h"
 
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,16 +10,14 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <set>
 
 #ifdef C10_USE_GLOG
 #include <glog/logging.h>
 #endif
 
 #include "device/DeviceSetup.h"
+#include "process/ChildProcess.h"
 #include "workbench/Errors.h"
-
-extern char** environ;
 
 namespace wb {
 
@@ -196,48 +193,20 @@ void DistributedContext::launchLocalWorkers(const std::string& executable) {
     if (access(executable.c_str(), X_OK) != 0)
         throw TrainingError("cannot start the worker processes: " + executable +
                             " is not an executable program (set WORKBENCH_WORKER_EXE to lstm-workbench-cli)");
-    const std::set<std::string> ours = {"RANK",
-                                        "WORLD_SIZE",
-                                        "LOCAL_RANK",
-                                        "LOCAL_WORLD_SIZE",
-                                        "MASTER_ADDR",
-                                        "MASTER_PORT",
-                                        "WORKBENCH_DIST_TIMEOUT",
-                                        kJobSecretVariable,
-                                        "LSTM_WORKBENCH_BIND_ADDR"};
-    std::vector<std::string> inherited;
-    for (char** e = environ; *e; ++e) {
-        const std::string entry(*e);
-        if (!ours.count(entry.substr(0, entry.find('=')))) inherited.push_back(entry);
-    }
-    const pid_t parent = getpid();
     for (int r = 1; r < m_spec.worldSize; ++r) {
-        // Everything the child needs is built before fork: between fork and exec only async-signal-safe
-        // calls.
-        std::vector<std::string> env = inherited;
-        env.push_back("RANK=" + std::to_string(r));
-        env.push_back("WORLD_SIZE=" + std::to_string(m_spec.worldSize));
-        env.push_back("LOCAL_RANK=" + std::to_string(r));
-        env.push_back("LOCAL_WORLD_SIZE=" + std::to_string(m_spec.worldSize));
-        env.push_back("MASTER_ADDR=" + m_spec.masterAddr);
-        env.push_back("MASTER_PORT=" + std::to_string(m_spec.masterPort));
-        env.push_back("WORKBENCH_DIST_TIMEOUT=" + std::to_string(m_spec.timeoutSeconds));
-        env.push_back(std::string(kJobSecretVariable) + "=" +
-                      m_spec.secret);  // environ is private to its user
-        std::vector<char*> envp;
-        for (auto& s : env) envp.push_back(s.data());
-        envp.push_back(nullptr);
-        std::string exe = executable, sub = "worker";
-        char* argv[] = {exe.data(), sub.data(), nullptr};
-        const pid_t pid = fork();
-        if (pid < 0)
-            throw TrainingError(std::string("cannot start a worker process: ") + std::strerror(errno));
-        if (pid == 0) {
-            prctl(PR_SET_PDEATHSIG, SIGKILL);  // never outlive the rank that started it
-            if (getppid() != parent) _exit(1);
-            execve(exe.c_str(), argv, envp.data());
-            _exit(127);
-        }
+        ChildSpec child;
+        child.argv = {executable, "worker"};
+        // Set over this process's environment (where a rank started by torchrun has its own).
+        child.extraEnv = {"RANK=" + std::to_string(r),
+                          "WORLD_SIZE=" + std::to_string(m_spec.worldSize),
+                          "LOCAL_RANK=" + std::to_string(r),
+                          "LOCAL_WORLD_SIZE=" + std::to_string(m_spec.worldSize),
+                          "MASTER_ADDR=" + m_spec.masterAddr,
+                          "MASTER_PORT=" + std::to_string(m_spec.masterPort),
+                          "WORKBENCH_DIST_TIMEOUT=" + std::to_string(m_spec.timeoutSeconds),
+                          std::string(kJobSecretVariable) + "=" + m_spec.secret,  // environ is private
+                          "LSTM_WORKBENCH_BIND_ADDR="};  // empty is unset: only rank 0 listens
+        const pid_t pid = spawnChild(child, "a worker process");
         m_workers.push_back(pid);
     }
 }

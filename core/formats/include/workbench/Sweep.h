@@ -9,8 +9,9 @@
 // processes, …), and one that is not a field: `link`, the network between a cell's processes. A link cell
 // runs each process on a host of its own, made with network namespaces on this machine and joined by links
 // shaped to the value's rate ("100mbit", "1gbit") or left unshaped ("unshaped"); it needs processes ≥ 2 and,
-// to run, root (the CLI checks). This header is plain data and files; running a cell is the CLI's business
-// (app/cli). What a finished sweep measured is workbench/SweepResults.h; its pictures
+// to run, root (the launcher checks). This header is plain data and files, without LibTorch (it is fuzzed);
+// running the cells and estimating their time is the engine's workbench/SweepRun.h and
+// workbench/SweepEstimate.h. What a finished sweep measured is workbench/SweepResults.h; its pictures
 // workbench/SweepPlots.h.
 #pragma once
 
@@ -29,6 +30,9 @@ struct SweepAxis {
 
 // "batch_size=16,32,64" (also "--grid lr=1e-3,3e-3"); throws InputError naming the axis or the value.
 SweepAxis parseSweepAxis(const std::string& text);
+// An axis as a form gives it: the field's name as typed ("lr") made its key ("learning_rate"), the values
+// checked as parseSweepAxis checks them.
+SweepAxis checkSweepAxis(const SweepAxis& axis);
 
 inline constexpr const char* kLinkAxis = "link";
 inline constexpr const char* kUnshapedLink = "unshaped";
@@ -68,6 +72,7 @@ struct Sweep {
     static std::string linkOf(const SweepCell& cell);
     bool hasLinkAxis() const;
     std::string describe(const SweepCell& cell) const;  // "batch_size=32 device=cpu:2 (repeat 2)"
+    int count(CellState state) const;                   // the cells in that state
 
     std::string toJson() const;
     static Sweep fromJson(const std::string& json, const std::string& sourceName);

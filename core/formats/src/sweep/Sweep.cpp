@@ -71,25 +71,43 @@ bool isLinkValue(const std::string& value) {
     return unit == "kbit" || unit == "mbit" || unit == "gbit";
 }
 
-SweepAxis parseSweepAxis(const std::string& text) {
-    const auto eq = text.find('=');
-    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-        throw InputError("--grid " + text + ": expected FIELD=V1,V2,… (e.g. batch_size=16,32,64)");
+namespace {
+
+// The axis's field key and its values checked; `given` is how the axis reads in a message.
+SweepAxis checkedAxis(const std::string& name, const std::vector<std::string>& values,
+                      const std::string& given) {
     SweepAxis axis;
-    const auto name = text.substr(0, eq);
     // link is the one axis that is not a config field; anything else throws, listing the known names.
     axis.field = name == kLinkAxis ? name : configField(name).key;
-    std::stringstream values(text.substr(eq + 1));
-    for (std::string v; std::getline(values, v, ',');) {
-        if (v.empty()) throw InputError("--grid " + text + ": an empty value");
+    for (const auto& v : values) {
+        if (v.empty()) throw InputError("--grid " + given + ": an empty value");
         if (axis.field == kLinkAxis && !isLinkValue(v))
-            throw InputError("--grid " + text + ": '" + v +
+            throw InputError("--grid " + given + ": '" + v +
                              "' is not a link: give unshaped or a rate such as 100mbit, 1gbit or 500kbit");
         axis.values.push_back(v);
     }
     std::set<std::string> seen(axis.values.begin(), axis.values.end());
-    if (seen.size() != axis.values.size()) throw InputError("--grid " + text + ": a value is given twice");
+    if (seen.size() != axis.values.size()) throw InputError("--grid " + given + ": a value is given twice");
     return axis;
+}
+
+}  // namespace
+
+SweepAxis parseSweepAxis(const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+        throw InputError("--grid " + text + ": expected FIELD=V1,V2,… (e.g. batch_size=16,32,64)");
+    std::vector<std::string> values;
+    std::stringstream list(text.substr(eq + 1));
+    for (std::string v; std::getline(list, v, ',');) values.push_back(v);
+    return checkedAxis(text.substr(0, eq), values, text);
+}
+
+SweepAxis checkSweepAxis(const SweepAxis& axis) {
+    std::string given = axis.field + "=";
+    for (std::size_t i = 0; i < axis.values.size(); ++i) given += (i ? "," : "") + axis.values[i];
+    if (axis.values.empty()) throw InputError("--grid " + given + ": no values");
+    return checkedAxis(axis.field, axis.values, given);
 }
 
 Sweep Sweep::plan(const ExperimentConfig& base, const std::vector<SweepAxis>& axes, int repeats,
@@ -180,6 +198,11 @@ std::string Sweep::describe(const SweepCell& cell) const {
     for (const auto& [key, value] : cell.setting) out += (out.empty() ? "" : " ") + key + "=" + value;
     if (repeats > 1) out += " (repeat " + std::to_string(cell.repeat + 1) + ")";
     return out;
+}
+
+int Sweep::count(CellState state) const {
+    return static_cast<int>(
+        std::count_if(cells.begin(), cells.end(), [state](const SweepCell& c) { return c.state == state; }));
 }
 
 std::string Sweep::toJson() const {

@@ -1,4 +1,4 @@
-// Hosts on this machine, for a sweep's link axis (SweepCommand.cpp) and the scale-out tests
+// Hosts on this machine, for a sweep's link axis (LocalLauncher.cpp) and the scale-out tests
 // (tests/e2e/NetworkScaleOutTest.cpp): each a network namespace with its own address, host name and
 // interface, joined to the others by a bridge in a namespace of its own, as machines on one switch are.
 // Links may be shaped with the token-bucket filter (tc tbf: netem is not available everywhere) and taken
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace wbcli {
+namespace wb {
 
 // A word for sh -c: single-quoted, a ' inside closed, escaped and reopened.
 inline std::string shellQuote(const std::string& s) {
@@ -172,4 +172,4 @@ private:
     std::string m_prefix;
 };
 
-}  // namespace wbcli
+}  // namespace wb

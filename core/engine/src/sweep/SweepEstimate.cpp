@@ -1,0 +1,145 @@
+// The time model (see workbench/SweepEstimate.h).
+#include "workbench/SweepEstimate.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "workbench/ConfigFields.h"
+#include "workbench/CorpusCatalog.h"
+#include "workbench/Errors.h"
+#include "workbench/ModelSummary.h"
+#include "workbench/RemoveAll.h"
+#include "workbench/RunFolder.h"
+#include "workbench/Training.h"
+
+namespace fs = std::filesystem;
+
+namespace wb {
+
+namespace {
+
+// What a short run of a kind of run measures: microseconds per training sample, seconds of one validation,
+// and the seconds a run costs besides its steps and validations.
+struct Calibration {
+    double usPerSample = 0, validationSeconds = 0, fixedSeconds = 0, flopsPerSample = 0;
+};
+
+// Runs that train alike: the same device, processes, threads, batch size, precision, thread split, backend.
+std::string calibrationKey(const ExperimentConfig& c) {
+    return c.device.device + "|" + std::to_string(c.device.processes) + "|" +
+           std::to_string(c.device.threads) + "|" + std::to_string(c.train.batchSize) + "|" +
+           toString(c.device.precision) + "|" + toString(c.device.threadSplit) + "|" +
+           configField("backend").get(c);
+}
+
+constexpr std::int64_t kCalibrationSteps = 5;
+
+// A few steps of the run through the launcher, as a cell runs: its wall time, the run's own clock for the
+// steps (trainSeconds) and for the steps and the one validation at the end (the last record's wall time).
+Calibration calibrate(ExperimentConfig config, const fs::path& tmp, int index, CellLauncher& launcher) {
+    config.train.epochs = 0;
+    config.train.maxSteps = config.train.warmupSteps + kCalibrationSteps;
+    config.train.validateEvery = 0;  // one validation, at the end
+    const fs::path dir = tmp / std::to_string(index);
+    fs::create_directories(dir);
+    writeFileAtomic((dir / "config.json").string(), config.toJson());
+    const auto start = std::chrono::steady_clock::now();
+    launcher.start({config.data.corpus, (dir / "run").string(), (dir / "config.json").string(),
+                    (dir / "stderr").string(), "", config.device.processes});
+    const CellEnd end = launcher.waitForAnEnd().second;
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (end.code == kStoppedCode) throw TrainingError("the estimate was stopped");
+    if (end.code != 0) throw TrainingError("the calibration run failed: " + end.error);
+    const auto record = loadRunFolder((dir / "run").string());
+    double lastRecord = 0;
+    for (const auto& m : record.metrics) lastRecord = std::max(lastRecord, m.wallSeconds);
+    Calibration c;
+    c.usPerSample = record.info.summary.usPerSample;
+    c.validationSeconds = std::max(0.0, lastRecord - record.info.summary.trainSeconds);
+    // The warm-up steps are in the run's clock but not in its µs per sample: they count as fixed cost.
+    c.fixedSeconds = std::max(0.0, wall - lastRecord) +
+                     std::max(0.0, record.info.summary.trainSeconds -
+                                       c.usPerSample * 1e-6 * static_cast<double>(kCalibrationSteps) *
+                                           static_cast<double>(config.train.batchSize));
+    return c;
+}
+
+// The steps a run trains and the validations it makes: one at the end, one every validate_every steps and
+// one at every epoch's end before it.
+std::pair<std::int64_t, std::int64_t> stepsAndValidations(const TrainConfig& t, std::int64_t stepsPerEpoch) {
+    const std::int64_t steps = t.maxSteps > 0 && (t.epochs == 0 || t.maxSteps < t.epochs * stepsPerEpoch)
+                                   ? t.maxSteps
+                                   : t.epochs * stepsPerEpoch;
+    std::int64_t validations = 1;
+    if (steps > 0 && t.validateEvery > 0) validations += (steps - 1) / t.validateEvery;
+    if (steps > 0 && stepsPerEpoch > 0) validations += (steps - 1) / stepsPerEpoch;
+    return {steps, validations};
+}
+
+}  // namespace
+
+RunsEstimate estimateRuns(const std::vector<ExperimentConfig>& runs, CellLauncher& launcher) {
+    RunsEstimate out;
+    if (runs.empty()) return out;
+    static std::atomic<int> made{0};  // two estimates at once in one process never share a folder
+    const auto tmp = fs::temp_directory_path() /
+                     ("lstm-workbench-plan-" + std::to_string(getpid()) + "-" + std::to_string(made++));
+    fs::create_directories(tmp);
+    struct Cleanup {
+        fs::path p;
+        ~Cleanup() {
+            std::error_code ec;
+            removeAll(p, ec);
+        }
+    } cleanup{tmp};
+    const auto corpus = std::make_shared<const Corpus>(
+        loadCorpus(resolveCorpusPath(runs.front().data.corpus), runs.front().data.format));
+    std::map<std::string, Calibration> calibrations;
+    for (const auto& c : runs) {
+        // The corpus is read once; a run of another corpus (never in a sweep) reads its own.
+        const auto runCorpus =
+            c.data.corpus == runs.front().data.corpus && c.data.format == runs.front().data.format
+                ? corpus
+                : std::make_shared<const Corpus>(loadCorpus(resolveCorpusPath(c.data.corpus), c.data.format));
+        TrainingJob job(c, (tmp / "never-created").string(), runCorpus);
+        const std::int64_t stepsPerEpoch = job.stepsPerEpoch();
+        const double flops =
+            summarizeModel(job.config(), job.vocabularySize(), job.classCount()).trainFlopsPerSample;
+        auto [it, added] = calibrations.try_emplace(calibrationKey(c));
+        if (added) {
+            it->second = calibrate(c, tmp, int(calibrations.size()), launcher);
+            it->second.flopsPerSample = flops;
+        }
+        const Calibration& cal = it->second;
+        if (calibrations.size() == 1) out.calibrationUsPerSample = cal.usPerSample;
+        const auto [steps, validations] = stepsAndValidations(c.train, stepsPerEpoch);
+        const double scale = cal.flopsPerSample > 0 ? flops / cal.flopsPerSample : 1.0;
+        out.seconds.push_back(cal.fixedSeconds +
+                              static_cast<double>(steps * c.train.batchSize) * cal.usPerSample * 1e-6 *
+                                  scale +
+                              static_cast<double>(validations) * cal.validationSeconds * scale);
+        out.total += out.seconds.back();
+    }
+    return out;
+}
+
+RunsEstimate estimateSweep(const Sweep& sweep, CellLauncher& launcher) {
+    std::vector<ExperimentConfig> runs;
+    for (const auto& cell : sweep.cells) runs.push_back(sweep.cellConfig(cell));
+    return estimateRuns(runs, launcher);
+}
+
+double secondsLeft(const Sweep& sweep, int doneAtStart, double elapsedSeconds) {
+    const int done = sweep.count(CellState::Done), total = int(sweep.cells.size());
+    if (done <= doneAtStart || done >= total) return -1;
+    const double perCell = elapsedSeconds / double(done - doneAtStart);
+    return perCell * double(total - done - sweep.count(CellState::Failed));
+}
+
+}  // namespace wb
