@@ -48,7 +48,7 @@ std::string makePoemsModel(wb::LstmBackend backend, const std::string& dir) {
     config.train.maxSteps = 1;
     config.train.batchSize = 4;
     config.data.valFraction = 0.01;
-    config.device.threads = 1;
+    config.device.spec.threads = 1;
     std::filesystem::remove_all(dir);
     wb::TrainingJob job(config, dir);
     job.run();

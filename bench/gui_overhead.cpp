@@ -70,8 +70,6 @@ double cliRun(const std::string& corpus, const std::string& configFile, const st
 
 double guiRun(wbui::MainWindow& window, int threads) {
     wb::DeviceInfo cpu;
-    cpu.id = "cpu";
-    cpu.kind = "cpu";
     cpu.name = "CPU";
     cpu.threads = std::max(threads, 2);
     window.deviceList()->setDevices({cpu});  // "CPU · 1 thread", "CPU · N threads"

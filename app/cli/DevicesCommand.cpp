@@ -17,9 +17,9 @@ int runDevices(bool jsonOut) {
     if (jsonOut) {
         json list = json::array();
         for (const auto& d : devices)
-            list.push_back({{"id", d.id},
+            list.push_back({{"id", d.id()},
                             {"name", d.name},
-                            {"kind", d.kind},
+                            {"kind", d.kind()},
                             {"threads", d.threads},
                             {"memory_bytes", d.memoryBytes},
                             {"bf16", d.bf16},
@@ -40,7 +40,7 @@ int runDevices(bool jsonOut) {
     std::printf("CPU kernels: %s\n", wb::cpuKernels().c_str());
     if (!blasCaveat.empty()) std::printf("warning: %s\n", blasCaveat.c_str());
     for (const auto& d : devices) {
-        std::printf("%-8s %s", d.id.c_str(), d.name.c_str());
+        std::printf("%-8s %s", d.id().c_str(), d.name.c_str());
         if (d.memoryBytes > 0) std::printf(", %.1f GiB", static_cast<double>(d.memoryBytes) / (1 << 30));
         std::printf("\n");
     }

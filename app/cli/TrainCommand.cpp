@@ -14,12 +14,12 @@
 
 int runTrain(TrainOptions o) {
     o.config.data.corpus = o.corpus;
-    const auto spec = torchrunRank(o.nprocGiven ? o.config.device.processes : 0);
+    const auto spec = torchrunRank(o.nprocGiven ? o.config.device.spec.processes : 0);
     if (spec && spec->rank > 0) return runWorker(*spec, o.corpus);
     // Processes sharing this machine share its cores: unless told otherwise, each gets its share.
-    const auto localProcesses = spec ? spec->localWorldSize : o.config.device.processes;
+    const auto localProcesses = spec ? spec->localWorldSize : o.config.device.spec.processes;
     if (!o.threadsGiven)
-        o.config.device.setSpec(wb::shareCoresBetweenProcesses(o.config.device.spec(), localProcesses));
+        o.config.device.spec = wb::shareCoresBetweenProcesses(o.config.device.spec, localProcesses);
     // A corpus not tokenized before is tokenized into its store first: minutes for a few GB, so it shows.
     ProgressPrinter tokenizing(o.quiet || o.json);
     wb::TrainingJob job(o.config, o.out, nullptr, [&](std::uint64_t done, std::uint64_t total) {

@@ -19,6 +19,7 @@
 #include "workbench/DeviceSpec.h"
 #include "workbench/Distributed.h"
 #include "workbench/Errors.h"
+#include "workbench/PackageRules.h"
 #include "workbench/RunFolder.h"
 
 namespace {
@@ -115,6 +116,18 @@ Command addDevices(CLI::App& app) {
     auto* cmd = app.add_subcommand("devices", "List what this machine can train on");
     cmd->add_flag("--json", *json, "Machine-readable output");
     return {cmd, [json] { return runDevices(*json); }};
+}
+
+// The rules python/lstm_workbench/rules.json holds (workbench/PackageRules.h).
+Command addRules(CLI::App& app) {
+    auto* cmd = app.add_subcommand(
+        "rules",
+        "Print, as JSON, the rules the Python package shares with this program: every config field's "
+        "default, range and label, the validation batch, the special tokens");
+    return {cmd, [] {
+                std::cout << wb::packageRulesJson();
+                return 0;
+            }};
 }
 
 Command addInspect(CLI::App& app) {
@@ -440,7 +453,7 @@ int main(int argc, char** argv) {
     const std::vector<Command> commands{addDevices(app), addInspect(app), addPrepare(app),  addTokenize(app),
                                         addTrain(app),   addResume(app),  addGenerate(app), addClassify(app),
                                         addExport(app),  addBench(app),   addWorker(app),   addSweep(app),
-                                        addCompare(app), addVerse(app)};
+                                        addCompare(app), addVerse(app),   addRules(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

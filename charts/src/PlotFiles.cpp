@@ -164,9 +164,9 @@ QByteArray PlotFiles::environmentJson() {
         QJsonArray devices;
         for (const auto& d : wb::listDevices()) {
             QJsonObject o;
-            o[QStringLiteral("id")] = toQt(d.id);
+            o[QStringLiteral("id")] = toQt(d.id());
             o[QStringLiteral("name")] = toQt(d.name);
-            o[QStringLiteral("kind")] = toQt(d.kind);
+            o[QStringLiteral("kind")] = toQt(d.kind());
             o[QStringLiteral("threads")] = d.threads;
             o[QStringLiteral("memory_bytes")] = double(d.memoryBytes);
             devices.append(o);

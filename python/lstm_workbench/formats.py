@@ -10,27 +10,16 @@ RunFormatWarning and ignored."""
 import json
 import warnings
 
+from . import rules
 from .errors import RunError
 
-FORMAT_VERSION = (2, 0)  # what the app writes now, and the newest major version read here
-
-# The fields that change what a trained model computes from a text (ConfigFields.cpp's shapesModel()).
-MODEL_SHAPING_FIELDS = ("task", "data.tokens", "data.seq_len", "model.embedding", "model.hidden", "model.layers",
-                        "model.bidirectional", "model.pooling")
-
-# Every key of a config.json the app writes, by section ("" the top level): ConfigFields.cpp's table. A test
-# checks it against the config.json of runs the CLI trains, so a field the app adds fails it here.
-CONFIG_KEYS = {
-    "": ("name", "task", "data", "model", "train", "device"),
-    "data": ("corpus", "format", "tokens", "vocab_size", "min_count", "seq_len", "stride", "val_fraction",
-             "data_fraction", "val_size"),
-    "model": ("embedding", "hidden", "layers", "bidirectional", "dropout", "pooling", "backend"),
-    "train": ("batch_size", "learning_rate", "optimizer", "lr_schedule", "lr_warmup_steps", "weight_decay",
-              "epochs", "max_steps", "grad_clip", "validate_every", "validation_samples", "early_stop_patience",
-              "seed", "warmup_steps", "log_every", "tensorboard"),
-    "device": ("threads", "device", "precision", "thread_split", "processes", "grad_compression", "cuda_graph",
-               "tf32"),
-}
+# What the app writes now and the newest major version read here; the fields that change what a trained
+# model computes from a text; every key of a config.json the app writes, by section ("" the top level). All
+# three from the app's rules (rules.py); a test checks the keys against the config.json of runs the CLI
+# trains.
+FORMAT_VERSION = rules.FORMAT_VERSION
+MODEL_SHAPING_FIELDS = rules.MODEL_SHAPING_FIELDS
+CONFIG_KEYS = rules.CONFIG_KEYS
 VOCAB_KEYS = ("level", "tokens", "classes")
 _VERSION_KEYS = ("format_version", "written_by")
 

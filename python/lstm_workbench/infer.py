@@ -6,6 +6,7 @@ from typing import List, NamedTuple, Tuple
 
 import torch
 
+from . import rules
 from .errors import RunError
 from .run import evaluating
 from .vocab import BOS, EOS, PAD, UNK
@@ -129,7 +130,7 @@ def classify(run, text, top_k=5):
     mode it was in."""
     if run.task != "classify":
         raise RunError(run.path, "this run is a language model: it generates text, it does not classify")
-    tokens = run.vocab.tokenize(text)[: run.config["data"].get("seq_len", 64)]
+    tokens = run.vocab.tokenize(text)[: run.config["data"].get("seq_len", rules.initial("data", "seq_len"))]
     ids = [run.vocab.id(t) for t in tokens] or [UNK]
     with torch.no_grad(), evaluating(run.model):
         x = torch.tensor([ids], dtype=torch.long, device=run.device)

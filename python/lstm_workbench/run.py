@@ -11,6 +11,7 @@ import torch.nn.functional as F
 from safetensors import safe_open
 from safetensors.torch import load_file
 
+from . import rules
 from .errors import RunError, check_file, json_type, read_json
 from .formats import check_config, format_version
 from .model import model_from_config
@@ -21,17 +22,12 @@ try:
 except ImportError:  # a safetensors older than its exported error type
     SafetensorError = Exception
 
-# The app's initial values (ConfigFields.cpp), for a config.json of format 1 from before a field existed.
-_MODEL_DEFAULTS = {"embedding": 64, "hidden": 128, "layers": 2, "bidirectional": False, "dropout": 0.0,
-                   "pooling": "last"}
 _CHECKPOINTS = {"last": "model.safetensors", "best": "best-model.safetensors"}
-# The config.json fields this package reads, by section: (type, least, most, the app's label), the ranges
-# ConfigFields.cpp's, so that a config the app refuses is refused here in the same words.
-_FIELDS = {"model": {"embedding": (int, 1, 8192, "embedding size"), "hidden": (int, 1, 8192, "hidden size"),
-                     "layers": (int, 1, 8, "number of layers"), "dropout": (float, 0.0, 1.0, "dropout"),
-                     "bidirectional": (bool, None, None, None), "pooling": (str, None, None, None)},
-           "data": {"seq_len": (int, 2, 100000, "sequence length")},
-           "train": {"batch_size": (int, 1, 1 << 20, "batch size")}}
+# The config.json fields this package reads, by section, checked as the app checks them (their types, ranges
+# and labels are the app's, from rules.json), so that a config the app refuses is refused here in the same
+# words.
+_READ = {"model": ("embedding", "hidden", "layers", "dropout", "bidirectional", "pooling"), "data": ("seq_len",),
+         "train": ("batch_size",)}
 _INTEGER_COLUMNS = ("step", "samples")
 _NUMBER_COLUMNS = ("epoch", "wall_s", "value")
 
@@ -96,12 +92,14 @@ def _section(config, name, file, defaults=None):
     if not isinstance(section, dict):
         raise RunError(file, f"{name}: expected an object")
     values = {**(defaults or {}), **{k: v for k, v in section.items() if v is not None}}
-    for key, (kind, least, most, label) in _FIELDS[name].items():
+    for key in _READ[name]:
         if key not in values:
             continue
         v = values[key]
         where = f"{name}.{key}"
-        if kind is int:
+        field = rules.field(name, key)
+        kind, least, most, label = field["type"], field["min"], field["max"], field["label"]
+        if kind == "integer":
             # 64.0 written by another tool is 64, as the app reads it.
             if isinstance(v, float) and v.is_integer():
                 v = values[key] = int(v)
@@ -110,17 +108,21 @@ def _section(config, name, file, defaults=None):
             if not least <= v <= most:
                 raise RunError(file, f"{label} must be " + (f"at least {least}" if v < least else f"at most {most}")
                                + f" (is {v})")
-        elif kind is float:
+        elif kind == "number":
             if isinstance(v, bool) or not isinstance(v, (int, float)):
                 raise RunError(file, f"{where}: expected a number")
-            if not least <= v < most:
-                raise RunError(file, f"{label} must be in [{least:g}, {most:g}) (is {v:g})")
-        elif kind is bool and not isinstance(v, bool):
+            low_ok = v > least if field["min_open"] else v >= least
+            high_ok = v < most if field["max_open"] else v <= most
+            if not (low_ok and high_ok):
+                raise RunError(file, f"{label} must be in {'(' if field['min_open'] else '['}{least:g}, {most:g}"
+                               f"{')' if field['max_open'] else ']'} (is {v:g})")
+        elif kind == "boolean" and not isinstance(v, bool):
             raise RunError(file, f"{where}: expected true or false")
-        elif kind is str and not isinstance(v, str):
+        elif kind in ("choice", "text") and not isinstance(v, str):
             raise RunError(file, f"{where}: expected a string")
-    if name == "model" and values["pooling"] not in ("last", "mean", "max"):
-        raise RunError(file, f"model.pooling: unknown pooling '{values['pooling']}' (expected last, mean or max)")
+        elif kind == "choice" and v not in field["choices"]:
+            choices = field["choices"]
+            raise RunError(file, f"{where}: unknown {label} '{v}' (expected {', '.join(choices[:-1])} or {choices[-1]})")
     return values
 
 
@@ -152,7 +154,7 @@ class Run:
         config_file = os.path.join(self.path, "config.json")
         self.config = read_json(config_file, expect="an experiment config")
         check_config(self.config, config_file)
-        self.config["model"] = _section(self.config, "model", config_file, _MODEL_DEFAULTS)
+        self.config["model"] = _section(self.config, "model", config_file, rules.MODEL_DEFAULTS)
         self.config["data"] = _section(self.config, "data", config_file)
         self.config["train"] = _section(self.config, "train", config_file)
         if self.config.get("task") is None:
@@ -228,7 +230,8 @@ class Run:
             raise _not_safetensors(file, e) from e
         inputs, targets, lengths = self._validation_tensors(file, data)
         # The file says the batch size its validations used; a file without it had the app's rule.
-        default_batch = max(self.config["train"].get("batch_size", 32), 64)
+        default_batch = max(self.config["train"].get("batch_size", rules.initial("train", "batch_size")),
+                            rules.VALIDATION_BATCH_AT_LEAST)
         try:
             eval_batch = batch_size or int(meta.get("eval_batch") or default_batch)
         except (TypeError, ValueError) as e:

@@ -21,6 +21,7 @@ import torch
 from safetensors import safe_open
 from safetensors.torch import save_file
 
+from . import rules
 from .errors import RunError, check_file
 from .formats import FORMAT_VERSION, check_config
 from .model import model_from_config
@@ -30,8 +31,10 @@ from .run import Run, _not_safetensors, SafetensorError
 # (AdamW's) and shrinks only the weight matrices, not the biases.
 APP_BETAS = (0.9, 0.999)
 APP_EPS = 1e-8
-# ConfigFields.cpp's initial values, for a config.json of format 1 that lacks them.
-_INITIAL = {"learning_rate": 0.002, "weight_decay": 0.0, "optimizer": "adam", "tokens": "char", "seq_len": 64}
+# The app's initial values (rules.json), for a config.json of format 1 that lacks them.
+_INITIAL = {"learning_rate": rules.initial("train", "learning_rate"),
+            "weight_decay": rules.initial("train", "weight_decay"), "optimizer": rules.initial("train", "optimizer"),
+            "tokens": rules.initial("data", "tokens"), "seq_len": rules.initial("data", "seq_len")}
 # ProgressState::toMetadata's keys, in the order it writes them.
 _PROGRESS_KEYS = ("step", "optimizer_steps", "epoch_index", "batch_in_epoch", "samples", "wall_seconds",
                   "measured_seconds", "measured_samples", "last_train_loss", "best_val_loss", "best_val_accuracy",

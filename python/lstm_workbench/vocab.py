@@ -5,11 +5,12 @@ from typing import NamedTuple
 
 import torch
 
+from . import rules
 from .errors import RunError, json_type, read_json
 from .formats import VOCAB_KEYS, format_version, warn_unknown
 
 PAD, UNK, BOS, EOS = 0, 1, 2, 3
-SPECIALS = ("<pad>", "<unk>", "<bos>", "<eos>")
+SPECIALS = rules.SPECIALS  # "<pad>", "<unk>", "<bos>", "<eos>": the app's, in id order
 
 
 # The sets below are the C++ tokenizer's, code point by code point: a token that split differently would

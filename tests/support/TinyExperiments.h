@@ -29,7 +29,7 @@ inline wb::ExperimentConfig tinyLanguageModel(const std::string& corpus,
     c.train.maxSteps = 120;
     c.train.logEvery = 10;
     c.train.warmupSteps = 2;
-    c.device.threads = 1;
+    c.device.spec.threads = 1;
     // fp32, not the default auto: the tests compare runs step by step, on any CPU (auto's tests pin it back).
     c.device.precision = wb::Precision::Fp32;
     return c;
@@ -51,7 +51,7 @@ inline wb::ExperimentConfig tinyClassifier(const std::string& corpus) {
     c.train.batchSize = 16;
     c.train.learningRate = 1e-2;
     c.train.epochs = 6;
-    c.device.threads = 1;
+    c.device.spec.threads = 1;
     c.device.precision = wb::Precision::Fp32;  // as tinyLanguageModel
     return c;
 }

@@ -375,7 +375,7 @@ TEST(MainWindow, TheMultiProcessEntryTrainsOverGlooAndItsRunSaysSo) {
     EXPECT_EQ(record.info.status, wb::RunStatus::Completed);
     EXPECT_EQ(record.info.worldSize, 2);
     EXPECT_EQ(record.info.backend, "gloo");
-    EXPECT_EQ(record.config.device.processes, 2);
+    EXPECT_EQ(record.config.device.spec.processes, 2);
     EXPECT_EQ(record.info.summary.steps, 8);
     const QString device = RunCollection::deviceLabelFor(win.w->launcher()->runs()->at(0).record);
     EXPECT_NE(device.indexOf(QStringLiteral("2 processes (Gloo)")), -1) << device.toStdString();

@@ -26,8 +26,6 @@ struct TestWindow {
         w->setQuitQuestion([](const QString&) { return true; });  // no modal question in a test
         w->setRunsDirectory(QString::fromStdString(tmp.file("runs")));
         wb::DeviceInfo cpu;
-        cpu.id = "cpu";
-        cpu.kind = "cpu";
         cpu.name = "test CPU";
         cpu.threads = 2;
         w->deviceList()->setDevices({cpu});

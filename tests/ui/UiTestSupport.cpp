@@ -44,8 +44,7 @@ wb::ExperimentConfig tinyConfig(wb::Task task, const std::string& corpus, long l
     c.train.validateEvery = 4;
     c.train.logEvery = 1;
     c.train.warmupSteps = 1;
-    c.device.device = "cpu";
-    c.device.threads = 1;
+    c.device.spec = wb::DeviceSpec::parse("cpu:1");
     return c;
 }
 

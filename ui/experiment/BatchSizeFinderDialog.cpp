@@ -21,10 +21,10 @@ BatchSizeFinderDialog::BatchSizeFinderDialog(wb::ExperimentConfig config,
       m_config(std::move(config)),
       m_corpus(std::move(corpus)) {
     resize(600, 460);
-    m_deviceLabel = deviceLabel(m_config.device.device, m_config.device.threads, {});
+    m_deviceLabel = deviceLabel(m_config.device.spec.id(), m_config.device.spec.threads, {});
     statusLabel()->setText(tr("Preparing the corpus to time batch sizes on %1…").arg(m_deviceLabel));
     progressBar()->setRange(0, 0);  // busy until the corpus tells how many sizes it allows
-    warnIfBusy(m_config.device.threads);
+    warnIfBusy(m_config.device.spec.threads);
     m_table = new QTableWidget(0, 3, this);
     m_table->setHorizontalHeaderLabels({tr("Batch size"), tr("µs/sample"), tr("Steps per epoch")});
     m_table->horizontalHeader()->setStretchLastSection(true);

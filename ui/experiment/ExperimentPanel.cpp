@@ -325,7 +325,7 @@ void ExperimentPanel::writeWidgets() {
         else if (auto* combo = qobject_cast<QComboBox*>(widget))
             combo->setCurrentIndex(combo->findData(toQt(field->getChoice(c))));
         else if (auto* line = qobject_cast<QLineEdit*>(widget))
-            line->setText(toQt(field->text(c)));
+            line->setText(toQt(field->get(c)));
         if (field->form.classifierOnly) widget->setEnabled(classifier);
     }
     m_updating = false;
@@ -347,7 +347,7 @@ void ExperimentPanel::readWidgets() {
         } else if (auto* combo = qobject_cast<QComboBox*>(widget)) {
             field->setChoice(c, toStd(combo->currentData().toString()));
         } else if (auto* line = qobject_cast<QLineEdit*>(widget)) {
-            field->text(c) = toStd(line->text());
+            field->set(c, toStd(line->text()));
         }
     }
 }

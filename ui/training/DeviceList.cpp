@@ -34,8 +34,6 @@ void DeviceList::refresh() {
     } catch (const std::exception& e) {
         // Without a device list we still offer the CPU: training on it needs nothing special.
         wb::DeviceInfo cpu;
-        cpu.id = "cpu";
-        cpu.kind = "cpu";
         cpu.name = "CPU";
         cpu.threads = 1;
         setDevices({cpu});
@@ -55,7 +53,7 @@ void DeviceList::setDevices(const std::vector<wb::DeviceInfo>& devices) {
     const QStringList previouslyChecked = checkedLabels();
     m_choices.clear();
     for (const auto& d : devices) {
-        const wb::DeviceSpec device = wb::DeviceSpec::parse(d.id);
+        const wb::DeviceSpec& device = d.device;
         if (device.isCpu()) {
             m_choices.push_back(cpuChoice(1, 1, d.name));
             if (d.threads > 1) {
@@ -65,10 +63,10 @@ void DeviceList::setDevices(const std::vector<wb::DeviceInfo>& devices) {
                 m_choices.push_back(cpuChoice(1, d.threads, d.name));
             }
         } else {
-            QString label = toQt(d.name.empty() ? d.id : d.name);
+            QString label = toQt(d.name.empty() ? d.id() : d.name);
             if (d.memoryBytes > 0)
                 label += QStringLiteral(" · ") + toQt(wb::humanBytes(double(d.memoryBytes)));
-            label += QStringLiteral(" (%1)").arg(toQt(d.id));
+            label += QStringLiteral(" (%1)").arg(toQt(d.id()));
             m_choices.push_back({device, label, d.name});
         }
     }

@@ -45,7 +45,7 @@ public:
     bool isDone() const {
         return m_state == State::Completed || m_state == State::Stopped || m_state == State::Failed;
     }
-    bool isCpu() const { return wb::isCpuDevice(m_config.device.device); }
+    bool isCpu() const { return m_config.device.spec.isCpu(); }
     const QString& runDir() const { return m_runDir; }
     const QString& label() const { return m_label; }
     const wb::ExperimentConfig& config() const { return m_config; }

@@ -41,7 +41,7 @@ wb::RunStatus runStatusOf(RunController::State state) {
 }
 
 wb::ExperimentConfig onDevice(wb::ExperimentConfig config, const DeviceChoice& choice) {
-    config.device.setSpec(choice.device);
+    config.device.spec = choice.device;
     return config;
 }
 
@@ -130,8 +130,8 @@ bool RunLauncher::finderExperiment(const QString& finder, wb::ExperimentConfig* 
     const auto choices = m_views.devices->checkedChoices();
     if (!choices.empty()) {  // a finder runs in this process, whatever processes the device has
         wb::DeviceSpec device = choices.back().device;
-        device.processes = config->device.processes;
-        config->device.setSpec(device);
+        device.processes = config->device.spec.processes;
+        config->device.spec = device;
     }
     return true;
 }

@@ -149,7 +149,7 @@ void RunProgressPanel::updateState(RunController* controller) {
     it->state->setToolTip(controller->lastError());
     const bool done = controller->isDone();
     // The ranks of a data-parallel run wait on each other inside collectives: such a run stops, not pauses.
-    const bool pausable = controller->config().device.processes <= 1;
+    const bool pausable = controller->config().device.spec.processes <= 1;
     it->pause->setEnabled(!done && pausable);
     if (!pausable)
         it->pause->setToolTip(tr("A run over several processes cannot pause: stop it, then resume it"));

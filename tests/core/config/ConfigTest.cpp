@@ -73,7 +73,8 @@ TEST(Config, RoundTripKeepsEveryField) {
     c.train.seed = 18446744073709551615ull;
     c.train.warmupSteps = 1;
     c.train.logEvery = 5;
-    c.device = {"cuda:1", 6, wb::Precision::Fp16};
+    c.device.spec = {wb::DeviceSpec::Kind::Cuda, 1, 6, 1};
+    c.device.precision = wb::Precision::Fp16;
     const auto back = wb::ExperimentConfig::fromJson(c.toJson(), "c.json");
     EXPECT_EQ(back.toJson(), c.toJson());
     EXPECT_EQ(back.name, c.name);
@@ -179,14 +180,13 @@ TEST(Config, ValidateExplainsEveryBadValue) {
     check([](C& c) { c.train.gradClip = -1; }, "gradient clipping must be at least 0");
     check([](C& c) { c.train.validateEvery = -1; }, "validate every must be at least 0");
     check([](C& c) { c.train.earlyStopPatience = -1; }, "early-stop patience must be at least 0");
-    check([](C& c) { c.device.threads = -2; }, "threads must be at least 0");
+    check([](C& c) { c.device.spec.threads = -2; }, "threads must be at least 0");
     check([](C& c) { c.device.precision = wb::Precision::Fp16; }, "fp16 needs a CUDA device");
 
     auto ok = base;
     ok.train.epochs = 0;
     ok.train.maxSteps = 10;
-    ok.device.device = "cuda:0";
-    ok.device.threads = 0;
+    ok.device.spec = wb::DeviceSpec::parse("cuda:0");
     ok.device.precision = wb::Precision::Fp16;
     EXPECT_TRUE(ok.validate().empty());
     auto cls = wb::defaultConfig(wb::Task::Classifier);
@@ -274,7 +274,7 @@ TEST(Config, PresetsCarryTheirMeasuredThreadCount) {
         std::sort(one.begin(), one.end());
         std::sort(two.begin(), two.end());
         const std::int64_t fastest = two[two.size() / 2] < one[one.size() / 2] ? 2 : 1;
-        EXPECT_EQ(wb::presetConfig(name).device.threads, std::min(fastest, cores)) << name;
+        EXPECT_EQ(wb::presetConfig(name).device.spec.threads, std::min(fastest, cores)) << name;
         EXPECT_EQ(wb::presetConfig(name).device.threadSplit, wb::ThreadSplit::Batch) << name;
     }
 }

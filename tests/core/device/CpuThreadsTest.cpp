@@ -84,7 +84,7 @@ TEST(CpuThreads, ATrainingRunLeavesTheProcessAsItFoundItAndRecordsBlasThreads) {
     wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(40));
     auto config = wbtest::tinyLanguageModel(dir.file("pattern.txt"));
     config.train.maxSteps = 3;
-    config.device.threads = 1;
+    config.device.spec.threads = 1;
     TrainingJob(config, dir.file("run")).run();
     EXPECT_EQ(torch::get_num_threads(), 2);
     if (blasThreadsFollow()) EXPECT_EQ(blasThreads(), 2);
@@ -100,7 +100,7 @@ TEST(CpuThreads, TheFindersLeaveTheProcessAsTheyFoundIt) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(40));
     auto config = wbtest::tinyLanguageModel(dir.file("pattern.txt"));
-    config.device.threads = 1;
+    config.device.spec.threads = 1;
     const auto corpus = loadCorpus(config.data.corpus, config.data.format);
     int torchDuring = 0, blasDuring = 0;
     const auto observe = [&] {

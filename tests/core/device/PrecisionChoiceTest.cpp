@@ -59,11 +59,11 @@ TEST(PrecisionChoice, AutoIsFp32ForAClassifierAndOnCuda) {
 // The app's row of a run that is starting names what the run will say in run.json, never "auto".
 TEST(PrecisionChoice, WhatARunWillUseIsSaidBeforeItStarts) {
     auto lm = defaultConfig(Task::LanguageModel);
-    lm.device.device = "cpu";
+    lm.device.spec = DeviceSpec::parse("cpu");
     ASSERT_EQ(lm.device.precision, Precision::Auto);
     EXPECT_EQ(precisionRunWillUse(lm), cpuBf16KernelsUsable() ? "bf16" : "fp32");
     auto classifier = defaultConfig(Task::Classifier);
-    classifier.device.device = "cpu";
+    classifier.device.spec = DeviceSpec::parse("cpu");
     EXPECT_EQ(precisionRunWillUse(classifier), "fp32");
     lm.device.precision = Precision::Fp32;
     EXPECT_EQ(precisionRunWillUse(lm), "fp32");

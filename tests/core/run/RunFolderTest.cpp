@@ -190,7 +190,8 @@ TEST(RunFolder, LabelNamesDeviceThreadsAndPrecision) {
     r.info.deviceName = "NVIDIA H100 80GB HBM3";
     EXPECT_EQ(r.label(), "NVIDIA H100 80GB HBM3 · bf16");
     wb::RunRecord fromConfig;  // nothing in run.json yet: the config says what was asked for
-    fromConfig.config.device = {"cpu", 4, wb::Precision::Fp32};
+    fromConfig.config.device.spec = wb::DeviceSpec::parse("cpu:4");
+    fromConfig.config.device.precision = wb::Precision::Fp32;
     EXPECT_EQ(fromConfig.label(), "cpu · 4 threads · fp32");
 }
 

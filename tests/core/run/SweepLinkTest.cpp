@@ -16,7 +16,7 @@ namespace {
 wb::ExperimentConfig twoProcesses() {
     wb::ExperimentConfig base = wb::defaultConfig(wb::Task::LanguageModel);
     base.data.corpus = "corpus.txt";
-    base.device.processes = 2;
+    base.device.spec.processes = 2;
     return base;
 }
 
@@ -45,7 +45,7 @@ TEST(SweepLink, ALinkCellKeepsItsConfigAndNamesItsLink) {
     EXPECT_EQ(wb::Sweep::linkOf(sweep.cells[0]), "unshaped");
     EXPECT_EQ(wb::Sweep::linkOf(sweep.cells[3]), "1gbit");
     const auto config = sweep.cellConfig(sweep.cells[3]);
-    EXPECT_EQ(config.device.processes, 2);
+    EXPECT_EQ(config.device.spec.processes, 2);
     EXPECT_EQ(config.device.gradCompression, wb::GradCompression::Fp16);
     EXPECT_EQ(sweep.describe(sweep.cells[3]), "link=1gbit grad_compression=fp16");
     EXPECT_NE(sweep.cells[3].runDir.find("link-1gbit"), std::string::npos);
@@ -58,7 +58,7 @@ TEST(SweepLink, ALinkCellKeepsItsConfigAndNamesItsLink) {
 
 TEST(SweepLink, ACellOfOneProcessHasNoLinkAndIsRefused) {
     auto base = twoProcesses();
-    base.device.processes = 1;
+    base.device.spec.processes = 1;
     const auto why =
         wbtest::inputErrorOf([&] { wb::Sweep::plan(base, {wb::parseSweepAxis("link=100mbit")}, 1, 0); });
     EXPECT_NE(why.find("one process"), std::string::npos) << why;

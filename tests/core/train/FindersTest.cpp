@@ -23,7 +23,7 @@ struct TinyCorpus {
     explicit TinyCorpus(std::size_t lines) {
         wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(lines));
         config = wbtest::tinyLanguageModel(dir.file("pattern.txt"));
-        config.device.threads = 1;
+        config.device.spec.threads = 1;
         corpus = loadCorpus(config.data.corpus, config.data.format);
     }
 };

@@ -160,7 +160,7 @@ TEST(ThreadShards, ARunOnTwoThreadsSplitByBatchFollowsTheOneThreadRun) {
     c.train.maxSteps = 30;
     auto losses = [&](std::int64_t threads, ThreadSplit split, const char* name) {
         auto config = c;
-        config.device.threads = threads;
+        config.device.spec.threads = threads;
         config.device.threadSplit = split;
         TrainingJob job(config, dir.file(name));
         job.run();

@@ -11,13 +11,15 @@
 namespace wb {
 
 struct DeviceInfo {
-    std::string id;                // "cpu", "cuda:0"
+    DeviceSpec device;             // the CPU (threads 0: every core) or a CUDA device
     std::string name;              // "CPU (2 cores)", "NVIDIA H100 80GB HBM3"
-    std::string kind;              // "cpu" | "cuda"
     int threads = 0;               // cpu: hardware threads available
     std::int64_t memoryBytes = 0;  // cuda: total memory; cpu: physical memory
     bool bf16 = false;             // bf16 autocast usable
     bool fp16 = false;
+
+    std::string id() const { return device.id(); }  // "cpu", "cuda:0"
+    const char* kind() const { return device.isCpu() ? "cpu" : "cuda"; }
 };
 
 std::vector<DeviceInfo> listDevices();

@@ -143,10 +143,10 @@ std::vector<BenchPhase> profilePhases(TrainingSetup& setup, const Batch& batch,
 
 BenchResult runBenchmark(const BenchOptions& o) {
     auto config = presetConfig(o.preset);
-    config.device.setSpec(o.device);
+    config.device.spec = o.device;
     config.device.precision = precisionFromString(o.precision);
     settleDeviceSettings(config);  // the device checked, and auto as a run would choose it
-    const DeviceSpec spec = config.device.spec();
+    const DeviceSpec spec = config.device.spec;
     const std::int64_t threads = spec.threads;
     if (o.batchSize > 0) config.train.batchSize = o.batchSize;
     config.model.backend = lstmBackendFromString(o.backend);
@@ -174,7 +174,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
 
     BenchResult r;
     r.preset = o.preset;
-    r.device = config.device.device;
+    r.device = config.device.spec.id();
     r.deviceName = device.is_cpu() ? "CPU" : cudaDeviceName(device.index(), nullptr);
     r.precision = effectivePrecision(device, config.device.precision);
     r.backend = toString(setup.model->backend());  // Torch or Fused: the model resolved Auto

@@ -10,7 +10,7 @@
 
 namespace wb {
 
-// A config's device settings as a run uses them: its DeviceSpec (config.device.spec(): "cpu:2" set by code
+// A config's device settings as a run uses them: its DeviceSpec (config.device.spec: "cpu:2" set by code
 // becomes "cpu" with 2 threads; "cpu" without a count takes defaultCpuThreads(), shared between a job's
 // processes) checked against this machine (checkDeviceAvailable) and an auto precision chosen
 // (choosePrecision). Returns why that precision, for the run to say ("" unless it was auto).

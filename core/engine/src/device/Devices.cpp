@@ -93,8 +93,6 @@ static std::int64_t physicalMemoryBytes() {
 std::vector<DeviceInfo> listDevices() {
     std::vector<DeviceInfo> out;
     DeviceInfo cpu;
-    cpu.id = "cpu";
-    cpu.kind = "cpu";
     cpu.threads = hardwareThreads();
     cpu.memoryBytes = physicalMemoryBytes();
     std::string model;
@@ -112,8 +110,8 @@ std::vector<DeviceInfo> listDevices() {
     if (torch::cuda::is_available()) {
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(torch::cuda::device_count()); ++i) {
             DeviceInfo gpu;
-            gpu.id = "cuda:" + std::to_string(i);
-            gpu.kind = "cuda";
+            gpu.device.kind = DeviceSpec::Kind::Cuda;
+            gpu.device.index = i;
             gpu.name = cudaDeviceName(static_cast<int>(i), &gpu.memoryBytes);
             gpu.bf16 = true;
             gpu.fp16 = true;
@@ -175,21 +173,21 @@ torch::Device torchDevice(const DeviceSpec& spec) {
 // ---- DeviceSetup.h ----
 
 std::string settleDeviceSettings(ExperimentConfig& config) {
-    DeviceSpec spec = config.device.spec();
+    DeviceSpec spec = config.device.spec;
     // "cpu" without a count: every core this process may use (LibTorch's own default was 1 thread on some
     // machines), shared between the processes of a job; the run's log and run.json say how many.
     if (spec.isCpu() && spec.threads == 0)
         spec.threads = spec.processes > 1 ? shareCoresBetweenProcesses(spec, spec.processes).threads
                                           : defaultCpuThreads();
     checkDeviceAvailable(spec);
-    config.device.setSpec(spec);
+    config.device.spec = spec;
     const auto choice = choosePrecision(torchDevice(spec), config.device.precision, config.task);
     config.device.precision = choice.precision;
     return choice.reason;
 }
 
 std::string precisionRunWillUse(const ExperimentConfig& config) {
-    const torch::Device device = torchDevice(config.device.spec());
+    const torch::Device device = torchDevice(config.device.spec);
     return effectivePrecision(device,
                               choosePrecision(device, config.device.precision, config.task).precision);
 }

@@ -32,8 +32,8 @@ struct Calibration {
 
 // Runs that train alike: the same device, processes, threads, batch size, precision, thread split, backend.
 std::string calibrationKey(const ExperimentConfig& c) {
-    return c.device.device + "|" + std::to_string(c.device.processes) + "|" +
-           std::to_string(c.device.threads) + "|" + std::to_string(c.train.batchSize) + "|" +
+    return c.device.spec.id() + "|" + std::to_string(c.device.spec.processes) + "|" +
+           std::to_string(c.device.spec.threads) + "|" + std::to_string(c.train.batchSize) + "|" +
            toString(c.device.precision) + "|" + toString(c.device.threadSplit) + "|" +
            configField("backend").get(c);
 }
@@ -51,7 +51,7 @@ Calibration calibrate(ExperimentConfig config, const fs::path& tmp, int index, C
     writeFileAtomic((dir / "config.json").string(), config.toJson());
     const auto start = std::chrono::steady_clock::now();
     launcher.start({config.data.corpus, (dir / "run").string(), (dir / "config.json").string(),
-                    (dir / "stderr").string(), "", config.device.processes});
+                    (dir / "stderr").string(), "", config.device.spec.processes});
     const CellEnd end = launcher.waitForAnEnd().second;
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (end.code == kStoppedCode) throw TrainingError("the estimate was stopped");

@@ -139,7 +139,7 @@ SweepOutcome runSweepCells(const std::string& dir, Sweep& sweep, CellLauncher& l
         writeFileAtomic(files(cell, "-config.json"), config.toJson());
         tell("sweep: " + ofAll(cell));
         running[launcher.start({config.data.corpus, runDir, files(cell, "-config.json"),
-                                files(cell, "-stderr"), Sweep::linkOf(cell), config.device.processes})] =
+                                files(cell, "-stderr"), Sweep::linkOf(cell), config.device.spec.processes})] =
             &cell;
     };
     const auto endCell = [&](SweepCell& cell, const CellEnd& end) {

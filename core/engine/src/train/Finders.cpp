@@ -29,8 +29,8 @@ FinderData prepare(const ExperimentConfig& config, std::shared_ptr<const TokenSt
     FinderData f;
     f.config = config;
     settleDeviceSettings(f.config);  // the finders time steps in the precision the run would train in
-    const auto threads = f.config.device.threads;
-    f.device = torchDevice(f.config.device.spec());
+    const auto threads = f.config.device.spec.threads;
+    f.device = torchDevice(f.config.device.spec);
     f.data = prepareData(f.config, std::move(store));
     f.data.train = f.data.train.to(f.device);
     f.outputs = config.task == Task::LanguageModel ? static_cast<std::int64_t>(f.data.vocabulary.size())

@@ -41,7 +41,7 @@ struct JobState {
     std::atomic<RunStatus> status{RunStatus::Created};
 
     // Scale-out. Rank 0 joins a job started outside (torchrun) with joinSpec, or starts
-    // config.device.processes local processes itself; a worker (rank > 0) joined before it was built and
+    // config.device.spec.processes local processes itself; a worker (rank > 0) joined before it was built and
     // writes nothing.
     std::optional<DistributedSpec> joinSpec;
     std::unique_ptr<DistributedContext> workerContext;

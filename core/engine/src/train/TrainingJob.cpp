@@ -120,7 +120,7 @@ std::unique_ptr<TrainingJob> TrainingJob::resume(const std::string& runDir, std:
     if (epochs > 0) m.config.train.epochs = epochs;
     if (maxSteps > 0) m.config.train.maxSteps = maxSteps;
     if (learningRate > 0) m.config.train.learningRate = learningRate;
-    if (processes > 0) m.config.device.processes = processes;
+    if (processes > 0) m.config.device.spec.processes = processes;
     m.config.ensureValid((fs::path(runDir) / runfiles::kConfig).string());
     // A run's config.json holds the precision it chose; one written by hand with auto chooses now.
     m.precisionChoice = settleDeviceSettings(m.config);
@@ -179,7 +179,7 @@ std::unique_ptr<TrainingJob> TrainingJob::joinAsWorker(const DistributedSpec& sp
 void TrainingJob::joinAsRankZero(const DistributedSpec& spec) {
     if (spec.rank != 0) throw InputError("joinAsRankZero needs rank 0, got " + std::to_string(spec.rank));
     m->joinSpec = spec;
-    m->config.device.processes = spec.worldSize;
+    m->config.device.spec.processes = spec.worldSize;
 }
 
 RunSummary TrainingJob::run(const TrainingCallbacks& callbacks) {
@@ -212,7 +212,7 @@ RunStatus TrainingJob::status() const { return m->status; }
 int TrainingJob::rank() const { return m->workerContext ? m->workerContext->rank() : 0; }
 int TrainingJob::worldSize() const {
     if (m->workerContext) return m->workerContext->worldSize();
-    return m->joinSpec ? m->joinSpec->worldSize : static_cast<int>(m->config.device.processes);
+    return m->joinSpec ? m->joinSpec->worldSize : static_cast<int>(m->config.device.spec.processes);
 }
 
 std::int64_t TrainingJob::stepsPerEpoch() const {

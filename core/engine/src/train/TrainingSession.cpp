@@ -86,7 +86,7 @@ TrainingSession::TrainingSession(JobState& job, const TrainingCallbacks& callbac
       m_callbacks(callbacks),
       m_config(job.config),
       m_tc(job.config.train),
-      m_device(torchDevice(job.config.device.spec())),
+      m_device(torchDevice(job.config.device.spec)),
       m_state(job.progress),
       m_stepsPerEpoch((job.data.train.size() + job.config.train.batchSize - 1) / job.config.train.batchSize),
       m_plannedSteps(plannedStepsOf(job.config.train, m_stepsPerEpoch)),
@@ -154,7 +154,7 @@ void TrainingSession::openRunFolder() {
     // Held to the session's end (a live owner); a resume claims it once its checkpoint loads (buildModel).
     if (!m_job.resuming) m_writer.claim();
     info.status = RunStatus::Running;
-    info.device = m_config.device.device;
+    info.device = m_config.device.spec.id();
     info.deviceName = m_device.is_cpu() ? "CPU" : cudaDeviceName(m_device.index(), nullptr);
     info.precision =
         effectivePrecision(m_device, m_config.device.precision);  // what ran, not only what was asked
@@ -199,8 +199,8 @@ void TrainingSession::openRunFolder() {
 void TrainingSession::joinDataParallelJob() {
     if (m_job.isWorker()) {
         m_context = m_job.workerContext.get();
-    } else if (m_job.joinSpec || m_config.device.processes > 1) {
-        const auto spec = m_job.joinSpec ? *m_job.joinSpec : localLaunchSpec(m_config.device.processes);
+    } else if (m_job.joinSpec || m_config.device.spec.processes > 1) {
+        const auto spec = m_job.joinSpec ? *m_job.joinSpec : localLaunchSpec(m_config.device.spec.processes);
         m_ownContext = std::make_unique<DistributedContext>(spec);
         m_context = m_ownContext.get();
         if (!m_job.joinSpec) m_context->launchLocalWorkers(defaultWorkerExecutable());
@@ -218,7 +218,7 @@ void TrainingSession::joinDataParallelJob() {
 }
 
 void TrainingSession::buildModel() {
-    if (m_device.is_cpu()) m_threads = std::make_unique<CpuThreadsScope>(m_config.device.threads);
+    if (m_device.is_cpu()) m_threads = std::make_unique<CpuThreadsScope>(m_config.device.spec.threads);
     const auto outputs = m_config.task == Task::LanguageModel
                              ? static_cast<std::int64_t>(m_job.data.vocabulary.size())
                              : static_cast<std::int64_t>(m_job.data.classes.size());
@@ -538,7 +538,7 @@ void TrainingSession::fail(const std::exception& e) {
     }
     std::string message = e.what();
     if (isOutOfMemory(e)) {
-        message = "out of memory on " + m_config.device.device + ": lower the batch size (now " +
+        message = "out of memory on " + m_config.device.spec.id() + ": lower the batch size (now " +
                   std::to_string(m_tc.batchSize) + ") or the model size";
     } else if (m_context && isTransportError(message)) {
         message = m_context->explainLostPeer(message);

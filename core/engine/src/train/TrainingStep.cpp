@@ -37,7 +37,7 @@ TrainingSetup makeTrainingSetup(const ExperimentConfig& config, std::int64_t voc
     s.optimizer = std::make_unique<Optimizer>(config.train.optimizer, namedParameters(s.model),
                                               config.train.learningRate);
     s.optimizer->setWeightDecay(config.train.weightDecay);
-    if (device.is_cuda() && config.device.cudaGraph == CudaGraphMode::Auto && config.device.processes <= 1 &&
+    if (device.is_cuda() && config.device.cudaGraph == CudaGraphMode::Auto && config.device.spec.processes <= 1 &&
         CudaGraphStep::unavailableReason(device).empty())
         s.graph = std::make_unique<CudaGraphStep>(device, *s.optimizer);
     return s;

@@ -21,7 +21,7 @@ std::vector<std::vector<std::int64_t>> confusionRows(const torch::Tensor& flat, 
 }  // namespace
 
 std::int64_t validationBatchSize(const ExperimentConfig& config) {
-    return std::max<std::int64_t>(config.train.batchSize, 64);
+    return std::max<std::int64_t>(config.train.batchSize, kMinValidationBatch);
 }
 
 Validation Validator::run() {

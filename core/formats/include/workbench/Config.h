@@ -96,24 +96,18 @@ struct TrainConfig {
     bool tensorboard{};          // TensorBoard event files in the run folder (workbench/TensorBoard.h)
 };
 
-// The device rows of config.json. The thread count is kept in `threads` alone: the table's device row reads
-// "cpu:4" as device "cpu" with 4 threads, so config.json holds "cpu" and 4, which older readers read alike.
+// The device rows of config.json.
 struct DeviceConfig {
-    std::string device{};    // "cpu" | "cuda:N"
-    std::int64_t threads{};  // CPU intra-op threads; 0 = library default
+    // The device, the CPU threads of each process (0 = every core) and the data-parallel processes (c10d:
+    // Gloo on CPUs, NCCL on GPUs; each with a shard of every global batch; docs/architecture.md,
+    // "Scale-out"): config.json's device, threads and processes rows. The device row reads "cpu:4" as the
+    // CPU with 4 threads, so config.json holds "cpu" and 4, which older readers read alike.
+    DeviceSpec spec{};
     Precision precision{};
-    // Data-parallel processes (c10d: Gloo on CPUs, NCCL on GPUs), each with `threads` threads and a shard
-    // of every global batch; 1 = this process alone. docs/architecture.md, "Scale-out".
-    std::int64_t processes{};
     ThreadSplit threadSplit{};          // with threads >= 2 on a CPU, in one process
     GradCompression gradCompression{};  // with processes >= 2 (or a torchrun launch)
     CudaGraphMode cudaGraph{};          // on a CUDA device
     bool tf32{};  // CUDA fp32 matrix products in TF32 (cuBLAS; cuDNN's LSTM always may, as in PyTorch)
-
-    // The device, threads and processes as one value. A thread count in `device` (code that set "cpu:2"
-    // there itself) wins over `threads`, as it always has. Throws InputError for a malformed device.
-    DeviceSpec spec() const;
-    void setSpec(const DeviceSpec& spec);  // device becomes spec.id(), threads and processes spec's
 };
 
 struct ExperimentConfig {
@@ -143,6 +137,11 @@ struct ExperimentConfig {
 
 // Defaults per task (the GUI's "sensible defaults"): small enough to train on 2 CPU cores.
 ExperimentConfig defaultConfig(Task task);
+
+// Validation runs in batches of the training batch size, but never fewer than this many rows: a small
+// training batch would make validation slow for no gain (the engine's validationBatchSize; the Python
+// package reads it from its rules, workbench/PackageRules.h).
+inline constexpr std::int64_t kMinValidationBatch = 64;
 
 // The reference models of docs/performance.md: "imdb", "charrnn", "poems" (shapes and hyper-parameters only).
 std::vector<std::string> presetNames();

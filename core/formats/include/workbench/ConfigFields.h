@@ -68,8 +68,10 @@ struct ConfigField {
     std::function<double&(ExperimentConfig&)> number;
     std::function<bool&(ExperimentConfig&)> boolean;
     std::function<std::string&(ExperimentConfig&)> text;
-    // A Text field whose value is parsed rather than stored as given (the device): set() and config.json
-    // go through it. Throws InputError saying what the text should be.
+    // A Text field whose value is parsed rather than stored as given (the device): get(), set() and
+    // config.json go through these (`text` is unset). parseText throws InputError saying what the text
+    // should be.
+    std::function<std::string(const ExperimentConfig&)> getText;
     std::function<void(ExperimentConfig&, const std::string&)> parseText;
     std::function<std::string(const ExperimentConfig&)> getChoice;
     std::function<void(ExperimentConfig&, const std::string&)> setChoice;  // throws InputError

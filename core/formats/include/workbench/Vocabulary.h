@@ -25,6 +25,7 @@ class Vocabulary {
 public:
     static constexpr std::int64_t kPad = 0, kUnk = 1, kBos = 2, kEos = 3;
     static constexpr std::int64_t kNumSpecial = 4;
+    static const char* specialToken(std::int64_t id);  // "<pad>", "<unk>", "<bos>", "<eos>"; id < kNumSpecial
 
     Vocabulary();  // specials only
 

@@ -298,19 +298,12 @@ std::vector<std::string> ExperimentConfig::validate() const {
         p.push_back("vocabulary size must be 0 (every token) or at least 5 (4 special tokens and one more)");
     if (train.epochs == 0 && train.maxSteps == 0)
         p.push_back("nothing to train: set epochs or max steps above 0");
-    if (device.processes >= 1 && train.batchSize < device.processes)
+    if (device.spec.processes >= 1 && train.batchSize < device.spec.processes)
         p.push_back("the batch size (" + std::to_string(train.batchSize) +
-                    ") must be at least the number of processes (" + std::to_string(device.processes) +
+                    ") must be at least the number of processes (" + std::to_string(device.spec.processes) +
                     "): each process trains on its share of every batch");
-    // The table's device row refuses a malformed device; this catches one that code set itself.
-    bool cuda = false;
-    try {
-        cuda = device.spec().isCuda();
-    } catch (const InputError& e) {
-        p.push_back(e.reason());
-    }
-    if (device.precision == Precision::Fp16 && !cuda)
-        p.push_back("fp16 needs a CUDA device (use bf16 or fp32 on " + device.device + ")");
+    if (device.precision == Precision::Fp16 && !device.spec.isCuda())
+        p.push_back("fp16 needs a CUDA device (use bf16 or fp32 on " + device.spec.id() + ")");
     return p;
 }
 
@@ -348,7 +341,7 @@ ExperimentConfig presetConfig(const std::string& name) {
     // (1.37x to 1.78x); splitting every operation lost on imdb and charrnn.
     const std::int64_t measuredBest = 2;
     const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));
-    c.device.threads = std::min(measuredBest, cores);
+    c.device.spec.threads = std::min(measuredBest, cores);
     return c;
 }
 

@@ -66,9 +66,9 @@ struct Row {
         f.type = FieldType::Text, f.text = std::move(a);
         return *this;
     }
-    Row& parsedText(std::function<std::string&(ExperimentConfig&)> a,
+    Row& parsedText(std::function<std::string(const ExperimentConfig&)> get,
                     std::function<void(ExperimentConfig&, const std::string&)> parse) {
-        f.type = FieldType::Text, f.text = std::move(a), f.parseText = std::move(parse);
+        f.type = FieldType::Text, f.getText = std::move(get), f.parseText = std::move(parse);
         return *this;
     }
     // On the app's form, in group "Model" or "Training" under this label.
@@ -389,20 +389,21 @@ std::vector<ConfigField> buildTable() {
     // it always has, and config.json, the flags and presets are applied in the table's order.
     add({"device", "threads", "--threads", "threads", "CPU threads (LibTorch and OpenBLAS), per process"})
         .initial("0")
-        .integer([](C& c) -> std::int64_t& { return c.device.threads; })
+        .integer([](C& c) -> std::int64_t& { return c.device.spec.threads; })
         .range(0, static_cast<double>(kMaxThreads))
         .zero("library default")
         .defaults("0", "0");
     // Parsed by DeviceSpec as it is set, so a malformed device is refused where it was written and the
-    // thread count of "cpu:2" is kept in the threads row alone.
+    // thread count of "cpu:2" is kept in the threads row alone: one of the few places a device string is
+    // read (workbench/DeviceSpec.h).
     add({"device", "device", "--device", "device", "cpu, cpu:THREADS or cuda:N"})
         .initial("cpu")
-        .parsedText([](C& c) -> std::string& { return c.device.device; },
+        .parsedText([](const C& c) { return c.device.spec.id(); },
                     [](C& c, const std::string& text) {
                         DeviceSpec spec = DeviceSpec::parse(text);
-                        if (spec.threads == 0) spec.threads = c.device.threads;
-                        spec.processes = c.device.processes;
-                        c.device.setSpec(spec);
+                        if (spec.threads == 0) spec.threads = c.device.spec.threads;
+                        spec.processes = c.device.spec.processes;
+                        c.device.spec = spec;
                     })
         .defaults("cpu", "cpu");
     add({"device", "precision", "--precision", "precision",
@@ -430,7 +431,7 @@ std::vector<ConfigField> buildTable() {
          "Data-parallel processes on this machine (c10d: Gloo on CPUs, NCCL on GPUs), each with its share of "
          "every batch"})
         .initial("1")
-        .integer([](C& c) -> std::int64_t& { return c.device.processes; })
+        .integer([](C& c) -> std::int64_t& { return c.device.spec.processes; })
         .range(1, static_cast<double>(kMaxProcesses))
         .defaults("1", "1");
     add({"device", "grad_compression", "--grad-compression", "gradient compression",
@@ -572,7 +573,7 @@ std::string ConfigField::get(const ExperimentConfig& config) const {
         case FieldType::Choice:
             return getChoice(config);
         case FieldType::Text:
-            return text(c);
+            return getText ? getText(config) : text(c);
     }
     return {};
 }

@@ -44,17 +44,4 @@ bool isCpuDevice(const std::string& text) {
     return spec && spec->isCpu();
 }
 
-DeviceSpec DeviceConfig::spec() const {
-    DeviceSpec spec = DeviceSpec::parse(device);
-    if (spec.threads == 0) spec.threads = threads;
-    spec.processes = processes;
-    return spec;
-}
-
-void DeviceConfig::setSpec(const DeviceSpec& spec) {
-    device = spec.id();
-    threads = spec.threads;
-    processes = spec.processes;
-}
-
 }  // namespace wb

@@ -335,11 +335,11 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
 }
 
 std::string RunRecord::label() const {
-    const std::string dev = info.device.empty() ? config.device.device : info.device;
+    const std::string dev = info.device.empty() ? config.device.spec.id() : info.device;
     const std::string precision = info.precision.empty() ? toString(config.device.precision) : info.precision;
     std::string out;
     if (isCpuDevice(dev)) {
-        const std::int64_t threads = info.threads > 0 ? info.threads : config.device.threads;
+        const std::int64_t threads = info.threads > 0 ? info.threads : config.device.spec.threads;
         out = "cpu";
         if (info.worldSize > 1) {
             out += " · " + std::to_string(info.worldSize) + " processes";

@@ -203,7 +203,7 @@ ComparisonRow rowOf(const RunRecord& run) {
     row.runId = run.info.id;
     row.label = run.label();
     row.name = run.name();
-    row.device = run.info.device.empty() ? run.config.device.device : run.info.device;
+    row.device = run.info.device.empty() ? run.config.device.spec.id() : run.info.device;
     const RunSummary& s = run.info.summary;
     row.samplesPerSecond = s.samplesPerSecond;
     row.usPerSample =

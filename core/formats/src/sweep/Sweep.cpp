@@ -162,7 +162,7 @@ Sweep Sweep::plan(const ExperimentConfig& base, const std::vector<SweepAxis>& ax
         if (!problems.empty())
             throw InputError("--grid: the cell " + s.describe(cell) +
                              " is not a valid experiment: " + problems.front());
-        if (!linkOf(cell).empty() && c.device.processes < 2)
+        if (!linkOf(cell).empty() && c.device.spec.processes < 2)
             throw InputError("--grid: the cell " + s.describe(cell) +
                              " has one process, so no link between processes: give it 2 or more processes "
                              "(--nproc, or a processes axis) with the link axis");

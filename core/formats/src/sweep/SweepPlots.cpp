@@ -47,13 +47,7 @@ struct CellView {
 };
 
 // The device of a grid without a device axis, as --device gave it: "cpu:2" (kept as cpu with 2 threads).
-std::string baseDevice(const Sweep& sweep) {
-    try {
-        return sweep.base.device.spec().text();
-    } catch (const InputError&) {
-        return sweep.base.device.device;  // a malformed device is its cells' error, not the plot's
-    }
-}
+std::string baseDevice(const Sweep& sweep) { return sweep.base.device.spec.text(); }
 
 std::vector<CellView> view(const Sweep& sweep, const SweepResults& results, const std::string& exceptField) {
     std::vector<CellView> out;

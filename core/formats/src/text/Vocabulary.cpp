@@ -50,6 +50,8 @@ bool isWordChar(char32_t c) {
 
 }  // namespace
 
+const char* Vocabulary::specialToken(std::int64_t id) { return kSpecials[id]; }
+
 std::string toString(TokenLevel level) { return level == TokenLevel::Word ? "word" : "char"; }
 
 TokenLevel tokenLevelFromString(const std::string& s) {
