@@ -18,9 +18,10 @@ int RunCollection::indexOf(const QString& key) const {
 }
 
 QString RunCollection::deviceLabelFor(const wb::RunRecord& record) {
-    QString label = deviceLabel(record.info.device.empty() ? record.config.device.spec.id() : record.info.device,
-                                record.info.threads ? record.info.threads : record.config.device.spec.threads,
-                                record.info.deviceName, record.info.worldSize);
+    QString label =
+        deviceLabel(record.info.device.empty() ? record.config.device.spec.id() : record.info.device,
+                    record.info.threads ? record.info.threads : record.config.device.spec.threads,
+                    record.info.deviceName, record.info.worldSize);
     const std::string precision =
         record.info.precision.empty() ? wb::toString(record.config.device.precision) : record.info.precision;
     label += QStringLiteral(" · ") + toQt(precision);

@@ -115,8 +115,7 @@ TEST(DeviceStrings, TheConfigRowKeepsTheThreadsOnceAndReadsBack) {
         const auto json = nlohmann::json::parse(config.toJson());
         EXPECT_EQ(json["device"]["device"], spec.id()) << a.text;
         EXPECT_EQ(json["device"]["threads"], a.threads) << a.text;
-        EXPECT_EQ(wb::ExperimentConfig::fromJson(config.toJson(), "config.json").device.spec, spec)
-            << a.text;
+        EXPECT_EQ(wb::ExperimentConfig::fromJson(config.toJson(), "config.json").device.spec, spec) << a.text;
         wb::ExperimentConfig again;
         again.device.spec = spec;
         EXPECT_EQ(again.device.spec, spec) << a.text;
@@ -171,8 +170,9 @@ TEST(DeviceStrings, ARejectedDeviceIsRefusedWhereverItIsWritten) {
         if (r.text.empty()) continue;
         wb::ExperimentConfig base = wb::defaultConfig(wb::Task::LanguageModel);
         base.data.corpus = "corpus.txt";
-        const auto axis = wbtest::inputErrorOf(
-            [&] { wb::Sweep::plan(base, {wb::checkSweepAxis({"device", {"cpu", r.text}})}, 1, 0); });
+        const auto axis = wbtest::inputErrorOf([&] {
+            wb::Sweep::plan(base, {wb::checkSweepAxis({"device", {"cpu", r.text}})}, 1, 0);
+        });
         expectOneLineSaying(axis, r.text, r.why);
     }
 }

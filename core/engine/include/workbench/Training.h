@@ -60,8 +60,8 @@ public:
     static std::unique_ptr<TrainingJob> joinAsWorker(const DistributedSpec& spec,
                                                      const std::string& corpus = {});
     // Makes this job rank 0 of a job whose processes were started outside (torchrun, or by hand): it hosts
-    // the store at spec.masterAddr:masterPort instead of starting config.device.spec.processes local processes.
-    // Call before run(); spec.rank must be 0.
+    // the store at spec.masterAddr:masterPort instead of starting config.device.spec.processes local
+    // processes. Call before run(); spec.rank must be 0.
     void joinAsRankZero(const DistributedSpec& spec);
     ~TrainingJob();
     TrainingJob(const TrainingJob&) = delete;

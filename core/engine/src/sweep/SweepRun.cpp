@@ -106,91 +106,120 @@ void createSweepFolder(const std::string& dir, const Sweep& sweep) {
     saveSweep(dir, sweep);
 }
 
+namespace {
+
+// One run of runSweepCells: the cells the launcher has, and the steps of the loop.
+class CellLoop {
+public:
+    CellLoop(const std::string& dir, Sweep& sweep, CellLauncher& launcher, SweepControl& control,
+             const std::function<void(const std::string&)>& say)
+        : m_dir(dir), m_sweep(sweep), m_launcher(launcher), m_control(control), m_say(say) {}
+
+    SweepOutcome run() {
+        for (;;) {
+            startWhatMayStart();
+            if (m_running.empty()) break;
+            const auto [handle, end] = m_launcher.waitForAnEnd();
+            const auto it = m_running.find(handle);
+            if (it == m_running.end()) throw TrainingError("the launcher reported a cell it was not given");
+            record(*it->second, end);
+            m_running.erase(it);
+        }
+        SweepOutcome outcome;
+        outcome.stopped = m_stopped || m_control.stopRequested();
+        outcome.done = m_sweep.count(CellState::Done);
+        outcome.failed = m_sweep.count(CellState::Failed);
+        outcome.paused = !outcome.stopped && m_control.pauseRequested() &&
+                         outcome.done + outcome.failed < int(m_sweep.cells.size());
+        writeFileAtomic((fs::path(m_dir) / kSweepResults).string(), sweepResultsCsv(m_dir, m_sweep));
+        return outcome;
+    }
+
+private:
+    void tell(const std::string& line) const {
+        if (m_say) m_say("sweep: " + line);
+    }
+    std::string ofAll(const SweepCell& cell) const {
+        return std::to_string(cell.index + 1) + "/" + std::to_string(m_sweep.cells.size()) + " " +
+               m_sweep.describe(cell);
+    }
+    std::string file(const SweepCell& cell, const char* what) const {
+        return (fs::path(m_dir) / (".cell-" + std::to_string(cell.index) + what)).string();
+    }
+    std::string runDir(const SweepCell& cell) const { return (fs::path(m_dir) / cell.runDir).string(); }
+
+    // Cells not done, in order, while the launcher has room and nothing asked to pause or stop.
+    void startWhatMayStart() {
+        while (m_next < m_sweep.cells.size() && int(m_running.size()) < m_launcher.capacity() &&
+               !m_control.stopRequested() && !m_control.pauseRequested()) {
+            SweepCell& cell = m_sweep.cells[m_next++];
+            if (cell.state == CellState::Done) continue;
+            if (cell.state == CellState::Running && completedRun(runDir(cell))) {
+                // Killed after its run completed, before it was recorded: the run is whole, not trained
+                // again.
+                cell.state = CellState::Done;
+                saveSweep(m_dir, m_sweep);
+                tell(ofAll(cell) + " had completed; kept");
+                continue;
+            }
+            start(cell);
+        }
+    }
+
+    void start(SweepCell& cell) {
+        std::error_code ec;
+        removeAll(runDir(cell), ec);  // what a killed sweep left of this cell is redone from the start
+        fs::create_directories(fs::path(runDir(cell)).parent_path());
+        cell.state = CellState::Running;
+        cell.error.clear();
+        saveSweep(m_dir, m_sweep);
+        const auto config = m_sweep.cellConfig(cell);
+        writeFileAtomic(file(cell, "-config.json"), config.toJson());
+        tell(ofAll(cell));
+        m_running[m_launcher.start({config.data.corpus, runDir(cell), file(cell, "-config.json"),
+                                    file(cell, "-stderr"), Sweep::linkOf(cell),
+                                    config.device.spec.processes})] = &cell;
+    }
+
+    void record(SweepCell& cell, const CellEnd& end) {
+        cell.peakRssBytes = end.peakRssBytes;
+        if (end.code == 0) {
+            cell.state = CellState::Done;
+        } else if (end.code == kStoppedCode || m_control.stopRequested()) {
+            m_stopped = true;
+            cell.state = CellState::Queued;  // stopped: redone on resume
+        } else {
+            cell.state = CellState::Failed;
+            cell.error = end.error;
+            tell(m_sweep.describe(cell) + " failed: " + end.error);
+        }
+        saveSweep(m_dir, m_sweep);
+        std::error_code ec;
+        fs::remove(file(cell, "-config.json"), ec);
+        fs::remove(file(cell, "-stderr"), ec);
+    }
+
+    const std::string& m_dir;
+    Sweep& m_sweep;
+    CellLauncher& m_launcher;
+    SweepControl& m_control;
+    const std::function<void(const std::string&)>& m_say;
+    std::map<int, SweepCell*> m_running;  // by the launcher's handle
+    std::size_t m_next = 0;
+    bool m_stopped = false;
+};
+
+}  // namespace
+
 SweepOutcome runSweepCells(const std::string& dir, Sweep& sweep, CellLauncher& launcher,
                            SweepControl& control, const std::function<void(const std::string&)>& say) {
-    const auto tell = [&](const std::string& line) {
-        if (say) say(line);
-    };
-    const auto ofAll = [&](const SweepCell& cell) {
-        return std::to_string(cell.index + 1) + "/" + std::to_string(sweep.cells.size()) + " " +
-               sweep.describe(cell);
-    };
     launcher.check(sweep);
     control.attach(&launcher);
     struct Detach {
         SweepControl& control;
         ~Detach() { control.attach(nullptr); }
     } detach{control};
-
-    SweepOutcome outcome;
-    std::map<int, SweepCell*> running;  // by the launcher's handle
-    const auto files = [&](const SweepCell& cell, const char* what) {
-        return (fs::path(dir) / (".cell-" + std::to_string(cell.index) + what)).string();
-    };
-    const auto startCell = [&](SweepCell& cell) {
-        const auto runDir = (fs::path(dir) / cell.runDir).string();
-        std::error_code ec;
-        removeAll(runDir, ec);  // what a killed sweep left of this cell is redone from the start
-        fs::create_directories(fs::path(runDir).parent_path());
-        cell.state = CellState::Running;
-        cell.error.clear();
-        saveSweep(dir, sweep);
-        const auto config = sweep.cellConfig(cell);
-        writeFileAtomic(files(cell, "-config.json"), config.toJson());
-        tell("sweep: " + ofAll(cell));
-        running[launcher.start({config.data.corpus, runDir, files(cell, "-config.json"),
-                                files(cell, "-stderr"), Sweep::linkOf(cell), config.device.spec.processes})] =
-            &cell;
-    };
-    const auto endCell = [&](SweepCell& cell, const CellEnd& end) {
-        cell.peakRssBytes = end.peakRssBytes;
-        if (end.code == 0) {
-            cell.state = CellState::Done;
-        } else if (end.code == kStoppedCode || control.stopRequested()) {
-            outcome.stopped = true;
-            cell.state = CellState::Queued;  // stopped: redone on resume
-        } else {
-            cell.state = CellState::Failed;
-            cell.error = end.error;
-            tell("sweep: " + sweep.describe(cell) + " failed: " + end.error);
-        }
-        saveSweep(dir, sweep);
-        std::error_code ec;
-        fs::remove(files(cell, "-config.json"), ec);
-        fs::remove(files(cell, "-stderr"), ec);
-    };
-
-    std::size_t next = 0;
-    for (;;) {
-        // Start what may start: cells not done, in order, while there is room, no pause and no stop.
-        while (next < sweep.cells.size() && int(running.size()) < launcher.capacity() &&
-               !control.stopRequested() && !control.pauseRequested()) {
-            SweepCell& cell = sweep.cells[next++];
-            if (cell.state == CellState::Done) continue;
-            if (cell.state == CellState::Running && completedRun((fs::path(dir) / cell.runDir).string())) {
-                // Killed after its run completed, before it was recorded: the run is whole, not trained
-                // again.
-                cell.state = CellState::Done;
-                saveSweep(dir, sweep);
-                tell("sweep: " + ofAll(cell) + " had completed; kept");
-                continue;
-            }
-            startCell(cell);
-        }
-        if (running.empty()) break;
-        const auto [handle, end] = launcher.waitForAnEnd();
-        const auto it = running.find(handle);
-        if (it == running.end()) throw TrainingError("the launcher reported a cell it was not given");
-        endCell(*it->second, end);
-        running.erase(it);
-    }
-    outcome.stopped = outcome.stopped || control.stopRequested();
-    outcome.done = sweep.count(CellState::Done);
-    outcome.failed = sweep.count(CellState::Failed);
-    outcome.paused = !outcome.stopped && control.pauseRequested() &&
-                     outcome.done + outcome.failed < int(sweep.cells.size());
-    writeFileAtomic((fs::path(dir) / kSweepResults).string(), sweepResultsCsv(dir, sweep));
-    return outcome;
+    return CellLoop(dir, sweep, launcher, control, say).run();
 }
 
 }  // namespace wb

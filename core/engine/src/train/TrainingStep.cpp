@@ -37,8 +37,8 @@ TrainingSetup makeTrainingSetup(const ExperimentConfig& config, std::int64_t voc
     s.optimizer = std::make_unique<Optimizer>(config.train.optimizer, namedParameters(s.model),
                                               config.train.learningRate);
     s.optimizer->setWeightDecay(config.train.weightDecay);
-    if (device.is_cuda() && config.device.cudaGraph == CudaGraphMode::Auto && config.device.spec.processes <= 1 &&
-        CudaGraphStep::unavailableReason(device).empty())
+    if (device.is_cuda() && config.device.cudaGraph == CudaGraphMode::Auto &&
+        config.device.spec.processes <= 1 && CudaGraphStep::unavailableReason(device).empty())
         s.graph = std::make_unique<CudaGraphStep>(device, *s.optimizer);
     return s;
 }
