@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
-#include "workbench/Config.h"
-#include "workbench/Corpus.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/Inference.h"
-#include "workbench/Training.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/engine/Inference.h"
+#include "workbench/engine/Training.h"
 
 namespace {
 

@@ -32,11 +32,11 @@
 #include "training/RunController.h"
 #include "training/RunLauncher.h"
 #include "training/RunScheduler.h"
-#include "workbench/Allocator.h"
-#include "workbench/Config.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/Devices.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Allocator.h"
+#include "workbench/engine/Devices.h"
 
 namespace fs = std::filesystem;
 
@@ -180,7 +180,7 @@ void compareAtThreads(wbui::MainWindow& window, const Options& o, const std::str
 }  // namespace
 
 int main(int argc, char** argv) {
-    wb::tuneAllocatorForTraining();  // before any thread starts (workbench/Allocator.h)
+    wb::tuneAllocatorForTraining();  // before any thread starts (workbench/engine/Allocator.h)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);

@@ -4,7 +4,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/QCustomPlot.h"
 
 #include <algorithm>
 #include <cmath>

@@ -103,7 +103,7 @@ def main():
       "  thread trains its half of the batch (`--thread-split batch`, the default).\n"
       "- PyTorch: `bench/pytorch_peer.py`, the same model, batch, loss, clipping and Adam in Python.\n"
       "- Our programs make glibc keep freed large blocks in the heap and use one arena for all threads\n"
-      "  (`tuneAllocatorForTraining`, `workbench/Allocator.h`); the peer runs with the same setting\n"
+      "  (`tuneAllocatorForTraining`, `workbench/engine/Allocator.h`); the peer runs with the same setting\n"
       "  (MALLOC_MMAP_MAX_=0, MALLOC_TRIM_THRESHOLD_, MALLOC_ARENA_MAX=1).\n\n")
     w("## Training step per preset (CPU, fp32)\n\n")
     w("Floor: training FLOPs per sample (3 x [sum over layers 8H(E_in+H) + 2HV] per token for the LMs, performance.md)\n"

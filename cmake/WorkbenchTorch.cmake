@@ -74,7 +74,7 @@ endif()
 # program's calls bind to the first library in its NEEDED list that defines them: libtorch's, linked before
 # libstdc++. On the GPU machine that copy's remove_all(path, error_code&) called through a null pointer and
 # every test that removed a folder crashed (the project now removes folders with wb::removeAll, which does
-# not call it: workbench/RemoveAll.h). libstdc++ named first in each program's NEEDED list makes its own
+# not call it: workbench/domain/RemoveAll.h). libstdc++ named first in each program's NEEDED list makes its own
 # definitions the ones found (LD_DEBUG=bindings shows which library each symbol binds to). A link option of
 # every target made from here on, not a usage requirement of workbench_torch: on the GPU machine (its CMake,
 # LibTorch's CUDA targets) the requirement did not reach the front of the test programs' link lines, and

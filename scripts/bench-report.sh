@@ -44,7 +44,7 @@ fi
 # round after round, the order alternating between rounds (ABAB). The peer is searched over its thread
 # settings: torch's threads 1 and 2, OpenBLAS's at the same count or at its own default (what a user who
 # sets nothing gets); the report compares against the best. The peer gets the same glibc setting our
-# programs make (wb::tuneAllocatorForTraining, workbench/Allocator.h).
+# programs make (wb::tuneAllocatorForTraining, workbench/engine/Allocator.h).
 ours_runs() {
   for backend in torch fused; do
     echo "bench-report: round $round $preset x$threads ours/$backend" >&2

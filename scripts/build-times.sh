@@ -37,7 +37,7 @@ rebuild() {  # rebuild NAME FILE TARGET: touch one file, rebuild TARGET (then th
   cmake --build "$dir" -j"$(nproc)" >/dev/null
 }
 rebuild rebuild_core_source core/engine/src/train/TrainingSession.cpp lstm-workbench-cli
-rebuild rebuild_core_header core/formats/include/workbench/Config.h lstm-workbench
+rebuild rebuild_core_header core/domain/include/workbench/domain/domain/Config.h lstm-workbench
 rebuild rebuild_ui_source ui/MainWindow.cpp lstm-workbench
 rebuild rebuild_test_source tests/core/train/TrainingJobTest.cpp core_tests
 

@@ -14,6 +14,10 @@ packages=(
   # scale-out: c10d's ProcessGroupGloo header includes Gloo's (the library comes with libtorch); glog to
   # quiet c10d's own logging
   libgloo-dev libgoogle-glog-dev
+  # the job secret's SHA-256 and HMAC (OpenSSL's libcrypto)
+  libssl-dev
+  # the tests of training under Slurm (tests/slurm_test.sh): a one-node cluster of the test's own
+  slurm-wlm munge
   # core/app: JSON and command-line parsing
   nlohmann-json3-dev libcli11-dev
   # tests

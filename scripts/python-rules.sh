@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# python/lstm_workbench/rules.json is what `lstm-workbench-cli rules` prints (workbench/PackageRules.h): the
+# python/lstm_workbench/rules.json is what `lstm-workbench-cli rules` prints (workbench/domain/PackageRules.h): the
 # config fields' defaults, ranges and labels, the validation batch and the special tokens, which the Python
 # package reads instead of copying them. Checks that it is (the ctest python_rules_check), or with --write
 # writes it, after a change to the C++ table.

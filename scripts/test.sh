@@ -36,7 +36,7 @@ fi
 phase "release build"
 # The sources as .clang-format says, before the long part (scripts/check-format.sh).
 ./scripts/check-format.sh
-# formats never includes the engine, the engine never Qt, the front end never LibTorch; no function over 120
+# the domain never includes the engine, the engine never Qt, the front end never LibTorch; no function over 120
 # lines.
 ./scripts/check-layers.sh
 ./scripts/check-function-size.sh

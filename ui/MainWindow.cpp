@@ -52,8 +52,8 @@
 #include "training/RunProgressPanel.h"
 #include "training/RunScheduler.h"
 #include "training/TrainingView.h"
-#include "workbench/RunFolder.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 
@@ -124,7 +124,7 @@ QWidget* MainWindow::buildSide() {
     auto* side = new QWidget(m_splitter);
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(4, 4, 0, 4);
-    m_sideTabs = new QTabWidget(side);
+    m_sideTabs = new PageTabs(side);
     m_corpus = new CorpusPanel;
     m_experiment = new ExperimentPanel;
     m_devices = new DeviceList(side);
@@ -208,16 +208,22 @@ void MainWindow::buildExperimentMenu() {
 
 void MainWindow::buildViewAndHelpMenus() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    const QStringList tabs = {tr("Training"), tr("Compare"), tr("Playground"), tr("Sweep")};
-    for (int i = 0; i < tabs.size(); ++i) {
-        QAction* a = view->addAction(tabs[i], this, [this, i] { m_mainTabs->setCurrentIndex(i); });
-        a->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + i)));
+    const std::pair<QString, QWidget*> pages[] = {{tr("Training"), m_training},
+                                                  {tr("Compare"), m_compare},
+                                                  {tr("Playground"), m_playground},
+                                                  {tr("Sweep"), m_sweep}};
+    int key = 0;
+    for (const auto& [title, page] : pages) {
+        QAction* a = view->addAction(title, this, [this, page = page] { m_mainTabs->showPage(page); });
+        a->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + key++)));
     }
     view->addSeparator();
-    const QStringList sides = {tr("Corpus"), tr("Experiment"), tr("Runs")};
-    for (int i = 0; i < sides.size(); ++i) {
-        QAction* a = view->addAction(sides[i], this, [this, i] { m_sideTabs->setCurrentIndex(i); });
-        a->setShortcut(QKeySequence(Qt::ALT | (Qt::Key_1 + i)));
+    const std::pair<QString, QWidget*> sides[] = {
+        {tr("Corpus"), m_corpus}, {tr("Experiment"), m_experiment}, {tr("Runs"), m_runsPanel}};
+    key = 0;
+    for (const auto& [title, page] : sides) {
+        QAction* a = view->addAction(title, this, [this, page = page] { m_sideTabs->showPage(page); });
+        a->setShortcut(QKeySequence(Qt::ALT | (Qt::Key_1 + key++)));
     }
     view->addSeparator();
     view->addAction(tr("Clear finished runs from the charts"), m_launcher, &RunLauncher::clearFinishedRuns);
@@ -278,9 +284,10 @@ void MainWindow::connectPanels() {
     });
     connect(m_launcher, &RunLauncher::logLine, m_training, &TrainingView::appendLog);
     connect(m_launcher, &RunLauncher::statusMessage, this, &MainWindow::showStatus);
-    connect(m_launcher, &RunLauncher::runsStarted, this, [this] { m_mainTabs->setCurrentIndex(0); });
-    connect(m_launcher, &RunLauncher::experimentRejected, this, [this] { m_sideTabs->setCurrentIndex(1); });
-    connect(m_launcher, &RunLauncher::settingsAdopted, this, [this] { m_sideTabs->setCurrentIndex(1); });
+    connect(m_launcher, &RunLauncher::runsStarted, this, [this] { m_mainTabs->showPage(m_training); });
+    connect(m_launcher, &RunLauncher::experimentRejected, this,
+            [this] { m_sideTabs->showPage(m_experiment); });
+    connect(m_launcher, &RunLauncher::settingsAdopted, this, [this] { m_sideTabs->showPage(m_experiment); });
     connect(m_launcher, &RunLauncher::runFinished, this, [this](const QString& dir, bool hasModel) {
         m_runsPanel->refresh();
         // The playground follows the newest finished run, so that Run → Playground just works.
@@ -445,12 +452,12 @@ bool MainWindow::openPath(const QString& path) {
     }
     if (folder && wb::isRunFolder(toStd(path))) {
         if (!m_runsPanel->openRunFolder(path)) return false;
-        m_mainTabs->setCurrentIndex(1);
+        m_mainTabs->showPage(m_compare);
         statusBar()->showMessage(tr("Opened run %1 for comparison").arg(QFileInfo(path).fileName()), 6000);
         return true;
     }
     m_corpus->loadPath(path);  // read on its own thread: the Corpus page shows how far, then the corpus
-    m_sideTabs->setCurrentIndex(0);
+    m_sideTabs->showPage(m_corpus);
     return true;
 }
 

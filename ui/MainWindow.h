@@ -86,7 +86,7 @@ public:
     void setQuitQuestion(QuitQuestion ask) { m_askToQuit = std::move(ask); }
     RunsPanel* runsPanel() const { return m_runsPanel; }
     PageTabs* mainTabs() const { return m_mainTabs; }
-    QTabWidget* sideTabs() const { return m_sideTabs; }
+    PageTabs* sideTabs() const { return m_sideTabs; }
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -129,7 +129,7 @@ private:
     QStringList m_recent;
 
     QSplitter* m_splitter = nullptr;
-    QTabWidget* m_sideTabs = nullptr;
+    PageTabs* m_sideTabs = nullptr;
     PageTabs* m_mainTabs = nullptr;
     CorpusPanel* m_corpus = nullptr;
     ExperimentPanel* m_experiment = nullptr;

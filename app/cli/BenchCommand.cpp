@@ -6,10 +6,10 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
-#include "workbench/Benchmark.h"
-#include "workbench/DeviceSpec.h"
-#include "workbench/Devices.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/DeviceSpec.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/engine/Benchmark.h"
+#include "workbench/engine/Devices.h"
 
 using nlohmann::json;
 

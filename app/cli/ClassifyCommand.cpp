@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
-#include "workbench/Inference.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Inference.h"
 
 using nlohmann::json;
 

@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "Commands.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/Errors.h"
 
 namespace {
 std::string oneLine(std::string message) {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "workbench/Config.h"
-#include "workbench/Distributed.h"
-#include "workbench/Inference.h"
+#include "workbench/domain/Config.h"
+#include "workbench/engine/Distributed.h"
+#include "workbench/engine/Inference.h"
 
 struct InspectOptions {
     std::string corpus;

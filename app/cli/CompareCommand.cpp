@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
-#include "workbench/Errors.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Utf8.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/Utf8.h"
 
 #ifdef WORKBENCH_HAVE_CHARTS
-#include "workbench/charts/HeadlessExport.h"
+#include "workbench/graphics/HeadlessExport.h"
 #endif
 
 using nlohmann::json;

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
-#include "workbench/Devices.h"
+#include "workbench/engine/Devices.h"
 
 using nlohmann::json;
 

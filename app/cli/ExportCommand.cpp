@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
-#include "workbench/Format.h"
-#include "workbench/Inference.h"
+#include "workbench/domain/Format.h"
+#include "workbench/engine/Inference.h"
 
 int runExport(const ExportOptions& o) {
     const auto model = loadTrainedModel(o.runDir, o.checkpoint);

@@ -8,9 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
-#include "workbench/Inference.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Verse.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/Verse.h"
+#include "workbench/engine/Inference.h"
 
 using nlohmann::json;
 

@@ -8,9 +8,9 @@
 
 #include "Commands.h"
 #include "ProgressPrinter.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/CorpusOverview.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/domain/CorpusOverview.h"
+#include "workbench/domain/RunFolder.h"
 
 using nlohmann::json;
 

@@ -1,5 +1,5 @@
-// `lstm-workbench-cli prepare`: runs the corpus preparer this installation has (workbench/Preparer.h) in
-// place of this process, so its output, its exit code (0 done, 1 failed, 2 bad usage, 3 registry
+// `lstm-workbench-cli prepare`: runs the corpus preparer this installation has (workbench/domain/Preparer.h)
+// in place of this process, so its output, its exit code (0 done, 1 failed, 2 bad usage, 3 registry
 // unreachable) and Ctrl+C (it cleans up its half-built folder) are the preparer's own.
 #include <unistd.h>
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "Commands.h"
-#include "workbench/Preparer.h"
+#include "workbench/domain/Preparer.h"
 
 std::vector<std::string> prepareArguments(const PrepareOptions& o) {
     std::vector<std::string> args;

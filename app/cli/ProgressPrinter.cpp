@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "workbench/Format.h"
+#include "workbench/domain/Format.h"
 
 namespace {
 std::string duration(double s) {

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "workbench/Training.h"
+#include "workbench/engine/Training.h"
 
 class ProgressPrinter {
 public:

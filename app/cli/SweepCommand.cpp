@@ -1,7 +1,7 @@
-// `lstm-workbench-cli sweep`: plans a grid of runs (workbench/Sweep.h), or resumes a sweep folder, and runs
-// its cells on this machine (workbench/SweepRun.h); `--plan` prints the cells and their estimated times
-// (workbench/SweepEstimate.h) instead. The sweep's signals: SIGINT/SIGTERM stop now (the running cell is
-// redone on resume), SIGUSR1 pauses after the running cell, SIGUSR2 withdraws a pause.
+// `lstm-workbench-cli sweep`: plans a grid of runs (workbench/domain/Sweep.h), or resumes a sweep folder, and
+// runs its cells on this machine (workbench/engine/SweepRun.h); `--plan` prints the cells and their estimated
+// times (workbench/engine/SweepEstimate.h) instead. The sweep's signals: SIGINT/SIGTERM stop now (the running
+// cell is redone on resume), SIGUSR1 pauses after the running cell, SIGUSR2 withdraws a pause.
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -9,13 +9,13 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
-#include "workbench/Errors.h"
-#include "workbench/Format.h"
-#include "workbench/Sweep.h"
-#include "workbench/SweepEstimate.h"
-#include "workbench/SweepRun.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Format.h"
+#include "workbench/domain/Sweep.h"
+#include "workbench/engine/SweepEstimate.h"
+#include "workbench/engine/SweepRun.h"
 #ifdef WORKBENCH_HAVE_CHARTS
-#include "workbench/charts/HeadlessExport.h"
+#include "workbench/graphics/HeadlessExport.h"
 #endif
 
 namespace fs = std::filesystem;

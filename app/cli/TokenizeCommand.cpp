@@ -6,9 +6,9 @@
 
 #include "Commands.h"
 #include "ProgressPrinter.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/Format.h"
-#include "workbench/TokenStore.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/domain/Format.h"
+#include "workbench/domain/TokenStore.h"
 
 using nlohmann::json;
 

@@ -6,11 +6,11 @@
 #include "Commands.h"
 #include "ProgressPrinter.h"
 #include "TrainingRun.h"
-#include "workbench/DeviceSpec.h"
-#include "workbench/Devices.h"
-#include "workbench/Format.h"
-#include "workbench/ModelSummary.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/DeviceSpec.h"
+#include "workbench/domain/Format.h"
+#include "workbench/domain/ModelSummary.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Devices.h"
 
 int runTrain(TrainOptions o) {
     o.config.data.corpus = o.corpus;

@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "ProgressPrinter.h"
-#include "workbench/Baseline.h"
-#include "workbench/Errors.h"
-#include "workbench/Evaluation.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/Baseline.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Evaluation.h"
+#include "workbench/domain/RunFolder.h"
 
 using nlohmann::json;
 

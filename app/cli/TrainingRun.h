@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "workbench/Distributed.h"
-#include "workbench/Training.h"
+#include "workbench/engine/Distributed.h"
+#include "workbench/engine/Training.h"
 
 // Runs the job with progress on stderr; SIGINT and SIGTERM ask it to stop after the current batch (it saves a
 // checkpoint). Unless printSummary is false, prints the run's summary, as one JSON document with jsonOut,

@@ -12,12 +12,12 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.h"
-#include "workbench/Corpus.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/Errors.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Utf8.h"
-#include "workbench/Verse.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/Utf8.h"
+#include "workbench/domain/Verse.h"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;

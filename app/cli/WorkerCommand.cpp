@@ -4,7 +4,7 @@
 
 #include "Commands.h"
 #include "TrainingRun.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/Errors.h"
 
 namespace {
 

@@ -14,19 +14,19 @@
 #include <sstream>
 
 #include "Commands.h"
-#include "workbench/Allocator.h"
-#include "workbench/ConfigFields.h"
-#include "workbench/DeviceSpec.h"
-#include "workbench/Distributed.h"
-#include "workbench/Errors.h"
-#include "workbench/PackageRules.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/ConfigFields.h"
+#include "workbench/domain/DeviceSpec.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/PackageRules.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Allocator.h"
+#include "workbench/engine/Distributed.h"
 
 namespace {
 
 // Flags that override the experiment config only when given on the command
 // line: --preset and --config choose the base, and every field of the config
-// table (workbench/ConfigFields.h) with a flag sets its field.
+// table (workbench/domain/ConfigFields.h) with a flag sets its field.
 struct TrainFlags {
     std::string preset, configFile;
     std::map<std::string, std::string> values;  // by field key, as typed
@@ -118,7 +118,7 @@ Command addDevices(CLI::App& app) {
     return {cmd, [json] { return runDevices(*json); }};
 }
 
-// The rules python/lstm_workbench/rules.json holds (workbench/PackageRules.h).
+// The rules python/lstm_workbench/rules.json holds (workbench/domain/PackageRules.h).
 Command addRules(CLI::App& app) {
     auto* cmd = app.add_subcommand(
         "rules",
@@ -443,7 +443,7 @@ Command addVerse(CLI::App& app) {
 
 int main(int argc, char** argv) {
     wb::tuneAllocatorForTraining();  // before any thread starts
-                                     // (workbench/Allocator.h)
+                                     // (workbench/engine/Allocator.h)
     CLI::App app{
         "LSTM Workbench, headless: train small LSTM text models and "
         "compare devices"};

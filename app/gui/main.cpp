@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "MainWindow.h"
-#include "workbench/Allocator.h"
+#include "workbench/engine/Allocator.h"
 
 namespace {
 
@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
         parser.process(app);  // prints and exits
         return 0;
     }
-    wb::tuneAllocatorForTraining();  // before any thread starts (workbench/Allocator.h)
+    wb::tuneAllocatorForTraining();  // before any thread starts (workbench/engine/Allocator.h)
     QApplication app(argc, argv);
     nameApplication();
     QApplication::setApplicationDisplayName(QStringLiteral("LSTM Workbench"));

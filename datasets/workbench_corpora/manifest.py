@@ -16,7 +16,7 @@ from .common import PrepareError, current_umask, file_lock, log, report_progress
 
 
 def default_cache_dir():
-    """Same rule as wb::corporaCacheDir() in core/formats/src/corpus/CorpusCatalog.cpp."""
+    """Same rule as wb::corporaCacheDir() in core/domain/src/corpus/CorpusCatalog.cpp."""
     if os.environ.get("LSTM_WORKBENCH_DATA"):
         return Path(os.environ["LSTM_WORKBENCH_DATA"])
     xdg = os.environ.get("XDG_CACHE_HOME")

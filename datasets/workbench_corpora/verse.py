@@ -1,4 +1,4 @@
-"""Verse tables: tones.json and rhymes.json beside a Tang corpus, for the verse checker (workbench/Verse.h):
+"""Verse tables: tones.json and rhymes.json beside a Tang corpus, for the verse checker (workbench/domain/Verse.h):
 level/oblique counts per character from the package's tone patterns, and rhyme groups learned from real
 regulated poems."""
 

@@ -20,7 +20,7 @@ def write(target, name, data):
 
 
 def safetensors(tensors, metadata=None):
-    """tensors: {name: (dtype, shape, bytes)}; the same layout as core/formats/src/io/Safetensors.cpp writes."""
+    """tensors: {name: (dtype, shape, bytes)}; the same layout as core/domain/src/io/Safetensors.cpp writes."""
     header = {}
     if metadata:
         header["__metadata__"] = metadata

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "FuzzSupport.h"
-#include "workbench/Corpus.h"
-#include "workbench/Utf8.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/Utf8.h"
 
 namespace fuzz {
 

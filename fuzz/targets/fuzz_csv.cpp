@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "CorpusChecks.h"
-#include "workbench/Corpus.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/Errors.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string path = fuzz::writeScratchFile("corpus.csv", data, size);

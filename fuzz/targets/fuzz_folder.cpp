@@ -10,8 +10,8 @@
 #include <system_error>
 
 #include "CorpusChecks.h"
-#include "workbench/Corpus.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/Errors.h"
 
 namespace {
 

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "FuzzSupport.h"
-#include "io/Safetensors.h"
-#include "run/RunState.h"
-#include "workbench/Errors.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Utf8.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/RunState.h"
+#include "workbench/domain/Safetensors.h"
+#include "workbench/domain/Utf8.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "FuzzSupport.h"
-#include "io/Safetensors.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Safetensors.h"
 
 namespace st = wb::safetensors;
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "FuzzSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/Sweep.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Sweep.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);

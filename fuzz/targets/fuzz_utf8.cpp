@@ -6,8 +6,8 @@
 #include <string_view>
 
 #include "FuzzSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/Utf8.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Utf8.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);

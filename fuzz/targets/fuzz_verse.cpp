@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "FuzzSupport.h"
-#include "workbench/Baseline.h"
-#include "workbench/Errors.h"
-#include "workbench/Meter.h"
-#include "workbench/Utf8.h"
-#include "workbench/Verse.h"
+#include "workbench/domain/Baseline.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Meter.h"
+#include "workbench/domain/Utf8.h"
+#include "workbench/domain/Verse.h"
 
 namespace {
 const wb::VerseChecker& checker() {

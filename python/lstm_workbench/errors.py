@@ -1,5 +1,5 @@
 """RunError, the one exception for a run folder that cannot be read, and the readers of a run's files that
-raise it with the file named, as lstm-workbench-cli words its errors (workbench/Errors.h)."""
+raise it with the file named, as lstm-workbench-cli words its errors (workbench/domain/Errors.h)."""
 
 import json
 import os

@@ -1,4 +1,4 @@
-"""Format versions of a run folder's files, as the app reads them (workbench/FormatVersion.h).
+"""Format versions of a run folder's files, as the app reads them (workbench/domain/FormatVersion.h).
 
 config.json, run.json and vocab.json say "format_version": "MAJOR.MINOR" and "written_by". A file of a newer
 major version is refused (RunError naming both versions): it may mean something this package would compute

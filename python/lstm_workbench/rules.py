@@ -1,5 +1,5 @@
 """The rules this package shares with LSTM Workbench, read from rules.json: `lstm-workbench-cli rules` writes
-that file from the C++ (workbench/PackageRules.h), so a default, a range or a config key changed there
+that file from the C++ (workbench/domain/PackageRules.h), so a default, a range or a config key changed there
 reaches this package without an edit to its code. Nothing here imports torch."""
 
 import json

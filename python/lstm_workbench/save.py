@@ -3,7 +3,7 @@ optimizer_state_dict() and optimizer_tensors(): a run's optimizer.safetensors in
 
 The app keeps Adam's moments in optimizer.safetensors under its own names ("head.weight.exp_avg",
 "head.weight.exp_avg_sq"), one step count for all of them in the file's metadata ("optimizer_steps"), beside
-the progress a resume needs (ProgressState::toMetadata in core/formats/src/run/RunState.cpp)."""
+the progress a resume needs (ProgressState::toMetadata in core/domain/src/run/RunState.cpp)."""
 
 import contextlib
 import copy

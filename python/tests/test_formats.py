@@ -1,4 +1,4 @@
-"""Run folders of each format version (tests/fixtures/run-formats, workbench/FormatVersion.h) opened by the
+"""Run folders of each format version (tests/fixtures/run-formats, workbench/domain/FormatVersion.h) opened by the
 Python package and by the CLI alike: a folder without a version with format 1's defaults, format 2 as written,
 a newer major version refused by both naming both versions, a format 2 config without a field that changes
 the model refused by both, unknown fields of a newer minor version named in warnings by both; and no warning

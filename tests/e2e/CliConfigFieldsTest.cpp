@@ -10,7 +10,7 @@
 
 #include "CliRunner.h"
 #include "support/TestSupport.h"
-#include "workbench/ConfigFields.h"
+#include "workbench/domain/ConfigFields.h"
 
 namespace fs = std::filesystem;
 

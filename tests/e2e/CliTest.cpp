@@ -17,8 +17,8 @@
 
 #include "CliRunner.h"
 #include "support/TestSupport.h"
-#include "workbench/Meter.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/Meter.h"
+#include "workbench/domain/RunFolder.h"
 
 namespace fs = std::filesystem;
 

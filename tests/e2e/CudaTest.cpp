@@ -15,8 +15,8 @@
 
 #include "CliRunner.h"
 #include "support/TestSupport.h"
-#include "workbench/Metrics.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/Metrics.h"
+#include "workbench/domain/RunFolder.h"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;

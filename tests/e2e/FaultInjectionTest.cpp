@@ -1,5 +1,5 @@
 // Faults during work, through lstm-workbench-cli with WORKBENCH_FAILPOINTS
-// (core/formats/src/io/Failpoints.h): the process is killed at every failpoint of a run in turn, and writes
+// (core/domain/src/io/Failpoints.h): the process is killed at every failpoint of a run in turn, and writes
 // fail as on a full disk or a read-only folder. Whatever happens, the last good checkpoint must load and the
 // run must resume to the same result as a run that was never interrupted.
 #include <gtest/gtest.h>
@@ -18,7 +18,7 @@
 
 #include "CliRunner.h"
 #include "support/TestSupport.h"
-#include "workbench/RemoveAll.h"
+#include "workbench/domain/RemoveAll.h"
 
 namespace fs = std::filesystem;
 

@@ -15,8 +15,8 @@
 
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
-#include "workbench/Sweep.h"
-#include "workbench/Training.h"
+#include "workbench/domain/Sweep.h"
+#include "workbench/engine/Training.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "workbench/Config.h"
+#include "workbench/domain/Config.h"
 
 namespace wbtest {
 

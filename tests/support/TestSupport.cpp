@@ -8,8 +8,8 @@
 
 #include <unistd.h>
 
-#include "workbench/Errors.h"
-#include "workbench/RemoveAll.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RemoveAll.h"
 
 namespace fs = std::filesystem;
 

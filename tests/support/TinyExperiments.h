@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "workbench/Config.h"
+#include "workbench/domain/Config.h"
 
 namespace wbtest {
 

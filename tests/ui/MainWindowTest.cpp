@@ -32,8 +32,8 @@
 #include "training/RunProgressPanel.h"
 #include "training/RunScheduler.h"
 #include "training/TrainingView.h"
-#include "workbench/Devices.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Devices.h"
 
 using namespace wbui;
 using wbuitest::dropFiles;

@@ -14,7 +14,7 @@
 #include "experiment/ExperimentPanel.h"
 #include "training/DeviceList.h"
 #include "training/RunLauncher.h"
-#include "workbench/Devices.h"
+#include "workbench/engine/Devices.h"
 
 namespace wbuitest {
 

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "support/SuiteExit.h"
-#include "workbench/Allocator.h"
+#include "workbench/engine/Allocator.h"
 
 int main(int argc, char** argv) {
     wb::tuneAllocatorForTraining();  // as the app does, before any thread starts

@@ -16,7 +16,7 @@
 
 #include "corpus/CorpusPanel.h"
 #include "training/RunController.h"
-#include "workbench/Corpus.h"
+#include "workbench/domain/Corpus.h"
 
 namespace wbuitest {
 

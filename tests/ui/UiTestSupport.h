@@ -8,7 +8,7 @@
 #include <string>
 
 #include "support/TestSupport.h"
-#include "workbench/Config.h"
+#include "workbench/domain/Config.h"
 
 class QWidget;
 namespace wbui {

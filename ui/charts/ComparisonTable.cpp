@@ -15,8 +15,8 @@
 
 #include "charts/ReplotThrottle.h"
 #include "runs/RunCollection.h"
-#include "workbench/Format.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/Format.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
 
 class QComboBox;
 class QDoubleSpinBox;

@@ -1,8 +1,8 @@
 // All compared runs on one chart.
 #include "charts/OverlayChart.h"
 
-#include "workbench/charts/CurvePen.h"
-#include "workbench/charts/LossCurves.h"
+#include "workbench/graphics/CurvePen.h"
+#include "workbench/graphics/LossCurves.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -12,14 +12,14 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/QCustomPlot.h"
 
 #include <cmath>
 #include <limits>
 
 #include "charts/ReplotThrottle.h"
 #include "runs/RunCollection.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

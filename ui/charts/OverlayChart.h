@@ -1,7 +1,7 @@
 // All compared runs on one chart: pick the metric and the x axis (step, epoch, samples seen, wall-clock
 // seconds), log scale, exponential smoothing, hover read-out, zoom and pan, legend with device, threads
 // and precision. New records are appended in bulk; a change of metric, axis or smoothing rebuilds.
-// Its curves are drawn as workbench/charts/LossCurves.h draws them for `compare --png`.
+// Its curves are drawn as workbench/graphics/LossCurves.h draws them for `compare --png`.
 #pragma once
 
 #include <QHash>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "workbench/charts/LossCurves.h"
+#include "workbench/graphics/LossCurves.h"
 
 class QCheckBox;
 class QComboBox;

@@ -1,16 +1,16 @@
 // The live chart of one run.
 #include "charts/RunChartPanel.h"
 
-#include "workbench/charts/CurvePen.h"
+#include "workbench/graphics/CurvePen.h"
 
 #include <QVBoxLayout>
 
 #include <cmath>
 
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/QCustomPlot.h"
 
 #include "runs/RunCollection.h"
-#include "workbench/Baseline.h"
+#include "workbench/domain/Baseline.h"
 
 namespace wbui {
 

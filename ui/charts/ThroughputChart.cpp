@@ -13,7 +13,7 @@
 #include <map>
 
 #include "runs/RunCollection.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

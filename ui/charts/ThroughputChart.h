@@ -12,7 +12,7 @@
 #include <memory>
 #include <vector>
 
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
 
 class QVBoxLayout;
 

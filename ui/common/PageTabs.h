@@ -1,7 +1,8 @@
-// The window's main tabs (Training, Compare, Playground, Sweep), each page in a scroll area of its own: a
-// QTabWidget is as large as the largest minimum of all its pages, and those pages together made the window
-// wider and taller than a 1024×768 screen, or a 1920×1080 one at scale factor 2 (issue #45). A page smaller
-// than it needs scrolls instead; at any larger size it fills the tab as before.
+// The window's tabs, picked by page rather than by index: the main ones (Training, Compare, Playground,
+// Sweep), each page in a scroll area of its own, and the side's (Corpus, Experiment, Runs). For the main
+// ones: a QTabWidget is as large as the largest minimum of all its pages, and those pages together made the
+// window wider and taller than a 1024×768 screen, or a 1920×1080 one at scale factor 2 (issue #45). A page
+// smaller than it needs scrolls instead; at any larger size it fills the tab as before.
 #pragma once
 
 #include <QScrollArea>
@@ -20,15 +21,15 @@ public:
         area->setWidget(page);
         return addTab(area, title);
     }
-    // The page (not its scroll area) shown now, and showing one.
-    QWidget* currentPage() const {
-        auto* area = qobject_cast<QScrollArea*>(currentWidget());
-        return area ? area->widget() : currentWidget();
-    }
+    // The page (not its scroll area) shown now, and showing one (in a scroll area or not).
+    QWidget* currentPage() const { return pageAt(currentIndex()); }
     void showPage(QWidget* page) {
         for (int i = 0; i < count(); ++i)
-            if (auto* area = qobject_cast<QScrollArea*>(widget(i)); area && area->widget() == page)
-                setCurrentIndex(i);
+            if (pageAt(i) == page) setCurrentIndex(i);
+    }
+    QWidget* pageAt(int index) const {
+        auto* area = qobject_cast<QScrollArea*>(widget(index));
+        return area ? area->widget() : widget(index);
     }
 };
 

@@ -7,7 +7,7 @@
 #include <QChart>
 #include <QValueAxis>
 
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -18,10 +18,10 @@
 
 #include "corpus/ClassBalanceChart.h"
 #include "corpus/CorpusPreparer.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/Format.h"
-#include "workbench/Preparer.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/domain/Format.h"
+#include "workbench/domain/Preparer.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -13,9 +13,9 @@
 
 #include "corpus/CorpusPreparer.h"
 #include "corpus/CorpusReader.h"
-#include "workbench/Corpus.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/CorpusOverview.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/domain/CorpusOverview.h"
 
 class QComboBox;
 class QFormLayout;

@@ -9,7 +9,7 @@
 
 #include <csignal>
 
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -1,6 +1,6 @@
-// Runs the corpus preparer this installation has (workbench/Preparer.h) for the corpus panel, in a child
-// process that never blocks the window: lists the corpora it can prepare, prepares one with progress (the
-// script's --progress JSON lines), and cancels with SIGINT, on which the script removes its half-built
+// Runs the corpus preparer this installation has (workbench/domain/Preparer.h) for the corpus panel, in a
+// child process that never blocks the window: lists the corpora it can prepare, prepares one with progress
+// (the script's --progress JSON lines), and cancels with SIGINT, on which the script removes its half-built
 // folder.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 #include <optional>
 
-#include "workbench/Preparer.h"
+#include "workbench/domain/Preparer.h"
 
 class QProcess;
 

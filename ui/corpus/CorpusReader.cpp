@@ -3,7 +3,7 @@
 
 #include <QThread>
 
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -1,7 +1,7 @@
-// Reads a corpus's overview (workbench/CorpusOverview.h) on a thread of its own, so that the window stays
-// responsive while a large corpus is read: plain text reports its progress and stops on cancel(); a format
-// loaded whole reports none, and a cancel() only drops its result. A new read supersedes the one under way
-// (which is cancelled, and its result never delivered).
+// Reads a corpus's overview (workbench/domain/CorpusOverview.h) on a thread of its own, so that the window
+// stays responsive while a large corpus is read: plain text reports its progress and stops on cancel(); a
+// format loaded whole reports none, and a cancel() only drops its result. A new read supersedes the one under
+// way (which is cancelled, and its result never delivered).
 #pragma once
 
 #include <QObject>
@@ -10,7 +10,7 @@
 #include <atomic>
 #include <memory>
 
-#include "workbench/CorpusOverview.h"
+#include "workbench/domain/CorpusOverview.h"
 
 class QThread;
 

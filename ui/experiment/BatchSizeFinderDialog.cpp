@@ -11,7 +11,7 @@
 
 #include <algorithm>
 
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -20,15 +20,15 @@
 #include <map>
 
 #include "experiment/ModelSummaryView.h"
-#include "workbench/ConfigFields.h"
-#include "workbench/ModelSummary.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/ConfigFields.h"
+#include "workbench/domain/ModelSummary.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 
 namespace {
 // A box for a number field: its range, tooltip, what 0 means and its affixes from the config table
-// (workbench/ConfigFields.h), as validation reads them.
+// (workbench/domain/ConfigFields.h), as validation reads them.
 QSpinBox* integerBox(const wb::ConfigField& field, QWidget* parent) {
     auto* box = new QSpinBox(parent);
     const double lo = std::max(field.min, double(std::numeric_limits<int>::min()));

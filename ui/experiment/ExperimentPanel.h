@@ -1,6 +1,6 @@
 // The experiment page: a form built from the config table (every field with a form group, with the table's
-// range, default, choices and help; workbench/ConfigFields.h), defaults per task (wb::defaultConfig), the
-// reference presets (wb::presets), a live model summary and the problems ExperimentConfig::validate()
+// range, default, choices and help; workbench/domain/ConfigFields.h), defaults per task (wb::defaultConfig),
+// the reference presets (wb::presets), a live model summary and the problems ExperimentConfig::validate()
 // finds, updated as values change. The LR and batch-size finder buttons ask
 // the main window to run them (they need the corpus and a worker thread).
 #pragma once
@@ -10,9 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "workbench/Config.h"
-#include "workbench/ConfigFields.h"
-#include "workbench/CorpusOverview.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/ConfigFields.h"
+#include "workbench/domain/CorpusOverview.h"
 
 class QComboBox;
 class QLabel;

@@ -12,7 +12,7 @@
 #include <cstdlib>
 
 #include "common/WorkerThreads.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -6,12 +6,12 @@
 #include <QProgressBar>
 #include <QPushButton>
 
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/QCustomPlot.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

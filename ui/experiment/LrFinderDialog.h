@@ -4,9 +4,9 @@
 #pragma once
 
 #include "experiment/FinderDialog.h"
-#include "workbench/Config.h"
-#include "workbench/Corpus.h"
-#include "workbench/Training.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/engine/Training.h"
 
 class QCustomPlot;
 class QPushButton;

@@ -7,8 +7,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "workbench/Format.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/Format.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

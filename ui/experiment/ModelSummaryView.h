@@ -4,7 +4,7 @@
 
 #include <QWidget>
 
-#include "workbench/ModelSummary.h"
+#include "workbench/domain/ModelSummary.h"
 
 class QLabel;
 class QTableWidget;

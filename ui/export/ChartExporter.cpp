@@ -13,8 +13,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "workbench/charts/PlotFiles.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/PlotFiles.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -1,5 +1,5 @@
 // What only the window exports: a Qt Charts view (the throughput bars) as PNG, SVG or PDF, and the dialog
-// that asks for a bundle's new folder. Plots, CSVs and bundles as files are workbench/charts/PlotFiles.h,
+// that asks for a bundle's new folder. Plots, CSVs and bundles as files are workbench/graphics/PlotFiles.h,
 // shared with the CLI.
 #pragma once
 

@@ -1,7 +1,7 @@
 // The comparison's chart, CSV and bundle exports.
 #include "export/ComparisonExport.h"
-#include "workbench/charts/PlotFiles.h"
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/PlotFiles.h"
+#include "workbench/graphics/QCustomPlot.h"
 
 #include <QDateTime>
 #include <QDir>

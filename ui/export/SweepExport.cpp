@@ -5,10 +5,10 @@
 #include <QDir>
 #include <QFileInfo>
 
-#include "workbench/RunFolder.h"
-#include "workbench/charts/HeadlessExport.h"
-#include "workbench/charts/PlotFiles.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/graphics/HeadlessExport.h"
+#include "workbench/graphics/PlotFiles.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -1,4 +1,4 @@
-// The sweep bundle folder: sweep.json, results, the plots (workbench/charts/HeadlessExport.h writes them as
+// The sweep bundle folder: sweep.json, results, the plots (workbench/graphics/HeadlessExport.h writes them as
 // the CLI's `sweep` does), each finished cell's run files and environment.json.
 #pragma once
 
@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "workbench/Sweep.h"
-#include "workbench/SweepResults.h"
+#include "workbench/domain/Sweep.h"
+#include "workbench/domain/SweepResults.h"
 
 namespace wbui {
 

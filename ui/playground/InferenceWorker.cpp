@@ -5,8 +5,8 @@
 #include <QFileInfo>
 
 #include "playground/VerseMarkup.h"
-#include "workbench/RunFolder.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

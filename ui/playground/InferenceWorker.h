@@ -13,8 +13,8 @@
 #include <memory>
 #include <optional>
 
-#include "workbench/Inference.h"
-#include "workbench/Verse.h"
+#include "workbench/domain/Verse.h"
+#include "workbench/engine/Inference.h"
 
 namespace wbui {
 

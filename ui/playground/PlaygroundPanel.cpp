@@ -30,8 +30,8 @@
 #include "playground/InferenceWorker.h"
 #include "playground/VerseMarkup.h"
 #include "runs/EvaluationView.h"
-#include "workbench/RunFolder.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

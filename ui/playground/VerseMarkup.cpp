@@ -9,7 +9,7 @@
 
 #include <cmath>
 
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

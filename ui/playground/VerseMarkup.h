@@ -6,7 +6,7 @@
 #include <QString>
 #include <QStyledItemDelegate>
 
-#include "workbench/Verse.h"
+#include "workbench/domain/Verse.h"
 
 namespace wbui {
 

@@ -6,7 +6,7 @@
 #include <QLabel>
 #include <QTableWidget>
 
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

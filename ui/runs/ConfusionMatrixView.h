@@ -5,7 +5,7 @@
 
 #include <QWidget>
 
-#include "workbench/Evaluation.h"
+#include "workbench/domain/Evaluation.h"
 
 class QTableWidget;
 

@@ -7,8 +7,8 @@
 #include <QVBoxLayout>
 
 #include "runs/ConfusionMatrixView.h"
-#include "workbench/RunFolder.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

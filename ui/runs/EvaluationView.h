@@ -6,7 +6,7 @@
 #include <QString>
 #include <QWidget>
 
-#include "workbench/Evaluation.h"
+#include "workbench/domain/Evaluation.h"
 
 class QLabel;
 class QTableWidget;

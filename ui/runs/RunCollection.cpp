@@ -4,8 +4,8 @@
 #include <QSet>
 #include <QSysInfo>
 
-#include "workbench/charts/LossCurves.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/LossCurves.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
 
 namespace wbui {
 

@@ -4,7 +4,7 @@
 
 #include <QDialog>
 
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
 
 class QLineEdit;
 class QPlainTextEdit;

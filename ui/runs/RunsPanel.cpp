@@ -1,6 +1,6 @@
 // The Runs list.
 #include "runs/RunsPanel.h"
-#include "workbench/charts/LossCurves.h"
+#include "workbench/graphics/LossCurves.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -27,9 +27,9 @@
 #include "runs/RunNotesDialog.h"
 #include "runs/RunOwnerWatch.h"
 #include "runs/SettingsDiffDialog.h"
-#include "workbench/Inference.h"
-#include "workbench/RunFolder.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Inference.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "training/TrainingWorker.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
 
 class QGridLayout;
 class QTreeWidget;

@@ -1,5 +1,5 @@
 #include "runs/SettingsDiffDialog.h"
-#include "workbench/charts/LossCurves.h"
+#include "workbench/graphics/LossCurves.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -9,8 +9,8 @@
 #include <QVBoxLayout>
 
 #include "runs/RunCollection.h"
-#include "workbench/ConfigFields.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/ConfigFields.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -1,13 +1,13 @@
 // The settings of several runs side by side, like W&B's run comparer: one row per field of the config table
-// (workbench/ConfigFields.h) plus the device the run really used, one column per run, rows whose values
-// differ highlighted, and "Differences only" to hide the rest.
+// (workbench/domain/ConfigFields.h) plus the device the run really used, one column per run, rows whose
+// values differ highlighted, and "Differences only" to hide the rest.
 #pragma once
 
 #include <QDialog>
 
 #include <vector>
 
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
 
 class QCheckBox;
 class QLabel;

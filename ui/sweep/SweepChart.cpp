@@ -3,9 +3,9 @@
 
 #include <QVBoxLayout>
 
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/QCustomPlot.h"
 
-#include "workbench/charts/SweepPlotDrawing.h"
+#include "workbench/graphics/SweepPlotDrawing.h"
 
 namespace wbui {
 

@@ -1,11 +1,11 @@
-// One of a sweep's plots on screen (workbench/charts/SweepPlotDrawing.h draws it): the Sweep tab shows one
+// One of a sweep's plots on screen (workbench/graphics/SweepPlotDrawing.h draws it): the Sweep tab shows one
 // per plot kind, and keeps the data clear of the legend as the chart is resized.
 #pragma once
 
 #include <QString>
 #include <QWidget>
 
-#include "workbench/SweepPlots.h"
+#include "workbench/domain/SweepPlots.h"
 
 class QCustomPlot;
 

@@ -11,8 +11,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "workbench/ConfigFields.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/ConfigFields.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

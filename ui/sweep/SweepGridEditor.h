@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "workbench/Sweep.h"
+#include "workbench/domain/Sweep.h"
 
 class QLabel;
 class QPushButton;

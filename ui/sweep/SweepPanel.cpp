@@ -17,8 +17,8 @@
 #include "sweep/SweepGridEditor.h"
 #include "sweep/SweepPlotTabs.h"
 #include "sweep/SweepResultsView.h"
-#include "workbench/Format.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/Format.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

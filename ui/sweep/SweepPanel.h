@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "sweep/SweepRunner.h"
-#include "workbench/SweepResults.h"
+#include "workbench/domain/SweepResults.h"
 
 class QComboBox;
 class QLabel;

@@ -7,8 +7,8 @@
 #include <QVBoxLayout>
 
 #include "sweep/SweepChart.h"
-#include "workbench/charts/HeadlessExport.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/HeadlessExport.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

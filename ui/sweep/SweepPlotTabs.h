@@ -1,4 +1,4 @@
-// A sweep's plots, one tab each, made from the core's plot kinds (workbench/SweepPlots.h): a kind that
+// A sweep's plots, one tab each, made from the core's plot kinds (workbench/domain/SweepPlots.h): a kind that
 // divides by a baseline device gets the device box on its tab; a plot this grid cannot draw greys its tab
 // and says why in the tooltip.
 #pragma once
@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "workbench/SweepPlots.h"
+#include "workbench/domain/SweepPlots.h"
 
 class QComboBox;
 

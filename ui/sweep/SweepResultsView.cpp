@@ -4,7 +4,7 @@
 #include <QHeaderView>
 #include <QTableWidget>
 
-#include "workbench/charts/QtConversions.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -1,11 +1,11 @@
 // A sweep's two tables side by side: the live grid of cells (state, samples/s, peak memory, run folder; a
 // finished one opens on double-click) and the sortable result table, one row per grid point with every
-// shown column of the core's column table (workbench/SweepResults.h) as mean ± std over the repeats.
+// shown column of the core's column table (workbench/domain/SweepResults.h) as mean ± std over the repeats.
 #pragma once
 
 #include <QSplitter>
 
-#include "workbench/SweepResults.h"
+#include "workbench/domain/SweepResults.h"
 
 class QTableWidget;
 

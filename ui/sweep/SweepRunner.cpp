@@ -7,11 +7,11 @@
 #include <QFileSystemWatcher>
 #include <QThread>
 
-#include "workbench/Distributed.h"
-#include "workbench/SweepEstimate.h"
-#include "workbench/SweepRun.h"
-#include "workbench/charts/HeadlessExport.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/engine/Distributed.h"
+#include "workbench/engine/SweepEstimate.h"
+#include "workbench/engine/SweepRun.h"
+#include "workbench/graphics/HeadlessExport.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

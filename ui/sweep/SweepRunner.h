@@ -1,10 +1,10 @@
-// A sweep run by the app: the engine's sweep (workbench/SweepRun.h) on a thread of its own, its cells child
-// `train` processes of lstm-workbench-cli (so the cells' timings and peak memory are their own and the app
-// stays responsive), paused (the running cell finishes) or cancelled (the cell is redone on resume), and
+// A sweep run by the app: the engine's sweep (workbench/engine/SweepRun.h) on a thread of its own, its cells
+// child `train` processes of lstm-workbench-cli (so the cells' timings and peak memory are their own and the
+// app stays responsive), paused (the running cell finishes) or cancelled (the cell is redone on resume), and
 // followed through its folder: the sweep rewrites sweep.json atomically at every change of a cell, and a
 // watch on the folder re-reads it (a sweep folder opened while the CLI runs it elsewhere is followed the
-// same way). Also the sweep's time estimate (workbench/SweepEstimate.h), on a thread too. What it shows is
-// the Sweep tab's business.
+// same way). Also the sweep's time estimate (workbench/engine/SweepEstimate.h), on a thread too. What it
+// shows is the Sweep tab's business.
 #pragma once
 
 #include <QElapsedTimer>
@@ -15,7 +15,7 @@
 #include <optional>
 #include <vector>
 
-#include "workbench/Sweep.h"
+#include "workbench/domain/Sweep.h"
 
 class QFileSystemWatcher;
 

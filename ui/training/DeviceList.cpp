@@ -7,9 +7,9 @@
 
 #include <algorithm>
 
-#include "workbench/DeviceSpec.h"
-#include "workbench/Format.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/DeviceSpec.h"
+#include "workbench/domain/Format.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

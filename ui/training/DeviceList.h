@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "workbench/DeviceSpec.h"
-#include "workbench/Devices.h"
+#include "workbench/domain/DeviceSpec.h"
+#include "workbench/engine/Devices.h"
 
 class QCheckBox;
 class QListWidget;

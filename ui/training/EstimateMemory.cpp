@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "workbench/Devices.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/engine/Devices.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
 
 namespace wbui {
 

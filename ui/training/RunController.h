@@ -14,11 +14,11 @@
 
 #include "training/TrainingChannel.h"
 #include "training/TrainingWorker.h"
-#include "workbench/Config.h"
-#include "workbench/Corpus.h"
-#include "workbench/DeviceSpec.h"
-#include "workbench/Metrics.h"
-#include "workbench/Training.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/DeviceSpec.h"
+#include "workbench/domain/Metrics.h"
+#include "workbench/engine/Training.h"
 
 namespace wbui {
 

@@ -13,9 +13,9 @@
 #include "training/RunEstimator.h"
 #include "training/RunLauncher.h"
 #include "training/RunScheduler.h"
-#include "workbench/Distributed.h"
-#include "workbench/Format.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/Format.h"
+#include "workbench/engine/Distributed.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

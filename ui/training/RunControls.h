@@ -10,7 +10,7 @@
 
 #include <vector>
 
-#include "workbench/Config.h"
+#include "workbench/domain/Config.h"
 
 class QLabel;
 class QPushButton;

@@ -3,9 +3,9 @@
 
 #include <QThread>
 
-#include "workbench/SweepEstimate.h"
-#include "workbench/SweepRun.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/engine/SweepEstimate.h"
+#include "workbench/engine/SweepRun.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

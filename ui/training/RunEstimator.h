@@ -1,5 +1,5 @@
 // How long the experiment will take on the ticked devices, before it starts: the engine's time model
-// (workbench/SweepEstimate.h), which times a few steps of each run's very configuration in a child
+// (workbench/engine/SweepEstimate.h), which times a few steps of each run's very configuration in a child
 // lstm-workbench-cli process and scales them to the planned steps and validations (docs/benchmarks.md,
 // "Sweep estimate": within 10 % of the measured time there). On a thread of its own: the GUI thread never
 // waits, and a cancelled estimate's calibration run is stopped.
@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-#include "workbench/Config.h"
+#include "workbench/domain/Config.h"
 
 class QThread;
 

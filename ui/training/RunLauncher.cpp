@@ -12,10 +12,10 @@
 #include "training/DeviceList.h"
 #include "training/FailureAdvice.h"
 #include "training/RunScheduler.h"
-#include "workbench/DeviceSpec.h"
-#include "workbench/Devices.h"
-#include "workbench/RunFolder.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/DeviceSpec.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Devices.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "training/RunController.h"
-#include "workbench/Config.h"
+#include "workbench/domain/Config.h"
 
 namespace wbui {
 

@@ -8,8 +8,8 @@
 #include <QToolButton>
 
 #include "training/TrainingWorker.h"
-#include "workbench/Format.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/Format.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

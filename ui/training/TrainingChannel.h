@@ -10,8 +10,8 @@
 #include <optional>
 #include <vector>
 
-#include "workbench/Metrics.h"
-#include "workbench/Training.h"
+#include "workbench/domain/Metrics.h"
+#include "workbench/engine/Training.h"
 
 namespace wbui {
 

@@ -3,10 +3,10 @@
 
 #include <filesystem>
 
-#include "workbench/CorpusCatalog.h"
-#include "workbench/TokenStore.h"
-#include "workbench/Training.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/domain/TokenStore.h"
+#include "workbench/engine/Training.h"
+#include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
 

@@ -10,8 +10,8 @@
 #include <optional>
 
 #include "training/TrainingChannel.h"
-#include "workbench/Config.h"
-#include "workbench/Corpus.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/Corpus.h"
 
 namespace wbui {
 

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "workbench/ConfigFields.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/ConfigFields.h"
+#include "workbench/domain/Errors.h"
 
 using namespace wb;
 

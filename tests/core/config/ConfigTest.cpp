@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "workbench/Config.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/Errors.h"
 
 namespace {
 

@@ -1,8 +1,8 @@
-// Device strings, parsed in one place (workbench/DeviceSpec.h).
+// Device strings, parsed in one place (workbench/domain/DeviceSpec.h).
 #include <gtest/gtest.h>
 
-#include "workbench/DeviceSpec.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/DeviceSpec.h"
+#include "workbench/domain/Errors.h"
 
 TEST(DeviceSpec, ReadsTheFourShapes) {
     const auto cpu = wb::DeviceSpec::parse("cpu");

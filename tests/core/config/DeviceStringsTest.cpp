@@ -12,11 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include "support/TestSupport.h"
-#include "workbench/Config.h"
-#include "workbench/ConfigFields.h"
-#include "workbench/DeviceSpec.h"
-#include "workbench/Errors.h"
-#include "workbench/Sweep.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/ConfigFields.h"
+#include "workbench/domain/DeviceSpec.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Sweep.h"
 
 namespace {
 
@@ -132,8 +132,8 @@ TEST(DeviceStrings, TheThreadsAndProcessesRowsAreTheSpecs) {
     auto spec = config.device.spec;
     EXPECT_EQ(spec.text(), "cpu:4");
     EXPECT_EQ(spec.processes, 2);
-    // A thread count in the device string wins over the threads row, as it always has: the table sets
-    // the threads first, and "cpu:2" overrides them.
+    // A thread count in the device string wins over the threads row: the table sets the threads first, and
+    // "cpu:2" overrides them.
     wb::configField("device").set(config, "cpu:2");
     EXPECT_EQ(config.device.spec.threads, 2);
     EXPECT_EQ(wb::configField("device").get(config), "cpu");

@@ -2,8 +2,8 @@
 // (PyTorch's LSTM has two bias vectors per layer and direction).
 #include <gtest/gtest.h>
 
-#include "workbench/Config.h"
-#include "workbench/ModelSummary.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/ModelSummary.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
-// The rules the Python package reads from rules.json (workbench/PackageRules.h): a default changed in the
-// C++ field table reaches the package through the rules alone, with no edit to its Python.
+// The rules the Python package reads from rules.json (workbench/domain/PackageRules.h): a default changed in
+// the C++ field table reaches the package through the rules alone, with no edit to its Python.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "support/TestSupport.h"
-#include "workbench/ConfigFields.h"
-#include "workbench/PackageRules.h"
+#include "workbench/domain/ConfigFields.h"
+#include "workbench/domain/PackageRules.h"
 
 namespace fs = std::filesystem;
 

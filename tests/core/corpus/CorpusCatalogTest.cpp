@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "support/TestSupport.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/domain/Errors.h"
 
 namespace fs = std::filesystem;
 

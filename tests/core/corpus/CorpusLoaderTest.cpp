@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include "support/TestSupport.h"
-#include "workbench/Corpus.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/Errors.h"
 
 namespace fs = std::filesystem;
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 
 #include "support/TestSupport.h"
-#include "workbench/CorpusOverview.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/CorpusOverview.h"
+#include "workbench/domain/Errors.h"
 
 using namespace wb;
 

@@ -10,7 +10,7 @@
 #include "corpus/DocumentParts.h"
 #include "corpus/StatsAccumulator.h"
 #include "support/TestSupport.h"
-#include "workbench/Corpus.h"
+#include "workbench/domain/Corpus.h"
 
 namespace {
 

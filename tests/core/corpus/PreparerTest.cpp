@@ -8,9 +8,9 @@
 
 #include "support/BadInputs.h"
 #include "support/TestSupport.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/Errors.h"
-#include "workbench/Preparer.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Preparer.h"
 
 namespace fs = std::filesystem;
 

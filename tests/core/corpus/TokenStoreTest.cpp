@@ -12,8 +12,8 @@
 #include <filesystem>
 
 #include "support/TestSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/TokenStore.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/TokenStore.h"
 
 namespace fs = std::filesystem;
 using namespace wb;

@@ -7,8 +7,8 @@
 #include "data/TextDatasets.h"
 #include "support/BadInputs.h"
 #include "support/TestSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/TokenStore.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/TokenStore.h"
 
 using namespace wb;
 

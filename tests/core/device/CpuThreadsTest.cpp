@@ -13,11 +13,11 @@
 #include "device/DeviceSetup.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
-#include "workbench/Benchmark.h"
-#include "workbench/Corpus.h"
-#include "workbench/Devices.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Training.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Benchmark.h"
+#include "workbench/engine/Devices.h"
+#include "workbench/engine/Training.h"
 
 using namespace wb;
 

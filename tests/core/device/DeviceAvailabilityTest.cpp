@@ -1,4 +1,4 @@
-// The engine's side of a device (workbench/Devices.h): it checks a DeviceSpec against this machine and
+// The engine's side of a device (workbench/engine/Devices.h): it checks a DeviceSpec against this machine and
 // divides the cores between local processes, and parses no strings.
 #include <gtest/gtest.h>
 
@@ -7,9 +7,9 @@
 #include <string>
 
 #include "support/TestSupport.h"
-#include "workbench/DeviceSpec.h"
-#include "workbench/Devices.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/DeviceSpec.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/engine/Devices.h"
 
 namespace {
 

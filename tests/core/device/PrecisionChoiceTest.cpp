@@ -9,9 +9,9 @@
 #include "device/Autocast.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
-#include "workbench/Devices.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Training.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Devices.h"
+#include "workbench/engine/Training.h"
 
 using namespace wb;
 

@@ -9,7 +9,7 @@
 #include "distributed/GatedStore.h"
 #include "distributed/JobSecret.h"
 #include "distributed/RendezvousServer.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/Errors.h"
 
 namespace {
 

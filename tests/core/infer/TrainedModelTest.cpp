@@ -7,15 +7,15 @@
 #include <filesystem>
 #include <random>
 
-#include "io/Safetensors.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
-#include "workbench/Errors.h"
-#include "workbench/Inference.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Training.h"
-#include "workbench/Utf8.h"
-#include "workbench/Verse.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/Safetensors.h"
+#include "workbench/domain/Utf8.h"
+#include "workbench/domain/Verse.h"
+#include "workbench/engine/Inference.h"
+#include "workbench/engine/Training.h"
 
 using namespace wb;
 namespace fs = std::filesystem;

@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "support/TestSupport.h"
-#include "workbench/RemoveAll.h"
+#include "workbench/domain/RemoveAll.h"
 
 namespace fs = std::filesystem;
 

@@ -6,10 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/Safetensors.h"
 #include "support/TestSupport.h"
 #include "tensors/TensorIO.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Safetensors.h"
 
 using namespace wb;
 

@@ -6,7 +6,7 @@
 #include "support/TestSupport.h"
 #include "tensors/TensorIO.h"
 #include "train/TrainingStep.h"
-#include "workbench/ModelSummary.h"
+#include "workbench/domain/ModelSummary.h"
 
 using namespace wb;
 

@@ -9,15 +9,15 @@
 
 #include "support/BadInputs.h"
 #include "support/TestSupport.h"
-#include "workbench/Corpus.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/CorpusOverview.h"
-#include "workbench/Errors.h"
-#include "workbench/Inference.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Sweep.h"
-#include "workbench/Training.h"
-#include "workbench/Verse.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/domain/CorpusOverview.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/Sweep.h"
+#include "workbench/domain/Verse.h"
+#include "workbench/engine/Inference.h"
+#include "workbench/engine/Training.h"
 
 namespace fs = std::filesystem;
 using wbtest::BadInput;

@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 
 #include "support/TestSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/Evaluation.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Evaluation.h"
+#include "workbench/domain/RunFolder.h"
 
 using namespace wb;
 

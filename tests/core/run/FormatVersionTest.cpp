@@ -1,4 +1,4 @@
-// Run folders' format versions (workbench/FormatVersion.h) on committed folders of each version
+// Run folders' format versions (workbench/domain/FormatVersion.h) on committed folders of each version
 // (tests/fixtures/run-formats): a folder without a version opens with format 1's defaults, format 2 opens
 // as written, a newer major version is refused naming both versions, and a format 2 config without a field
 // that changes what the model computes is an error.
@@ -11,13 +11,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "run/RunState.h"
 #include "support/TestSupport.h"
-#include "workbench/Config.h"
-#include "workbench/Errors.h"
-#include "workbench/FormatVersion.h"
-#include "workbench/Inference.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/FormatVersion.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/RunState.h"
+#include "workbench/engine/Inference.h"
 
 using namespace wb;
 namespace fs = std::filesystem;

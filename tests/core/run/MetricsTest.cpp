@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "workbench/Errors.h"
-#include "workbench/Metrics.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Metrics.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "support/TestSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RunFolder.h"
 
 namespace fs = std::filesystem;
 

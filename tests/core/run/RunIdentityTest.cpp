@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include "support/TestSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RunFolder.h"
 
 namespace fs = std::filesystem;
 

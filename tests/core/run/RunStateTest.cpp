@@ -1,7 +1,7 @@
 // What a run folder says about its state when nobody is training it any more, and what two writers of its
-// annotations keep. Readers derive "interrupted" from the run's lock (workbench/RunLock.h) without writing a
-// byte; annotations are merged under a lock, so two processes saving at once lose nothing; a run never
-// validated has no best validation (null in run.json, not 0).
+// annotations keep. Readers derive "interrupted" from the run's lock (workbench/domain/RunLock.h) without
+// writing a byte; annotations are merged under a lock, so two processes saving at once lose nothing; a run
+// never validated has no best validation (null in run.json, not 0).
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -17,12 +17,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/Safetensors.h"
 #include "support/TestSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/Format.h"
-#include "workbench/RunFolder.h"
-#include "workbench/RunLock.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Format.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/RunLock.h"
+#include "workbench/domain/Safetensors.h"
 
 namespace fs = std::filesystem;
 

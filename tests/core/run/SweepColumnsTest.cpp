@@ -1,6 +1,6 @@
-// The sweep's column table (workbench/SweepResults.h): results.csv read back from a committed sweep folder
-// equals, column by column, the results.csv the CLI wrote for it; a column added to the table appears in
-// results.csv with its cell rows' mean and standard deviation, and goes again when taken out.
+// The sweep's column table (workbench/domain/SweepResults.h): results.csv read back from a committed sweep
+// folder equals, column by column, the results.csv the CLI wrote for it; a column added to the table appears
+// in results.csv with its cell rows' mean and standard deviation, and goes again when taken out.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "support/TestSupport.h"
-#include "workbench/SweepResults.h"
+#include "workbench/domain/SweepResults.h"
 
 namespace {
 

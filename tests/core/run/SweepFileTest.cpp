@@ -1,13 +1,13 @@
-// sweep.json read back (workbench/Sweep.h): the numbers in it are whole numbers in their range, or the file
-// is refused with the field named. The fuzzer found `"repeats": 6.7e108`, which get<int>() turned into
+// sweep.json read back (workbench/domain/Sweep.h): the numbers in it are whole numbers in their range, or the
+// file is refused with the field named. The fuzzer found `"repeats": 6.7e108`, which get<int>() turned into
 // undefined behaviour rather than an error.
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "support/TestSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/Sweep.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Sweep.h"
 
 namespace {
 

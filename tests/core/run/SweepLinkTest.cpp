@@ -1,4 +1,4 @@
-// The sweep's link axis (workbench/Sweep.h): the one axis that is not a config field. Its values are
+// The sweep's link axis (workbench/domain/Sweep.h): the one axis that is not a config field. Its values are
 // "unshaped" or a rate in tc's notation; a cell of it needs two processes or more; it leaves the cell's
 // config as it is, survives sweep.json, and is part of the device in the plots.
 #include <gtest/gtest.h>
@@ -7,9 +7,9 @@
 #include <functional>
 
 #include "support/TestSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/Sweep.h"
-#include "workbench/SweepPlots.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Sweep.h"
+#include "workbench/domain/SweepPlots.h"
 
 namespace {
 

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "workbench/SweepPlots.h"
+#include "workbench/domain/SweepPlots.h"
 
 namespace {
 

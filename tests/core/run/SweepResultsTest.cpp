@@ -5,9 +5,9 @@
 #include <filesystem>
 
 #include "support/TestSupport.h"
-#include "workbench/Metrics.h"
-#include "workbench/RunFolder.h"
-#include "workbench/SweepResults.h"
+#include "workbench/domain/Metrics.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/SweepResults.h"
 
 namespace fs = std::filesystem;
 

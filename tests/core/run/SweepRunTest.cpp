@@ -1,5 +1,5 @@
-// The sweep's cell loop (workbench/SweepRun.h) against a launcher written here: cells started up to the
-// launcher's capacity and recorded as they end (in any order), a failure recorded with its error, a pause
+// The sweep's cell loop (workbench/engine/SweepRun.h) against a launcher written here: cells started up to
+// the launcher's capacity and recorded as they end (in any order), a failure recorded with its error, a pause
 // that lets the running cells finish, and a stop that reaches the launcher even when it came first. The
 // real launcher (child `train` processes, hosts over links) is tested end to end in tests/e2e/SweepTest.cpp.
 #include <gtest/gtest.h>
@@ -10,10 +10,10 @@
 #include <map>
 
 #include "support/TestSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/Sweep.h"
-#include "workbench/SweepEstimate.h"
-#include "workbench/SweepRun.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Sweep.h"
+#include "workbench/engine/SweepEstimate.h"
+#include "workbench/engine/SweepRun.h"
 
 namespace fs = std::filesystem;
 

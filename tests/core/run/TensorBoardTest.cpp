@@ -1,16 +1,16 @@
-// TensorBoard event files (workbench/TensorBoard.h) and the protobuf wire format under them: CRC-32C's check
-// value, records read back with both CRCs checked, a file cut mid-record, a flipped byte. What TensorBoard
-// itself reads from a run's files is python/tests/test_tensorboard.py's job.
+// TensorBoard event files (workbench/domain/TensorBoard.h) and the protobuf wire format under them: CRC-32C's
+// check value, records read back with both CRCs checked, a file cut mid-record, a flipped byte. What
+// TensorBoard itself reads from a run's files is python/tests/test_tensorboard.py's job.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 
-#include "proto/ProtoWire.h"
 #include "support/TestSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/TensorBoard.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/ProtoWire.h"
+#include "workbench/domain/TensorBoard.h"
 
 namespace {
 

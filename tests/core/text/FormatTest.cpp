@@ -1,7 +1,7 @@
-// Numbers and durations as every part of the product writes them (workbench/Format.h).
+// Numbers and durations as every part of the product writes them (workbench/domain/Format.h).
 #include <gtest/gtest.h>
 
-#include "workbench/Format.h"
+#include "workbench/domain/Format.h"
 
 TEST(Format, CountsBytesAndDurations) {
     EXPECT_EQ(wb::formatNumber("%.3f", 0.5), "0.500");

@@ -2,8 +2,8 @@
 // the one-line InputError format that the CLI and GUI show.
 #include <gtest/gtest.h>
 
-#include "workbench/Errors.h"
-#include "workbench/Utf8.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Utf8.h"
 
 namespace {
 

@@ -2,8 +2,8 @@
 // format with its validation.
 #include <gtest/gtest.h>
 
-#include "workbench/Errors.h"
-#include "workbench/Vocabulary.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Vocabulary.h"
 
 namespace {
 

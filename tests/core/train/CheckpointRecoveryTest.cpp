@@ -4,11 +4,11 @@
 
 #include <filesystem>
 
-#include "io/Safetensors.h"
-#include "run/RunState.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
-#include "workbench/Training.h"
+#include "workbench/domain/RunState.h"
+#include "workbench/domain/Safetensors.h"
+#include "workbench/engine/Training.h"
 
 using namespace wb;
 namespace fs = std::filesystem;

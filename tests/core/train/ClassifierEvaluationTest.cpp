@@ -8,9 +8,9 @@
 
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
-#include "workbench/Evaluation.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Training.h"
+#include "workbench/domain/Evaluation.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Training.h"
 
 using namespace wb;
 namespace fs = std::filesystem;

@@ -9,8 +9,8 @@
 
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
-#include "workbench/Corpus.h"
-#include "workbench/Training.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/engine/Training.h"
 
 using namespace wb;
 

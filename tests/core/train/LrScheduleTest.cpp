@@ -8,8 +8,8 @@
 #include "support/TinyExperiments.h"
 #include "train/LrSchedule.h"
 #include "train/Optimizer.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Training.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Training.h"
 
 using namespace wb;
 

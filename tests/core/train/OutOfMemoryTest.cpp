@@ -22,13 +22,13 @@
 #include <string>
 
 #include "TorchCompat.h"
-#include "io/MemoryBudget.h"
 #include "support/BadInputs.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
-#include "workbench/Errors.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Training.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/MemoryBudget.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Training.h"
 
 using namespace wb;
 

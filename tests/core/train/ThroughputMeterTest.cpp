@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "run/RunState.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
 #include "train/ThroughputMeter.h"
-#include "workbench/Training.h"
+#include "workbench/domain/RunState.h"
+#include "workbench/engine/Training.h"
 
 using namespace wb;
 

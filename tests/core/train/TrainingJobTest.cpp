@@ -14,9 +14,9 @@
 
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
-#include "workbench/Errors.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Training.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Training.h"
 
 using namespace wb;
 namespace fs = std::filesystem;

@@ -11,8 +11,8 @@
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
 #include "train/ValidationSamples.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Training.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Training.h"
 
 using namespace wb;
 namespace fs = std::filesystem;

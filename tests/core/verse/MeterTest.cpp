@@ -7,10 +7,10 @@
 #include <random>
 #include <string>
 
-#include "workbench/Errors.h"
-#include "workbench/Meter.h"
-#include "workbench/Utf8.h"
-#include "workbench/Verse.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Meter.h"
+#include "workbench/domain/Utf8.h"
+#include "workbench/domain/Verse.h"
 
 using namespace wb;
 

@@ -8,9 +8,9 @@
 
 #include "support/BadInputs.h"
 #include "support/TestSupport.h"
-#include "workbench/Errors.h"
-#include "workbench/Utf8.h"
-#include "workbench/Verse.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Utf8.h"
+#include "workbench/domain/Verse.h"
 
 using namespace wb;
 using wbtest::TempDir;

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/QCustomPlot.h"
 
 #include "charts/RunChartGrid.h"
 #include "charts/RunChartPanel.h"

@@ -17,7 +17,7 @@
 #include "UiTestSupport.h"
 #include "runs/RunCollection.h"
 #include "training/RunScheduler.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
 
 namespace {
 

@@ -12,7 +12,7 @@
 
 #include "experiment/ExperimentPanel.h"
 #include "experiment/ModelSummaryView.h"
-#include "workbench/ConfigFields.h"
+#include "workbench/domain/ConfigFields.h"
 
 using namespace wbui;
 

@@ -16,12 +16,12 @@
 #include <utility>
 #include <vector>
 
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/QCustomPlot.h"
 
 #include "UiTestSupport.h"
 #include "experiment/BatchSizeFinderDialog.h"
 #include "experiment/LrFinderDialog.h"
-#include "workbench/Corpus.h"
+#include "workbench/domain/Corpus.h"
 
 using namespace wbui;
 using wbuitest::waitFor;

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/QCustomPlot.h"
 
 #include <cmath>
 
@@ -15,9 +15,9 @@
 #include "charts/OverlayChart.h"
 #include "export/ChartExporter.h"
 #include "runs/RunCollection.h"
-#include "workbench/RunFolder.h"
-#include "workbench/charts/HeadlessExport.h"
-#include "workbench/charts/PlotFiles.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/graphics/HeadlessExport.h"
+#include "workbench/graphics/PlotFiles.h"
 
 using namespace wbui;
 

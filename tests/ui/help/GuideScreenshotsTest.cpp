@@ -32,7 +32,7 @@
 #include "training/RunControls.h"
 #include "training/RunEstimator.h"
 #include "training/RunScheduler.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
 
 using namespace wbui;
 namespace fs = std::filesystem;
@@ -113,11 +113,11 @@ TEST(GuideScreenshots, TheTourAt1280x800) {
     names.name = "quatrains, 2×128 LSTM, one thread — the baseline every other device is measured against";
     names.tags = {"baseline", "cpu"};
     ASSERT_TRUE(w->runsPanel()->annotate(first, names));
-    w->sideTabs()->setCurrentIndex(2);
+    w->sideTabs()->showPage(w->runsPanel());
     save(w, folder, "guide-runs.png");
 
     // A sweep: two batch sizes on one and two threads.
-    w->sideTabs()->setCurrentIndex(1);
+    w->sideTabs()->showPage(w->experimentPanel());
     SweepPanel* sweep = w->sweepPanel();
     sweep->setAxes({{"batch_size", {"16", "64"}}, {"device", {"cpu:1", "cpu:2"}}});
     sweep->setStepsPerCell(40);
@@ -201,7 +201,7 @@ TEST(GuideScreenshots, TheWindowFillingThisScreen) {
     info.endedAt.clear();
     wbtest::writeText(crashed / "run.json", info.toJson());
     w->runsPanel()->refresh();
-    w->sideTabs()->setCurrentIndex(2);
+    w->sideTabs()->showPage(w->runsPanel());
 
     // A sweep paused after its first cell.
     SweepPanel* sweep = w->sweepPanel();

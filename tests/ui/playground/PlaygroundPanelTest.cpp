@@ -18,10 +18,10 @@
 #include "playground/InferenceWorker.h"
 #include "playground/PlaygroundPanel.h"
 #include "support/TestSupport.h"
-#include "workbench/Inference.h"
-#include "workbench/Meter.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Training.h"
+#include "workbench/domain/Meter.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Inference.h"
+#include "workbench/engine/Training.h"
 
 using namespace wbui;
 

@@ -11,9 +11,9 @@
 #include "UiTestSupport.h"
 #include "playground/PlaygroundPanel.h"
 #include "runs/EvaluationView.h"
-#include "workbench/Evaluation.h"
-#include "workbench/RunFolder.h"
-#include "workbench/charts/QtConversions.h"
+#include "workbench/domain/Evaluation.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/graphics/QtConversions.h"
 
 using namespace wbui;
 namespace fs = std::filesystem;

@@ -23,9 +23,9 @@
 #include "runs/RunNotesDialog.h"
 #include "runs/RunsPanel.h"
 #include "runs/SettingsDiffDialog.h"
-#include "workbench/charts/LossCurves.h"
+#include "workbench/graphics/LossCurves.h"
 
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/QCustomPlot.h"
 
 using namespace wbui;
 namespace fs = std::filesystem;

@@ -13,8 +13,8 @@
 #include "UiTestSupport.h"
 #include "runs/RunCollection.h"
 #include "runs/RunsPanel.h"
-#include "workbench/RunFolder.h"
-#include "workbench/RunLock.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/RunLock.h"
 
 using namespace wbui;
 namespace fs = std::filesystem;

@@ -3,12 +3,12 @@
 // fixed quarter of the axis, also in the exported pictures.
 #include <gtest/gtest.h>
 
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/QCustomPlot.h"
 
 #include "UiTestSupport.h"
 #include "export/ChartExporter.h"
 #include "sweep/SweepChart.h"
-#include "workbench/charts/PlotFiles.h"
+#include "workbench/graphics/PlotFiles.h"
 
 using namespace wbui;
 

@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/QCustomPlot.h"
 
 #include "MainWindow.h"
 #include "UiTestSupport.h"
@@ -19,7 +19,7 @@
 #include "common/PageTabs.h"
 #include "sweep/SweepChart.h"
 #include "sweep/SweepPanel.h"
-#include "workbench/Sweep.h"
+#include "workbench/domain/Sweep.h"
 
 #include <filesystem>
 

@@ -5,12 +5,12 @@
 #include <QTableWidget>
 
 #include <gtest/gtest.h>
-#include "workbench/charts/QCustomPlot.h"
+#include "workbench/graphics/QCustomPlot.h"
 
 #include "UiTestSupport.h"
 #include "sweep/SweepChart.h"
 #include "sweep/SweepPanel.h"
-#include "workbench/SweepPlots.h"
+#include "workbench/domain/SweepPlots.h"
 
 using namespace wbui;
 

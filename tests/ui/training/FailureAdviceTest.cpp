@@ -6,7 +6,7 @@
 
 #include "support/TestSupport.h"
 #include "training/FailureAdvice.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
 
 using namespace wbui;
 

@@ -4,8 +4,8 @@
 
 #include "UiTestSupport.h"
 #include "training/RunScheduler.h"
-#include "workbench/Corpus.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/RunFolder.h"
 
 using namespace wbui;
 

@@ -11,7 +11,7 @@
 
 #include "TestWindow.h"
 #include "training/RunScheduler.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/RunFolder.h"
 
 using namespace wbui;
 using wbuitest::waitFor;

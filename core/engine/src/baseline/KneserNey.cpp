@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "workbench/Errors.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RunFolder.h"
 
 namespace wb {
 

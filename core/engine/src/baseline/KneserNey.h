@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "workbench/Baseline.h"
+#include "workbench/domain/Baseline.h"
 
 namespace wb {
 

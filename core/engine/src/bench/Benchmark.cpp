@@ -12,10 +12,10 @@
 #include "model/Bf16Ops.h"
 #include "train/ThreadShards.h"
 #include "train/TrainingStep.h"
-#include "workbench/Benchmark.h"
-#include "workbench/Devices.h"
-#include "workbench/Errors.h"
-#include "workbench/ModelSummary.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/ModelSummary.h"
+#include "workbench/engine/Benchmark.h"
+#include "workbench/engine/Devices.h"
 
 namespace wb {
 

@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "workbench/Errors.h"
+#include "workbench/domain/Errors.h"
 
 namespace wb {
 

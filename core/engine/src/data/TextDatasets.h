@@ -1,8 +1,8 @@
 // Encoded corpora as batches: the language model's stream cut into windows, or classification rows padded
-// to the sequence length, read from a token store (workbench/TokenStore.h: its ids read from disk with pread,
-// or held in memory for a corpus given in memory); a deterministic split and shuffle from the seed; a batch
-// is copied out of the store when it is asked for, so nothing grows with the corpus but the index of its
-// documents.
+// to the sequence length, read from a token store (workbench/domain/TokenStore.h: its ids read from disk with
+// pread, or held in memory for a corpus given in memory); a deterministic split and shuffle from the seed; a
+// batch is copied out of the store when it is asked for, so nothing grows with the corpus but the index of
+// its documents.
 #pragma once
 
 #include <cstdint>
@@ -12,10 +12,10 @@
 
 #include <torch/torch.h>
 
-#include "workbench/Config.h"
-#include "workbench/Corpus.h"
-#include "workbench/TokenStore.h"
-#include "workbench/Vocabulary.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/TokenStore.h"
+#include "workbench/domain/Vocabulary.h"
 
 namespace wb {
 

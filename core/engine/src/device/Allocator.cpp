@@ -1,5 +1,5 @@
-// The allocator set-up for training (see workbench/Allocator.h).
-#include "workbench/Allocator.h"
+// The allocator set-up for training (see workbench/engine/Allocator.h).
+#include "workbench/engine/Allocator.h"
 
 #include <limits>
 #include <mutex>

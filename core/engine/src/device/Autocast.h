@@ -9,7 +9,7 @@
 
 #include <torch/torch.h>
 
-#include "workbench/Config.h"
+#include "workbench/domain/Config.h"
 
 namespace wb {
 

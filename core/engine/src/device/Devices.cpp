@@ -1,5 +1,5 @@
-// Device discovery and per-run device set-up: CPU threads (LibTorch's and OpenBLAS's together), CUDA devices.
-#include "workbench/Devices.h"
+// Device discovery (workbench/engine/Devices.h): the CPU and CUDA devices, the BLAS, what a run will use.
+#include "workbench/engine/Devices.h"
 
 #include <dlfcn.h>
 #include <sched.h>
@@ -20,8 +20,8 @@
 #include "model/Bf16Kernels.h"
 #include "model/CpuCapability.h"
 #include "model/LstmKernels.h"
-#include "workbench/DeviceSpec.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/DeviceSpec.h"
+#include "workbench/domain/Errors.h"
 
 namespace wb {
 
@@ -165,58 +165,10 @@ DeviceSpec shareCoresBetweenProcesses(DeviceSpec spec, std::int64_t localProcess
     return spec;
 }
 
-torch::Device torchDevice(const DeviceSpec& spec) {
-    return spec.isCpu() ? torch::Device(torch::kCPU)
-                        : torch::Device(torch::kCUDA, static_cast<c10::DeviceIndex>(spec.index));
-}
-
-// ---- DeviceSetup.h ----
-
-std::string settleDeviceSettings(ExperimentConfig& config) {
-    DeviceSpec spec = config.device.spec;
-    // "cpu" without a count: every core this process may use (LibTorch's own default was 1 thread on some
-    // machines), shared between the processes of a job; the run's log and run.json say how many.
-    if (spec.isCpu() && spec.threads == 0)
-        spec.threads = spec.processes > 1 ? shareCoresBetweenProcesses(spec, spec.processes).threads
-                                          : defaultCpuThreads();
-    checkDeviceAvailable(spec);
-    config.device.spec = spec;
-    const auto choice = choosePrecision(torchDevice(spec), config.device.precision, config.task);
-    config.device.precision = choice.precision;
-    return choice.reason;
-}
-
 std::string precisionRunWillUse(const ExperimentConfig& config) {
     const torch::Device device = torchDevice(config.device.spec);
     return effectivePrecision(device,
                               choosePrecision(device, config.device.precision, config.task).precision);
-}
-
-namespace {
-using SetThreadsFn = void (*)(int);
-using GetThreadsFn = int (*)();
-SetThreadsFn openblasSetThreads() {
-    return reinterpret_cast<SetThreadsFn>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"));
-}
-}  // namespace
-
-void applyCpuThreads(std::int64_t threads) {
-    if (threads <= 0) return;
-    torch::set_num_threads(static_cast<int>(threads));
-    // OpenBLAS keeps its own pool; leaving it at the core count oversubscribes the CPU (docs/performance.md).
-    applyBlasThreads(static_cast<int>(threads));
-}
-
-int currentCpuThreads() { return torch::get_num_threads(); }
-
-void applyBlasThreads(int threads) {
-    if (auto fn = openblasSetThreads()) {
-        fn(threads);
-        return;
-    }
-    // Another BLAS (the reference BLAS is single-threaded; others have their own variables): nothing to
-    // set. Whoever asked for the threads says so where its user looks (blasThreadsCaveat): `devices`, the
-    // run's log and run.json; run.json's blas_threads is -1.
 }
 
 std::string blasThreadsCaveat() {
@@ -225,36 +177,6 @@ std::string blasThreadsCaveat() {
            ") has no openblas_set_num_threads, so its thread count cannot be set: a thread count applies to "
            "LibTorch only, and matrix products run on that BLAS's own threads (one with the reference BLAS); "
            "OpenBLAS is the BLAS this program is tuned for";
-}
-
-int blasThreads() {
-    if (at::hasMKL()) return torch::get_num_threads();
-    auto fn = reinterpret_cast<GetThreadsFn>(dlsym(RTLD_DEFAULT, "openblas_get_num_threads"));
-    return fn && blasLibrary().rfind("OpenBLAS", 0) == 0 ? fn() : -1;
-}
-
-CpuThreadsScope::CpuThreadsScope(std::int64_t threads) {
-    if (threads <= 0) return;
-    m_active = true;
-    m_torch = torch::get_num_threads();
-    m_blas = blasThreads();
-    applyCpuThreads(threads);
-}
-
-CpuThreadsScope::~CpuThreadsScope() {
-    if (!m_active) return;
-    torch::set_num_threads(m_torch);
-    if (m_blas > 0)
-        if (auto fn = openblasSetThreads()) fn(m_blas);
-}
-
-void synchronize(const torch::Device& device) {
-    if (device.is_cuda()) torch::cuda::synchronize(device.index());
-}
-
-std::string hostName() {
-    char buf[256] = {0};
-    return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string();
 }
 
 }  // namespace wb

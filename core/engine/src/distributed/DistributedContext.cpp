@@ -17,7 +17,7 @@
 
 #include "device/DeviceSetup.h"
 #include "process/ChildProcess.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/Errors.h"
 
 namespace wb {
 

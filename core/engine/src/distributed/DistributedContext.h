@@ -16,7 +16,7 @@
 #include "distributed/C10d.h"
 #include "distributed/GatedStore.h"
 #include "distributed/RendezvousServer.h"
-#include "workbench/Distributed.h"
+#include "workbench/engine/Distributed.h"
 
 namespace wb {
 

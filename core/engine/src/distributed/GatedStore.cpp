@@ -18,7 +18,7 @@
 #include <thread>
 
 #include "distributed/RendezvousProtocol.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/Errors.h"
 
 namespace wb {
 

@@ -1,6 +1,6 @@
-// The job secret's arithmetic: SHA-256 and HMAC-SHA256 (RFC 2104), so that a rank proves it knows the secret
-// without sending it (a listener on the network sees proofs bound to one connection's nonce, never the
-// secret), and fresh random bytes from the kernel.
+// The job secret's arithmetic: SHA-256 and HMAC-SHA256 (RFC 2104; OpenSSL's libcrypto computes both), so that
+// a rank proves it knows the secret without sending it (a listener on the network sees proofs bound to one
+// connection's nonce, never the secret), and fresh random bytes from the kernel.
 #pragma once
 
 #include <array>

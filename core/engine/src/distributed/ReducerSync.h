@@ -7,7 +7,7 @@
 
 #include "distributed/DistributedContext.h"
 #include "train/GradientSync.h"
-#include "workbench/Config.h"
+#include "workbench/domain/Config.h"
 
 namespace wb {
 

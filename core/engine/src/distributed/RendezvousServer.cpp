@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "distributed/RendezvousProtocol.h"
-#include "workbench/Errors.h"
+#include "workbench/domain/Errors.h"
 
 namespace wb {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "workbench/Errors.h"
-#include "workbench/Utf8.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Utf8.h"
 
 namespace wb {
 

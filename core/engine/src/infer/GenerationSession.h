@@ -13,9 +13,9 @@
 
 #include "infer/HalfStepper.h"
 #include "model/SequenceModel.h"
-#include "workbench/Inference.h"
-#include "workbench/Meter.h"
-#include "workbench/Vocabulary.h"
+#include "workbench/domain/Meter.h"
+#include "workbench/domain/Vocabulary.h"
+#include "workbench/engine/Inference.h"
 
 namespace wb {
 

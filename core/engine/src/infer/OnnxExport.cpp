@@ -7,7 +7,7 @@
 #include <variant>
 #include <vector>
 
-#include "proto/ProtoWire.h"
+#include "workbench/domain/ProtoWire.h"
 
 namespace wb {
 

@@ -10,16 +10,16 @@
 #include "infer/GenerationSession.h"
 #include "infer/HalfStepper.h"
 #include "infer/OnnxExport.h"
-#include "io/Safetensors.h"
 #include "model/SequenceModel.h"
-#include "run/RunState.h"
 #include "tensors/TensorIO.h"
 #include "train/TrainingStep.h"
-#include "workbench/Errors.h"
-#include "workbench/FormatVersion.h"
-#include "workbench/Inference.h"
-#include "workbench/Meter.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/FormatVersion.h"
+#include "workbench/domain/Meter.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/RunState.h"
+#include "workbench/domain/Safetensors.h"
+#include "workbench/engine/Inference.h"
 
 namespace fs = std::filesystem;
 

@@ -6,7 +6,7 @@
 #include "model/EmbeddingRows.h"
 #include "model/LstmLayers.h"
 #include "model/ShardedDropout.h"
-#include "workbench/Allocator.h"
+#include "workbench/engine/Allocator.h"
 
 namespace wb {
 
@@ -27,7 +27,7 @@ SequenceModelImpl::SequenceModelImpl(Task task, const ModelConfig& config, std::
       m_config(config),
       m_backend(resolveLstmBackend(config.backend, device)),
       m_outputs(outputs) {
-    tuneAllocatorForTraining();  // training reuses its activations' pages (workbench/Allocator.h)
+    tuneAllocatorForTraining();  // training reuses its activations' pages (workbench/engine/Allocator.h)
     const bool bidirectional = task == Task::Classifier && config.bidirectional;
     const double between = config.layers > 1 ? config.dropout : 0.0;
     embedding = register_module("embedding", torch::nn::Embedding(vocabSize, config.embedding));

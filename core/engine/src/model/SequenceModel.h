@@ -14,7 +14,7 @@
 #include <torch/torch.h>
 
 #include "model/FusedLstm.h"
-#include "workbench/Config.h"
+#include "workbench/domain/Config.h"
 
 namespace wb {
 

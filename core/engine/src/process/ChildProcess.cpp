@@ -13,7 +13,7 @@
 #include <cstring>
 #include <set>
 
-#include "workbench/Errors.h"
+#include "workbench/domain/Errors.h"
 
 extern char** environ;
 

@@ -1,5 +1,5 @@
-// This machine's launcher (workbench/SweepRun.h): one cell at a time, each a child `train` process (or, for
-// a link cell, one `train` per process, each on a host of its own).
+// This machine's launcher (workbench/engine/SweepRun.h): one cell at a time, each a child `train` process
+// (or, for a link cell, one `train` per process, each on a host of its own).
 #include <unistd.h>
 
 #include <atomic>
@@ -11,11 +11,11 @@
 
 #include "process/ChildProcess.h"
 #include "sweep/NetworkHosts.h"
-#include "workbench/Distributed.h"
-#include "workbench/Errors.h"
-#include "workbench/RemoveAll.h"
-#include "workbench/RunFolder.h"
-#include "workbench/SweepRun.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RemoveAll.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Distributed.h"
+#include "workbench/engine/SweepRun.h"
 
 namespace fs = std::filesystem;
 

@@ -1,5 +1,5 @@
-// The time model (see workbench/SweepEstimate.h).
-#include "workbench/SweepEstimate.h"
+// The time model (see workbench/engine/SweepEstimate.h).
+#include "workbench/engine/SweepEstimate.h"
 
 #include <unistd.h>
 
@@ -10,13 +10,13 @@
 #include <map>
 #include <memory>
 
-#include "workbench/ConfigFields.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/Errors.h"
-#include "workbench/ModelSummary.h"
-#include "workbench/RemoveAll.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Training.h"
+#include "workbench/domain/ConfigFields.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/ModelSummary.h"
+#include "workbench/domain/RemoveAll.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/Training.h"
 
 namespace fs = std::filesystem;
 

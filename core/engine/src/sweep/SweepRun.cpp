@@ -1,15 +1,15 @@
-// A sweep's cells, trained through a launcher (see workbench/SweepRun.h).
-#include "workbench/SweepRun.h"
+// A sweep's cells, trained through a launcher (see workbench/engine/SweepRun.h).
+#include "workbench/engine/SweepRun.h"
 
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <map>
 
-#include "workbench/Errors.h"
-#include "workbench/RemoveAll.h"
-#include "workbench/RunFolder.h"
-#include "workbench/SweepResults.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RemoveAll.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/SweepResults.h"
 
 namespace fs = std::filesystem;
 

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <sstream>
 
-#include "workbench/Errors.h"
-#include "workbench/RunFolder.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RunFolder.h"
 
 namespace wb {
 

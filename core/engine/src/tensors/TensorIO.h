@@ -8,7 +8,7 @@
 
 #include <torch/torch.h>
 
-#include "io/Safetensors.h"
+#include "workbench/domain/Safetensors.h"
 
 namespace wb {
 

@@ -1,7 +1,7 @@
 // Checkpointer (see Checkpointer.h).
 #include "train/Checkpointer.h"
 
-#include "workbench/Errors.h"
+#include "workbench/domain/Errors.h"
 
 namespace wb {
 

@@ -5,10 +5,10 @@
 
 #include <string>
 
-#include "run/RunState.h"
 #include "train/MetricSink.h"
 #include "train/RunFolderWriter.h"
 #include "train/TrainingStep.h"
+#include "workbench/domain/RunState.h"
 
 namespace wb {
 

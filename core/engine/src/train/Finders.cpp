@@ -7,11 +7,11 @@
 #include "data/TextDatasets.h"
 #include "device/DeviceSetup.h"
 #include "train/TrainingStep.h"
-#include "workbench/Devices.h"
-#include "workbench/Errors.h"
-#include "workbench/ModelSummary.h"
-#include "workbench/TokenStore.h"
-#include "workbench/Training.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/ModelSummary.h"
+#include "workbench/domain/TokenStore.h"
+#include "workbench/engine/Devices.h"
+#include "workbench/engine/Training.h"
 
 namespace wb {
 

@@ -14,10 +14,10 @@
 
 #include "data/TextDatasets.h"
 #include "distributed/DistributedContext.h"
-#include "run/RunState.h"
-#include "workbench/Distributed.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Training.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/RunState.h"
+#include "workbench/engine/Distributed.h"
+#include "workbench/engine/Training.h"
 
 namespace wb {
 

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "workbench/Config.h"
+#include "workbench/domain/Config.h"
 
 namespace wb {
 

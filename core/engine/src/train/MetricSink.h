@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-#include "workbench/Metrics.h"
+#include "workbench/domain/Metrics.h"
 
 namespace wb {
 

@@ -9,9 +9,9 @@
 
 #include <torch/torch.h>
 
-#include "io/Safetensors.h"
 #include "tensors/TensorIO.h"
-#include "workbench/Config.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/Safetensors.h"
 
 namespace wb {
 

@@ -1,8 +1,8 @@
 // RunFolderWriter (see RunFolderWriter.h).
 #include "train/RunFolderWriter.h"
 
-#include "run/RunState.h"
-#include "workbench/Format.h"
+#include "workbench/domain/Format.h"
+#include "workbench/domain/RunState.h"
 
 namespace wb {
 

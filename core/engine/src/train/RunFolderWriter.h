@@ -2,8 +2,8 @@
 // start, run.json and metrics.csv as it goes, a classifier's evaluation.json at each validation, the
 // checkpoint pair. In a data-parallel run only rank 0 has
 // an enabled writer; the other ranks' writers do nothing. The enabled writer also holds the run's lock
-// (workbench/RunLock.h) from claim() until it is destroyed with the session: that is how a reader knows the
-// run has a live owner, and a run whose owner died reads "interrupted".
+// (workbench/domain/RunLock.h) from claim() until it is destroyed with the session: that is how a reader
+// knows the run has a live owner, and a run whose owner died reads "interrupted".
 #pragma once
 
 #include <filesystem>
@@ -13,11 +13,11 @@
 
 #include "data/TextDatasets.h"
 #include "tensors/TensorIO.h"
-#include "workbench/Config.h"
-#include "workbench/Evaluation.h"
-#include "workbench/Metrics.h"
-#include "workbench/RunFolder.h"
-#include "workbench/RunLock.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/Evaluation.h"
+#include "workbench/domain/Metrics.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/RunLock.h"
 
 namespace wb {
 

@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "device/DeviceSetup.h"
-#include "workbench/Devices.h"
-#include "workbench/Format.h"
+#include "workbench/domain/Format.h"
+#include "workbench/engine/Devices.h"
 
 namespace wb {
 

@@ -3,7 +3,7 @@
 
 #include <cstdlib>
 
-#include "workbench/ConfigFields.h"
+#include "workbench/domain/ConfigFields.h"
 
 namespace wb {
 

@@ -1,8 +1,8 @@
-// A training run's TensorBoard event file for one sitting (workbench/TensorBoard.h), as TrainingSession feeds
-// it: the settings as hparams, each metric record as a scalar tagged split/metric (metrics.csv's rows, step
-// for step) with the n-gram baseline's line beside val/bpc, and each validation's samples as text. Event
-// files are a view of the run, never its record: a write that fails drops the file with a line in the log,
-// and the run goes on.
+// A training run's TensorBoard event file for one sitting (workbench/domain/TensorBoard.h), as
+// TrainingSession feeds it: the settings as hparams, each metric record as a scalar tagged split/metric
+// (metrics.csv's rows, step for step) with the n-gram baseline's line beside val/bpc, and each validation's
+// samples as text. Event files are a view of the run, never its record: a write that fails drops the file
+// with a line in the log, and the run goes on.
 #pragma once
 
 #include <cstdint>
@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "workbench/Config.h"
-#include "workbench/Metrics.h"
-#include "workbench/RunFolder.h"
-#include "workbench/TensorBoard.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/Metrics.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/TensorBoard.h"
 
 namespace wb {
 

@@ -9,7 +9,7 @@
 
 #include <torch/torch.h>
 
-#include "run/RunState.h"
+#include "workbench/domain/RunState.h"
 
 namespace wb {
 

@@ -6,19 +6,19 @@
 
 #include "data/TextDatasets.h"
 #include "device/DeviceSetup.h"
-#include "io/MemoryBudget.h"
-#include "run/RunState.h"
 #include "train/JobState.h"
 #include "train/TrainingSession.h"
-#include "workbench/CorpusCatalog.h"
-#include "workbench/Devices.h"
-#include "workbench/Errors.h"
-#include "workbench/Format.h"
-#include "workbench/ModelSummary.h"
-#include "workbench/RunFolder.h"
-#include "workbench/RunLock.h"
-#include "workbench/TokenStore.h"
-#include "workbench/Training.h"
+#include "workbench/domain/CorpusCatalog.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Format.h"
+#include "workbench/domain/MemoryBudget.h"
+#include "workbench/domain/ModelSummary.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/RunLock.h"
+#include "workbench/domain/RunState.h"
+#include "workbench/domain/TokenStore.h"
+#include "workbench/engine/Devices.h"
+#include "workbench/engine/Training.h"
 
 namespace fs = std::filesystem;
 
@@ -33,7 +33,7 @@ static std::shared_ptr<const TokenStore> configuredStore(const ExperimentConfig&
 }
 
 // What training holds in memory, counted before it starts, against what the machine has free: the model's
-// weights, gradients and optimizer state, one batch's activations (workbench/ModelSummary.h), and the
+// weights, gradients and optimizer state, one batch's activations (workbench/domain/ModelSummary.h), and the
 // corpus's index (where its documents start, their order) with any store held in memory rather than read from
 // disk. Refused with the parts and the setting that shrinks the largest, instead of run until the kernel
 // kills it.

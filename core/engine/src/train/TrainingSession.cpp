@@ -23,13 +23,13 @@
 #include "distributed/ReducerSync.h"
 #include "model/ShardedDropout.h"
 #include "tensors/TensorIO.h"
-#include "workbench/Baseline.h"
-#include "workbench/Devices.h"
-#include "workbench/Errors.h"
-#include "workbench/Evaluation.h"
-#include "workbench/Format.h"
-#include "workbench/ModelSummary.h"
-#include "workbench/RemoveAll.h"
+#include "workbench/domain/Baseline.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/Evaluation.h"
+#include "workbench/domain/Format.h"
+#include "workbench/domain/ModelSummary.h"
+#include "workbench/domain/RemoveAll.h"
+#include "workbench/engine/Devices.h"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;

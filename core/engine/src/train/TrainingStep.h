@@ -12,7 +12,7 @@
 #include "train/CudaGraphStep.h"
 #include "train/GradientSync.h"
 #include "train/Optimizer.h"
-#include "workbench/Config.h"
+#include "workbench/domain/Config.h"
 
 namespace wb {
 

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "workbench/Baseline.h"
-#include "workbench/RunFolder.h"
-#include "workbench/Utf8.h"
+#include "workbench/domain/Baseline.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/domain/Utf8.h"
 
 namespace wb {
 

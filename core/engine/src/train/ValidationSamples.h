@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "workbench/Config.h"
-#include "workbench/Corpus.h"
-#include "workbench/Inference.h"
-#include "workbench/Verse.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/Corpus.h"
+#include "workbench/domain/Verse.h"
+#include "workbench/engine/Inference.h"
 
 namespace wb {
 
