@@ -82,6 +82,8 @@ struct SweepOptions {
     int repeats = 1;
     double targetLoss = 0;
     bool plan = false, json = false, quiet = false;
+    std::string on = "this-machine";            // or "slurm": where the cells run
+    std::string partition, account, timeLimit;  // on Slurm
 };
 
 struct CompareOptions {

@@ -82,7 +82,9 @@ int runSweep(const SweepOptions& o, const wb::ExperimentConfig& base) {
     const std::string dir = o.out.empty() ? o.target : o.out;
     if (!o.out.empty()) wb::requireFreeSweepFolder(dir);  // before any time is spent on a plan
     if (o.plan) return printPlan(sweep, o.json);
-    const auto launcher = wb::makeLocalLauncher(wb::thisProgram());
+    const auto launcher =
+        o.on == "slurm" ? wb::makeSlurmLauncher(wb::thisProgram(), {o.partition, o.account, o.timeLimit})
+                        : wb::makeLocalLauncher(wb::thisProgram());
     launcher->check(sweep);
     if (!o.out.empty()) wb::createSweepFolder(dir, sweep);
 

@@ -378,6 +378,13 @@ Command addSweep(CLI::App& app) {
     cmd->add_flag("--plan", o->plan, "Print the grid, the run count and an estimate; train nothing");
     cmd->add_flag("--json", o->json, "Machine-readable output");
     cmd->add_flag("--quiet", o->quiet, "No progress output");
+    cmd->add_option("--on", o->on,
+                    "Where the cells run: this-machine (one after another) or slurm (each a batch job of the "
+                    "cluster this machine submits to; the sweep folder on a filesystem the nodes share)")
+        ->check(CLI::IsMember({"this-machine", "slurm"}));
+    cmd->add_option("--partition", o->partition, "On Slurm: the partition (default: the cluster's)");
+    cmd->add_option("--account", o->account, "On Slurm: the account to charge");
+    cmd->add_option("--time", o->timeLimit, "On Slurm: each cell's time limit, as sbatch's --time (1:00:00)");
     addTrainFlags(cmd, *flags);
     cmd->footer(
         "The sweep folder holds sweep.json, one run folder per cell "
@@ -393,7 +400,9 @@ Command addSweep(CLI::App& app) {
                 for (const auto* option : cmd->get_options())
                     if (option->count() > 0 && option->get_name() != "CORPUS_OR_SWEEP_DIR" &&
                         option->get_name() != "--plan" && option->get_name() != "--json" &&
-                        option->get_name() != "--quiet")
+                        option->get_name() != "--quiet" && option->get_name() != "--on" &&
+                        option->get_name() != "--partition" && option->get_name() != "--account" &&
+                        option->get_name() != "--time")
                         throw wb::InputError("a sweep folder resumes as planned: leave out " +
                                              option->get_name() + " (or give --out to start a new sweep)");
                 return runSweep(*o, {});

@@ -1,10 +1,12 @@
 // Training under a real Slurm (issue #64): the tasks of an srun step are the ranks of a data-parallel job,
 // their rank, world size and rank 0's address taken from Slurm and the job's secret from a file only its
-// owner may read. Runs inside the cluster that tests/slurm_test.sh starts (munged, slurmctld and slurmd from
-// Debian's packages, in a folder of their own; SLURM_CONF names it) and skips by name without it.
+// owner may read; a sweep's cells submitted as batch jobs train what they train here. Runs inside the cluster
+// that tests/slurm_test.sh starts (munged, slurmctld and slurmd from Debian's packages, in a folder of their
+// own; SLURM_CONF names it) and skips by name without it.
 #include <sys/stat.h>
 
 #include "DistributedSupport.h"
+#include "workbench/domain/Sweep.h"
 
 namespace fs = std::filesystem;
 using wbtest::shellQuote;
@@ -45,6 +47,21 @@ protected:
         return r;
     }
 
+    // The sweeps' batch jobs the cluster knows (ended ones stay listed for MinJobAge, 300 s).
+    static int cellJobs() {
+        std::string out;
+        if (FILE* p = popen("scontrol show job -o 2>/dev/null", "r")) {
+            char buf[4096];
+            for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+            pclose(p);
+        }
+        int jobs = 0;
+        for (std::size_t at = out.find("JobName=lstm-workbench-cell"); at != std::string::npos;
+             at = out.find("JobName=lstm-workbench-cell", at + 1))
+            ++jobs;
+        return jobs;
+    }
+
     wbtest::TempDir m_dir;
 };
 
@@ -69,4 +86,70 @@ TEST_F(Slurm, ASecretFileOthersCanReadIsRefusedByEveryTaskInOneLine) {
     EXPECT_NE(step.code, 0);
     EXPECT_NE(step.err.find("may be read by others"), std::string::npos) << step.err;
     EXPECT_FALSE(fs::exists(run("refused") / "run.json"));
+}
+
+// `sweep --on slurm`: every cell a batch job of the cluster, each run the one the same sweep trains on this
+// machine (same seeds, same losses), and the sweep's files as a local sweep writes them.
+TEST_F(Slurm, AFourCellSweepOnTheClusterTrainsTheRunsOfTheSameSweepHere) {
+    const std::string grid =
+        " --grid hidden=8,12 --grid batch_size=4,8 --max-steps 6 --validate-every 3" + kShape + " --quiet";
+    auto here = wbtest::runCli("sweep " + corpus() + " --out " + shellQuote(run("here").string()) + grid);
+    ASSERT_EQ(here.code, 0) << here.err;
+    auto there = wbtest::runCli("sweep " + corpus() + " --out " + shellQuote(run("there").string()) + grid +
+                                " --on slurm --time 10:00");
+    ASSERT_EQ(there.code, 0) << there.err;
+    const auto sweep = wb::loadSweep(run("there").string());
+    ASSERT_EQ(sweep.cells.size(), 4u);
+    for (const auto& cell : sweep.cells) {
+        EXPECT_EQ(cell.state, wb::CellState::Done) << sweep.describe(cell) << ": " << cell.error;
+        expectSameLosses(run("here") / cell.runDir, run("there") / cell.runDir);
+    }
+    EXPECT_TRUE(fs::exists(run("there") / "results.csv"));
+    EXPECT_EQ(cellJobs(), 4) << "each cell a batch job of the cluster";
+    for (const auto& entry : fs::directory_iterator(run("there")))
+        EXPECT_NE(entry.path().filename().string().rfind(".cell-", 0), 0u) << entry.path();
+}
+
+// Ctrl+C on a sweep on the cluster: the running cell's job gets SIGINT and is queued again, the done cell
+// stays done; the resumed sweep submits only the cell not done, and the done cell's run is left as it was.
+TEST_F(Slurm, ASweepStoppedOnTheClusterResumesWithoutRunningItsDoneCellAgain) {
+    const std::string dir = run("stopped").string();
+    const int before = cellJobs();
+    // Its pid is the shell's, written before the shell becomes the sweep (exec).
+    auto* sweep = popen(
+        ("echo $$ > " + shellQuote(m_dir.file("sweep.pid")) + "; exec " + std::string(wbtest::cliProgram()) +
+         " sweep " + corpus() + " --out " + shellQuote(dir) + " --grid max_steps=4,2000 --validate-every 0" +
+         kShape + " --on slurm 2>" + shellQuote(m_dir.file("sweep.err")))
+            .c_str(),
+        "r");
+    ASSERT_TRUE(sweep);
+    const auto stateOf = [&](int cell) {
+        try {
+            return wb::loadSweep(dir).cells.at(std::size_t(cell)).state;
+        } catch (const std::exception&) {
+            return wb::CellState::Queued;
+        }
+    };
+    for (int tick = 0;
+         tick < 1200 && !(stateOf(0) == wb::CellState::Done && stateOf(1) == wb::CellState::Running); ++tick)
+        usleep(100000);
+    ASSERT_EQ(stateOf(0), wb::CellState::Done);
+    ASSERT_EQ(stateOf(1), wb::CellState::Running);
+    usleep(1500000);  // the long cell's job started and trains
+    ASSERT_EQ(kill(std::stoi(wbtest::readText(m_dir.file("sweep.pid"))), SIGINT), 0);
+    char buf[4096];  // read to its end before pclose, which would close the pipe under its last line
+    while (fread(buf, 1, sizeof buf, sweep) > 0) {
+    }
+    const int code = pclose(sweep);
+    EXPECT_TRUE(WIFEXITED(code) && WEXITSTATUS(code) == 130)
+        << code << ": " << wbtest::readText(m_dir.file("sweep.err"));
+    EXPECT_EQ(stateOf(1), wb::CellState::Queued) << "stopped, to be trained again";
+    const auto doneRun = fs::path(dir) / wb::loadSweep(dir).cells[0].runDir / "run.json";
+    const std::string doneBefore = wbtest::readText(doneRun);
+
+    auto resumed = wbtest::runCli("sweep " + shellQuote(dir) + " --on slurm --quiet");
+    ASSERT_EQ(resumed.code, 0) << resumed.err;
+    EXPECT_EQ(stateOf(1), wb::CellState::Done);
+    EXPECT_EQ(wbtest::readText(doneRun), doneBefore) << "the done cell is not trained again";
+    EXPECT_EQ(cellJobs() - before, 3) << "two cells submitted, then only the one not done";
 }

@@ -6,8 +6,8 @@
 // A launcher is where cells run. LocalLauncher (makeLocalLauncher) trains each cell as a child `train`
 // process of this machine, so that a cell's timings, peak memory and thread settings are its own and a
 // multi-process device is just another cell; a link cell runs one `train` per process, each on a host of
-// its own made with network namespaces, joined as torchrun would join them. The interface is shaped for a
-// cluster scheduler too: it starts cells and reports their ends, and may run several at once (capacity).
+// its own made with network namespaces, joined as torchrun would join them. SlurmLauncher
+// (makeSlurmLauncher) submits each cell to a Slurm cluster as a batch job; many run at once (capacity).
 #pragma once
 
 #include <atomic>
@@ -58,6 +58,18 @@ public:
 // `program` is lstm-workbench-cli (the sweep's own program in the CLI; the one beside the app in the app).
 // Throws InputError when it is not an executable program.
 std::unique_ptr<CellLauncher> makeLocalLauncher(const std::string& program);
+
+// A Slurm cluster (SlurmLauncher.cpp): each cell a batch job of its own, submitted with sbatch when the sweep
+// starts it (all at once: the scheduler decides what runs when, so a pause has nothing left to hold back),
+// asking for its device's CPUs (--cpus-per-task, threads x processes) or a GPU (--gres=gpu:1), followed with
+// scontrol, stopped with scancel (SIGINT to its `train`: it checkpoints, and is redone on resume). The sweep
+// folder and `program` must be where every node sees them. Throws InputError when sbatch, scontrol or
+// scancel is not on PATH.
+struct SlurmSettings {
+    std::string partition, account;  // "" : the cluster's default
+    std::string timeLimit;           // sbatch's --time ("1:00:00"); "" : the partition's
+};
+std::unique_ptr<CellLauncher> makeSlurmLauncher(const std::string& program, const SlurmSettings& settings);
 std::string thisProgram();  // /proc/self/exe
 
 // Pause, Keep going and Stop for a running sweep, from any thread or a signal handler (async-signal-safe).

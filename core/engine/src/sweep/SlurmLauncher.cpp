@@ -1,0 +1,231 @@
+// A Slurm cluster's launcher (workbench/engine/SweepRun.h): each cell a batch job of its own, submitted with
+// sbatch as soon as the sweep starts it (the scheduler decides what runs when), followed with scontrol until
+// it ends, stopped with scancel. The sweep folder must be on a filesystem the nodes share: a cell's job
+// reads its config there and its `train` writes its run folder there.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "process/ChildProcess.h"
+#include "workbench/domain/Config.h"
+#include "workbench/domain/Errors.h"
+#include "workbench/domain/RunFolder.h"
+#include "workbench/engine/SweepRun.h"
+
+namespace fs = std::filesystem;
+
+namespace wb {
+
+namespace {
+
+std::string shellWord(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// A Slurm command's output (its stdout in a file beside the sweep's, read back); throws TrainingError with
+// its first error line when it fails.
+std::string slurmCommand(const std::vector<std::string>& argv, const std::string& scratch) {
+    ChildSpec spec;
+    spec.argv = argv;
+    spec.stdoutFile = scratch + ".out";
+    spec.stderrFile = scratch + ".err";
+    const int code = waitChild(spawnChild(spec, argv[0])).code;
+    std::string out, err;
+    try {
+        out = readFile(spec.stdoutFile);
+        err = readFile(spec.stderrFile);
+    } catch (const std::exception&) {
+    }
+    std::error_code ec;
+    fs::remove(spec.stdoutFile, ec);
+    fs::remove(spec.stderrFile, ec);
+    if (code != 0)
+        throw TrainingError(fs::path(argv[0]).filename().string() + " failed (exit " + std::to_string(code) +
+                            "): " + err.substr(0, err.find('\n')));
+    return out;
+}
+
+// The program's path on PATH (sbatch, scontrol, scancel), as a shell would find it.
+std::string onPath(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path ? path : "/usr/bin:/bin");
+    for (std::string dir; std::getline(dirs, dir, ':');)
+        if (!dir.empty() && access((fs::path(dir) / name).c_str(), X_OK) == 0)
+            return (fs::path(dir) / name).string();
+    return {};
+}
+
+// "JobState=COMPLETED ... ExitCode=0:0" from `scontrol show job -o ID`.
+std::string field(const std::string& line, const std::string& key) {
+    const auto at = line.find(" " + key + "=");
+    if (at == std::string::npos) return {};
+    const auto start = at + key.size() + 2;
+    return line.substr(start, line.find(' ', start) - start);
+}
+
+bool ended(const std::string& state) {
+    for (const char* s : {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
+                          "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE"})
+        if (state.rfind(s, 0) == 0) return true;
+    return false;
+}
+
+class SlurmLauncher final : public CellLauncher {
+public:
+    SlurmLauncher(std::string program, SlurmSettings settings)
+        : m_program(std::move(program)), m_settings(std::move(settings)) {
+        for (const char* tool : {"sbatch", "scontrol", "scancel"}) {
+            m_tools[tool] = onPath(tool);
+            if (m_tools[tool].empty())
+                throw InputError(std::string(tool) +
+                                 " is not on PATH: a sweep on Slurm submits its cells from a machine of the "
+                                 "cluster (a login node)");
+        }
+    }
+
+    void check(const Sweep& sweep) const override {
+        if (sweep.hasLinkAxis())
+            throw InputError(
+                "the link axis makes hosts on this machine: run it here, not on Slurm (whose nodes are real "
+                "hosts)");
+    }
+
+    int capacity() const override { return 1 << 20; }  // the scheduler decides what runs when
+
+    int start(const CellJob& job) override {
+        const auto script = job.configFile + ".sbatch";
+        writeFileAtomic(script, "#!/bin/sh\n# A cell of an LSTM Workbench sweep.\nexec " +
+                                    shellWord(m_program) + " train " + shellWord(job.corpus) + " --out " +
+                                    shellWord(job.runDir) + " --config " + shellWord(job.configFile) +
+                                    " --quiet\n");
+        const auto config = ExperimentConfig::fromJson(readFile(job.configFile), job.configFile);
+        std::vector<std::string> argv = {
+            m_tools["sbatch"],          "--parsable", "--job-name=lstm-workbench-cell", "--output=/dev/null",
+            "--error=" + job.errorFile, "--ntasks=1"};
+        for (const auto& r : resources(config)) argv.push_back(r);
+        if (!m_settings.partition.empty()) argv.push_back("--partition=" + m_settings.partition);
+        if (!m_settings.account.empty()) argv.push_back("--account=" + m_settings.account);
+        if (!m_settings.timeLimit.empty()) argv.push_back("--time=" + m_settings.timeLimit);
+        argv.push_back(script);
+        const std::string out = slurmCommand(argv, job.configFile + ".sbatch-call");
+        const std::string id = out.substr(0, out.find_first_of(";\n"));
+        if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
+            throw TrainingError("sbatch printed no job id (it said '" + out + "')");
+        const int handle = ++m_started;
+        m_jobs[handle] = {id, job.errorFile, job.configFile};
+        if (m_stopping) cancel(m_jobs[handle], false);
+        return handle;
+    }
+
+    std::pair<int, CellEnd> waitForAnEnd() override {
+        for (;;) {
+            if (m_stopping && !m_cancelled) {
+                for (auto& [handle, job] : m_jobs) cancel(job, m_killing);
+                m_cancelled = true;
+            }
+            for (auto it = m_jobs.begin(); it != m_jobs.end(); ++it) {
+                CellEnd end;
+                if (!jobEnded(it->second, &end)) continue;
+                const int handle = it->first;
+                m_jobs.erase(it);
+                return {handle, end};
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        }
+    }
+
+    // Signal-safe: the sweep's loop (waitForAnEnd) sends the scancels.
+    void stop() noexcept override { m_stopping = true; }
+    void kill() noexcept override {
+        m_killing = true;
+        m_stopping = true;
+        m_cancelled = false;
+    }
+
+private:
+    struct Job {
+        std::string id, errorFile, configFile;
+    };
+
+    // What a cell asks of the scheduler, from its device: its threads (of each of its processes) as CPUs,
+    // a GPU for a CUDA device.
+    static std::vector<std::string> resources(const ExperimentConfig& c) {
+        std::vector<std::string> out;
+        const auto& d = c.device.spec;
+        const std::int64_t cpus =
+            std::max<std::int64_t>(1, d.threads) * std::max<std::int64_t>(1, d.processes);
+        if (d.isCpu() && d.threads > 0) out.push_back("--cpus-per-task=" + std::to_string(cpus));
+        if (d.isCuda()) out.push_back("--gres=gpu:" + std::to_string(std::max<std::int64_t>(1, d.processes)));
+        return out;
+    }
+
+    // A stop: a job still pending is cancelled; a running one gets SIGINT in its `train` (the batch step is
+    // that process: the script execs it), which checkpoints and ends within a batch. A kill: scancel's own
+    // SIGTERM, then SIGKILL.
+    void cancel(const Job& job, bool now) {
+        const auto scancel = [&](std::vector<std::string> options) {
+            options.insert(options.begin(), {m_tools["scancel"], "--quiet"});
+            options.push_back(job.id);
+            try {
+                slurmCommand(options, job.configFile + ".scancel");
+            } catch (const std::exception&) {
+                // Ended already, or not in that state: its state says what became of it.
+            }
+        };
+        if (now) return scancel({});
+        scancel({"--state=PENDING"});
+        scancel({"--state=RUNNING", "--batch", "--signal=INT"});
+    }
+
+    bool jobEnded(const Job& job, CellEnd* end) {
+        std::string line;
+        try {
+            line = " " + slurmCommand({m_tools["scontrol"], "show", "job", "-o", job.id},
+                                      job.configFile + ".scontrol");
+        } catch (const std::exception&) {
+            return false;  // the controller is busy or restarting: asked again next round
+        }
+        const std::string state = field(line, "JobState");
+        if (!ended(state)) return false;
+        const std::string exit = field(line, "ExitCode");  // "CODE:SIGNAL"
+        const int code = std::atoi(exit.c_str());
+        const int signal =
+            exit.find(':') == std::string::npos ? 0 : std::atoi(exit.c_str() + exit.find(':') + 1);
+        end->code = state == "COMPLETED" ? 0 : code != 0 ? code : signal != 0 ? 128 + signal : 1;
+        if (state.rfind("CANCELLED", 0) == 0 && m_stopping) end->code = kStoppedCode;
+        try {
+            const auto err = readFile(job.errorFile);
+            end->error = err.substr(0, err.find('\n'));
+            const std::string prefix = kCliErrorPrefix;
+            if (end->error.rfind(prefix, 0) == 0) end->error = end->error.substr(prefix.size());
+        } catch (const std::exception&) {
+        }
+        if (end->error.empty() && end->code != 0 && end->code != kStoppedCode)
+            end->error = "its Slurm job " + job.id + " ended " + state + " (" + field(line, "Reason") + ")";
+        std::error_code ec;
+        fs::remove(job.configFile + ".sbatch", ec);
+        return true;
+    }
+
+    std::string m_program;
+    SlurmSettings m_settings;
+    std::map<std::string, std::string> m_tools;
+    std::map<int, Job> m_jobs;  // by handle, while not ended
+    int m_started = 0;
+    std::atomic<bool> m_stopping{false}, m_killing{false}, m_cancelled{false};
+};
+
+}  // namespace
+
+std::unique_ptr<CellLauncher> makeSlurmLauncher(const std::string& program, const SlurmSettings& settings) {
+    return std::make_unique<SlurmLauncher>(program, settings);
+}
+
+}  // namespace wb
