@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The tests that need a real Slurm (tests/e2e/SlurmTest.cpp): starts a one-node cluster of this machine's
-# own (scripts/slurm-cluster.sh), runs them in it, and stops it on every exit path. Skips (exit 77, which
-# ctest reports as skipped) where the cluster cannot run, saying why. The ctest SlurmCluster.
-#   tests/slurm_test.sh E2E_TESTS_BINARY
+# The tests that need a real Slurm (tests/e2e/SlurmTest.cpp, tests/ui/sweep/SweepOnSlurmTest.cpp): starts a
+# one-node cluster of this machine's own (scripts/slurm-cluster.sh), runs them in it, and stops it on every
+# exit path. Skips (exit 77, which ctest reports as skipped) where the cluster cannot run, saying why. The
+# ctests SlurmCluster and SweepTabOnSlurm.
+#   tests/slurm_test.sh GTEST_BINARY GTEST_FILTER
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/../scripts/slurm-cluster.sh"
@@ -14,4 +15,4 @@ fi
 trap slurm_cluster_stop EXIT
 trap 'exit 130' INT TERM
 slurm_cluster_start
-"$1" --gtest_filter='Slurm.*'
+"$1" --gtest_filter="$2"

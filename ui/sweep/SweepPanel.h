@@ -70,6 +70,8 @@ public:
     // quits; "" when no sweep runs.
     QString quitConsequence() const;
     QPushButton* pauseButton() const { return m_pauseButton; }
+    // Where Start and Resume run the cells: 0 this machine, 1 the Slurm cluster this machine submits to.
+    QComboBox* runOnBox() const { return m_runOn; }
 
     // Shows a sweep folder (made here or by the CLI elsewhere). False with *error set when it is not one.
     bool openSweep(const QString& dir, QString* error);
@@ -117,6 +119,7 @@ private:
     QPushButton* m_resumeButton;
     QPushButton* m_cancelButton;
     QPushButton* m_exportButton;
+    QComboBox* m_runOn;
 };
 
 }  // namespace wbui

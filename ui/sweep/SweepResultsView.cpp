@@ -88,7 +88,7 @@ void SweepResultsView::showCells(const wb::Sweep& sweep, const wb::SweepResults&
             return item;
         };
         set(0, toQt(sweep.describe(c)))->setToolTip(toQt(sweep.describe(c)));
-        auto* state = set(1, toQt(wb::toString(c.state)));
+        auto* state = set(1, toQt(c.shownState()));
         state->setBackground(stateColor(c.state));
         state->setToolTip(c.error.empty() ? QString() : toQt(c.error));
         const auto* run = results.runOf(c.index, c.repeat);

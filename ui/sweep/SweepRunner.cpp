@@ -98,7 +98,8 @@ bool SweepRunner::launch(wb::Sweep sweep, QString* error) {
     auto work = std::make_unique<Work>();
     const std::string dir = toStd(m_dir);
     try {
-        work->launcher = wb::makeLocalLauncher(toStd(m_program));
+        work->launcher = m_slurm ? wb::makeSlurmLauncher(toStd(m_program), *m_slurm)
+                                 : wb::makeLocalLauncher(toStd(m_program));
         work->launcher->check(sweep);
         if (!wb::isSweepFolder(dir)) wb::createSweepFolder(dir, sweep);
     } catch (const std::exception& e) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "workbench/domain/Sweep.h"
+#include "workbench/engine/SweepRun.h"
 
 class QFileSystemWatcher;
 
@@ -31,6 +32,9 @@ public:
 
     // The program that trains the cells (default: the lstm-workbench-cli beside this program).
     void setCliProgram(const QString& program) { m_program = program; }
+    // Where start() and resume() run the cells: this machine (nullopt), or each as a batch job of the Slurm
+    // cluster this machine submits to (workbench/engine/SweepRun.h, makeSlurmLauncher).
+    void setSlurm(std::optional<wb::SlurmSettings> slurm) { m_slurm = std::move(slurm); }
 
     // A new sweep of `base` over the grid into dir (created by the CLI). False with *error set.
     bool start(const wb::ExperimentConfig& base, const std::vector<wb::SweepAxis>& grid, int repeats,
@@ -76,6 +80,7 @@ private:
     static void finish(std::unique_ptr<Work>& work);
 
     QString m_program;
+    std::optional<wb::SlurmSettings> m_slurm;
     QFileSystemWatcher* m_watcher;
     std::unique_ptr<Work> m_run, m_estimate;
     QString m_dir;

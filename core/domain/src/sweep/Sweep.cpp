@@ -200,6 +200,10 @@ std::string Sweep::describe(const SweepCell& cell) const {
     return out;
 }
 
+std::string SweepCell::shownState() const {
+    return state == CellState::Running && !scheduler.empty() ? scheduler : toString(state);
+}
+
 int Sweep::count(CellState state) const {
     return static_cast<int>(
         std::count_if(cells.begin(), cells.end(), [state](const SweepCell& c) { return c.state == state; }));
@@ -212,13 +216,15 @@ std::string Sweep::toJson() const {
     for (const auto& c : cells) {
         json setting = json::object();
         for (const auto& [k, v] : c.setting) setting[k] = v;
-        cellsJson.push_back({{"index", c.index},
-                             {"setting", setting},
-                             {"repeat", c.repeat},
-                             {"run_dir", c.runDir},
-                             {"state", toString(c.state)},
-                             {"error", c.error},
-                             {"peak_rss_bytes", c.peakRssBytes}});
+        json cell = {{"index", c.index},
+                     {"setting", setting},
+                     {"repeat", c.repeat},
+                     {"run_dir", c.runDir},
+                     {"state", toString(c.state)},
+                     {"error", c.error},
+                     {"peak_rss_bytes", c.peakRssBytes}};
+        if (!c.scheduler.empty()) cell["scheduler"] = c.scheduler;  // older readers ignore it
+        cellsJson.push_back(cell);
     }
     json j = {{"format", "lstm-workbench sweep"},
               {"base", json::parse(base.toJson())},
@@ -289,6 +295,7 @@ Sweep Sweep::fromJson(const std::string& text, const std::string& source) {
                                  "cell run_dir '" + cell.runDir + "' is not inside the sweep's runs/");
             cell.state = cellStateFromString(c.at("state").get<std::string>(), source);
             cell.error = c.value("error", "");
+            cell.scheduler = c.value("scheduler", "");
             cell.peakRssBytes =
                 c.contains("peak_rss_bytes")
                     ? integer(c, "peak_rss_bytes", 0, std::numeric_limits<std::int64_t>::max())

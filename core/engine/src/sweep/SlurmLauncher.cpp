@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -184,6 +185,12 @@ private:
         scancel({"--state=RUNNING", "--batch", "--signal=INT"});
     }
 
+    int handleOf(const Job& job) const {
+        for (const auto& [handle, j] : m_jobs)
+            if (j.id == job.id) return handle;
+        return 0;
+    }
+
     bool jobEnded(const Job& job, CellEnd* end) {
         std::string line;
         try {
@@ -193,7 +200,13 @@ private:
             return false;  // the controller is busy or restarting: asked again next round
         }
         const std::string state = field(line, "JobState");
-        if (!ended(state)) return false;
+        if (!ended(state)) {
+            const std::string reason = field(line, "Reason");
+            std::string word = state;
+            for (auto& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+            tellState(handleOf(job), reason.empty() || reason == "None" ? word : word + " (" + reason + ")");
+            return false;
+        }
         const std::string exit = field(line, "ExitCode");  // "CODE:SIGNAL"
         const int code = std::atoi(exit.c_str());
         const int signal =

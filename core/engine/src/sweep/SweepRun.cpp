@@ -116,6 +116,12 @@ public:
         : m_dir(dir), m_sweep(sweep), m_launcher(launcher), m_control(control), m_say(say) {}
 
     SweepOutcome run() {
+        m_launcher.setStateListener([this](int handle, const std::string& state) {
+            const auto it = m_running.find(handle);
+            if (it == m_running.end() || it->second->scheduler == state) return;
+            it->second->scheduler = state;
+            saveSweep(m_dir, m_sweep);
+        });
         for (;;) {
             startWhatMayStart();
             if (m_running.empty()) break;
@@ -172,6 +178,7 @@ private:
         fs::create_directories(fs::path(runDir(cell)).parent_path());
         cell.state = CellState::Running;
         cell.error.clear();
+        cell.scheduler.clear();
         saveSweep(m_dir, m_sweep);
         const auto config = m_sweep.cellConfig(cell);
         writeFileAtomic(file(cell, "-config.json"), config.toJson());
@@ -183,6 +190,7 @@ private:
 
     void record(SweepCell& cell, const CellEnd& end) {
         cell.peakRssBytes = end.peakRssBytes;
+        cell.scheduler.clear();
         if (end.code == 0) {
             cell.state = CellState::Done;
         } else if (end.code == kStoppedCode || m_control.stopRequested()) {

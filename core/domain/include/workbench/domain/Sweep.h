@@ -53,6 +53,11 @@ struct SweepCell {
     CellState state = CellState::Queued;
     std::string error;              // why it failed
     std::int64_t peakRssBytes = 0;  // of the process that trained it
+    // A cell started on a cluster: the scheduler's word for it while it is Running in the sweep's terms
+    // ("pending (Resources)", "running"); "" on this machine and once it ended.
+    std::string scheduler;
+    // What the Sweep tab's cell table says: the state, or for a cell on a cluster the scheduler's word.
+    std::string shownState() const;
 };
 
 struct Sweep {

@@ -53,6 +53,19 @@ public:
     virtual void stop() noexcept = 0;
     // As stop(), but the running cells are killed now (one that did not stop in time).
     virtual void kill() noexcept = 0;
+
+    // Heard from within waitForAnEnd when a cluster's scheduler says something new of a started cell
+    // ("pending (Resources)", "running"); this machine's launcher says nothing.
+    using StateListener = std::function<void(int handle, const std::string& state)>;
+    void setStateListener(StateListener listener) { m_stateListener = std::move(listener); }
+
+protected:
+    void tellState(int handle, const std::string& state) const {
+        if (m_stateListener) m_stateListener(handle, state);
+    }
+
+private:
+    StateListener m_stateListener;
 };
 
 // `program` is lstm-workbench-cli (the sweep's own program in the CLI; the one beside the app in the app).

@@ -1,0 +1,52 @@
+// The Sweep tab against a real Slurm (issue #64), inside the one-node cluster tests/slurm_test.sh starts (the
+// ctest SweepTabOnSlurm; the suite skips by name without it): run on "Slurm cluster", each cell a batch job,
+// and the cell table shows the scheduler's words as the cells wait for the node, train and end.
+#include <QComboBox>
+#include <QSet>
+#include <QTableWidget>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <thread>
+
+#include "UiTestSupport.h"
+#include "sweep/SweepPanel.h"
+#include "workbench/domain/Sweep.h"
+
+using namespace wbui;
+
+TEST(SweepOnSlurm, TheCellsShowPendingRunningAndDoneAsTheSchedulerSays) {
+    if (!std::getenv("SLURM_CONF"))
+        GTEST_SKIP() << "needs the Slurm cluster of tests/slurm_test.sh (the ctest SweepTabOnSlurm)";
+    wbtest::TempDir tmp;
+    wbtest::writeText(tmp.path() / "pattern.txt", wbtest::patternText(200));
+    SweepPanel panel;
+    panel.setBaseProvider([corpus = tmp.file("pattern.txt")](wb::ExperimentConfig* c, QString*) {
+        *c = wbuitest::tinyConfig(wb::Task::LanguageModel, corpus);
+        return true;
+    });
+    // Every core of the node for each cell: one trains, the others wait for it.
+    const std::string cores = "cpu:" + std::to_string(std::max(1u, std::thread::hardware_concurrency()));
+    panel.setAxes({{"device", {cores}}, {"hidden", {"8", "12", "16"}}});
+    panel.setStepsPerCell(300);
+    panel.runOnBox()->setCurrentIndex(1);
+    ASSERT_TRUE(panel.start(QString::fromStdString(tmp.file("sw")))) << panel.lastError().toStdString();
+    QSet<QString> seen;
+    const auto look = [&] {
+        panel.refresh();
+        for (int r = 0; r < panel.cellTable()->rowCount(); ++r)
+            if (auto* item = panel.cellTable()->item(r, 1)) seen << item->text();
+        return panel.state() == SweepPanel::State::Finished;
+    };
+    ASSERT_TRUE(wbuitest::waitFor(look, 300000)) << panel.lastError().toStdString();
+    look();
+    EXPECT_TRUE(seen.contains(QStringLiteral("pending (Resources)")) ||
+                seen.contains(QStringLiteral("pending (Priority)")))
+        << QStringList(seen.values()).join(QStringLiteral(", ")).toStdString();
+    EXPECT_TRUE(seen.contains(QStringLiteral("running")))
+        << QStringList(seen.values()).join(QStringLiteral(", ")).toStdString();
+    const auto sweep = wb::loadSweep(tmp.file("sw"));
+    EXPECT_EQ(sweep.count(wb::CellState::Done), 3);
+    for (const auto& cell : sweep.cells) EXPECT_TRUE(cell.scheduler.empty()) << "ended cells say no more";
+}
