@@ -32,8 +32,16 @@ SweepGridEditor::SweepGridEditor(QWidget* parent) : QWidget(parent) {
     m_estimateButton = new QPushButton(tr("Estimate Time"), box);
     m_estimateButton->setToolTip(
         tr("Time a few steps of the first cell and scale by each cell's FLOPs and samples"));
+    m_runOn = new QComboBox(box);
+    m_runOn->addItem(tr("On this machine"));
+    m_runOn->addItem(tr("On Slurm"));
+    m_runOn->setToolTip(tr(
+        "Where Start and Resume run the cells: on this machine, one after another, or each as a batch job of "
+        "the Slurm cluster this machine submits to (sbatch on PATH, the sweep folder on a filesystem the "
+        "nodes share; the cluster's default partition)"));
     planRow->addWidget(m_plan, 1);
     planRow->addWidget(m_estimate);
+    planRow->addWidget(m_runOn);
     planRow->addWidget(m_estimateButton);
     layout->addLayout(planRow);
     connect(m_estimateButton, &QPushButton::clicked, this, &SweepGridEditor::estimateRequested);
@@ -172,6 +180,7 @@ void SweepGridEditor::setEditable(bool editable) {
         if (auto* w = m_axisRows->itemAt(i)->widget()) w->setEnabled(editable);
     m_repeats->setEnabled(editable);
     m_steps->setEnabled(editable);
+    m_runOn->setEnabled(editable);
 }
 
 }  // namespace wbui

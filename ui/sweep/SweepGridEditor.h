@@ -9,6 +9,7 @@
 
 #include "workbench/domain/Sweep.h"
 
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -32,6 +33,8 @@ public:
     void setEstimate(const QString& text);
     void setEstimateEnabled(bool enabled);
     void setEditable(bool editable);  // not while a sweep runs
+    // Where Start and Resume run the cells: 0 this machine, 1 the Slurm cluster this machine submits to.
+    QComboBox* runOnBox() const { return m_runOn; }
 
 Q_SIGNALS:
     void changed();  // an axis, a value, the repeats or the steps
@@ -47,6 +50,7 @@ private:
     QLabel* m_plan;
     QLabel* m_estimate;
     QPushButton* m_estimateButton;
+    QComboBox* m_runOn;
 };
 
 }  // namespace wbui

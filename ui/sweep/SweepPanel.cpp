@@ -40,6 +40,9 @@ SweepPanel::SweepPanel(QWidget* parent)
 
     connect(m_grid, &SweepGridEditor::changed, this, [this] { replan(); });
     connect(m_grid, &SweepGridEditor::estimateRequested, this, &SweepPanel::estimate);
+    connect(m_grid->runOnBox(), &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_runner->setSlurm(index == 1 ? std::optional<wb::SlurmSettings>(wb::SlurmSettings{}) : std::nullopt);
+    });
     connect(m_tables, &SweepResultsView::cellOpened, this, [this](int row) {
         const auto& sweep = m_runner->sweep();
         if (!sweep || row < 0 || row >= int(sweep->cells.size())) return;
@@ -66,16 +69,6 @@ QWidget* SweepPanel::buildControls() {
     m_resumeButton->setToolTip(tr("Train the cells not done yet"));
     m_cancelButton = new QPushButton(style()->standardIcon(QStyle::SP_MediaStop), tr("Cancel"), row);
     m_cancelButton->setToolTip(tr("Stop now; the running cell is redone on Resume"));
-    m_runOn = new QComboBox(row);
-    m_runOn->addItem(tr("This machine"));
-    m_runOn->addItem(tr("Slurm cluster"));
-    m_runOn->setToolTip(tr(
-        "Where Start and Resume run the cells: on this machine, one after another, or each as a batch job of "
-        "the Slurm cluster this machine submits to (sbatch on PATH, the sweep folder on a filesystem the "
-        "nodes share; the cluster's default partition)"));
-    connect(m_runOn, &QComboBox::currentIndexChanged, this, [this](int index) {
-        m_runner->setSlurm(index == 1 ? std::optional<wb::SlurmSettings>(wb::SlurmSettings{}) : std::nullopt);
-    });
     m_exportButton = new QPushButton(tr("Export Bundle…"), row);
     m_exportButton->setToolTip(
         tr("sweep.json, results.csv, the plots (PNG and CSV) and every cell's run files"));
@@ -84,7 +77,6 @@ QWidget* SweepPanel::buildControls() {
     // Elided: "2 of 6 runs done · about 50 s left · pausing after the running cell" widened the window.
     m_progress = new ElidedLabel(row, Qt::ElideRight);
     for (auto* b : {m_startButton, m_pauseButton, m_resumeButton, m_cancelButton}) controls->addWidget(b);
-    controls->addWidget(m_runOn);
     controls->addWidget(m_exportButton);
     controls->addSpacing(12);
     controls->addWidget(m_progress, 2);
@@ -125,6 +117,8 @@ void SweepPanel::setBaseProvider(BaseProvider provider) {
 }
 
 void SweepPanel::setCliProgram(const QString& program) { m_runner->setCliProgram(program); }
+
+QComboBox* SweepPanel::runOnBox() const { return m_grid->runOnBox(); }
 void SweepPanel::setAxes(const std::vector<wb::SweepAxis>& axes) { m_grid->setAxes(axes); }
 std::vector<wb::SweepAxis> SweepPanel::axes() const { return m_grid->axes(); }
 void SweepPanel::setRepeats(int repeats) { m_grid->setRepeats(repeats); }
@@ -330,7 +324,6 @@ void SweepPanel::onStateChanged() {
     m_resumeButton->setEnabled(!running && sweep && incomplete);
     m_exportButton->setEnabled(!running && sweep.has_value());
     m_grid->setEditable(!running);
-    m_runOn->setEnabled(!running);
     replan();
     updateProgress();
     Q_EMIT stateChanged(s);

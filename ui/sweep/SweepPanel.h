@@ -71,7 +71,7 @@ public:
     QString quitConsequence() const;
     QPushButton* pauseButton() const { return m_pauseButton; }
     // Where Start and Resume run the cells: 0 this machine, 1 the Slurm cluster this machine submits to.
-    QComboBox* runOnBox() const { return m_runOn; }
+    QComboBox* runOnBox() const;
 
     // Shows a sweep folder (made here or by the CLI elsewhere). False with *error set when it is not one.
     bool openSweep(const QString& dir, QString* error);
@@ -119,7 +119,6 @@ private:
     QPushButton* m_resumeButton;
     QPushButton* m_cancelButton;
     QPushButton* m_exportButton;
-    QComboBox* m_runOn;
 };
 
 }  // namespace wbui
