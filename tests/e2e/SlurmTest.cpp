@@ -118,7 +118,7 @@ TEST_F(Slurm, ASweepStoppedOnTheClusterResumesWithoutRunningItsDoneCellAgain) {
     // Its pid is the shell's, written before the shell becomes the sweep (exec).
     auto* sweep = popen(
         ("echo $$ > " + shellQuote(m_dir.file("sweep.pid")) + "; exec " + std::string(wbtest::cliProgram()) +
-         " sweep " + corpus() + " --out " + shellQuote(dir) + " --grid max_steps=4,2000 --validate-every 0" +
+         " sweep " + corpus() + " --out " + shellQuote(dir) + " --grid max_steps=4,4000 --validate-every 0" +
          kShape + " --on slurm 2>" + shellQuote(m_dir.file("sweep.err")))
             .c_str(),
         "r");
@@ -135,7 +135,11 @@ TEST_F(Slurm, ASweepStoppedOnTheClusterResumesWithoutRunningItsDoneCellAgain) {
         usleep(100000);
     ASSERT_EQ(stateOf(0), wb::CellState::Done);
     ASSERT_EQ(stateOf(1), wb::CellState::Running);
-    usleep(1500000);  // the long cell's job started and trains
+    // Stopped once its `train` writes its first records: its 4000 steps take seconds more (6 s on an idle
+    // Zen 5), where the stop reaches it within about half a second (the launcher's poll, scancel, a batch).
+    const auto records = fs::path(dir) / wb::loadSweep(dir).cells[1].runDir / "metrics.csv";
+    for (int tick = 0; tick < 1200 && !fs::exists(records); ++tick) usleep(50000);
+    ASSERT_TRUE(fs::exists(records));
     ASSERT_EQ(kill(std::stoi(wbtest::readText(m_dir.file("sweep.pid"))), SIGINT), 0);
     char buf[4096];  // read to its end before pclose, which would close the pipe under its last line
     while (fread(buf, 1, sizeof buf, sweep) > 0) {
