@@ -12,6 +12,11 @@
 # why not in one line ("" when it can run here).
 slurm_cluster_unavailable() {
   if [ "$(id -u)" != 0 ]; then echo "a Slurm node (slurmd) needs root"; return; fi
+  # The node is this machine under its host name, and a job's rank 0 is found by it.
+  if ! getent hosts "$(hostname)" >/dev/null; then
+    echo "this machine's host name ($(hostname)) does not resolve, and Slurm's node is named by it"
+    return
+  fi
   for program in munged slurmctld slurmd srun sbatch; do
     if ! command -v "$program" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$program" ]; then
       echo "$program is not installed (Debian: slurm-wlm and munge; scripts/install-deps.sh)"
