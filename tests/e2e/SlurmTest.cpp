@@ -135,8 +135,9 @@ TEST_F(Slurm, ASweepStoppedOnTheClusterResumesWithoutRunningItsDoneCellAgain) {
         usleep(100000);
     ASSERT_EQ(stateOf(0), wb::CellState::Done);
     ASSERT_EQ(stateOf(1), wb::CellState::Running);
-    // Stopped once its `train` writes its first records: its 4000 steps take seconds more (6 s on an idle
-    // Zen 5), where the stop reaches it within about half a second (the launcher's poll, scancel, a batch).
+    // Stopped once its `train` writes its first records: its 4000 steps take seconds more (this whole test,
+    // which trains them twice, took 10-11 s on an idle Zen 5), where the stop reaches it within about half a
+    // second (the launcher's poll, scancel, a batch).
     const auto records = fs::path(dir) / wb::loadSweep(dir).cells[1].runDir / "metrics.csv";
     for (int tick = 0; tick < 1200 && !fs::exists(records); ++tick) usleep(50000);
     ASSERT_TRUE(fs::exists(records));

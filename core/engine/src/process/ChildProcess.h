@@ -28,6 +28,13 @@ struct ChildSpec {
 // stop sent to the new pid before its exec ends it, instead of running the parent's handler in the child.
 pid_t spawnChild(const ChildSpec& spec, const std::string& what);
 
+// A word for `sh -c`: single-quoted, a ' inside closed, escaped and reopened.
+inline std::string shellQuote(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
 struct ChildExit {
     int code = -1;  // the exit code; 128 + the signal that ended it
     std::int64_t peakRssBytes = 0;

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "process/ChildProcess.h"
+#include "sweep/CellError.h"
 #include "sweep/NetworkHosts.h"
 #include "workbench/domain/Errors.h"
 #include "workbench/domain/RemoveAll.h"
@@ -22,26 +23,6 @@ namespace fs = std::filesystem;
 namespace wb {
 
 namespace {
-
-// The first line a child wrote to its error file, without the CLI's error prefix.
-std::string firstErrorLine(const std::string& errFile) {
-    std::string err;
-    try {
-        err = readFile(errFile);
-    } catch (const std::exception&) {
-        return {};
-    }
-    const auto line = err.substr(0, err.find('\n'));
-    const std::string prefix = kCliErrorPrefix;
-    return line.rfind(prefix, 0) == 0 ? line.substr(prefix.size()) : line;
-}
-
-// A word for sh -c: single-quoted, a ' inside closed, escaped and reopened.
-std::string shellQuote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
 
 class LocalLauncher final : public CellLauncher {
 public:
@@ -90,7 +71,7 @@ public:
         if (m_ranks.empty()) throw TrainingError("no sweep cell is running");
         const ChildExit rankZero = waitChild(m_ranks[0]);
         m_running = 0;
-        CellEnd end{rankZero.code, rankZero.peakRssBytes, firstErrorLine(m_job.errorFile)};
+        CellEnd end{rankZero.code, rankZero.peakRssBytes, cellErrorLine(m_job.errorFile)};
         for (std::size_t rank = 1; rank < m_ranks.size(); ++rank) awaitRank(rank, &end);
         m_ranks.clear();
         m_hosts.reset();  // the hosts go when the cell ends, with whatever still runs in them
@@ -175,7 +156,7 @@ private:
         const int code = exit ? exit->code : -1;
         if (code != 0 && end->code == 0) {
             end->code = code < 0 ? 1 : code;
-            end->error = "rank " + std::to_string(rank) + ": " + firstErrorLine(rankErrorFile(rank));
+            end->error = "rank " + std::to_string(rank) + ": " + cellErrorLine(rankErrorFile(rank));
         }
         std::error_code ec;
         fs::remove(rankErrorFile(rank), ec);

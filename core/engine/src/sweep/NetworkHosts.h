@@ -22,14 +22,9 @@
 #include <string>
 #include <vector>
 
-namespace wb {
+#include "process/ChildProcess.h"
 
-// A word for sh -c: single-quoted, a ' inside closed, escaped and reopened.
-inline std::string shellQuote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
+namespace wb {
 
 class NetworkHosts {
 public:

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "process/ChildProcess.h"
+#include "sweep/CellError.h"
 #include "workbench/domain/Config.h"
 #include "workbench/domain/Errors.h"
 #include "workbench/domain/RunFolder.h"
@@ -23,12 +24,6 @@ namespace fs = std::filesystem;
 namespace wb {
 
 namespace {
-
-std::string shellWord(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-}
 
 // A Slurm command's output (its stdout in a file beside the sweep's, read back); throws TrainingError with
 // its first error line when it fails.
@@ -103,8 +98,8 @@ public:
     int start(const CellJob& job) override {
         const auto script = job.configFile + ".sbatch";
         writeFileAtomic(script, "#!/bin/sh\n# A cell of an LSTM Workbench sweep.\nexec " +
-                                    shellWord(m_program) + " train " + shellWord(job.corpus) + " --out " +
-                                    shellWord(job.runDir) + " --config " + shellWord(job.configFile) +
+                                    shellQuote(m_program) + " train " + shellQuote(job.corpus) + " --out " +
+                                    shellQuote(job.runDir) + " --config " + shellQuote(job.configFile) +
                                     " --quiet\n");
         const auto config = ExperimentConfig::fromJson(readFile(job.configFile), job.configFile);
         std::vector<std::string> argv = {
@@ -131,9 +126,12 @@ public:
                 for (auto& [handle, job] : m_jobs) cancel(job, m_killing);
                 m_cancelled = true;
             }
+            // One scontrol for every job of the round (each line "JobId=N ... JobState=... ExitCode=...").
+            const auto lines = jobLines();
             for (auto it = m_jobs.begin(); it != m_jobs.end(); ++it) {
+                const auto line = lines.find(it->second.id);
                 CellEnd end;
-                if (!jobEnded(it->second, &end)) continue;
+                if (line == lines.end() || !jobEnded(it->first, it->second, line->second, &end)) continue;
                 const int handle = it->first;
                 m_jobs.erase(it);
                 return {handle, end};
@@ -185,26 +183,29 @@ private:
         scancel({"--state=RUNNING", "--batch", "--signal=INT"});
     }
 
-    int handleOf(const Job& job) const {
-        for (const auto& [handle, j] : m_jobs)
-            if (j.id == job.id) return handle;
-        return 0;
+    // Every job the controller knows (ended ones for MinJobAge), by id; none when it does not answer (busy or
+    // restarting: asked again next round).
+    std::map<std::string, std::string> jobLines() {
+        std::string out;
+        try {
+            out = slurmCommand({m_tools["scontrol"], "show", "job", "-o"},
+                               m_jobs.begin()->second.configFile + ".scontrol");
+        } catch (const std::exception&) {
+            return {};
+        }
+        std::map<std::string, std::string> lines;
+        std::stringstream in(out);
+        for (std::string line; std::getline(in, line);) lines[field(" " + line, "JobId")] = " " + line;
+        return lines;
     }
 
-    bool jobEnded(const Job& job, CellEnd* end) {
-        std::string line;
-        try {
-            line = " " + slurmCommand({m_tools["scontrol"], "show", "job", "-o", job.id},
-                                      job.configFile + ".scontrol");
-        } catch (const std::exception&) {
-            return false;  // the controller is busy or restarting: asked again next round
-        }
+    bool jobEnded(int handle, const Job& job, const std::string& line, CellEnd* end) {
         const std::string state = field(line, "JobState");
         if (!ended(state)) {
             const std::string reason = field(line, "Reason");
             std::string word = state;
             for (auto& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-            tellState(handleOf(job), reason.empty() || reason == "None" ? word : word + " (" + reason + ")");
+            tellState(handle, reason.empty() || reason == "None" ? word : word + " (" + reason + ")");
             return false;
         }
         const std::string exit = field(line, "ExitCode");  // "CODE:SIGNAL"
@@ -213,13 +214,7 @@ private:
             exit.find(':') == std::string::npos ? 0 : std::atoi(exit.c_str() + exit.find(':') + 1);
         end->code = state == "COMPLETED" ? 0 : code != 0 ? code : signal != 0 ? 128 + signal : 1;
         if (state.rfind("CANCELLED", 0) == 0 && m_stopping) end->code = kStoppedCode;
-        try {
-            const auto err = readFile(job.errorFile);
-            end->error = err.substr(0, err.find('\n'));
-            const std::string prefix = kCliErrorPrefix;
-            if (end->error.rfind(prefix, 0) == 0) end->error = end->error.substr(prefix.size());
-        } catch (const std::exception&) {
-        }
+        end->error = cellErrorLine(job.errorFile);
         if (end->error.empty() && end->code != 0 && end->code != kStoppedCode)
             end->error = "its Slurm job " + job.id + " ended " + state + " (" + field(line, "Reason") + ")";
         std::error_code ec;
