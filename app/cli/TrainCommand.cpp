@@ -11,11 +11,22 @@
 #include "workbench/domain/ModelSummary.h"
 #include "workbench/domain/RunFolder.h"
 #include "workbench/engine/Devices.h"
+#include "workbench/engine/SlurmJob.h"
 
 int runTrain(TrainOptions o) {
     o.config.data.corpus = o.corpus;
     const auto spec = torchrunRank(o.nprocGiven ? o.config.device.spec.processes : 0);
     if (spec && spec->rank > 0) return runWorker(*spec, o.corpus);
+    // A Slurm job started again after its time limit or a preemption runs its script from the top: this
+    // `train` continues the run the job's earlier sitting left in --out (SlurmJob.h) instead of refusing it.
+    if (wb::continuesRequeuedRun(o.out)) {
+        auto job = wb::TrainingJob::resume(o.out);
+        if (spec) job->joinAsRankZero(*spec);
+        std::fprintf(stderr, "%s: Slurm started job %s again; continuing the run from step %lld\n",
+                     o.out.c_str(), wb::slurmJobFromEnvironment()->id.c_str(),
+                     static_cast<long long>(job->stepsDone()));
+        return trainJob(*job, o.json, o.quiet);
+    }
     // Processes sharing this machine share its cores: unless told otherwise, each gets its share.
     const auto localProcesses = spec ? spec->localWorldSize : o.config.device.spec.processes;
     if (!o.threadsGiven)

@@ -12,6 +12,7 @@
 #include "workbench/domain/Errors.h"
 #include "workbench/domain/Evaluation.h"
 #include "workbench/domain/RunFolder.h"
+#include "workbench/engine/SlurmJob.h"
 
 using nlohmann::json;
 
@@ -37,6 +38,32 @@ extern "C" void onInterrupt(int) {
     if (g_activeJob) g_activeJob->requestStop();  // an atomic store: async-signal-safe
 }
 
+// SIGUSR1 in a Slurm job: its time limit is near (sbatch --signal=USR1@SECONDS). The same stop, and then the
+// job queues itself again to continue the run (workbench/engine/SlurmJob.h).
+volatile std::sig_atomic_t g_timeLimitNear = 0;
+extern "C" void onTimeLimitNear(int) {
+    g_timeLimitNear = 1;
+    if (g_activeJob) g_activeJob->requestStop();
+}
+
+// After a stop for the time limit: rank 0 queues the job again, unless this sitting trained no step (a time
+// limit too short for one checkpoint would otherwise requeue the job for ever). Says which on stderr.
+void requeueForTimeLimit(const wb::TrainingJob& job, const wb::SlurmJob& slurm, std::int64_t stepsBefore,
+                         std::int64_t stepsAfter) {
+    if (job.rank() != 0) return;
+    if (stepsAfter <= stepsBefore) {
+        std::fprintf(stderr,
+                     "Slurm's time limit came before this job trained a step: not queued again (give it more "
+                     "time than --signal's warning, and time for a validation and a checkpoint)\n");
+        return;
+    }
+    wb::requeueSlurmJob(slurm, job.runDir() + "/.scontrol-requeue");
+    std::fprintf(stderr,
+                 "Slurm's time limit is near: checkpoint saved at step %lld, and job %s queued again; when it "
+                 "starts, it continues this run from there\n",
+                 static_cast<long long>(stepsAfter), slurm.id.c_str());
+}
+
 }  // namespace
 
 int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary) {
@@ -47,6 +74,9 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary) 
     g_activeJob = &job;
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
+    const auto slurm = wb::slurmJobFromEnvironment();
+    if (slurm) std::signal(SIGUSR1, onTimeLimitNear);
+    const std::int64_t stepsBefore = job.stepsDone();
     wb::RunSummary summary;
     try {
         summary = job.run(cb);
@@ -56,10 +86,11 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary) 
         throw;
     }
     g_activeJob = nullptr;
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
+    for (const int sig : {SIGINT, SIGTERM, SIGUSR1}) std::signal(sig, SIG_DFL);
     printer.finish();
     const bool stopped = job.status() == wb::RunStatus::Stopped;
+    const bool requeued = stopped && slurm && g_timeLimitNear;
+    if (requeued) requeueForTimeLimit(job, *slurm, stepsBefore, summary.steps);
     if (!printSummary) return stopped ? 130 : 0;
     // Read back from the run folder: what the app shows for this run, whoever trained it.
     const auto evaluation =

@@ -244,7 +244,8 @@ def _run_info(like, run_id, number, step, module, validation, validation_seconds
         "host": socket.gethostname(), "load_average": load, "host_cpus": os.cpu_count() or 0,
         "started_at": started, "ended_at": _now(),
         "timing_method": "not timed: fine-tuned in PyTorch and written by lstm_workbench.save_run",
-        "error": "", "warnings": [], "world_size": 1, "backend": "", "hosts": [], "gradient_bytes_per_step": 0,
+        "error": "", "warnings": [], "world_size": 1, "backend": "", "hosts": [], "slurm_job": "",
+        "gradient_bytes_per_step": 0,
         "peak_gpu_memory_bytes": 0, "cuda_graph": "", "tf32": False,
         # The corpus the vocabulary was made from: the source's.
         "token_store": source.get("token_store") or {"path": "", "reused": False, "seconds": 0.0,

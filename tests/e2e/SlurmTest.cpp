@@ -5,6 +5,8 @@
 // own; SLURM_CONF names it) and skips by name without it.
 #include <sys/stat.h>
 
+#include <functional>
+
 #include "DistributedSupport.h"
 #include "workbench/domain/Sweep.h"
 
@@ -60,6 +62,28 @@ protected:
              at = out.find("JobName=lstm-workbench-cell", at + 1))
             ++jobs;
         return jobs;
+    }
+
+    // A batch job's field from `scontrol show job -o ID` ("JobState", "Restarts"); "" once the cluster has
+    // forgotten it.
+    static std::string jobField(const std::string& id, const std::string& key) {
+        std::string out;
+        if (FILE* p = popen(("scontrol show job -o " + id + " 2>/dev/null").c_str(), "r")) {
+            char buf[4096];
+            for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+            pclose(p);
+        }
+        const auto at = out.find(" " + key + "=");
+        if (at == std::string::npos) return {};
+        const auto start = at + key.size() + 2;
+        return out.substr(start, out.find_first_of(" \n", start) - start);
+    }
+    static bool waitForJob(const std::string& id, const std::function<bool()>& done, int seconds) {
+        for (int tick = 0; tick < seconds * 10; ++tick) {
+            if (done()) return true;
+            usleep(100000);
+        }
+        return false;
     }
 
     wbtest::TempDir m_dir;
@@ -157,4 +181,52 @@ TEST_F(Slurm, ASweepStoppedOnTheClusterResumesWithoutRunningItsDoneCellAgain) {
     EXPECT_EQ(stateOf(1), wb::CellState::Done);
     EXPECT_EQ(wbtest::readText(doneRun), doneBefore) << "the done cell is not trained again";
     EXPECT_EQ(cellJobs() - before, 3) << "two cells submitted, then only the one not done";
+}
+
+// The time limit's warning mid-run (the SIGUSR1 that sbatch --signal=B:USR1@SECONDS sends the batch shell,
+// here the `train` the script execs): the run saves its checkpoint and queues its job again; Slurm starts the
+// script again, and the same `train --out` continues the run to the losses of a run never stopped.
+TEST_F(Slurm, ARunWarnedOfItsTimeLimitRequeuesItsJobAndEndsWithTheLossesOfARunNeverStopped) {
+    const std::string args = kModel + " --batch-size 12 --max-steps 3000 --validate-every 100";
+    auto whole = wbtest::runCli("train " + corpus() + " --out " + shellQuote(run("whole").string()) + args);
+    ASSERT_EQ(whole.code, 0) << whole.err;
+    wbtest::writeText(m_dir.path() / "job.sh", "#!/bin/sh\nexec " + std::string(wbtest::cliProgram()) +
+                                                   " train " + corpus() + " --out " +
+                                                   shellQuote(run("requeued").string()) + args + "\n");
+    std::string id;
+    if (FILE* p = popen(("sbatch --parsable --requeue --open-mode=append --output=/dev/null --error=" +
+                         shellQuote(m_dir.file("job.err")) + " " + shellQuote(m_dir.file("job.sh")))
+                            .c_str(),
+                        "r")) {
+        char buf[256];
+        while (fgets(buf, sizeof buf, p)) id += buf;
+        pclose(p);
+    }
+    id = id.substr(0, id.find_first_of(";\n"));
+    ASSERT_FALSE(id.empty());
+    // Warned once its first validation's checkpoint is written (step 100 of 3000: seconds from its end).
+    ASSERT_TRUE(waitForJob(id, [&] { return fs::exists(run("requeued") / "model.safetensors"); }, 120))
+        << wbtest::readText(m_dir.file("job.err"));
+    ASSERT_EQ(std::system(("scancel --batch --signal=USR1 " + id).c_str()), 0);
+    ASSERT_TRUE(waitForJob(id, [&] { return jobField(id, "Restarts") == "1"; }, 60))
+        << wbtest::readText(m_dir.file("job.err"));
+    const auto stopped = runJson(run("requeued"));
+    EXPECT_EQ(stopped["status"], "stopped");
+    EXPECT_EQ(stopped["slurm_job"], id);
+    const auto stoppedAt = stopped["summary"]["steps"].get<std::int64_t>();
+    EXPECT_GT(stoppedAt, 0);
+    EXPECT_LT(stoppedAt, 3000) << "warned mid-run";
+    // Slurm holds a requeued job for about two minutes (its begin time); the test's cluster lets it go now.
+    ASSERT_EQ(std::system(("scontrol update JobId=" + id + " StartTime=now").c_str()), 0);
+    ASSERT_TRUE(waitForJob(id, [&] { return jobField(id, "JobState") == "COMPLETED"; }, 120))
+        << jobField(id, "JobState") << ": " << wbtest::readText(m_dir.file("job.err"));
+    const std::string log = wbtest::readText(m_dir.file("job.err"));
+    EXPECT_NE(log.find("queued again"), std::string::npos) << log;
+    EXPECT_NE(log.find("continuing the run from step " + std::to_string(stoppedAt)), std::string::npos) << log;
+    const auto ended = runJson(run("requeued"));
+    EXPECT_EQ(ended["status"], "completed");
+    EXPECT_EQ(ended["summary"]["steps"], 3000);
+    // Exact resume: the same losses, digit for digit, as the run never stopped.
+    EXPECT_EQ(losses(run("requeued")), losses(run("whole")));
+    EXPECT_FALSE(fs::exists(run("requeued") / ".scontrol-requeue.out"));
 }

@@ -1,7 +1,7 @@
 // A task of an srun step as a rank of a data-parallel job (workbench/engine/Distributed.h): the spec from
 // Slurm's variables, a batch script's own shell left alone, the first host of a host list, the step's port,
 // and the job's secret from a file only its owner may read. A real srun is tested end to end in
-// tests/slurm/ (scripts/test-slurm.sh).
+// tests/e2e/SlurmTest.cpp (tests/slurm_test.sh).
 #include <sys/stat.h>
 
 #include <gtest/gtest.h>

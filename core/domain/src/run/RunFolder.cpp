@@ -271,6 +271,7 @@ std::string RunInfo::toJson() const {
               {"world_size", worldSize},
               {"backend", backend},
               {"hosts", hosts},
+              {"slurm_job", slurmJob},
               {"gradient_bytes_per_step", gradientBytesPerStep},
               {"peak_gpu_memory_bytes", peakGpuMemoryBytes},
               {"cuda_graph", cudaGraph},
@@ -330,6 +331,7 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
     r.str("backend", info.backend);
     r.integer("gradient_bytes_per_step", info.gradientBytesPerStep);  // absent in runs from before the field
     readStrings(r, "hosts", info.hosts);
+    r.str("slurm_job", info.slurmJob);  // absent in runs from before the field
     readSummary(r, info.summary);
     return info;
 }

@@ -2,8 +2,6 @@
 // sbatch as soon as the sweep starts it (the scheduler decides what runs when), followed with scontrol until
 // it ends, stopped with scancel. The sweep folder must be on a filesystem the nodes share: a cell's job
 // reads its config there and its `train` writes its run folder there.
-#include <unistd.h>
-
 #include <atomic>
 #include <cctype>
 #include <chrono>
@@ -13,6 +11,7 @@
 #include <thread>
 
 #include "process/ChildProcess.h"
+#include "slurm/SlurmCommands.h"
 #include "sweep/CellError.h"
 #include "workbench/domain/Config.h"
 #include "workbench/domain/Errors.h"
@@ -24,39 +23,6 @@ namespace fs = std::filesystem;
 namespace wb {
 
 namespace {
-
-// A Slurm command's output (its stdout in a file beside the sweep's, read back); throws TrainingError with
-// its first error line when it fails.
-std::string slurmCommand(const std::vector<std::string>& argv, const std::string& scratch) {
-    ChildSpec spec;
-    spec.argv = argv;
-    spec.stdoutFile = scratch + ".out";
-    spec.stderrFile = scratch + ".err";
-    const int code = waitChild(spawnChild(spec, argv[0])).code;
-    std::string out, err;
-    try {
-        out = readFile(spec.stdoutFile);
-        err = readFile(spec.stderrFile);
-    } catch (const std::exception&) {
-    }
-    std::error_code ec;
-    fs::remove(spec.stdoutFile, ec);
-    fs::remove(spec.stderrFile, ec);
-    if (code != 0)
-        throw TrainingError(fs::path(argv[0]).filename().string() + " failed (exit " + std::to_string(code) +
-                            "): " + err.substr(0, err.find('\n')));
-    return out;
-}
-
-// The program's path on PATH (sbatch, scontrol, scancel), as a shell would find it.
-std::string onPath(const std::string& name) {
-    const char* path = std::getenv("PATH");
-    std::stringstream dirs(path ? path : "/usr/bin:/bin");
-    for (std::string dir; std::getline(dirs, dir, ':');)
-        if (!dir.empty() && access((fs::path(dir) / name).c_str(), X_OK) == 0)
-            return (fs::path(dir) / name).string();
-    return {};
-}
 
 // "JobState=COMPLETED ... ExitCode=0:0" from `scontrol show job -o ID`.
 std::string field(const std::string& line, const std::string& key) {
@@ -108,7 +74,14 @@ public:
         for (const auto& r : resources(config)) argv.push_back(r);
         if (!m_settings.partition.empty()) argv.push_back("--partition=" + m_settings.partition);
         if (!m_settings.account.empty()) argv.push_back("--account=" + m_settings.account);
-        if (!m_settings.timeLimit.empty()) argv.push_back("--time=" + m_settings.timeLimit);
+        // Requeued after a preemption or a node's failure, or by its own `train` when the time limit is near
+        // (SIGUSR1 to the batch shell, which is that `train`: the script execs it), the cell's job runs the
+        // script again, and that `train` continues its run (workbench/engine/SlurmJob.h).
+        argv.push_back("--requeue");
+        if (!m_settings.timeLimit.empty()) {
+            argv.push_back("--time=" + m_settings.timeLimit);
+            argv.push_back("--signal=B:USR1@" + std::to_string(kTimeLimitWarningSeconds));
+        }
         argv.push_back(script);
         const std::string out = slurmCommand(argv, job.configFile + ".sbatch-call");
         const std::string id = out.substr(0, out.find_first_of(";\n"));
@@ -205,7 +178,11 @@ private:
             const std::string reason = field(line, "Reason");
             std::string word = state;
             for (auto& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-            tellState(handle, reason.empty() || reason == "None" ? word : word + " (" + reason + ")");
+            if (reason.size() && reason != "None") word += " (" + reason + ")";
+            // Queued again (time limit, preemption): Slurm holds it a while (BeginTime) before it restarts.
+            if (const auto restarts = field(line, "Restarts"); !restarts.empty() && restarts != "0")
+                word = "requeued, " + word;
+            tellState(handle, word);
             return false;
         }
         const std::string exit = field(line, "ExitCode");  // "CODE:SIGNAL"

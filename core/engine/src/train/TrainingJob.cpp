@@ -209,6 +209,7 @@ std::int64_t TrainingJob::vocabularySize() const {
 }
 std::int64_t TrainingJob::classCount() const { return static_cast<std::int64_t>(m->data.classes.size()); }
 RunStatus TrainingJob::status() const { return m->status; }
+std::int64_t TrainingJob::stepsDone() const { return m->progress.step; }
 int TrainingJob::rank() const { return m->workerContext ? m->workerContext->rank() : 0; }
 int TrainingJob::worldSize() const {
     if (m->workerContext) return m->workerContext->worldSize();

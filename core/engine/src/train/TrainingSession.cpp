@@ -30,6 +30,7 @@
 #include "workbench/domain/ModelSummary.h"
 #include "workbench/domain/RemoveAll.h"
 #include "workbench/engine/Devices.h"
+#include "workbench/engine/SlurmJob.h"
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -163,6 +164,9 @@ void TrainingSession::openRunFolder() {
     info.libtorchVersion = libtorchVersion();
     info.blas = blasLibrary();
     info.host = hostName();
+    // Under Slurm, the job: started again after a time limit, it finds this run by it (SlurmJob.h).
+    const auto slurmJob = slurmJobFromEnvironment();
+    info.slurmJob = slurmJob ? slurmJob->id : "";
     // What else the machine was doing as this sitting started: explains a 2-thread run slower than 1 thread.
     if (double load[1]; ::getloadavg(load, 1) == 1) info.loadAverage = load[0];
     info.hostCpus = ::sysconf(_SC_NPROCESSORS_ONLN);

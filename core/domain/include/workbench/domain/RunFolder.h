@@ -66,6 +66,10 @@ struct RunInfo {
     std::int64_t worldSize = 1;
     std::string backend;
     std::vector<std::string> hosts;
+    // The Slurm job whose sitting wrote this (SLURM_JOB_ID; workbench/engine/SlurmJob.h): a job Slurm starts
+    // again after a time limit or a preemption continues the run it finds here under its own id. "" outside
+    // Slurm and in runs from before the field.
+    std::string slurmJob;
     // The gradient bytes each rank puts into the all-reduces of one step (fp32 or, compressed, fp16); a ring
     // all-reduce sends 2(N-1)/N of them out of each rank. 0 in one process and in runs from before the field.
     std::int64_t gradientBytesPerStep = 0;

@@ -80,8 +80,12 @@ std::unique_ptr<CellLauncher> makeLocalLauncher(const std::string& program);
 // scancel is not on PATH.
 struct SlurmSettings {
     std::string partition, account;  // "" : the cluster's default
-    std::string timeLimit;           // sbatch's --time ("1:00:00"); "" : the partition's
+    // sbatch's --time ("1:00:00"); "" : the partition's. With a limit, a cell's `train` gets SIGUSR1
+    // kTimeLimitWarningSeconds before it (Slurm may send it up to a minute earlier still), saves its
+    // checkpoint and queues its job again, which continues the run when it restarts.
+    std::string timeLimit;
 };
+inline constexpr int kTimeLimitWarningSeconds = 90;
 std::unique_ptr<CellLauncher> makeSlurmLauncher(const std::string& program, const SlurmSettings& settings);
 std::string thisProgram();  // /proc/self/exe
 

@@ -88,7 +88,8 @@ public:
     std::int64_t classCount() const;  // 0 for language models
     std::int64_t stepsPerEpoch() const;
     RunStatus status() const;
-    int rank() const;       // 0 unless joined as a worker
+    std::int64_t stepsDone() const;  // before run(): 0 for a new run, the checkpoint's step for a resumed one
+    int rank() const;                // 0 unless joined as a worker
     int worldSize() const;  // processes of the run
 
 private:
