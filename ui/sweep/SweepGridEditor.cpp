@@ -38,10 +38,17 @@ SweepGridEditor::SweepGridEditor(QWidget* parent) : QWidget(parent) {
     m_runOn->setToolTip(tr(
         "Where Start and Resume run the cells: on this machine, one after another, or each as a batch job of "
         "the Slurm cluster this machine submits to (sbatch on PATH, the sweep folder on a filesystem the "
-        "nodes share; the cluster's default partition)"));
+        "nodes share)"));
+    m_slurmSettings = new QPushButton(tr("Slurm Settings…"), box);
+    m_slurmSettings->setToolTip(tr("The partition, the account and each cell's time limit"));
+    m_slurmSettings->setEnabled(false);
     planRow->addWidget(m_plan, 1);
     planRow->addWidget(m_estimate);
     planRow->addWidget(m_runOn);
+    planRow->addWidget(m_slurmSettings);
+    connect(m_slurmSettings, &QPushButton::clicked, this, &SweepGridEditor::slurmSettingsRequested);
+    connect(m_runOn, &QComboBox::currentIndexChanged, this,
+            [this](int index) { m_slurmSettings->setEnabled(index == 1 && m_runOn->isEnabled()); });
     planRow->addWidget(m_estimateButton);
     layout->addLayout(planRow);
     connect(m_estimateButton, &QPushButton::clicked, this, &SweepGridEditor::estimateRequested);
@@ -181,6 +188,7 @@ void SweepGridEditor::setEditable(bool editable) {
     m_repeats->setEnabled(editable);
     m_steps->setEnabled(editable);
     m_runOn->setEnabled(editable);
+    m_slurmSettings->setEnabled(editable && m_runOn->currentIndex() == 1);
 }
 
 }  // namespace wbui

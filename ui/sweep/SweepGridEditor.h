@@ -33,12 +33,15 @@ public:
     void setEstimate(const QString& text);
     void setEstimateEnabled(bool enabled);
     void setEditable(bool editable);  // not while a sweep runs
-    // Where Start and Resume run the cells: 0 this machine, 1 the Slurm cluster this machine submits to.
+    // Where Start and Resume run the cells: 0 this machine, 1 the Slurm cluster this machine submits to;
+    // beside it, the Slurm settings (enabled on Slurm).
     QComboBox* runOnBox() const { return m_runOn; }
+    QPushButton* slurmSettingsButton() const { return m_slurmSettings; }
 
 Q_SIGNALS:
     void changed();  // an axis, a value, the repeats or the steps
     void estimateRequested();
+    void slurmSettingsRequested();
 
 private:
     void addAxisRow(const QString& field, const QString& values);
@@ -51,6 +54,7 @@ private:
     QLabel* m_estimate;
     QPushButton* m_estimateButton;
     QComboBox* m_runOn;
+    QPushButton* m_slurmSettings;
 };
 
 }  // namespace wbui

@@ -15,6 +15,7 @@
 #include "common/ElidedLabel.h"
 #include "export/ChartExporter.h"
 #include "export/SweepExport.h"
+#include "sweep/SlurmSettingsDialog.h"
 #include "sweep/SweepGridEditor.h"
 #include "sweep/SweepPlotTabs.h"
 #include "sweep/SweepResultsView.h"
@@ -40,8 +41,12 @@ SweepPanel::SweepPanel(QWidget* parent)
 
     connect(m_grid, &SweepGridEditor::changed, this, [this] { replan(); });
     connect(m_grid, &SweepGridEditor::estimateRequested, this, &SweepPanel::estimate);
-    connect(m_grid->runOnBox(), &QComboBox::currentIndexChanged, this, [this](int index) {
-        m_runner->setSlurm(index == 1 ? std::optional<wb::SlurmSettings>(wb::SlurmSettings{}) : std::nullopt);
+    connect(m_grid->runOnBox(), &QComboBox::currentIndexChanged, this, [this] { useRunOn(); });
+    connect(m_grid, &SweepGridEditor::slurmSettingsRequested, this, [this] {
+        SlurmSettingsDialog dialog(SlurmSettingsDialog::saved(), this);
+        if (dialog.exec() != QDialog::Accepted) return;
+        SlurmSettingsDialog::save(dialog.settings());
+        useRunOn();
     });
     connect(m_tables, &SweepResultsView::cellOpened, this, [this](int row) {
         const auto& sweep = m_runner->sweep();
@@ -54,7 +59,18 @@ SweepPanel::SweepPanel(QWidget* parent)
         if (m_runner->sweep()) m_plots->showSweep(*m_runner->sweep(), m_results);
     });
     connectRunner();
+    useRunOn();
     onStateChanged();
+}
+
+// "On this machine" or "On Slurm" with the Slurm settings kept, for the next Start or Resume.
+void SweepPanel::useRunOn() {
+    const auto settings = SlurmSettingsDialog::saved();
+    m_runner->setSlurm(m_grid->runOnBox()->currentIndex() == 1 ? std::optional<wb::SlurmSettings>(settings)
+                                                               : std::nullopt);
+    m_grid->slurmSettingsButton()->setToolTip(
+        tr("The partition, the account and each cell's time limit; now %1")
+            .arg(SlurmSettingsDialog::describe(settings)));
 }
 
 // Start, Pause, Resume, Cancel and Export, the progress line and the sweep's folder.
@@ -119,6 +135,7 @@ void SweepPanel::setBaseProvider(BaseProvider provider) {
 void SweepPanel::setCliProgram(const QString& program) { m_runner->setCliProgram(program); }
 
 QComboBox* SweepPanel::runOnBox() const { return m_grid->runOnBox(); }
+QPushButton* SweepPanel::slurmSettingsButton() const { return m_grid->slurmSettingsButton(); }
 void SweepPanel::setAxes(const std::vector<wb::SweepAxis>& axes) { m_grid->setAxes(axes); }
 std::vector<wb::SweepAxis> SweepPanel::axes() const { return m_grid->axes(); }
 void SweepPanel::setRepeats(int repeats) { m_grid->setRepeats(repeats); }

@@ -57,6 +57,7 @@ public:
     QString planText() const { return m_planText; }
     // Estimates the sweep's duration with a short calibration run (`sweep --plan`), asynchronously.
     void estimate();
+    void useRunOn();
 
     bool start(const QString& dir = QString());  // a new sweep; false with the reason in lastError()
     void pause();                                // the running cell finishes, then the sweep stops
@@ -72,6 +73,7 @@ public:
     QPushButton* pauseButton() const { return m_pauseButton; }
     // Where Start and Resume run the cells: 0 this machine, 1 the Slurm cluster this machine submits to.
     QComboBox* runOnBox() const;
+    QPushButton* slurmSettingsButton() const;
 
     // Shows a sweep folder (made here or by the CLI elsewhere). False with *error set when it is not one.
     bool openSweep(const QString& dir, QString* error);

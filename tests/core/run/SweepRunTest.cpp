@@ -179,3 +179,24 @@ TEST(SweepAxisCheck, AFormsAxisIsCheckedAsTheFlagsTextIs) {
               }).find("no values"),
               std::string::npos);
 }
+
+// The Slurm settings a form or the CLI gives (partition, account, time limit): sbatch's own forms pass, and
+// anything else is refused naming the setting, before a job is submitted.
+TEST(SlurmSettings, SbatchsFormsPassAndOthersAreRefusedByName) {
+    for (const char* time : {"", "90", "30:00", "1:30:00", "2-0", "2-12:00", "2-12:00:00", "UNLIMITED"})
+        EXPECT_NO_THROW(wb::checkSlurmSettings({"gpu", "lab_42", time})) << time;
+    const std::vector<std::pair<wb::SlurmSettings, std::string>> bad = {
+        {{"gpu normal", "", ""}, "partition 'gpu normal'"},
+        {{"", "lab;rm", ""}, "account 'lab;rm'"},
+        {{"", "", "1h"}, "time limit '1h'"},
+        {{"", "", "1:30:00:00"}, "time limit '1:30:00:00'"},
+        {{"", "", "-5"}, "time limit '-5'"}};
+    for (const auto& [settings, words] : bad) {
+        try {
+            wb::checkSlurmSettings(settings);
+            ADD_FAILURE() << words << " was taken";
+        } catch (const wb::InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+        }
+    }
+}

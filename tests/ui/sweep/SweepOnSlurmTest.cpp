@@ -1,6 +1,7 @@
-// The Sweep tab against a real Slurm (issue #64), inside the one-node cluster tests/slurm_test.sh starts (the
-// ctest SweepTabOnSlurm; the suite skips by name without it): run on "Slurm cluster", each cell a batch job,
-// and the cell table shows the scheduler's words as the cells wait for the node, train and end.
+// The Sweep tab against a real Slurm (issue #64), inside the two-node cluster tests/slurm_test.sh starts (the
+// ctest SweepTabOnSlurm; the suite skips by name without it): run on "On Slurm" with the Slurm settings
+// kept, each cell a batch job that asks for them, and the cell table shows the scheduler's words as the
+// cells wait for a node, train and end.
 #include <QComboBox>
 #include <QSet>
 #include <QTableWidget>
@@ -12,6 +13,7 @@
 #include <thread>
 
 #include "UiTestSupport.h"
+#include "sweep/SlurmSettingsDialog.h"
 #include "sweep/SweepPanel.h"
 #include "workbench/domain/Sweep.h"
 
@@ -31,6 +33,7 @@ TEST(SweepOnSlurm, TheCellsShowPendingRunningAndDoneAsTheSchedulerSays) {
     const std::string cores = "cpu:" + std::to_string(std::max(1u, std::thread::hardware_concurrency()));
     panel.setAxes({{"device", {cores}}, {"hidden", {"8", "12", "16"}}});
     panel.setStepsPerCell(300);
+    SlurmSettingsDialog::save({"test", "", "10:00"});  // the cluster's one partition; ten minutes a cell
     panel.runOnBox()->setCurrentIndex(1);
     ASSERT_TRUE(panel.start(QString::fromStdString(tmp.file("sw")))) << panel.lastError().toStdString();
     QSet<QString> seen;
@@ -51,4 +54,22 @@ TEST(SweepOnSlurm, TheCellsShowPendingRunningAndDoneAsTheSchedulerSays) {
     const auto sweep = wb::loadSweep(tmp.file("sw"));
     EXPECT_EQ(sweep.count(wb::CellState::Done), 3);
     for (const auto& cell : sweep.cells) EXPECT_TRUE(cell.scheduler.empty()) << "ended cells say no more";
+    // Each cell's job asked for the settings (ended jobs stay listed for the cluster's MinJobAge, 300 s).
+    std::string jobs;
+    if (FILE* p = popen("scontrol show job -o", "r")) {
+        char buf[4096];
+        for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) jobs.append(buf, n);
+        pclose(p);
+    }
+    int asked = 0;
+    for (std::size_t at = jobs.find("JobName=lstm-workbench-cell"); at != std::string::npos;
+         at = jobs.find("JobName=lstm-workbench-cell", at + 1)) {
+        const auto line = jobs.substr(at, jobs.find('\n', at) - at);
+        EXPECT_NE(line.find(" TimeLimit=00:10:00 "), std::string::npos) << line;
+        EXPECT_NE(line.find(" Partition=test "), std::string::npos) << line;
+        EXPECT_NE(line.find(" Requeue=1 "), std::string::npos) << line;
+        ++asked;
+    }
+    EXPECT_EQ(asked, 3);
+    SlurmSettingsDialog::save({});
 }

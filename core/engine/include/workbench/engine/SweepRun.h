@@ -86,6 +86,10 @@ struct SlurmSettings {
     std::string timeLimit;
 };
 inline constexpr int kTimeLimitWarningSeconds = 90;
+// Throws InputError naming the setting: a partition or an account that is not one name (letters, digits,
+// _ . -), a time limit not in one of sbatch's forms (MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS,
+// DAYS-HOURS, DAYS-HOURS:MINUTES, DAYS-HOURS:MINUTES:SECONDS, UNLIMITED). makeSlurmLauncher checks too.
+void checkSlurmSettings(const SlurmSettings& settings);
 std::unique_ptr<CellLauncher> makeSlurmLauncher(const std::string& program, const SlurmSettings& settings);
 std::string thisProgram();  // /proc/self/exe
 
