@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "UiTestSupport.h"
+#include "support/BadInputs.h"
 #include "runs/RunCollection.h"
 #include "runs/RunsPanel.h"
 #include "workbench/domain/RunFolder.h"
@@ -78,6 +79,34 @@ TEST(RunStateUi, ARunOfAnotherProcessChangesItsRowWhenItEndsOrDiesWithoutRefresh
     EXPECT_TRUE(wbuitest::waitFor(
         [&] { return panel.runStatus(dying).startsWith(QStringLiteral("interrupted")); }, 10000))
         << panel.runStatus(dying).toStdString();
+}
+
+// On a shared filesystem (a Slurm cluster's: the run trains on another node, whose writes inotify does not
+// see) the runs are polled instead of watched; LSTM_WORKBENCH_POLL=1 polls a local folder the same way.
+TEST(RunStateUi, OnASharedFilesystemARunOfAnotherMachineChangesItsRowByPolling) {
+    const wbtest::ScopedEnv poll(std::map<std::string, std::string>{{"LSTM_WORKBENCH_POLL", "1"}});
+    wbtest::TempDir tmp;
+    const QString finishing = runningCopy(tmp.path() / "runs", "finishing");
+    const QString dying = runningCopy(tmp.path() / "runs", "dying");
+    auto finishingOwner = wb::RunLock::acquire(finishing.toStdString());
+    auto dyingOwner = wb::RunLock::acquire(dying.toStdString());
+    RunCollection runs;
+    RunsPanel panel(&runs);
+    panel.setRunsRoot(QString::fromStdString((tmp.path() / "runs").string()));
+    EXPECT_EQ(panel.runStatus(finishing), QStringLiteral("running"));
+
+    setStatus(finishing, "completed");
+    finishingOwner.release();
+    EXPECT_TRUE(
+        wbuitest::waitFor([&] { return panel.runStatus(finishing) == QStringLiteral("completed"); }, 10000))
+        << panel.runStatus(finishing).toStdString();
+    dyingOwner.release();  // its trainer died on its node: only its lock tells
+    EXPECT_TRUE(wbuitest::waitFor(
+        [&] { return panel.runStatus(dying).startsWith(QStringLiteral("interrupted")); }, 10000))
+        << panel.runStatus(dying).toStdString();
+    // A run folder appearing in the runs folder is listed.
+    const QString arriving = runningCopy(tmp.path() / "runs", "arriving");
+    EXPECT_TRUE(wbuitest::waitFor([&] { return !panel.runStatus(arriving).isEmpty(); }, 10000));
 }
 
 TEST(RunStateUi, AStaleNotesDialogKeepsWhatAnotherWindowSavedAndSaysWhatItReplaced) {
