@@ -86,6 +86,20 @@ protected:
         return false;
     }
 
+    // A job its run queued again: once Slurm holds it (pending, BeginTime: about two minutes after a
+    // requeue), the test's cluster lets it go at once.
+    static bool releaseRequeued(const std::string& id) {
+        if (!waitForJob(
+                id,
+                [&] {
+                    return jobField(id, "Restarts") == "1" && jobField(id, "JobState") == "PENDING" &&
+                           jobField(id, "Reason") == "BeginTime";
+                },
+                60))
+            return false;
+        return std::system(("scontrol update JobId=" + id + " StartTime=now").c_str()) == 0;
+    }
+
     wbtest::TempDir m_dir;
 };
 
@@ -234,8 +248,7 @@ TEST_F(Slurm, ARunWarnedOfItsTimeLimitRequeuesItsJobAndEndsWithTheLossesOfARunNe
     const auto stoppedAt = stopped["summary"]["steps"].get<std::int64_t>();
     EXPECT_GT(stoppedAt, 0);
     EXPECT_LT(stoppedAt, 3000) << "warned mid-run";
-    // Slurm holds a requeued job for about two minutes (its begin time); the test's cluster lets it go now.
-    ASSERT_EQ(std::system(("scontrol update JobId=" + id + " StartTime=now").c_str()), 0);
+    ASSERT_TRUE(releaseRequeued(id)) << jobField(id, "JobState") << " (" << jobField(id, "Reason") << ")";
     ASSERT_TRUE(waitForJob(id, [&] { return jobField(id, "JobState") == "COMPLETED"; }, 120))
         << jobField(id, "JobState") << " (" << jobField(id, "Reason") << ", exit " << jobField(id, "ExitCode")
         << ", on " << jobField(id, "BatchHost") << "): " << wbtest::readText(m_dir.file("job.err"));
@@ -257,4 +270,52 @@ TEST_F(Slurm, ARunWarnedOfItsTimeLimitRequeuesItsJobAndEndsWithTheLossesOfARunNe
         if (++differ == 5) break;
     }
     EXPECT_FALSE(fs::exists(run("requeued") / ".scontrol-requeue.out"));
+}
+
+// The documented batch script (scripts/slurm/poems-two-nodes.sbatch) on the cluster's two nodes, warned of
+// its time limit mid-run: every rank stops at one step, rank 0 queues the job again, and the restarted
+// script's srun continues the run: the losses of two processes never stopped, and one rank on each node.
+TEST_F(Slurm, TheDocumentedTwoNodeScriptRequeuedMidRunEndsWithTheLossesOfARunNeverStopped) {
+    std::string args = kSgdModel + " --batch-size 12 --max-steps 1500 --validate-every 100";
+    args.replace(args.find("--log-every 2"), 13, "--log-every 1");
+    args.replace(args.find(" --threads 1"), 12, "");  // the script gives --threads
+    auto local = wbtest::runCli("train " + corpus() + " --out " + shellQuote(run("local").string()) + args +
+                                " --nproc 2 --threads 1");
+    ASSERT_EQ(local.code, 0) << local.err;
+    const fs::path home = m_dir.path() / "home";
+    fs::create_directories(home);
+    const std::string script = std::string(WORKBENCH_SOURCE_DIR) + "/scripts/slurm/poems-two-nodes.sbatch";
+    std::string id;
+    // The cluster's nodes have the machine's cores (fewer than the script's 8), and a time limit of ten
+    // minutes is the cluster's to give.
+    const std::string submit = "HOME=" + shellQuote(home.string()) + " LSTM_WORKBENCH_CORPUS=" + corpus() +
+                               " PATH=" + shellQuote(fs::path(wbtest::cliProgram()).parent_path().string()) +
+                               ":$PATH sbatch --parsable --cpus-per-task=1 --time=10 --output=" +
+                               shellQuote(m_dir.file("job.out")) + " " + shellQuote(script) + args;
+    if (FILE* p = popen(submit.c_str(), "r")) {
+        char buf[256];
+        while (fgets(buf, sizeof buf, p)) id += buf;
+        pclose(p);
+    }
+    id = id.substr(0, id.find_first_of(";\n"));
+    ASSERT_FALSE(id.empty()) << submit;
+    const fs::path out = home / "runs" / ("poems-2nodes-" + id);
+    ASSERT_TRUE(waitForJob(id, [&] { return fs::exists(out / "metrics.csv"); }, 120))
+        << wbtest::readText(m_dir.file("job.out"));
+    ASSERT_EQ(std::system(("scancel --signal=USR1 " + id).c_str()), 0);  // every task of the job's steps
+    ASSERT_TRUE(waitForJob(id, [&] { return jobField(id, "Restarts") == "1"; }, 60))
+        << wbtest::readText(m_dir.file("job.out"));
+    const auto stoppedAt = runJson(out)["summary"]["steps"].get<std::int64_t>();
+    EXPECT_LT(stoppedAt, 1500) << "warned mid-run";
+    ASSERT_TRUE(releaseRequeued(id)) << jobField(id, "JobState") << " (" << jobField(id, "Reason") << ")";
+    ASSERT_TRUE(waitForJob(id, [&] { return jobField(id, "JobState") == "COMPLETED"; }, 120))
+        << jobField(id, "JobState") << " (" << jobField(id, "Reason") << "): " << wbtest::readText(m_dir.file("job.out"));
+    const std::string log = wbtest::readText(m_dir.file("job.out"));
+    EXPECT_NE(log.find("continuing the run from step " + std::to_string(stoppedAt)), std::string::npos) << log;
+    const auto info = runJson(out);
+    EXPECT_EQ(info["status"], "completed");
+    EXPECT_EQ(info["summary"]["steps"], 1500);
+    EXPECT_EQ(info["hosts"], nlohmann::json::array({"wbn1", "wbn2"}));
+    expectSameLosses(run("local"), out);
+    EXPECT_FALSE(fs::exists(home / (".lstm-workbench-secret-" + id))) << "the job removes its secret";
 }
