@@ -38,7 +38,8 @@ _INITIAL = {"learning_rate": rules.initial("train", "learning_rate"),
 # ProgressState::toMetadata's keys, in the order it writes them.
 _PROGRESS_KEYS = ("step", "optimizer_steps", "epoch_index", "batch_in_epoch", "samples", "wall_seconds",
                   "measured_seconds", "measured_samples", "last_train_loss", "best_val_loss", "best_val_accuracy",
-                  "final_val_loss", "final_val_accuracy", "bad_validations")
+                  "final_val_loss", "final_val_accuracy", "bad_validations", "open_loss_sum", "open_loss_count",
+                  "validation_owed")
 _METRICS_HEADER = "run_id,step,epoch,samples,wall_s,split,metric,value\n"
 
 
@@ -214,6 +215,9 @@ def _progress(like, step, optimizer_steps, validation):
         progress[f"{kind}_val_loss"] = repr(float(loss))
         progress[f"{kind}_val_accuracy"] = repr(float(accuracy))
     progress["bad_validations"] = "0"
+    # Weights saved here end no train-loss window half-way and owe no validation (ProgressState).
+    for key in ("open_loss_sum", "open_loss_count", "validation_owed"):
+        progress[key] = "0"
     return progress
 
 

@@ -87,6 +87,77 @@ TEST(TrainingJob, ResumedRunRepeatsTheUninterruptedLossSequence) {
     for (std::size_t i = 0; i < a.size(); ++i) EXPECT_DOUBLE_EQ(a[i], b[i]) << "step " << i + 1;
 }
 
+// A stop inside a train-loss window (--log-every 4, stopped after step 1, 2 or 3 of one): the checkpoint keeps
+// the window's sum, the resumed run finishes it, and every record is the uninterrupted run's, digit for
+// digit (none at the stop's step).
+TEST(TrainingJob, AStopInsideALossWindowResumesToTheUninterruptedRecords) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(60));
+    auto config = tinyLm(dir.file("pattern.txt"));
+    config.model.dropout = 0.2;
+    config.train.maxSteps = 24;
+    config.train.logEvery = 4;
+    TrainingJob whole(config, dir.file("whole"));
+    whole.run();
+
+    TrainingJob part(config, dir.file("part"));
+    TrainingCallbacks cb;
+    std::int64_t stoppedAt = -1;
+    cb.onProgress = [&](const TrainingProgress& p) {
+        if (p.phase == "training" && p.step % 4 != 0 && stoppedAt < 0) {
+            stoppedAt = p.step;
+            part.requestStop();
+        }
+    };
+    part.run(cb);
+    ASSERT_EQ(part.status(), RunStatus::Stopped);
+    ASSERT_GT(stoppedAt, 0);
+    ASSERT_NE(stoppedAt % 4, 0) << "stopped inside a window";
+    EXPECT_EQ(loadRunFolder(dir.file("part")).info.summary.steps, stoppedAt);
+    auto rest = TrainingJob::resume(dir.file("part"));
+    rest->run();
+
+    const auto a = trainLosses(dir.file("whole")), b = trainLosses(dir.file("part"));
+    ASSERT_GE(a.size(), 6u);  // every 4 steps, and at each epoch's end
+    ASSERT_EQ(b.size(), a.size()) << "no record at the stop's step";
+    for (std::size_t i = 0; i < a.size(); ++i) EXPECT_EQ(a[i], b[i]) << "record " << i + 1;
+}
+
+// A stop that comes as a validation starts drops it (the stop does not wait for a whole validation); the
+// resumed run validates at that step first, so its validation records are the uninterrupted run's.
+TEST(TrainingJob, AStopDuringAValidationResumesWithThatValidation) {
+    wbtest::TempDir dir;
+    wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(60));
+    auto config = tinyLm(dir.file("pattern.txt"));
+    config.train.maxSteps = 12;
+    config.train.logEvery = 1;
+    config.train.validateEvery = 4;
+    TrainingJob whole(config, dir.file("whole"));
+    whole.run();
+
+    TrainingJob part(config, dir.file("part"));
+    TrainingCallbacks cb;
+    std::int64_t stoppedAt = -1;
+    cb.onProgress = [&](const TrainingProgress& p) {
+        if (p.phase == "validating" && stoppedAt < 0) {
+            stoppedAt = p.step;
+            part.requestStop();
+        }
+    };
+    part.run(cb);
+    ASSERT_EQ(part.status(), RunStatus::Stopped);
+    ASSERT_EQ(stoppedAt, 4);
+    TrainingJob::resume(dir.file("part"))->run();
+
+    const auto records = [](const std::string& run) {
+        std::vector<std::pair<std::string, double>> out;
+        for (const auto& r : loadRunFolder(run).metrics)
+            if (r.metric == "loss") out.emplace_back(std::to_string(r.step) + " " + r.split, r.value);
+        return out;
+    };
+    EXPECT_EQ(records(dir.file("part")), records(dir.file("whole")));
+}
+
 TEST(TrainingJob, StopRequestEndsTheRunWithinOneBatchAndKeepsACheckpoint) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(120));

@@ -39,7 +39,10 @@ std::map<std::string, std::string> ProgressState::toMetadata(const ExperimentCon
             {"best_val_accuracy", exact(bestValAccuracy)},
             {"final_val_loss", exact(finalValLoss)},
             {"final_val_accuracy", exact(finalValAccuracy)},
-            {"bad_validations", std::to_string(badValidations)}};
+            {"bad_validations", std::to_string(badValidations)},
+            {"open_loss_sum", exact(openLossSum)},
+            {"open_loss_count", std::to_string(openLossCount)},
+            {"validation_owed", validationOwed ? "1" : "0"}};
 }
 
 ProgressState ProgressState::fromMetadata(const std::map<std::string, std::string>& md,
@@ -83,6 +86,11 @@ ProgressState ProgressState::fromMetadata(const std::map<std::string, std::strin
     s.finalValLoss = real("final_val_loss");
     s.finalValAccuracy = real("final_val_accuracy");
     s.badValidations = integer("bad_validations");
+    if (md.count("open_loss_count")) {  // absent in checkpoints from before the field
+        s.openLossCount = integer("open_loss_count");
+        s.openLossSum = real("open_loss_sum");
+    }
+    if (md.count("validation_owed")) s.validationOwed = integer("validation_owed") != 0;
     return s;
 }
 

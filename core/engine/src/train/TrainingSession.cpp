@@ -274,6 +274,14 @@ void TrainingSession::buildModel() {
     m_checkpointer = std::make_unique<Checkpointer>(m_writer, *m_setup, m_config, m_state, m_sink, m_job.info,
                                                     m_tokensPerSample, m_stepsPerEpoch);
     m_lossSum = torch::zeros({}, torch::TensorOptions(torch::kFloat32).device(m_device));
+    // A stop cut the last train-loss window short: carry on with it (ProgressState::openLossSum). The sum
+    // was read from this float32 accumulator, so it goes back into it unrounded.
+    if (m_state.openLossCount > 0) {
+        m_lossSum.fill_(m_state.openLossSum);
+        m_lossCount = m_state.openLossCount;
+        m_state.openLossSum = 0;
+        m_state.openLossCount = 0;
+    }
 }
 
 // The n-gram baseline of a character language model (baseline.json), before the clock starts: the number a
@@ -312,7 +320,13 @@ void TrainingSession::measureBaseline() {
 }
 
 void TrainingSession::trainLoop() {
-    while (!stopping()) {
+    // The validation a stop dropped at the checkpoint's step, before the next step (ProgressState).
+    bool stoppedEarly = false;
+    if (m_state.validationOwed && !stopping()) {
+        m_state.validationOwed = false;
+        stoppedEarly = validateAndCheckpoint();
+    }
+    while (!stoppedEarly && !stopping()) {
         if (m_tc.epochs > 0 && m_state.epochIndex >= m_tc.epochs) break;
         if (m_tc.maxSteps > 0 && m_state.step >= m_tc.maxSteps) break;
         // The order of an epoch depends only on the seed and the epoch: a resumed run sees the same batches.
@@ -344,7 +358,7 @@ void TrainingSession::trainLoop() {
         if (validateAndCheckpoint() || hitMaxSteps) break;
     }
     if (stopping()) {
-        recordTrainLoss();
+        keepOpenLossWindow();
         saveCheckpoint();
     }
 }
@@ -396,10 +410,9 @@ void TrainingSession::waitWhilePaused() {
     m_job.pauseChanged.wait(lock, [&] { return !m_job.pausedFlag || m_job.stopRequested; });
 }
 
-// Reads the accumulated train loss (one synchronisation; in a data-parallel run one small all-reduce that
-// also carries every rank's stop vote) and records it. Stops on NaN/Inf.
-void TrainingSession::recordTrainLoss() {
-    if (m_lossCount == 0) return;
+// The train loss summed since the last record, over every rank: one synchronisation; in a data-parallel run
+// one small all-reduce that also carries every rank's stop vote. Stops on NaN/Inf.
+double TrainingSession::takeLossSum() {
     double total = m_lossSum.item<double>();
     m_lossSum.zero_();
     if (dataParallel()) {
@@ -408,16 +421,32 @@ void TrainingSession::recordTrainLoss() {
         total = votes[0].item<double>() / m_sync->worldSize();
         m_stopAgreed = m_stopAgreed || votes[1].item<double>() > 0;
     }
-    const double mean = total / static_cast<double>(m_lossCount);
-    m_lossCount = 0;
-    if (!std::isfinite(mean)) {
+    if (!std::isfinite(total)) {
         std::ostringstream os;
-        os << "the training loss became " << (std::isnan(mean) ? "NaN" : "infinite") << " at step "
+        os << "the training loss became " << (std::isnan(total) ? "NaN" : "infinite") << " at step "
            << m_state.step << ": lower the learning rate (now " << m_tc.learningRate << ")"
            << (m_tc.gradClip > 0 ? "" : " or enable gradient clipping")
            << "; the last good checkpoint is kept";
         throw TrainingError(os.str());
     }
+    return total;
+}
+
+// At a stop, the steps since the last record go into the checkpoint, not into a record of their own: the
+// resumed run finishes the window, and its record is the uninterrupted run's. Checks the loss as a record
+// does (the weights about to be saved are finite).
+void TrainingSession::keepOpenLossWindow() {
+    if (m_lossCount == 0) return;
+    m_state.openLossSum = takeLossSum();
+    m_state.openLossCount = m_lossCount;
+    m_lossCount = 0;
+}
+
+// Records the mean train loss since the last record.
+void TrainingSession::recordTrainLoss() {
+    if (m_lossCount == 0) return;
+    const double mean = takeLossSum() / static_cast<double>(m_lossCount);
+    m_lossCount = 0;
     m_state.lastTrainLoss = mean;
     m_meter->update();
     const double wall = m_meter->wall();
@@ -446,6 +475,7 @@ bool TrainingSession::validateAndCheckpoint() {
         m_job.info.summary.validationSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     }
     bool stopEarly = false, improved = false;
+    m_state.validationOwed = !m_validator->empty() && !v.done;  // a stop dropped it: the resume validates
     if (v.done && !std::isfinite(v.loss))
         throw TrainingError(
             "the validation loss became " + std::string(std::isnan(v.loss) ? "NaN" : "infinite") +

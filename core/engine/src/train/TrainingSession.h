@@ -44,6 +44,8 @@ private:
     void trainBatch(const SeededOrder& order);
     void waitWhilePaused();
     void recordTrainLoss();
+    void keepOpenLossWindow();
+    double takeLossSum();
     bool validateAndCheckpoint();  // true when early stopping fires
     void recordEvaluation(const Validation& v, double wall);
     void saveCheckpoint();

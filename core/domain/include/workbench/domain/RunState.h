@@ -26,6 +26,14 @@ struct ProgressState {
     double lastTrainLoss = 0;
     double bestValLoss = 0, bestValAccuracy = 0, finalValLoss = 0, finalValAccuracy = 0;
     std::int64_t badValidations = 0;
+    // The train-loss record a stop cut short (--log-every above 1): the sum of its steps' losses, as the run
+    // summed them, and their count. The resumed run adds its steps to them, so that the record at the
+    // window's end is the one a run never stopped writes. 0 and 0 when none, and in checkpoints from before.
+    double openLossSum = 0;
+    std::int64_t openLossCount = 0;
+    // A stop came during this step's validation, which was dropped: the resumed run validates first, as the
+    // run never stopped did at this step.
+    bool validationOwed = false;
 
     std::map<std::string, std::string> toMetadata(const ExperimentConfig& config) const;
     static ProgressState fromMetadata(const std::map<std::string, std::string>& metadata,
