@@ -58,10 +58,11 @@ void requeueForTimeLimit(const wb::TrainingJob& job, const wb::SlurmJob& slurm, 
         return;
     }
     wb::requeueSlurmJob(slurm, job.runDir() + "/.scontrol-requeue");
-    std::fprintf(stderr,
-                 "Slurm's time limit is near: checkpoint saved at step %lld, and job %s queued again; when it "
-                 "starts, it continues this run from there\n",
-                 static_cast<long long>(stepsAfter), slurm.id.c_str());
+    std::fprintf(
+        stderr,
+        "Slurm's time limit is near: checkpoint saved at step %lld, and job %s queued again; when it "
+        "starts, it continues this run from there\n",
+        static_cast<long long>(stepsAfter), slurm.id.c_str());
 }
 
 }  // namespace

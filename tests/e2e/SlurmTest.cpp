@@ -236,10 +236,12 @@ TEST_F(Slurm, ARunWarnedOfItsTimeLimitRequeuesItsJobAndEndsWithTheLossesOfARunNe
     id = id.substr(0, id.find_first_of(";\n"));
     ASSERT_FALSE(id.empty());
     // Warned once it trains (its first records written; 3000 steps take seconds more).
-    ASSERT_TRUE(waitForJob(id, [&] { return fs::exists(run("requeued") / "metrics.csv"); }, 120))
+    ASSERT_TRUE(waitForJob(
+        id, [&] { return fs::exists(run("requeued") / "metrics.csv"); }, 120))
         << wbtest::readText(m_dir.file("job.err"));
     ASSERT_EQ(std::system(("scancel --batch --signal=USR1 " + id).c_str()), 0);
-    ASSERT_TRUE(waitForJob(id, [&] { return jobField(id, "Restarts") == "1"; }, 60))
+    ASSERT_TRUE(waitForJob(
+        id, [&] { return jobField(id, "Restarts") == "1"; }, 60))
         << wbtest::readText(m_dir.file("job.err"));
     const auto stopped = runJson(run("requeued"));
     EXPECT_EQ(stopped["status"], "stopped");
@@ -248,12 +250,14 @@ TEST_F(Slurm, ARunWarnedOfItsTimeLimitRequeuesItsJobAndEndsWithTheLossesOfARunNe
     EXPECT_GT(stoppedAt, 0);
     EXPECT_LT(stoppedAt, 3000) << "warned mid-run";
     ASSERT_TRUE(releaseRequeued(id)) << jobField(id, "JobState") << " (" << jobField(id, "Reason") << ")";
-    ASSERT_TRUE(waitForJob(id, [&] { return jobField(id, "JobState") == "COMPLETED"; }, 120))
+    ASSERT_TRUE(waitForJob(
+        id, [&] { return jobField(id, "JobState") == "COMPLETED"; }, 120))
         << jobField(id, "JobState") << " (" << jobField(id, "Reason") << ", exit " << jobField(id, "ExitCode")
         << ", on " << jobField(id, "BatchHost") << "): " << wbtest::readText(m_dir.file("job.err"));
     const std::string log = wbtest::readText(m_dir.file("job.err"));
     EXPECT_NE(log.find("queued again"), std::string::npos) << log;
-    EXPECT_NE(log.find("continuing the run from step " + std::to_string(stoppedAt)), std::string::npos) << log;
+    EXPECT_NE(log.find("continuing the run from step " + std::to_string(stoppedAt)), std::string::npos)
+        << log;
     const auto ended = runJson(run("requeued"));
     EXPECT_EQ(ended["status"], "completed");
     EXPECT_EQ(ended["summary"]["steps"], 3000);
@@ -264,8 +268,8 @@ TEST_F(Slurm, ARunWarnedOfItsTimeLimitRequeuesItsJobAndEndsWithTheLossesOfARunNe
     for (const auto& [key, value] : never) {
         if (requeued.count(key) && requeued.at(key) == value) continue;
         ADD_FAILURE() << key << ": " << value << " never stopped, "
-                      << (requeued.count(key) ? std::to_string(requeued.at(key)) : "none") << " requeued at step "
-                      << stoppedAt;
+                      << (requeued.count(key) ? std::to_string(requeued.at(key)) : "none")
+                      << " requeued at step " << stoppedAt;
         if (++differ == 5) break;
     }
     EXPECT_FALSE(fs::exists(run("requeued") / ".scontrol-requeue.out"));
@@ -286,10 +290,11 @@ TEST_F(Slurm, TheDocumentedTwoNodeScriptRequeuedMidRunEndsWithTheLossesOfARunNev
     std::string id;
     // The cluster's nodes have the machine's cores (fewer than the script's 8), and a time limit of ten
     // minutes is the cluster's to give.
-    const std::string submit = "HOME=" + shellQuote(home.string()) + " LSTM_WORKBENCH_CORPUS=" + corpus() +
-                               " PATH=" + shellQuote(fs::path(wbtest::cliProgram()).parent_path().string()) +
-                               ":$PATH sbatch --parsable --cpus-per-task=1 --time=10 --output=" +
-                               shellQuote(m_dir.file("job.out")) + " " + shellQuote(script) + args;
+    const std::string submit =
+        "HOME=" + shellQuote(home.string()) + " LSTM_WORKBENCH_CORPUS=" + corpus() +
+        " PATH=" + shellQuote(fs::path(wbtest::cliProgram()).parent_path().string()) +
+        ":$PATH sbatch --parsable --cpus-per-task=1 --time=10 --output=" + shellQuote(m_dir.file("job.out")) +
+        " " + shellQuote(script) + args;
     if (FILE* p = popen(submit.c_str(), "r")) {
         char buf[256];
         while (fgets(buf, sizeof buf, p)) id += buf;
@@ -298,18 +303,23 @@ TEST_F(Slurm, TheDocumentedTwoNodeScriptRequeuedMidRunEndsWithTheLossesOfARunNev
     id = id.substr(0, id.find_first_of(";\n"));
     ASSERT_FALSE(id.empty()) << submit;
     const fs::path out = home / "runs" / ("poems-2nodes-" + id);
-    ASSERT_TRUE(waitForJob(id, [&] { return fs::exists(out / "metrics.csv"); }, 120))
+    ASSERT_TRUE(waitForJob(
+        id, [&] { return fs::exists(out / "metrics.csv"); }, 120))
         << wbtest::readText(m_dir.file("job.out"));
     ASSERT_EQ(std::system(("scancel --signal=USR1 " + id).c_str()), 0);  // every task of the job's steps
-    ASSERT_TRUE(waitForJob(id, [&] { return jobField(id, "Restarts") == "1"; }, 60))
+    ASSERT_TRUE(waitForJob(
+        id, [&] { return jobField(id, "Restarts") == "1"; }, 60))
         << wbtest::readText(m_dir.file("job.out"));
     const auto stoppedAt = runJson(out)["summary"]["steps"].get<std::int64_t>();
     EXPECT_LT(stoppedAt, 1500) << "warned mid-run";
     ASSERT_TRUE(releaseRequeued(id)) << jobField(id, "JobState") << " (" << jobField(id, "Reason") << ")";
-    ASSERT_TRUE(waitForJob(id, [&] { return jobField(id, "JobState") == "COMPLETED"; }, 120))
-        << jobField(id, "JobState") << " (" << jobField(id, "Reason") << "): " << wbtest::readText(m_dir.file("job.out"));
+    ASSERT_TRUE(waitForJob(
+        id, [&] { return jobField(id, "JobState") == "COMPLETED"; }, 120))
+        << jobField(id, "JobState") << " (" << jobField(id, "Reason")
+        << "): " << wbtest::readText(m_dir.file("job.out"));
     const std::string log = wbtest::readText(m_dir.file("job.out"));
-    EXPECT_NE(log.find("continuing the run from step " + std::to_string(stoppedAt)), std::string::npos) << log;
+    EXPECT_NE(log.find("continuing the run from step " + std::to_string(stoppedAt)), std::string::npos)
+        << log;
     const auto info = runJson(out);
     EXPECT_EQ(info["status"], "completed");
     EXPECT_EQ(info["summary"]["steps"], 1500);

@@ -63,15 +63,16 @@ bool RunOwnerWatch::onNetworkFilesystem(const QString& dir) {
     if (::statfs(QFile::encodeName(dir).constData(), &fs) != 0) return false;
     // The kernel's magic numbers (linux/magic.h and the filesystems' own): NFS, SMB, CIFS, SMB2, Ceph,
     // Lustre, GPFS, BeeGFS, AFS, 9P, and FUSE (sshfs and most cluster filesystems in user space).
-    for (const unsigned long magic : {0x6969UL, 0x517BUL, 0xFF534D42UL, 0xFE534D42UL, 0x00C36400UL,
-                                      0x0BD00BD0UL, 0x47504653UL, 0x19830326UL, 0x5346414FUL, 0x01021997UL,
-                                      0x65735546UL})
+    for (const unsigned long magic :
+         {0x6969UL, 0x517BUL, 0xFF534D42UL, 0xFE534D42UL, 0x00C36400UL, 0x0BD00BD0UL, 0x47504653UL,
+          0x19830326UL, 0x5346414FUL, 0x01021997UL, 0x65735546UL})
         if (static_cast<unsigned long>(fs.f_type) == magic) return true;
     return false;
 }
 
 QString RunOwnerWatch::rootSignature(const QString& dir) {
-    return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name)
+    return QDir(dir)
+        .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name)
         .join(QLatin1Char('/'));
 }
 

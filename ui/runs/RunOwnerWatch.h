@@ -55,7 +55,7 @@ private:
     QSocketNotifier* m_notifier = nullptr;
     int m_inotify = -1;
     QString m_root;
-    QHash<QString, int> m_lockWatches;  // run folder -> inotify watch descriptor of its run.lock
+    QHash<QString, int> m_lockWatches;     // run folder -> inotify watch descriptor of its run.lock
     QHash<QString, QString> m_polledDirs;  // the root and the runs polled -> their last signature
     QTimer* m_poll = nullptr;
     bool m_pollEverywhere = false;

@@ -24,15 +24,17 @@ SlurmSettingsDialog::SlurmSettingsDialog(const wb::SlurmSettings& settings, QWid
     m_partition->setPlaceholderText(tr("the cluster's default"));
     m_account->setPlaceholderText(tr("your default account"));
     m_timeLimit->setPlaceholderText(tr("the partition's limit"));
-    m_timeLimit->setToolTip(tr("As sbatch's --time: minutes (90), hours:minutes:seconds (1:30:00) or "
-                               "days-hours (2-0)"));
+    m_timeLimit->setToolTip(
+        tr("As sbatch's --time: minutes (90), hours:minutes:seconds (1:30:00) or "
+           "days-hours (2-0)"));
     auto* form = new QFormLayout;
     form->addRow(tr("Partition"), m_partition);
     form->addRow(tr("Account"), m_account);
     form->addRow(tr("Time limit per cell"), m_timeLimit);
     auto* note = new QLabel(
         tr("Each cell is a batch job of its own, asking for its device's CPUs or a GPU. Near its time limit "
-           "(%1 s before it) a cell saves its checkpoint and queues itself again; Slurm holds a requeued job a "
+           "(%1 s before it) a cell saves its checkpoint and queues itself again; Slurm holds a requeued job "
+           "a "
            "few minutes, and it then continues where it stopped.")
             .arg(wb::kTimeLimitWarningSeconds),
         this);

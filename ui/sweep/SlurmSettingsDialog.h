@@ -19,7 +19,7 @@ public:
     explicit SlurmSettingsDialog(const wb::SlurmSettings& settings, QWidget* parent = nullptr);
     wb::SlurmSettings settings() const;
 
-    static wb::SlurmSettings saved();                 // from the app's settings; empty fields: the cluster's
+    static wb::SlurmSettings saved();  // from the app's settings; empty fields: the cluster's
     static void save(const wb::SlurmSettings& settings);
     // "partition gpu · account lab · 1:00:00 per cell", or "the cluster's defaults".
     static QString describe(const wb::SlurmSettings& settings);

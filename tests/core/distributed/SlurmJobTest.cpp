@@ -52,7 +52,8 @@ TEST(SlurmJob, AVariableThatIsNoNumberIsRefusedByName) {
             wb::slurmJobFromEnvironment();
             ADD_FAILURE() << name << "=" << value << " was taken";
         } catch (const wb::InputError& e) {
-            EXPECT_NE(std::string(e.what()).find(name + " is '" + value + "'"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(name + " is '" + value + "'"), std::string::npos)
+                << e.what();
         }
     }
 }

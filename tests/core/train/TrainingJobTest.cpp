@@ -87,8 +87,8 @@ TEST(TrainingJob, ResumedRunRepeatsTheUninterruptedLossSequence) {
     for (std::size_t i = 0; i < a.size(); ++i) EXPECT_DOUBLE_EQ(a[i], b[i]) << "step " << i + 1;
 }
 
-// A stop inside a train-loss window (--log-every 4, stopped after step 1, 2 or 3 of one): the checkpoint keeps
-// the window's sum, the resumed run finishes it, and every record is the uninterrupted run's, digit for
+// A stop inside a train-loss window (--log-every 4, stopped after step 1, 2 or 3 of one): the checkpoint
+// keeps the window's sum, the resumed run finishes it, and every record is the uninterrupted run's, digit for
 // digit (none at the stop's step).
 TEST(TrainingJob, AStopInsideALossWindowResumesToTheUninterruptedRecords) {
     wbtest::TempDir dir;

@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "UiTestSupport.h"
-#include "support/BadInputs.h"
 #include "runs/RunCollection.h"
 #include "runs/RunsPanel.h"
+#include "support/BadInputs.h"
 #include "workbench/domain/RunFolder.h"
 #include "workbench/domain/RunLock.h"
 

@@ -35,7 +35,8 @@ TEST(SlurmSettingsDialog, TheSettingsKeptAreTheNextSweepsAndTheButtonSaysThem) {
     EXPECT_EQ(kept.partition, "gpu");
     EXPECT_EQ(kept.account, "lab");
     EXPECT_EQ(kept.timeLimit, "2-0");
-    EXPECT_EQ(SlurmSettingsDialog::describe(kept).toStdString(), "partition gpu · account lab · 2-0 per cell");
+    EXPECT_EQ(SlurmSettingsDialog::describe(kept).toStdString(),
+              "partition gpu · account lab · 2-0 per cell");
     SweepPanel panel;
     EXPECT_FALSE(panel.slurmSettingsButton()->isEnabled()) << "on this machine";
     panel.runOnBox()->setCurrentIndex(1);

@@ -213,16 +213,18 @@ private:
 
 void checkSlurmSettings(const SlurmSettings& settings) {
     static const std::regex name("[A-Za-z0-9_.-]+");
-    for (const auto& [what, value] : {std::pair<const char*, const std::string&>{"partition", settings.partition},
-                                      {"account", settings.account}})
+    for (const auto& [what, value] :
+         {std::pair<const char*, const std::string&>{"partition", settings.partition},
+          {"account", settings.account}})
         if (!value.empty() && !std::regex_match(value, name))
             throw InputError(std::string("the Slurm ") + what + " '" + value +
                              "' is not one name (letters, digits, _ . -)");
     static const std::regex time("([0-9]+(:[0-9]+){0,2})|([0-9]+-[0-9]+(:[0-9]+){0,2})|unlimited|UNLIMITED");
     if (!settings.timeLimit.empty() && !std::regex_match(settings.timeLimit, time))
-        throw InputError("the Slurm time limit '" + settings.timeLimit +
-                         "' is not one of sbatch's forms (minutes, hours:minutes:seconds, days-hours:minutes, "
-                         "...: 90, 1:30:00, 2-0)");
+        throw InputError(
+            "the Slurm time limit '" + settings.timeLimit +
+            "' is not one of sbatch's forms (minutes, hours:minutes:seconds, days-hours:minutes, "
+            "...: 90, 1:30:00, 2-0)");
 }
 
 std::unique_ptr<CellLauncher> makeSlurmLauncher(const std::string& program, const SlurmSettings& settings) {

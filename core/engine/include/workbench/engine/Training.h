@@ -90,7 +90,7 @@ public:
     RunStatus status() const;
     std::int64_t stepsDone() const;  // before run(): 0 for a new run, the checkpoint's step for a resumed one
     int rank() const;                // 0 unless joined as a worker
-    int worldSize() const;  // processes of the run
+    int worldSize() const;           // processes of the run
 
 private:
     TrainingJob();
