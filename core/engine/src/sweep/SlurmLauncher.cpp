@@ -3,7 +3,6 @@
 // it ends, stopped with scancel. The sweep folder must be on a filesystem the nodes share: a cell's job
 // reads its config there and its `train` writes its run folder there.
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -13,6 +12,7 @@
 
 #include "process/ChildProcess.h"
 #include "slurm/SlurmCommands.h"
+#include "slurm/SlurmJobLine.h"
 #include "sweep/CellError.h"
 #include "workbench/domain/Config.h"
 #include "workbench/domain/Errors.h"
@@ -25,20 +25,7 @@ namespace wb {
 
 namespace {
 
-// "JobState=COMPLETED ... ExitCode=0:0" from `scontrol show job -o ID`.
-std::string field(const std::string& line, const std::string& key) {
-    const auto at = line.find(" " + key + "=");
-    if (at == std::string::npos) return {};
-    const auto start = at + key.size() + 2;
-    return line.substr(start, line.find(' ', start) - start);
-}
-
-bool ended(const std::string& state) {
-    for (const char* s : {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED",
-                          "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE"})
-        if (state.rfind(s, 0) == 0) return true;
-    return false;
-}
+using slurmline::field;
 
 class SlurmLauncher final : public CellLauncher {
 public:
@@ -176,22 +163,11 @@ private:
 
     bool jobEnded(int handle, const Job& job, const std::string& line, CellEnd* end) {
         const std::string state = field(line, "JobState");
-        if (!ended(state)) {
-            const std::string reason = field(line, "Reason");
-            std::string word = state;
-            for (auto& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-            if (reason.size() && reason != "None") word += " (" + reason + ")";
-            // Queued again (time limit, preemption): Slurm holds it a while (BeginTime) before it restarts.
-            if (const auto restarts = field(line, "Restarts"); !restarts.empty() && restarts != "0")
-                word = "requeued, " + word;
-            tellState(handle, word);
+        if (!slurmline::ended(state)) {
+            tellState(handle, slurmline::schedulerWords(line));
             return false;
         }
-        const std::string exit = field(line, "ExitCode");  // "CODE:SIGNAL"
-        const int code = std::atoi(exit.c_str());
-        const int signal =
-            exit.find(':') == std::string::npos ? 0 : std::atoi(exit.c_str() + exit.find(':') + 1);
-        end->code = state == "COMPLETED" ? 0 : code != 0 ? code : signal != 0 ? 128 + signal : 1;
+        end->code = slurmline::exitCode(line);
         if (state.rfind("CANCELLED", 0) == 0 && m_stopping) end->code = kStoppedCode;
         end->error = cellErrorLine(job.errorFile);
         if (end->error.empty() && end->code != 0 && end->code != kStoppedCode)
