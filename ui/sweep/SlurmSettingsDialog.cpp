@@ -34,8 +34,7 @@ SlurmSettingsDialog::SlurmSettingsDialog(const wb::SlurmSettings& settings, QWid
     auto* note = new QLabel(
         tr("Each cell is a batch job of its own, asking for its device's CPUs or a GPU. Near its time limit "
            "(%1 s before it) a cell saves its checkpoint and queues itself again; Slurm holds a requeued job "
-           "a "
-           "few minutes, and it then continues where it stopped.")
+           "about two minutes, and it then continues where it stopped.")
             .arg(wb::kTimeLimitWarningSeconds),
         this);
     note->setWordWrap(true);

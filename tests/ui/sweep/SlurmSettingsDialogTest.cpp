@@ -4,6 +4,7 @@
 #include <QDialogButtonBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPixmap>
 #include <QPushButton>
 
 #include <gtest/gtest.h>
@@ -22,6 +23,12 @@ TEST(SlurmSettingsDialog, ATimeLimitSbatchWouldRefuseIsSaidAndCannotBeKept) {
     EXPECT_FALSE(ok->isEnabled());
     EXPECT_TRUE(dialog.problemLabel()->text().contains(QStringLiteral("time limit '1h'")))
         << dialog.problemLabel()->text().toStdString();
+    // LSTM_WORKBENCH_SCREENSHOTS (as the guide's screenshots): the dialog saying what is wrong, to look at.
+    if (const QString folder = qEnvironmentVariable("LSTM_WORKBENCH_SCREENSHOTS"); !folder.isEmpty()) {
+        dialog.partitionEdit()->setText(QStringLiteral("gpu"));
+        dialog.show();
+        dialog.grab().save(folder + QStringLiteral("/slurm-settings.png"));
+    }
     dialog.timeLimitEdit()->setText(QStringLiteral("1:30:00"));
     dialog.partitionEdit()->setText(QStringLiteral(" gpu "));
     EXPECT_TRUE(ok->isEnabled()) << dialog.problemLabel()->text().toStdString();
