@@ -11,7 +11,8 @@
 #   slurm_cluster_start       starts the daemons and waits until both nodes take jobs; exports SLURM_CONF
 #   slurm_cluster_run CMD...  runs CMD where the cluster's programs run (the controller's namespace)
 #   slurm_cluster_stop        stops the daemons, deletes the namespaces and the folder (a trap calls it on
-#                             every exit path)
+#                             every exit path; a cluster whose script was killed outright is stopped when
+#                             the next one starts)
 #
 # Needs root (namespaces; slurmd starts each job's tasks as the user who submitted it) and iproute2.
 # slurm_cluster_unavailable says why not in one line ("" when it can run here).
@@ -78,10 +79,25 @@ slurm_cluster_stop() {
   unset SLURM_CLUSTER_DIR SLURM_CLUSTER_ID SLURM_CONF
 }
 
+# A cluster whose script was killed (SIGKILL runs no trap): its folder names the shell that started it. Stopped
+# the next time a cluster starts, so that its daemons and namespaces do not outlive it for long.
+_slurm_cluster_reap() {
+  local old owner
+  for old in /tmp/wb-slurm.*; do
+    [ -d "$old" ] || continue
+    owner=$(cat "$old/owner" 2>/dev/null || true)
+    if [ -n "$owner" ] && ! kill -0 "$owner" 2>/dev/null; then
+      (SLURM_CLUSTER_DIR=$old SLURM_CLUSTER_ID=${old##*.} slurm_cluster_stop)
+    fi
+  done
+}
+
 slurm_cluster_start() {
+  _slurm_cluster_reap
   local dir
   dir=$(mktemp -d /tmp/wb-slurm.XXXXXX)
   chmod 755 "$dir"
+  echo $$ > "$dir/owner"
   export SLURM_CLUSTER_DIR=$dir
   export SLURM_CLUSTER_ID=${dir##*.}
   mkdir -p "$dir/state"
