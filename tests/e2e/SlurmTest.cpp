@@ -51,12 +51,7 @@ protected:
 
     // The sweeps' batch jobs the cluster knows (ended ones stay listed for MinJobAge, 300 s).
     static int cellJobs() {
-        std::string out;
-        if (FILE* p = popen("scontrol show job -o 2>/dev/null", "r")) {
-            char buf[4096];
-            for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-            pclose(p);
-        }
+        const std::string out = wbtest::commandOutput("scontrol show job -o 2>/dev/null");
         int jobs = 0;
         for (std::size_t at = out.find("JobName=lstm-workbench-cell"); at != std::string::npos;
              at = out.find("JobName=lstm-workbench-cell", at + 1))
@@ -67,12 +62,7 @@ protected:
     // A batch job's field from `scontrol show job -o ID` ("JobState", "Restarts"); "" once the cluster has
     // forgotten it.
     static std::string jobField(const std::string& id, const std::string& key) {
-        std::string out;
-        if (FILE* p = popen(("scontrol show job -o " + id + " 2>/dev/null").c_str(), "r")) {
-            char buf[4096];
-            for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-            pclose(p);
-        }
+        const std::string out = wbtest::commandOutput("scontrol show job -o " + id + " 2>/dev/null");
         const auto at = out.find(" " + key + "=");
         if (at == std::string::npos) return {};
         const auto start = at + key.size() + 2;
@@ -224,15 +214,9 @@ TEST_F(Slurm, ARunWarnedOfItsTimeLimitRequeuesItsJobAndEndsWithTheLossesOfARunNe
     wbtest::writeText(m_dir.path() / "job.sh", "#!/bin/sh\nexec " + std::string(wbtest::cliProgram()) +
                                                    " train " + corpus() + " --out " +
                                                    shellQuote(run("requeued").string()) + args + "\n");
-    std::string id;
-    if (FILE* p = popen(("sbatch --parsable --requeue --open-mode=append --output=/dev/null --error=" +
-                         shellQuote(m_dir.file("job.err")) + " " + shellQuote(m_dir.file("job.sh")))
-                            .c_str(),
-                        "r")) {
-        char buf[256];
-        while (fgets(buf, sizeof buf, p)) id += buf;
-        pclose(p);
-    }
+    std::string id =
+        wbtest::commandOutput("sbatch --parsable --requeue --open-mode=append --output=/dev/null --error=" +
+                              shellQuote(m_dir.file("job.err")) + " " + shellQuote(m_dir.file("job.sh")));
     id = id.substr(0, id.find_first_of(";\n"));
     ASSERT_FALSE(id.empty());
     // Warned once it trains (its first records written; 3000 steps take seconds more).
@@ -295,11 +279,7 @@ TEST_F(Slurm, TheDocumentedTwoNodeScriptRequeuedMidRunEndsWithTheLossesOfARunNev
         " PATH=" + shellQuote(fs::path(wbtest::cliProgram()).parent_path().string()) +
         ":$PATH sbatch --parsable --cpus-per-task=1 --time=10 --output=" + shellQuote(m_dir.file("job.out")) +
         " " + shellQuote(script) + args;
-    if (FILE* p = popen(submit.c_str(), "r")) {
-        char buf[256];
-        while (fgets(buf, sizeof buf, p)) id += buf;
-        pclose(p);
-    }
+    id = wbtest::commandOutput(submit);
     id = id.substr(0, id.find_first_of(";\n"));
     ASSERT_FALSE(id.empty()) << submit;
     const fs::path out = home / "runs" / ("poems-2nodes-" + id);

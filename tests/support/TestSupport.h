@@ -26,6 +26,8 @@ private:
 
 void writeText(const std::filesystem::path& path, const std::string& bytes);
 std::string readText(const std::filesystem::path& path);
+// What `sh -c command` prints on its standard output ("" when it cannot start).
+std::string commandOutput(const std::string& command);
 
 // A plain-text corpus with a strong repeating pattern ("abcabc…" lines): an LM can learn it quickly.
 std::string patternText(std::size_t lines, std::size_t lineLength = 24);

@@ -55,12 +55,7 @@ TEST(SweepOnSlurm, TheCellsShowPendingRunningAndDoneAsTheSchedulerSays) {
     EXPECT_EQ(sweep.count(wb::CellState::Done), 3);
     for (const auto& cell : sweep.cells) EXPECT_TRUE(cell.scheduler.empty()) << "ended cells say no more";
     // Each cell's job asked for the settings (ended jobs stay listed for the cluster's MinJobAge, 300 s).
-    std::string jobs;
-    if (FILE* p = popen("scontrol show job -o", "r")) {
-        char buf[4096];
-        for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) jobs.append(buf, n);
-        pclose(p);
-    }
+    const std::string jobs = wbtest::commandOutput("scontrol show job -o");
     int asked = 0;
     for (std::size_t at = jobs.find("JobName=lstm-workbench-cell"); at != std::string::npos;
          at = jobs.find("JobName=lstm-workbench-cell", at + 1)) {
