@@ -270,7 +270,7 @@ TEST_F(Slurm, TheDocumentedTwoNodeScriptRequeuedMidRunEndsWithTheLossesOfARunNev
     ASSERT_EQ(local.code, 0) << local.err;
     const fs::path home = m_dir.path() / "home";
     fs::create_directories(home);
-    const std::string script = std::string(WORKBENCH_SOURCE_DIR) + "/scripts/slurm/poems-two-nodes.sbatch";
+    const std::string script = wbtest::sourcePath("scripts/slurm/poems-two-nodes.sbatch");
     std::string id;
     // The cluster's nodes have the machine's cores (fewer than the script's 8), and a time limit of ten
     // minutes is the cluster's to give.

@@ -105,6 +105,9 @@ def check_contents(usr):
         fail(f"missing beside /usr/share/lstm-workbench/prepare.py: workbench_corpora/{', '.join(missing)}")
     if any(package.rglob("__pycache__")):
         fail("/usr/share/lstm-workbench/workbench_corpora holds a __pycache__ folder")
+    # The benchmarks' raw data stays in the source tree (packaging/CMakeLists.txt).
+    if (usr / "share/doc/lstm-workbench/docs/benchmarks").exists():
+        fail("the package holds docs/benchmarks/, the benchmarks' raw data")
     # Every relative link of the installed README resolves inside the installed docs.
     readme = (usr / "share/doc/lstm-workbench/README.md").read_text(encoding="utf-8")
     for target in re.findall(r"\]\((?!https?:|#)([^)#\s]+)", readme):

@@ -28,6 +28,10 @@ void writeText(const std::filesystem::path& path, const std::string& bytes);
 std::string readText(const std::filesystem::path& path);
 // What `sh -c command` prints on its standard output ("" when it cannot start).
 std::string commandOutput(const std::string& command);
+// A file of this source tree, by its path from the root ("tests/fixtures/run-formats"): SourceTree.cpp is
+// the one test source compiled with the tree's absolute path, so that the others compile alike in every
+// clone and the compiler cache shares them.
+std::string sourcePath(const std::string& relative);
 
 // A plain-text corpus with a strong repeating pattern ("abcabc…" lines): an LM can learn it quickly.
 std::string patternText(std::size_t lines, std::size_t lineLength = 24);

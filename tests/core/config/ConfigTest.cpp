@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/TestSupport.h"
 #include "workbench/domain/Config.h"
 #include "workbench/domain/Errors.h"
 
@@ -259,7 +260,7 @@ TEST(Config, PresetsCarryTheirMeasuredThreadCount) {
     // The presets' thread count is the fastest one measured on an idle machine by scripts/bench-threads.sh,
     // whose raw numbers are committed beside docs/benchmarks.md: a new measurement in which one thread wins
     // must change the presets (and this test says so).
-    std::ifstream in(std::string(WORKBENCH_TEST_DATA) + "/../../../docs/benchmarks/thread-split.json");
+    std::ifstream in(wbtest::sourcePath("docs/benchmarks/thread-split.json"));
     ASSERT_TRUE(in) << "docs/benchmarks/thread-split.json is missing";
     const auto measured = nlohmann::json::parse(in)["measurements"];
     const auto cores = static_cast<std::int64_t>(std::max(1u, std::thread::hardware_concurrency()));

@@ -35,8 +35,7 @@ TEST(PackageRules, AModelDefaultChangedInTheTableReachesThePythonPackage) {
     wbtest::TempDir tmp;
     // The package's rules module beside rules made from the changed table, as `lstm-workbench-cli rules`
     // would print them from a build with that table.
-    fs::copy_file(std::string(WORKBENCH_SOURCE_DIR) + "/python/lstm_workbench/rules.py",
-                  tmp.file("rules.py"));
+    fs::copy_file(wbtest::sourcePath("python/lstm_workbench/rules.py"), tmp.file("rules.py"));
     wbtest::writeText(tmp.file("rules.json"), wb::packageRulesJson(fields));
     const std::string script =
         "import importlib.util as u; s = u.spec_from_file_location('rules', '" + tmp.file("rules.py") +
@@ -45,8 +44,8 @@ TEST(PackageRules, AModelDefaultChangedInTheTableReachesThePythonPackage) {
     EXPECT_EQ(run("python3 -c \"" + script + "\" 2>&1"), "96 96 64\n");
 
     // The package as committed says what the table says now.
-    const auto committed = nlohmann::json::parse(
-        wbtest::readText(std::string(WORKBENCH_SOURCE_DIR) + "/python/lstm_workbench/rules.json"));
+    const auto committed =
+        nlohmann::json::parse(wbtest::readText(wbtest::sourcePath("python/lstm_workbench/rules.json")));
     for (const auto& row : committed["config_fields"])
         if (row["section"] == "model" && row["key"] == "hidden")
             EXPECT_EQ(row["initial"], std::stoll(wb::configField("hidden").initial));

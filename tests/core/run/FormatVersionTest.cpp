@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string fixture(const std::string& name) {
-    return std::string(WORKBENCH_FIXTURES) + "/run-formats/" + name;
+    return wbtest::sourcePath("tests/fixtures/run-formats/" + name);
 }
 
 std::string errorOf(const std::function<void()>& f) {

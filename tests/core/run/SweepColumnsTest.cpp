@@ -14,7 +14,7 @@
 namespace {
 
 // A sweep the CLI made and the repository keeps (tests/core/data is three folders below the root).
-const std::string kHosts = WORKBENCH_TEST_DATA "/../../../docs/benchmarks/network-scaling/poems/hosts";
+const std::string kHosts = wbtest::sourcePath("docs/benchmarks/network-scaling/poems/hosts");
 
 std::vector<std::string> splitCsvLine(const std::string& line) {
     std::vector<std::string> out;

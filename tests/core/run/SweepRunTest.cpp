@@ -41,7 +41,7 @@ public:
         wb::CellEnd end;
         end.code = m_stopped ? wb::kStoppedCode : (codes.count(handle) ? codes[handle] : 0);
         if (end.code == 0)
-            fs::copy(std::string(WORKBENCH_FIXTURES) + "/run-formats/format-2", job.runDir,
+            fs::copy(wbtest::sourcePath("tests/fixtures/run-formats/format-2"), job.runDir,
                      fs::copy_options::recursive);
         else if (end.code != wb::kStoppedCode)
             end.error = "cell " + std::to_string(handle) + " broke";

@@ -65,7 +65,7 @@ protected:
 
 TEST_F(PrepareCorpus, FromAPackageWithProgressThenLoaded) {
     const std::string packages = tmp.file("packages");
-    const std::string script = std::string(WORKBENCH_SOURCE_DIR) + "/tests/support/fixture_packages.py";
+    const std::string script = wbtest::sourcePath("tests/support/fixture_packages.py");
     ASSERT_EQ(std::system(("/usr/bin/python3 " + script + " " + packages + " >/dev/null").c_str()), 0);
     const wbtest::ScopedEnv env{
         {{"LSTM_WORKBENCH_DATA", cache.string()}, {"LSTM_WORKBENCH_OFFLINE_SOURCE", packages}}};

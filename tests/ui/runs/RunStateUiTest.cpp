@@ -159,7 +159,7 @@ TEST(RunStateUi, ARunSavedByThePythonPackageIsListedCompleted) {
     wbtest::TempDir tmp;
     const fs::path to = tmp.path() / "runs" / "fine-tuned-in-python";
     fs::create_directories(to.parent_path());
-    fs::copy(std::string(WORKBENCH_SOURCE_DIR) + "/tests/fixtures/run-formats/fine-tuned-in-python", to,
+    fs::copy(wbtest::sourcePath("tests/fixtures/run-formats/fine-tuned-in-python"), to,
              fs::copy_options::recursive);
     RunCollection runs;
     RunsPanel panel(&runs);

@@ -278,7 +278,7 @@ TEST(SweepQuit, QuittingWhileASweepRunsAsksWhatHappensToTheRunningCellAndNoKeeps
 TEST_F(SweepTab, AnOpenedLinkSweepShowsAndThePlanSaysWhatStartWouldDo) {
     QString error;
     ASSERT_TRUE(m_panel.openSweep(
-        QStringLiteral(WORKBENCH_SOURCE_DIR "/docs/benchmarks/network-scaling/poems/hosts"), &error))
+        QString::fromStdString(wbtest::sourcePath("docs/benchmarks/network-scaling/poems/hosts")), &error))
         << error.toStdString();
     EXPECT_EQ(m_panel.state(), State::Finished);
     EXPECT_GT(m_panel.resultTable()->rowCount(), 0);

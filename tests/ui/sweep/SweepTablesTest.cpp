@@ -16,7 +16,8 @@ using namespace wbui;
 
 namespace {
 
-const QString kHosts = QStringLiteral(WORKBENCH_SOURCE_DIR "/docs/benchmarks/network-scaling/poems/hosts");
+const QString kHosts =
+    QString::fromStdString(wbtest::sourcePath("docs/benchmarks/network-scaling/poems/hosts"));
 
 // Adds to a core table for one test and takes it back out on every exit path.
 template <typename Table>
