@@ -63,25 +63,6 @@ if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
   python_pid=$!
   background+=("$python_pid")
 fi
-# Two builds of fixed work run beside the sanitizer build and its suite at the lowest priority, so that they
-# take the moments that phase leaves a core idle (tests waiting on a timeout, a scheduler, a window manager)
-# rather than a phase of their own: the CUDA compile check (below) and the fuzzers' build (scripts/fuzz.sh).
-# Each is waited for, and its output shown, where its phase used to be. The CUDA check's wheels are fetched
-# beside the release build with the Python tests' (above); without those, it runs in its place.
-fuzz_seconds=${WORKBENCH_FUZZ_SECONDS:-15}
-cuda_log="$PWD/${WORKBENCH_BUILD_DIR:-build}/cuda-build.log"
-fuzz_build_log="$PWD/${WORKBENCH_BUILD_DIR:-build}/fuzz-build.log"
-cuda_pid=""
-if [ "${WORKBENCH_CUDA_BUILD_TESTS:-1}" != 0 ] && [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
-  nice -n 19 ./scripts/test-cuda-build.sh 2.15.0 >"$cuda_log" 2>&1 &
-  cuda_pid=$!
-  background+=("$cuda_pid")
-fi
-if [ "$fuzz_seconds" -gt 0 ]; then
-  nice -n 19 ./scripts/fuzz.sh --build-only >"$fuzz_build_log" 2>&1 &
-  fuzz_build_pid=$!
-  background+=("$fuzz_build_pid")
-fi
 # WORKBENCH_SANITIZE_TESTS=0 skips the sanitizer build against PyTorch 2.15's LibTorch (about half of this
 # script's time).
 if [ "${WORKBENCH_SANITIZE_TESTS:-1}" != 0 ]; then
@@ -100,23 +81,12 @@ fi
 # The CUDA half compiled against PyTorch 2.15's CUDA wheel with nvcc and CUDA's headers from PyPI, without a
 # GPU (scripts/test-cuda-build.sh: only the sources whose code differs under CUDA, about a minute cold);
 # WORKBENCH_CUDA_BUILD_TESTS=0 skips it.
-# The waits below count the CPU seconds of the two builds beside: a child's are known when it is waited for.
-if [ -n "$cuda_pid" ]; then
-  cuda_rc=0
-  wait "$cuda_pid" || cuda_rc=$?
-  cat "$cuda_log"
-  [ "$cuda_rc" = 0 ] || { echo "test: the CUDA compile check failed (exit $cuda_rc)" >&2; exit 1; }
-  phase "cuda compile check (beside the sanitizer build and its suite; the wait for it)"
-elif [ "${WORKBENCH_CUDA_BUILD_TESTS:-1}" != 0 ]; then
+if [ "${WORKBENCH_CUDA_BUILD_TESTS:-1}" != 0 ]; then
   ./scripts/test-cuda-build.sh 2.15.0
   phase "cuda compile check"
 fi
 # Then each fuzzer briefly (scripts/fuzz.sh 600 searches longer); WORKBENCH_FUZZ_SECONDS=0 skips them.
+fuzz_seconds=${WORKBENCH_FUZZ_SECONDS:-15}
 if [ "$fuzz_seconds" -gt 0 ]; then
-  fuzz_rc=0
-  wait "$fuzz_build_pid" || fuzz_rc=$?
-  cat "$fuzz_build_log"
-  [ "$fuzz_rc" = 0 ] || { echo "test: the fuzzers' build failed (exit $fuzz_rc)" >&2; exit 1; }
-  phase "fuzz build (beside the sanitizer build and its suite; the wait for it)"
   ./scripts/fuzz.sh "$fuzz_seconds"
 fi
