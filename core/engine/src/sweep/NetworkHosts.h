@@ -111,15 +111,14 @@ private:
     static void sh(const std::string& command) {
         const std::string errors = "/tmp/wb-netns-error-" + std::to_string(getpid()) + ".txt";
         const int status = std::system((command + " 2>" + errors).c_str());
-        if (status != 0) {
-            std::string why;
-            if (FILE* f = std::fopen(errors.c_str(), "r")) {
-                char line[512];
-                if (std::fgets(line, sizeof line, f)) why = line;
-                std::fclose(f);
-            }
-            throw std::runtime_error("NetworkHosts: '" + command + "' failed: " + why);
+        std::string why;
+        if (FILE* f = std::fopen(errors.c_str(), "r")) {
+            char line[512];
+            if (std::fgets(line, sizeof line, f)) why = line;
+            std::fclose(f);
         }
+        std::remove(errors.c_str());  // one file per process was left in /tmp for good
+        if (status != 0) throw std::runtime_error("NetworkHosts: '" + command + "' failed: " + why);
     }
     static std::string output(const std::string& command) {
         std::string out;
