@@ -16,6 +16,7 @@
 #include "corpus/PoemsJson.h"
 #include "corpus/StatsAccumulator.h"
 #include "io/JsonDocument.h"
+#include "text/Blanks.h"
 #include "workbench/domain/Corpus.h"
 #include "workbench/domain/Errors.h"
 #include "workbench/domain/Format.h"
@@ -33,16 +34,9 @@ std::string lower(std::string s) {
     return s;
 }
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f'; }
-
-std::string_view trimRight(std::string_view s) {
-    while (!s.empty() && isBlank(s.back())) s.remove_suffix(1);
-    return s;
-}
-
 std::string_view trim(std::string_view s) {
-    s = trimRight(s);
-    while (!s.empty() && isBlank(s.front())) s.remove_prefix(1);
+    s = detail::trimRight(s);
+    while (!s.empty() && detail::isBlank(s.front())) s.remove_prefix(1);
     return s;
 }
 
@@ -80,7 +74,7 @@ void loadText(Corpus& corpus, const std::string& path) {
     auto finish = [&] {
         if (paraStart == std::string::npos) return;
         Document d;
-        d.text = std::string(trimRight(all.substr(paraStart, paraEnd - paraStart)));
+        d.text = std::string(detail::trimRight(all.substr(paraStart, paraEnd - paraStart)));
         corpus.documents.push_back(std::move(d));
         paraStart = std::string::npos;
     };

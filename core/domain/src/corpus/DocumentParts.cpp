@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <limits>
 
+#include "text/Blanks.h"
 #include "workbench/domain/Errors.h"
 #include "workbench/domain/Utf8.h"
 
@@ -43,15 +44,8 @@ namespace {
 
 constexpr std::size_t kBlock = 8 << 20;  // bytes read at a time from a text source
 
-bool isBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f'; }
-
-std::string_view trimRight(std::string_view s) {
-    while (!s.empty() && isBlank(s.back())) s.remove_suffix(1);
-    return s;
-}
-
 bool blankLine(std::string_view line) {
-    return std::all_of(line.begin(), line.end(), [](char c) { return isBlank(c) || c == '\r'; });
+    return std::all_of(line.begin(), line.end(), [](char c) { return detail::isBlank(c) || c == '\r'; });
 }
 
 class CorpusParts final : public DocumentParts {
@@ -131,7 +125,7 @@ public:
     }
 
     void finish() {
-        const auto text = trimRight(m_text);
+        const auto text = detail::trimRight(m_text);
         if (!text.empty() || m_passed) m_piece(text, true);
         m_text.clear();
         m_passed = m_lineOpen = false;
@@ -161,7 +155,7 @@ private:
     }
     // Hands on what is held but its trailing blanks, which a later line keeps or the end trims.
     void pass() {
-        const auto head = trimRight(m_text);
+        const auto head = detail::trimRight(m_text);
         if (head.empty()) return;
         m_piece(head, false);
         m_passed = true;
@@ -283,7 +277,7 @@ private:
                     lineStart = true;
                     lineBegin = offset + 1;
                     blankSoFar = true;
-                } else if (lineStart && !(isBlank(c) || c == '\r')) {
+                } else if (lineStart && !(detail::isBlank(c) || c == '\r')) {
                     blankSoFar = false;
                 }
             }

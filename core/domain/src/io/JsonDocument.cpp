@@ -102,4 +102,10 @@ std::optional<std::int64_t> jsonInteger(const nlohmann::json& value, std::int64_
     return out;
 }
 
+const nlohmann::json& requiredMember(const nlohmann::json& j, const char* key, const std::string& source) {
+    const auto it = j.find(key);
+    if (it == j.end()) throw InputError(source, 0, std::string("missing \"") + key + "\"");
+    return *it;
+}
+
 }  // namespace wb::detail

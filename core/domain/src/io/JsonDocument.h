@@ -24,6 +24,9 @@ void checkJsonNesting(const std::string& text, const std::string& sourceName);
 // The 1-based line of a byte position (count of '\n' before it, plus one).
 std::int64_t lineOfOffset(const std::string& text, std::size_t offset);
 
+// The member `key` of the object j; throws InputError(source, 0, "missing \"key\"") when it has none.
+const nlohmann::json& requiredMember(const nlohmann::json& j, const char* key, const std::string& source);
+
 // "object", "array", "string", "number", … for messages like "expected a string, found a number".
 std::string jsonTypeName(const nlohmann::json& value);
 

@@ -18,12 +18,6 @@ using json = nlohmann::json;
 
 namespace {
 
-const json& member(const json& j, const char* key, const std::string& source) {
-    const auto it = j.find(key);
-    if (it == j.end()) throw InputError(source, 0, std::string("missing \"") + key + "\"");
-    return *it;
-}
-
 double bits(const json& value, const std::string& what, const std::string& source) {
     if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0)
         throw InputError(source, 0, what + ": expected a number of bits, at least 0");
@@ -31,7 +25,7 @@ double bits(const json& value, const std::string& what, const std::string& sourc
 }
 
 std::int64_t count(const json& j, const char* key, const std::string& source) {
-    const json& value = member(j, key, source);
+    const json& value = detail::requiredMember(j, key, source);
     if (!value.is_number_integer() || value.get<std::int64_t>() < 0)
         throw InputError(source, 0, std::string(key) + ": expected a count, at least 0");
     return value.get<std::int64_t>();
@@ -64,12 +58,13 @@ NgramBaseline NgramBaseline::fromJson(const std::string& text, const std::string
                          "expected a JSON object (baseline), found " + detail::jsonTypeName(j));
     NgramBaseline b;
     if (const auto it = j.find("method"); it != j.end() && it->is_string()) b.method = it->get<std::string>();
-    const json& order = member(j, "order", sourceName);
+    const json& order = detail::requiredMember(j, "order", sourceName);
     const auto orderValue = detail::jsonInteger(order, 1, 16);  // 2^32 + 1 would narrow to 1
     if (!orderValue || !order.is_number_integer())
         throw InputError(sourceName, 0, "order: expected an integer from 1 to 16");
     b.order = static_cast<int>(*orderValue);
-    b.bitsPerToken = bits(member(j, "bits_per_token", sourceName), "bits_per_token", sourceName);
+    b.bitsPerToken =
+        bits(detail::requiredMember(j, "bits_per_token", sourceName), "bits_per_token", sourceName);
     if (const auto it = j.find("bits_per_token_by_order"); it != j.end()) {
         if (!it->is_array()) throw InputError(sourceName, 0, "bits_per_token_by_order: expected an array");
         for (const auto& v : *it)

@@ -74,12 +74,6 @@ void scoreOverall(ClassifierEvaluation& e) {
     e.majorityAccuracy = ratio(e.support[majority], e.total());
 }
 
-const json& member(const json& j, const char* key, const std::string& source) {
-    const auto it = j.find(key);
-    if (it == j.end()) throw InputError(source, 0, std::string("missing \"") + key + "\"");
-    return *it;
-}
-
 std::vector<std::string> classNames(const json& classes, const std::string& source) {
     if (!classes.is_array()) throw InputError(source, 0, "classes: expected an array");
     std::vector<std::string> names;
@@ -153,10 +147,10 @@ ClassifierEvaluation ClassifierEvaluation::fromJson(const std::string& text, con
     if (!j.is_object())
         throw InputError(sourceName, 0,
                          "expected a JSON object (evaluation), found " + detail::jsonTypeName(j));
-    const json& step = member(j, "step", sourceName);
+    const json& step = detail::requiredMember(j, "step", sourceName);
     if (!step.is_number_integer()) throw InputError(sourceName, 0, "step: expected an integer");
-    auto classes = classNames(member(j, "classes", sourceName), sourceName);
-    auto matrix = counts(member(j, "matrix", sourceName), sourceName);
+    auto classes = classNames(detail::requiredMember(j, "classes", sourceName), sourceName);
+    auto matrix = counts(detail::requiredMember(j, "matrix", sourceName), sourceName);
     checkShape(classes, matrix, sourceName);
     return evaluateConfusion(std::move(classes), std::move(matrix), step.get<std::int64_t>());
 }

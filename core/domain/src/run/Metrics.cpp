@@ -15,7 +15,7 @@ namespace wb {
 namespace {
 
 using csv::field;
-std::string number(double v) { return csv::number(v, 9); }  // metrics keep float precision
+std::string metricNumber(double v) { return csv::number(v, 9); }  // metrics keep float precision
 
 std::int64_t parseInteger(const std::string& s, const std::string& source, std::int64_t line,
                           const char* col) {
@@ -40,9 +40,9 @@ double parseNumber(const std::string& s, const std::string& source, std::int64_t
 std::string metricsCsvHeader() { return "run_id,step,epoch,samples,wall_s,split,metric,value"; }
 
 std::string toCsvRow(const std::string& runId, const MetricRecord& r) {
-    return field(runId) + "," + std::to_string(r.step) + "," + number(r.epoch) + "," +
-           std::to_string(r.samples) + "," + number(r.wallSeconds) + "," + field(r.split) + "," +
-           field(r.metric) + "," + number(r.value);
+    return field(runId) + "," + std::to_string(r.step) + "," + metricNumber(r.epoch) + "," +
+           std::to_string(r.samples) + "," + metricNumber(r.wallSeconds) + "," + field(r.split) + "," +
+           field(r.metric) + "," + metricNumber(r.value);
 }
 
 std::vector<MetricRecord> parseMetricsCsv(const std::string& text, const std::string& sourceName,

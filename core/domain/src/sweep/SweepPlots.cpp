@@ -16,7 +16,7 @@ namespace wb {
 
 namespace {
 
-std::string number(double v) { return csv::number(v, 6); }
+std::string plotNumber(double v) { return csv::number(v, 6); }
 using csv::field;
 
 double toNumber(const std::string& s) {
@@ -390,8 +390,9 @@ std::string SweepPlot::toCsv() const {
             const auto c = static_cast<std::size_t>(s.x[i]);
             const std::string category = categories.empty() || c >= categories.size() ? "" : categories[c];
             const std::string label = i < s.pointLabels.size() ? s.pointLabels[i] : "";
-            out << field(s.name) << "," << number(s.x[i]) << "," << field(category) << "," << number(s.y[i])
-                << "," << number(i < s.yStd.size() ? s.yStd[i] : 0) << "," << field(label);
+            out << field(s.name) << "," << plotNumber(s.x[i]) << "," << field(category) << ","
+                << plotNumber(s.y[i]) << "," << plotNumber(i < s.yStd.size() ? s.yStd[i] : 0) << ","
+                << field(label);
             if (isPareto)
                 out << ","
                     << (std::find(front.pointLabels.begin(), front.pointLabels.end(), label) !=

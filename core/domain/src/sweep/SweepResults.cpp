@@ -29,7 +29,7 @@ double stddev(const std::vector<double>& v) {  // sample standard deviation; 0 f
 }
 
 // Counts (samples, threads) whole; measurements to six significant digits.
-std::string number(double v) {
+std::string resultNumber(double v) {
     if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
         return std::to_string(static_cast<std::int64_t>(v));
     return csv::number(v, 6);
@@ -183,8 +183,8 @@ std::string SweepResults::toCsv() const {
         out << "," << r.status << "," << r.runs;
         for (const auto& column : columns) {
             const auto m = r.measure(column.key);
-            out << "," << (m.present ? number(m.mean) : "");
-            if (column.spread) out << "," << (m.present && r.aggregate ? number(m.std) : "");
+            out << "," << (m.present ? resultNumber(m.mean) : "");
+            if (column.spread) out << "," << (m.present && r.aggregate ? resultNumber(m.std) : "");
         }
         out << "," << csv::field(r.runDir) << "\n";
     };
