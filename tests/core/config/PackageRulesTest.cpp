@@ -2,7 +2,6 @@
 // the C++ field table reaches the package through the rules alone, with no edit to its Python.
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -13,20 +12,6 @@
 #include "workbench/domain/PackageRules.h"
 
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string run(const std::string& command) {
-    std::string out;
-    if (FILE* p = popen(command.c_str(), "r")) {
-        char buf[4096];
-        for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-        pclose(p);
-    }
-    return out;
-}
-
-}  // namespace
 
 TEST(PackageRules, AModelDefaultChangedInTheTableReachesThePythonPackage) {
     auto fields = wb::configFields();
@@ -41,7 +26,7 @@ TEST(PackageRules, AModelDefaultChangedInTheTableReachesThePythonPackage) {
         "import importlib.util as u; s = u.spec_from_file_location('rules', '" + tmp.file("rules.py") +
         "'); m = u.module_from_spec(s); s.loader.exec_module(m); "
         "print(m.MODEL_DEFAULTS['hidden'], m.initial('model', 'hidden'), m.VALIDATION_BATCH_AT_LEAST)";
-    EXPECT_EQ(run("python3 -c \"" + script + "\" 2>&1"), "96 96 64\n");
+    EXPECT_EQ(wbtest::commandOutput("python3 -c \"" + script + "\" 2>&1"), "96 96 64\n");
 
     // The package as committed says what the table says now.
     const auto committed =
