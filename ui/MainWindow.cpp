@@ -420,6 +420,9 @@ void MainWindow::saveSettings() {
 
 void MainWindow::startFirstLaunch() {
     m_runControls->setAutoEstimate(true);  // the default experiment's time, once its corpus is loaded
+    // The very first launch: a first run longer than about ten minutes on this machine is cut to fit them.
+    if (!QSettings().contains(QStringLiteral("experiment/config")))
+        m_runControls->setFirstRunBudget(RunControls::kFirstRunSeconds);
     const QString hint = m_corpus->openOnLaunch(QSettings().value(QStringLiteral("lastCorpus")).toString(),
                                                 QString::fromLatin1(kDefaultCorpus));
     if (!hint.isEmpty()) statusBar()->showMessage(hint, 15000);

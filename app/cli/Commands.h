@@ -26,6 +26,7 @@ struct TrainOptions {
     bool nprocGiven = false;      // --nproc on the command line (refused under torchrun)
     bool threadsGiven = false;    // --threads or --device cpu:N
     std::string runName;          // --name: also the run's name in annotations.json (what lists show)
+    double fitMinutes = 0;        // --fit-minutes: max steps cut to fit this time, from a calibration here
     bool json = false;
     bool quiet = false;
 };

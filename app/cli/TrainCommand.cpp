@@ -7,11 +7,44 @@
 #include "ProgressPrinter.h"
 #include "TrainingRun.h"
 #include "workbench/domain/DeviceSpec.h"
+#include "workbench/domain/Errors.h"
 #include "workbench/domain/Format.h"
 #include "workbench/domain/ModelSummary.h"
 #include "workbench/domain/RunFolder.h"
 #include "workbench/engine/Devices.h"
 #include "workbench/engine/SlurmJob.h"
+#include "workbench/engine/SweepEstimate.h"
+#include "workbench/engine/SweepRun.h"
+
+namespace {
+
+// --fit-minutes: the run's steps and validations timed in a short calibration run, as the app's estimate
+// times them, and its max steps cut to what fits (workbench/engine/SweepEstimate.h).
+wb::RunPlan fitToMinutes(TrainOptions& o, bool underTorchrun) {
+    if (underTorchrun)
+        throw wb::InputError(
+            "--fit-minutes: not under torchrun (each rank would time the run for itself); fit it once with "
+            "`sweep --plan`, then start the ranks with --max-steps");
+    const bool say = !o.quiet && !o.json;
+    if (say)
+        std::fprintf(stderr, "%s: timing a few steps to fit %s…\n", o.out.c_str(),
+                     wb::humanSeconds(o.fitMinutes * 60).c_str());
+    const auto launcher = wb::makeLocalLauncher(wb::thisProgram());
+    const wb::RunsEstimate estimate = wb::estimateRuns({o.config}, *launcher);
+    const double asked = estimate.total;
+    const wb::RunPlan plan = wb::fitToSeconds(o.config, estimate.models.front(), o.fitMinutes * 60,
+                                              estimate.calibrationUsPerSample);
+    if (say) {
+        if (plan.fitted())
+            std::fprintf(stderr, "%s: %s\n", o.out.c_str(), plan.describe().c_str());
+        else
+            std::fprintf(stderr, "%s: estimated at %s, which fits %s: trained as asked\n", o.out.c_str(),
+                         wb::humanSeconds(asked).c_str(), wb::humanSeconds(o.fitMinutes * 60).c_str());
+    }
+    return plan;
+}
+
+}  // namespace
 
 int runTrain(TrainOptions o) {
     o.config.data.corpus = o.corpus;
@@ -31,6 +64,7 @@ int runTrain(TrainOptions o) {
     const auto localProcesses = spec ? spec->localWorldSize : o.config.device.spec.processes;
     if (!o.threadsGiven)
         o.config.device.spec = wb::shareCoresBetweenProcesses(o.config.device.spec, localProcesses);
+    const wb::RunPlan plan = o.fitMinutes > 0 ? fitToMinutes(o, spec.has_value()) : wb::RunPlan{};
     // A corpus not tokenized before is tokenized into its store first: minutes for a few GB, so it shows.
     ProgressPrinter tokenizing(o.quiet || o.json);
     wb::TrainingJob job(o.config, o.out, nullptr, [&](std::uint64_t done, std::uint64_t total) {
@@ -39,6 +73,7 @@ int runTrain(TrainOptions o) {
     });
     tokenizing.finish();
     if (spec) job.joinAsRankZero(*spec);
+    job.setPlan(plan);
     if (!o.quiet && !o.json) {
         const auto summary = wb::summarizeModel(job.config(), job.vocabularySize(), job.classCount());
         std::fprintf(stderr, "%s: %lld parameters, %s train FLOPs/sample, %lld steps/epoch\n", o.out.c_str(),

@@ -181,6 +181,11 @@ Command addTrain(CLI::App& app) {
     cmd->add_option("CORPUS", o->corpus, "File, folder or prepared corpus name")->required();
     cmd->add_option("--out", o->out, "Run folder to create")->required();
     addTrainFlags(cmd, *flags);
+    cmd->add_option("--fit-minutes", o->fitMinutes,
+                    "Time a few steps here first and cut max steps to the most that fit this many minutes, "
+                    "validations included (a run estimated at most 10 % over is left as it is); run.json's "
+                    "plan says so")
+        ->check(CLI::Range(0.1, 100000.0));
     cmd->add_flag("--json", o->json, "Print the run summary as JSON on stdout");
     cmd->add_flag("--quiet", o->quiet, "No progress output");
     return {cmd, [cmd, o, flags] {

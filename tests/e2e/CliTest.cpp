@@ -111,6 +111,42 @@ TEST(Cli, CpuMeansAllCoresByDefault) {
     EXPECT_EQ(threads("unset OMP_NUM_THREADS; ", "cpu:1"), 1);
 }
 
+// Issue #63: `train --fit-minutes` times a few steps here, as the app's first run does, and cuts max steps to
+// what fits; run.json's plan says so. A run that fits already trains as asked, with no plan.
+TEST(Cli, FitMinutesCutsMaxStepsToWhatFitsAndRunJsonSaysSo) {
+    wbtest::TempDir tmp;
+    // Long enough for epochs of hundreds of steps: a validation and a checkpoint end each epoch, and an epoch
+    // of a few steps would make the run mostly those.
+    wbtest::writeText(tmp.path() / "p.txt", wbtest::patternText(2000));
+    const std::string tiny =
+        " --seq-len 16 --embedding 8 --hidden 16 --layers 1 --batch-size 8 --lr-warmup 0";
+    const std::string out = tmp.file("fitted");
+    const auto r = wbtest::runCli("train " + quote(tmp.file("p.txt")) + " --out " + quote(out) + tiny +
+                                  " --max-steps 1000000 --fit-minutes 0.1");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto run = nlohmann::json::parse(wbtest::readText(fs::path(out) / "run.json"));
+    const auto plan = run.at("plan");
+    EXPECT_NEAR(plan.at("budget_seconds").get<double>(), 6.0, 1e-9);
+    EXPECT_EQ(plan.at("steps_asked"), 1000000);
+    const auto steps = plan.at("steps").get<long long>();
+    EXPECT_GE(steps, 1);
+    EXPECT_LT(steps, 1000000);
+    EXPECT_LE(plan.at("estimated_seconds").get<double>(), 6.0 + 1e-9);
+    EXPECT_GT(plan.at("calibration_us_per_sample").get<double>(), 0);
+    EXPECT_EQ(run.at("summary").at("steps"), steps) << "trained the fitted steps";
+    const auto config = nlohmann::json::parse(wbtest::readText(fs::path(out) / "config.json"));
+    EXPECT_EQ(config.at("train").at("max_steps"), steps);
+    EXPECT_NE(r.err.find("of the 1000000 steps asked, to fit 6 s on this machine"), std::string::npos)
+        << r.err;
+
+    const std::string asked = tmp.file("asked");
+    const auto a = wbtest::runCli("train " + quote(tmp.file("p.txt")) + " --out " + quote(asked) + tiny +
+                                  " --max-steps 3 --fit-minutes 10");
+    ASSERT_EQ(a.code, 0) << a.err;
+    EXPECT_TRUE(nlohmann::json::parse(wbtest::readText(fs::path(asked) / "run.json")).at("plan").is_null());
+    EXPECT_NE(a.err.find("trained as asked"), std::string::npos) << a.err;
+}
+
 // `train --name` names the run as the app's Rename does: in annotations.json, so lists and compare show it.
 TEST(Cli, TrainNameNamesTheRun) {
     wbtest::TempDir tmp;

@@ -281,6 +281,12 @@ void ExperimentPanel::setBatchSize(std::int64_t size) {
     refresh();
 }
 
+void ExperimentPanel::setMaxSteps(std::int64_t steps) {
+    m_config.train.maxSteps = steps;
+    writeWidgets();
+    refresh();
+}
+
 QString ExperimentPanel::followCorpus(const QString& path, const wb::CorpusOverview& corpus) {
     const wb::Task task = m_config.task;
     const auto said = [](const QStringList& changes) {

@@ -45,6 +45,7 @@ public:
     QStringList switchTask(wb::Task task);
     void setLearningRate(double rate);
     void setBatchSize(std::int64_t size);
+    void setMaxSteps(std::int64_t steps);  // the first run fitted to the machine (RunControls)
 
     // The loaded corpus: path for DataConfig::corpus, and what the summary needs to size the vocabulary.
     void setCorpus(const QString& path, wb::CorpusFormat format, std::int64_t distinctChars,

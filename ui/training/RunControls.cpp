@@ -9,12 +9,15 @@
 #include <QStyle>
 #include <QTimer>
 
+#include <utility>
+
 #include "training/EstimateMemory.h"
 #include "training/RunEstimator.h"
 #include "training/RunLauncher.h"
 #include "training/RunScheduler.h"
 #include "workbench/domain/Format.h"
 #include "workbench/engine/Distributed.h"
+#include "workbench/engine/SweepEstimate.h"
 #include "workbench/graphics/QtConversions.h"
 
 namespace wbui {
@@ -85,7 +88,7 @@ RunControls::RunControls(RunLauncher* launcher, QWidget* parent)
     });
     connect(m_estimator, &RunEstimator::finished, this, [this, showActivity](double seconds) {
         EstimateMemory::remember(m_estimated, seconds);
-        showEstimate(seconds);
+        if (!fitFirstRun()) showEstimate(seconds);
         showActivity();
     });
     connect(m_estimator, &RunEstimator::failed, this, [this, showActivity](const QString& why) {
@@ -132,12 +135,44 @@ void RunControls::showEstimate(double seconds, const QDateTime& timedBefore) {
                               ? tr("timed here on %1; Estimate times it again")
                                     .arg(QLocale().toString(timedBefore.toLocalTime(), QLocale::ShortFormat))
                               : tr("estimated here");
-    m_estimate->setText(m_estimated.size() == 1
-                            ? tr("About %1 on the ticked device (%2).").arg(time, where)
-                            : tr("About %1 for the %2 ticked devices, one after another (%3).")
-                                  .arg(time)
-                                  .arg(m_estimated.size())
-                                  .arg(where));
+    QString text = m_estimated.size() == 1 ? tr("About %1 on the ticked device (%2).").arg(time, where)
+                                           : tr("About %1 for the %2 ticked devices, one after another (%3).")
+                                                 .arg(time)
+                                                 .arg(m_estimated.size())
+                                                 .arg(where);
+    // A first run fitted to this machine says by how much and why, as long as it is the experiment planned.
+    std::vector<wb::ExperimentConfig> runs;
+    QString why;
+    if (m_estimated.size() == 1 && m_launcher->plannedRuns(&runs, &why) && plannedJson(runs) == m_estimated)
+        if (const wb::RunPlan plan = m_launcher->fittedPlanFor(runs.front()); plan.fitted())
+            text += QLatin1Char(' ') +
+                    tr("The first run is cut to %1 of its %2 steps to take about %3 here (a few steps timed "
+                       "here: %4 µs a sample); a longer Max steps trains longer.")
+                        .arg(plan.steps)
+                        .arg(plan.stepsAsked)
+                        .arg(toQt(wb::humanSeconds(plan.budgetSeconds)))
+                        .arg(plan.calibrationUsPerSample, 0, 'f', 0);
+    m_estimate->setText(text);
+}
+
+bool RunControls::fitFirstRun() {
+    const double budget = std::exchange(m_firstRunBudget, 0.0);
+    const wb::RunsEstimate& estimate = m_estimator->result();
+    std::vector<wb::ExperimentConfig> runs;
+    QString why;
+    if (budget <= 0 || estimate.models.size() != 1 || !m_launcher->plannedRuns(&runs, &why) ||
+        plannedJson(runs) != m_estimated)
+        return false;
+    wb::ExperimentConfig fitted = runs.front();
+    const wb::RunPlan plan =
+        wb::fitToSeconds(fitted, estimate.models.front(), budget, estimate.calibrationUsPerSample);
+    if (!plan.fitted()) return false;
+    // Set before the form changes, so that the edit it makes reads as the experiment estimated.
+    m_estimated = plannedJson({fitted});
+    EstimateMemory::remember(m_estimated, plan.estimatedSeconds);
+    m_launcher->applyFittedPlan(fitted, plan);
+    showEstimate(plan.estimatedSeconds);
+    return true;
 }
 
 bool RunControls::showRememberedEstimate() {

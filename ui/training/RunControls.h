@@ -28,6 +28,11 @@ public:
     // Off until the app turns it on (MainWindow::startFirstLaunch): a loaded corpus is then estimated at
     // once. Tests load corpora by the hundred and leave it off.
     void setAutoEstimate(bool on) { m_autoEstimate = on; }
+    // The first launch (no experiment saved yet): the next estimate of a single run longer than 1.1 times
+    // `seconds` cuts the run's max steps to what fits `seconds` here (wb::fitToSeconds), once, and says so
+    // where the estimate is shown; the run records the plan in run.json (RunLauncher::applyFittedPlan).
+    void setFirstRunBudget(double seconds) { m_firstRunBudget = seconds; }
+    static constexpr double kFirstRunSeconds = 600;  // a first run of about ten minutes, whatever the machine
     // Estimates the ticked runs now (the Estimate button: timed again even when a time is remembered); false,
     // with the reason shown, when it cannot.
     bool estimate();
@@ -47,6 +52,7 @@ private:
     // timedBefore: when a remembered estimate was measured (EstimateMemory); invalid for one just timed.
     void showEstimate(double seconds, const QDateTime& timedBefore = {});
     bool showRememberedEstimate();  // false when this experiment was not timed on this machine
+    bool fitFirstRun();             // false when there is nothing to fit (see setFirstRunBudget)
     void experimentEdited(bool corpusLoaded);
 
     RunLauncher* m_launcher;
@@ -54,6 +60,7 @@ private:
     QLabel* m_estimate;
     QPushButton* m_estimateButton;
     bool m_autoEstimate = false;
+    double m_firstRunBudget = 0;
     QStringList m_estimated;  // the configs estimated, as JSON
 };
 

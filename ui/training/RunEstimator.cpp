@@ -40,11 +40,11 @@ void RunEstimator::estimate(const std::vector<wb::ExperimentConfig>& runs) {
         Q_EMIT failed(toQt(e.what()));
         return;
     }
-    m_seconds = 0;
+    m_result = {};
     m_error.clear();
     m_thread = QThread::create([this, runs] {
         try {
-            m_seconds = wb::estimateRuns(runs, *m_launcher).total;
+            m_result = wb::estimateRuns(runs, *m_launcher);
         } catch (const std::exception& e) {
             m_error = toQt(e.what());
         }
@@ -57,7 +57,7 @@ void RunEstimator::estimate(const std::vector<wb::ExperimentConfig>& runs) {
         m_thread = nullptr;
         m_launcher.reset();
         if (m_error.isEmpty())
-            Q_EMIT finished(m_seconds);
+            Q_EMIT finished(m_result.total);
         else
             Q_EMIT failed(m_error);
     });

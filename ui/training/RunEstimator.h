@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "workbench/domain/Config.h"
+#include "workbench/engine/SweepEstimate.h"
 
 class QThread;
 
@@ -34,6 +35,8 @@ public:
     // calibration).
     void cancel();
     bool busy() const;
+    // The last estimate that finished: each run's time model too (what fits a time budget).
+    const wb::RunsEstimate& result() const { return m_result; }
 
 Q_SIGNALS:
     // Seconds for all the runs, one after another.
@@ -45,7 +48,7 @@ private:
     QThread* m_thread = nullptr;
     std::unique_ptr<wb::CellLauncher> m_launcher;
     quint64 m_estimates = 0;  // started or cancelled; the thread's end says which it is of
-    double m_seconds = 0;
+    wb::RunsEstimate m_result;
     QString m_error;
 };
 

@@ -4,6 +4,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
+#include <QSettings>
 
 #include "common/ErrorPresenter.h"
 #include "corpus/CorpusPanel.h"
@@ -145,6 +146,33 @@ bool RunLauncher::plannedRuns(std::vector<wb::ExperimentConfig>* runs, QString* 
     return !runs->empty();
 }
 
+namespace {
+const QString kFittedPlanKey = QStringLiteral("experiment/fittedPlan");
+}  // namespace
+
+void RunLauncher::applyFittedPlan(const wb::ExperimentConfig& fitted, const wb::RunPlan& plan) {
+    QSettings().setValue(kFittedPlanKey,
+                         QVariantMap{{QStringLiteral("config"), toQt(fitted.toJson())},
+                                     {QStringLiteral("budget"), plan.budgetSeconds},
+                                     {QStringLiteral("steps"), qint64(plan.steps)},
+                                     {QStringLiteral("asked"), qint64(plan.stepsAsked)},
+                                     {QStringLiteral("estimate"), plan.estimatedSeconds},
+                                     {QStringLiteral("usPerSample"), plan.calibrationUsPerSample}});
+    m_views.experiment->setMaxSteps(plan.steps);
+}
+
+wb::RunPlan RunLauncher::fittedPlanFor(const wb::ExperimentConfig& planned) const {
+    const QVariantMap kept = QSettings().value(kFittedPlanKey).toMap();
+    if (kept.value(QStringLiteral("config")).toString() != toQt(planned.toJson())) return {};
+    wb::RunPlan plan;
+    plan.budgetSeconds = kept.value(QStringLiteral("budget")).toDouble();
+    plan.steps = kept.value(QStringLiteral("steps")).toLongLong();
+    plan.stepsAsked = kept.value(QStringLiteral("asked")).toLongLong();
+    plan.estimatedSeconds = kept.value(QStringLiteral("estimate")).toDouble();
+    plan.calibrationUsPerSample = kept.value(QStringLiteral("usPerSample")).toDouble();
+    return plan;
+}
+
 bool RunLauncher::startRuns() {
     wb::ExperimentConfig config;
     QString why;
@@ -173,11 +201,14 @@ bool RunLauncher::startRuns() {
     const auto corpus = m_views.corpus->corpus();
     for (const auto& choice : choices) {
         wb::ExperimentConfig c = onDevice(config, choice);
+        const wb::RunPlan plan = fittedPlanFor(c);
         const QString dir = uniqueRunDir(stamp + QLatin1Char('-') + deviceTag(choice.device));
         c.name = toStd(QFileInfo(dir).fileName());
         const int index = m_runs->add(newRunEntry(dir, c, choice));
         const QString label = m_runs->at(index).label;
-        launch(new RunController(c, dir, label, corpus), m_runs->at(index).color);
+        auto* controller = new RunController(c, dir, label, corpus);
+        controller->setPlan(plan);
+        launch(controller, m_runs->at(index).color);
         Q_EMIT logLine(tr("%1: run folder %2").arg(label, dir));
     }
     Q_EMIT runsStarted();

@@ -52,6 +52,12 @@ public:
     // The experiment's config on each ticked device, as startRuns would train them (no folder made). False
     // with *why (one sentence) when there is nothing to run.
     bool plannedRuns(std::vector<wb::ExperimentConfig>* runs, QString* why) const;
+    // The first run fitted to this machine (RunControls): the Experiment page's max steps become plan.steps,
+    // and a run that trains `fitted` (as plannedRuns makes it) records the plan in its run.json. Kept in the
+    // settings, so that a run started after a relaunch records it too.
+    void applyFittedPlan(const wb::ExperimentConfig& fitted, const wb::RunPlan& plan);
+    // The plan a run of this config records: the fitted one for that very config, else none.
+    wb::RunPlan fittedPlanFor(const wb::ExperimentConfig& planned) const;
     // Starts the experiment on every ticked device. False (with an error shown) when it cannot start.
     bool startRuns();
     // Continues a stopped or finished run from its last checkpoint with new totals (Runs list → Resume…).

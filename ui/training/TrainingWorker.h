@@ -12,6 +12,7 @@
 #include "training/TrainingChannel.h"
 #include "workbench/domain/Config.h"
 #include "workbench/domain/Corpus.h"
+#include "workbench/domain/RunFolder.h"
 
 namespace wbui {
 
@@ -27,9 +28,11 @@ struct ResumeRequest {
 class TrainingWorker : public QObject {
     Q_OBJECT
 public:
-    // With `resume`, continues the run in runDir from its checkpoint instead of starting a new one.
+    // With `resume`, continues the run in runDir from its checkpoint instead of starting a new one. `plan`:
+    // how a new run's length was fitted to a time budget (run.json's "plan").
     TrainingWorker(wb::ExperimentConfig config, QString runDir, std::shared_ptr<const wb::Corpus> corpus,
-                   std::shared_ptr<TrainingChannel> channel, std::optional<ResumeRequest> resume = {});
+                   std::shared_ptr<TrainingChannel> channel, std::optional<ResumeRequest> resume = {},
+                   wb::RunPlan plan = {});
 
 public Q_SLOTS:
     void run();
@@ -48,6 +51,7 @@ private:
     std::shared_ptr<const wb::Corpus> m_corpus;
     std::shared_ptr<TrainingChannel> m_channel;
     std::optional<ResumeRequest> m_resume;
+    wb::RunPlan m_plan;
 };
 
 }  // namespace wbui

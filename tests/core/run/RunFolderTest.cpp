@@ -101,6 +101,26 @@ TEST(RunInfo, JsonRoundTripWithSnakeCaseKeys) {
     EXPECT_THROW(wb::RunInfo::fromJson(R"({"warnings": "one"})", "run.json"), wb::InputError);
 }
 
+// Issue #63: a first run fitted to the machine says so in run.json; a run nobody fitted says null.
+TEST(RunInfo, APlanFittedToATimeBudgetIsKeptAndNoneIsNull) {
+    wb::RunInfo info;
+    EXPECT_TRUE(nlohmann::json::parse(info.toJson()).at("plan").is_null());
+    EXPECT_FALSE(wb::RunInfo::fromJson(info.toJson(), "run.json").plan.fitted());
+    EXPECT_EQ(info.plan.describe(), "");
+    info.plan = {600, 1980, 4200, 597.5, 9400};
+    const auto back = wb::RunInfo::fromJson(info.toJson(), "run.json").plan;
+    EXPECT_DOUBLE_EQ(back.budgetSeconds, 600);
+    EXPECT_EQ(back.steps, 1980);
+    EXPECT_EQ(back.stepsAsked, 4200);
+    EXPECT_DOUBLE_EQ(back.estimatedSeconds, 597.5);
+    EXPECT_DOUBLE_EQ(back.calibrationUsPerSample, 9400);
+    EXPECT_EQ(back.describe(),
+              "1980 of the 4200 steps asked, to fit 10.0 min on this machine (timed here: 9400 µs a sample; "
+              "estimate 10.0 min)");
+    EXPECT_THROW(wb::RunInfo::fromJson(R"({"plan": 3})", "run.json"), wb::InputError);
+    EXPECT_THROW(wb::RunInfo::fromJson(R"({"plan": {"steps": "many"}})", "run.json"), wb::InputError);
+}
+
 TEST(RunInfo, BadJsonNamesTheKey) {
     try {
         wb::RunInfo::fromJson(R"({"status": "finished"})", "r/run.json");

@@ -162,6 +162,46 @@ TEST_F(SweepRun, SecondsLeftScaleTheWallTimePerFinishedCell) {
     EXPECT_DOUBLE_EQ(wb::secondsLeft(m_sweep, 1, 10), 10.0);
 }
 
+// Issue #63: the first run on a slow machine is cut to the steps that fit its time budget, by the same time
+// model that estimates it: validations (one per epoch, one at the end) counted, a run that nearly fits left
+// alone, the warm-up always passed.
+TEST(FitToSeconds, CutsMaxStepsToTheMostThatFitValidationsIncluded) {
+    wb::RunTimeModel model;
+    model.fixedSeconds = 10;
+    model.secondsPerStep = 0.5;
+    model.secondsPerValidation = 4;
+    model.stepsPerEpoch = 100;
+    wb::ExperimentConfig config = wb::defaultConfig(wb::Task::LanguageModel);
+    config.train.epochs = 0;
+    config.train.maxSteps = 4200;
+    config.train.lrWarmupSteps = 100;
+    // 4200 steps: 10 + 2100 + 42 validations × 4 = 2278 s.
+    EXPECT_DOUBLE_EQ(model.seconds(config.train), 2278);
+    wb::ExperimentConfig fitted = config;
+    const wb::RunPlan plan = wb::fitToSeconds(fitted, model, 600, 15625);
+    ASSERT_TRUE(plan.fitted());
+    // 1092 steps: 10 + 546 + 11 validations × 4 = 600; 1093: 600.5.
+    EXPECT_EQ(fitted.train.maxSteps, 1092);
+    EXPECT_EQ(plan.steps, 1092);
+    EXPECT_EQ(plan.stepsAsked, 4200);
+    EXPECT_DOUBLE_EQ(plan.estimatedSeconds, 600);
+    EXPECT_DOUBLE_EQ(plan.budgetSeconds, 600);
+    EXPECT_DOUBLE_EQ(plan.calibrationUsPerSample, 15625);
+    // Within 10 % of the budget: trained as asked.
+    wb::ExperimentConfig nearly = config;
+    EXPECT_FALSE(wb::fitToSeconds(nearly, model, 2100, 15625).fitted());
+    EXPECT_EQ(nearly.train.maxSteps, 4200);
+    // A budget too short for the warm-up: the warm-up and one step more.
+    wb::ExperimentConfig tiny = config;
+    EXPECT_EQ(wb::fitToSeconds(tiny, model, 20, 15625).steps, 101);
+    // Epochs without max steps (a classifier): max steps set below the epochs' steps.
+    wb::ExperimentConfig epochs = config;
+    epochs.train.epochs = 3;
+    epochs.train.maxSteps = 0;
+    EXPECT_EQ(wb::fitToSeconds(epochs, model, 100, 15625).stepsAsked, 300);
+    EXPECT_EQ(epochs.train.maxSteps, 164);  // 10 + 82 + 2 validations × 4 = 100
+}
+
 TEST(SweepAxisCheck, AFormsAxisIsCheckedAsTheFlagsTextIs) {
     const auto axis = wb::checkSweepAxis({"lr", {"1e-3", "3e-3"}});
     EXPECT_EQ(axis.field, "learning_rate");

@@ -8,10 +8,13 @@
 
 #include "TestWindow.h"
 #include "experiment/ExperimentPanel.h"
+#include "runs/RunCollection.h"
 #include "support/TestSupport.h"
 #include "training/RunControls.h"
 #include "training/RunEstimator.h"
+#include "training/RunLauncher.h"
 #include "training/RunScheduler.h"
+#include "workbench/domain/RunFolder.h"
 
 using namespace wbui;
 using wbuitest::waitFor;
@@ -171,4 +174,55 @@ TEST(RunEstimate, ALargeCorpusIsSaidToBeReadIntoATokenStoreFirst) {
     run.data.corpus =
         "tang-quatrains-7";  // a prepared corpus's name, not a file: its store is made on preparing
     EXPECT_EQ(RunControls::estimatingText({run}, 1).indexOf(QStringLiteral("token store")), -1);
+}
+
+// Issue #63: the first launch on a 2-core AVX2 machine offered a first run of about an hour. The first
+// launch's estimate, far over its budget, cuts the run's max steps to what fits, says so where the estimate
+// is shown, and the run it starts records the plan in run.json.
+TEST(RunEstimate, TheFirstRunIsCutToFitItsBudgetAndItsRunSaysSo) {
+    const auto forget = qScopeGuard([] {
+        QSettings().remove(QStringLiteral("estimates"));
+        QSettings().remove(QStringLiteral("experiment/fittedPlan"));
+    });
+    wbuitest::TestWindow win;
+    win.prepareTinyRun(100000);
+    wb::ExperimentConfig longRun = win.w->experimentPanel()->config();
+    longRun.train.epochs = 0;  // only max steps: 100000 of them
+    win.w->experimentPanel()->setConfig(longRun);
+    RunControls* controls = win.w->runControls();
+    controls->setFirstRunBudget(3);
+    ASSERT_TRUE(controls->estimate());
+    ASSERT_TRUE(waitForEstimate(controls));
+    const QString text = controls->estimateText();
+    const std::int64_t steps = win.w->experimentPanel()->config().train.maxSteps;
+    EXPECT_LT(steps, 100000) << text.toStdString();
+    EXPECT_GE(steps, 1);
+    EXPECT_TRUE(text.startsWith(QStringLiteral("About "))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("The first run is cut to %1 of its 100000 steps").arg(steps)))
+        << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("µs a sample"))) << text.toStdString();
+
+    ASSERT_TRUE(win.w->launcher()->startRuns());
+    const std::string dir = win.w->launcher()->runs()->at(0).key.toStdString();
+    ASSERT_TRUE(waitFor([&] { return wb::isRunFolder(dir); }, 60000));
+    win.w->launcher()->stopAll();
+    ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 120000));
+    const wb::RunPlan plan = wb::loadRunFolder(dir).info.plan;
+    EXPECT_TRUE(plan.fitted());
+    EXPECT_DOUBLE_EQ(plan.budgetSeconds, 3);
+    EXPECT_EQ(plan.steps, steps);
+    EXPECT_EQ(plan.stepsAsked, 100000);
+    EXPECT_LE(plan.estimatedSeconds, 3);
+
+    // Once: the next estimate fits nothing, and a run of another length records no plan.
+    win.w->experimentPanel()->setMaxSteps(100000);
+    ASSERT_TRUE(controls->estimate());
+    ASSERT_TRUE(waitForEstimate(controls));
+    EXPECT_EQ(win.w->experimentPanel()->config().train.maxSteps, 100000);
+    EXPECT_FALSE(controls->estimateText().contains(QStringLiteral("cut")))
+        << controls->estimateText().toStdString();
+    std::vector<wb::ExperimentConfig> runs;
+    QString why;
+    ASSERT_TRUE(win.w->launcher()->plannedRuns(&runs, &why));
+    EXPECT_FALSE(win.w->launcher()->fittedPlanFor(runs.front()).fitted());
 }

@@ -133,6 +133,28 @@ void readTokenStore(const FieldReader& r, RunInfo& info) {
     t.str("corpus_checksum", info.corpusChecksum);
 }
 
+json planJson(const RunPlan& p) {
+    if (!p.fitted()) return nullptr;
+    return {{"budget_seconds", finite(p.budgetSeconds)},
+            {"steps", p.steps},
+            {"steps_asked", p.stepsAsked},
+            {"estimated_seconds", finite(p.estimatedSeconds)},
+            {"calibration_us_per_sample", finite(p.calibrationUsPerSample)}};
+}
+
+// run.json's "plan": null or absent when no time budget chose the run's length.
+void readPlan(const FieldReader& r, RunPlan& plan) {
+    const json* pj = r.find("plan");
+    if (!pj || pj->is_null()) return;
+    if (!pj->is_object()) r.fail("plan", "an object or null");
+    const FieldReader p{*pj, r.source, "plan."};
+    p.number("budget_seconds", plan.budgetSeconds);
+    p.integer("steps", plan.steps);
+    p.integer("steps_asked", plan.stepsAsked);
+    p.number("estimated_seconds", plan.estimatedSeconds);
+    p.number("calibration_us_per_sample", plan.calibrationUsPerSample);
+}
+
 // An array of strings, when the key is there.
 void readStrings(const FieldReader& r, const char* key, std::vector<std::string>& out) {
     const json* a = r.find(key);
@@ -282,6 +304,7 @@ std::string RunInfo::toJson() const {
                 {"seconds", finite(tokenStoreSeconds)},
                 {"corpus_bytes", corpusBytes},
                 {"corpus_checksum", corpusChecksum}}}};
+    j["plan"] = planJson(plan);
     j["summary"] = summaryJson(summary);
     detail::stampFormatVersion(j);
     return j.dump(2) + "\n";
@@ -332,8 +355,17 @@ RunInfo RunInfo::fromJson(const std::string& text, const std::string& sourceName
     r.integer("gradient_bytes_per_step", info.gradientBytesPerStep);  // absent in runs from before the field
     readStrings(r, "hosts", info.hosts);
     r.str("slurm_job", info.slurmJob);  // absent in runs from before the field
+    readPlan(r, info.plan);             // absent in runs from before the field
     readSummary(r, info.summary);
     return info;
+}
+
+std::string RunPlan::describe() const {
+    if (!fitted()) return "";
+    return std::to_string(steps) + " of the " + std::to_string(stepsAsked) + " steps asked, to fit " +
+           humanSeconds(budgetSeconds) +
+           " on this machine (timed here: " + formatNumber("%.0f", calibrationUsPerSample) +
+           " µs a sample; estimate " + humanSeconds(estimatedSeconds) + ")";
 }
 
 std::string RunRecord::label() const {

@@ -70,9 +70,10 @@ Calibration calibrate(ExperimentConfig config, const fs::path& tmp, int index, C
     return c;
 }
 
-// The steps a run trains and the validations it makes: one at the end, one every validate_every steps and
-// one at every epoch's end before it.
-std::pair<std::int64_t, std::int64_t> stepsAndValidations(const TrainConfig& t, std::int64_t stepsPerEpoch) {
+}  // namespace
+
+// One at the end, one every validate_every steps and one at every epoch's end before it.
+std::pair<std::int64_t, std::int64_t> RunTimeModel::stepsAndValidations(const TrainConfig& t) const {
     const std::int64_t steps = t.maxSteps > 0 && (t.epochs == 0 || t.maxSteps < t.epochs * stepsPerEpoch)
                                    ? t.maxSteps
                                    : t.epochs * stepsPerEpoch;
@@ -82,7 +83,41 @@ std::pair<std::int64_t, std::int64_t> stepsAndValidations(const TrainConfig& t, 
     return {steps, validations};
 }
 
-}  // namespace
+double RunTimeModel::seconds(const TrainConfig& train) const {
+    const auto [steps, validations] = stepsAndValidations(train);
+    return fixedSeconds + static_cast<double>(steps) * secondsPerStep +
+           static_cast<double>(validations) * secondsPerValidation;
+}
+
+RunPlan fitToSeconds(ExperimentConfig& config, const RunTimeModel& model, double budgetSeconds,
+                     double calibrationUsPerSample, double slack) {
+    RunPlan plan;
+    const double asked = model.seconds(config.train);
+    if (budgetSeconds <= 0 || asked <= budgetSeconds * slack) return plan;
+    const std::int64_t stepsAsked = model.stepsAndValidations(config.train).first;
+    // The estimate grows with the steps: the most that fit, by bisection.
+    TrainConfig t = config.train;
+    const auto fits = [&](std::int64_t steps) {
+        t.maxSteps = steps;
+        return model.seconds(t) <= budgetSeconds;
+    };
+    std::int64_t lo = std::min(stepsAsked, std::max<std::int64_t>(1, config.train.lrWarmupSteps + 1));
+    std::int64_t hi = stepsAsked;
+    while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo + 1) / 2;
+        if (fits(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    config.train.maxSteps = lo;
+    plan.budgetSeconds = budgetSeconds;
+    plan.steps = lo;
+    plan.stepsAsked = stepsAsked;
+    plan.estimatedSeconds = model.seconds(config.train);
+    plan.calibrationUsPerSample = calibrationUsPerSample;
+    return plan;
+}
 
 RunsEstimate estimateRuns(const std::vector<ExperimentConfig>& runs, CellLauncher& launcher) {
     RunsEstimate out;
@@ -118,12 +153,14 @@ RunsEstimate estimateRuns(const std::vector<ExperimentConfig>& runs, CellLaunche
         }
         const Calibration& cal = it->second;
         if (calibrations.size() == 1) out.calibrationUsPerSample = cal.usPerSample;
-        const auto [steps, validations] = stepsAndValidations(c.train, stepsPerEpoch);
         const double scale = cal.flopsPerSample > 0 ? flops / cal.flopsPerSample : 1.0;
-        out.seconds.push_back(cal.fixedSeconds +
-                              static_cast<double>(steps * c.train.batchSize) * cal.usPerSample * 1e-6 *
-                                  scale +
-                              static_cast<double>(validations) * cal.validationSeconds * scale);
+        RunTimeModel model;
+        model.fixedSeconds = cal.fixedSeconds;
+        model.secondsPerStep = static_cast<double>(c.train.batchSize) * cal.usPerSample * 1e-6 * scale;
+        model.secondsPerValidation = cal.validationSeconds * scale;
+        model.stepsPerEpoch = stepsPerEpoch;
+        out.models.push_back(model);
+        out.seconds.push_back(model.seconds(c.train));
         out.total += out.seconds.back();
     }
     return out;

@@ -182,6 +182,8 @@ void TrainingJob::joinAsRankZero(const DistributedSpec& spec) {
     m->config.device.spec.processes = spec.worldSize;
 }
 
+void TrainingJob::setPlan(const RunPlan& plan) { m->plan = plan; }
+
 RunSummary TrainingJob::run(const TrainingCallbacks& callbacks) {
     TrainingSession session(*m, callbacks);
     return session.run();

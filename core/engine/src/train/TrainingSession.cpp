@@ -151,6 +151,7 @@ void TrainingSession::openRunFolder() {
             // A folder that takes the run but not the lock file: numbered without it.
         }
         info.number = nextRunNumber(parent);
+        info.plan = m_job.plan;
     }
     // Held to the session's end (a live owner); a resume claims it once its checkpoint loads (buildModel).
     if (!m_job.resuming) m_writer.claim();

@@ -49,6 +49,22 @@ struct RunSummary {
     std::string toJson() const;
 };
 
+// How a run's length was chosen when a time budget chose it (`train --fit-minutes`, the app's first launch):
+// a short calibration here timed its steps and validations (workbench/engine/SweepEstimate.h), and the
+// experiment's steps were cut to the most that fit the budget. run.json's "plan"; null when nothing was
+// fitted.
+struct RunPlan {
+    double budgetSeconds = 0;           // 0: no budget chose the run's length
+    std::int64_t steps = 0;             // the steps planned to fit the budget (the config's max_steps)
+    std::int64_t stepsAsked = 0;        // what the experiment asked for before it was fitted
+    double estimatedSeconds = 0;        // the time model's estimate of the fitted run, start to end
+    double calibrationUsPerSample = 0;  // the calibration's measured training time per sample
+    bool fitted() const { return budgetSeconds > 0; }
+    // "1980 of the 4200 steps asked, to fit 10.0 min on this machine (timed here: 9400 µs a sample;
+    // estimate 9.9 min)"; "" when not fitted.
+    std::string describe() const;
+};
+
 struct RunInfo {
     std::string id;
     // The run's number among the runs of its folder (1, 2, …: one more than the highest there when it
@@ -105,6 +121,7 @@ struct RunInfo {
     std::string error;  // why it failed, when it did
     // What the run could not do as asked, in a sentence each (a thread count the BLAS cannot take).
     std::vector<std::string> warnings;
+    RunPlan plan;  // how the run's length was fitted to a time budget, when it was
     RunSummary summary;
 
     std::string toJson() const;
@@ -151,12 +168,13 @@ struct RunRecord {
     // keeps.
     std::string defaultName() const;
     std::string numberPrefix() const;  // "#12 · ", "" for a run from before numbers
-    // The user's name when set, else the default: what every legend, table and export shows.
+    // The user's name after the run's number when set ("run 12 · baseline"), else the default: what every
+    // legend, table and export shows.
     std::string name() const;
     // For a list whose other columns show the device, the task and the state: the run's number, then the
-    // user's name when set, else "#12 · 11-24 14:05:09 · tang-quatrains-7" (the start, to the second, in
-    // local time, then the corpus): short enough to read whole in a side pane, and different for two runs
-    // started a second apart.
+    // user's name when set (as name()), else "#12 · 11-24 14:05:09 · tang-quatrains-7" (the start, to the
+    // second, in local time, then the corpus): short enough to read whole in a side pane, and different for
+    // two runs started a second apart.
     std::string shortName() const;
     // Runs whose curves and speeds can be compared: the same task, corpus and model. Two runs with equal keys
     // differ only in device, precision, batch, schedule or length.

@@ -63,6 +63,9 @@ public:
     // the store at spec.masterAddr:masterPort instead of starting config.device.spec.processes local
     // processes. Call before run(); spec.rank must be 0.
     void joinAsRankZero(const DistributedSpec& spec);
+    // How the run's length was fitted to a time budget (fitToSeconds, workbench/engine/SweepEstimate.h), for
+    // run.json's "plan". Call before run(); a resumed run keeps the plan its folder holds.
+    void setPlan(const RunPlan& plan);
     ~TrainingJob();
     TrainingJob(const TrainingJob&) = delete;
     TrainingJob& operator=(const TrainingJob&) = delete;
