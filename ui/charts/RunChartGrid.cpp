@@ -28,6 +28,7 @@ RunChartGrid::RunChartGrid(RunCollection* runs, QWidget* parent) : QScrollArea(p
     connect(m_runs, &RunCollection::runRemoved, this, [this](const QString& key) {
         delete m_panels.take(key);
         m_dirty.remove(key);
+        m_throttle->request();  // the others' names: what they share changed
         relayout();
     });
     connect(m_runs, &RunCollection::cleared, this, [this] {
@@ -92,6 +93,9 @@ void RunChartGrid::relayout() {
 }
 
 void RunChartGrid::flush() {
+    QStringList names;
+    for (int i = 0; i < m_runs->size(); ++i) names << m_runs->at(i).label;
+    for (RunChartPanel* panel : std::as_const(m_panels)) panel->setShownNames(names);
     for (const QString& key : std::as_const(m_dirty)) {
         const int i = m_runs->indexOf(key);
         auto* panel = m_panels.value(key);

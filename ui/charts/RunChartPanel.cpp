@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "workbench/graphics/QCustomPlot.h"
+#include "workbench/graphics/RunNames.h"
 
 #include "runs/RunCollection.h"
 #include "workbench/domain/Baseline.h"
@@ -61,9 +62,16 @@ void RunChartPanel::fitHeading(int chartWidth) {
     const int width = std::max(80, chartWidth - 16);
     QStringList lines;
     for (const auto& line : m_heading.split(QLatin1Char('\n')))
-        lines << metrics.elidedText(line, Qt::ElideMiddle, width);
+        lines << (lines.isEmpty() ? fitRunName(line, m_shownNames, metrics, width)
+                                  : metrics.elidedText(line, Qt::ElideMiddle, width));
     title->setText(lines.join(QLatin1Char('\n')));
     setToolTip(m_heading);
+}
+
+void RunChartPanel::setShownNames(const QStringList& names) {
+    if (names == m_shownNames) return;
+    m_shownNames = names;
+    fitHeading(m_plot->width());
 }
 
 void RunChartPanel::resizeEvent(QResizeEvent* event) {

@@ -37,10 +37,12 @@ public:
     QString baselineLabel() const;
     QString title() const;
 
-    // The heading elided in its middle to a chart `width` pixels wide, line by line: a run's name centred in
-    // a narrow chart lost both its ends ("ng-quatrains-7 LM · … · 11-27 00:1"), the start and the time that
-    // tell runs apart. The whole heading is the tooltip; an export fits it to the image's width.
+    // The heading fitted to a chart `width` pixels wide: the run's name with what it shares with the other
+    // shown runs elided first (fitRunName: its number and what tells it apart stay), the lines below it in
+    // their middle. The whole heading is the tooltip; an export fits it to the image's width.
     void fitHeading(int width);
+    // The names of the runs shown beside this one (the grid's), which fitHeading elides first.
+    void setShownNames(const QStringList& names);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -48,6 +50,7 @@ protected:
 private:
     void showBaseline(const wb::NgramBaseline& baseline);
     QString m_heading;
+    QStringList m_shownNames;
     QCustomPlot* m_plot = nullptr;
     QCPGraph* m_trainLoss = nullptr;
     QCPGraph* m_valLoss = nullptr;

@@ -10,10 +10,12 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
+#include <algorithm>
 #include <map>
 
 #include "runs/RunCollection.h"
 #include "workbench/graphics/QtConversions.h"
+#include "workbench/graphics/RunNames.h"
 
 namespace wbui {
 
@@ -80,15 +82,18 @@ void ThroughputChart::setRows(const std::vector<wb::ComparisonRow>& rows, const 
         if (added) m_kinds.push_back({kind, {}});
         m_kinds[std::size_t(it->second)].bars.push_back(
             {int(i), int(i) < runs.size() ? runs.comparisonTag(int(i)) : QStringLiteral("#%1").arg(i + 1),
-             toQt(r.label.empty() ? r.runId : r.label), r.samplesPerSecond,
-             int(i) < runs.size() ? runs.at(int(i)).color : runColor(int(i))});
+             // The run's name as every chart and list shows it (its device among its parts).
+             int(i) < runs.size() ? runs.at(int(i)).label : toQt(r.name.empty() ? r.runId : r.name),
+             r.samplesPerSecond, int(i) < runs.size() ? runs.at(int(i)).color : runColor(int(i))});
     }
     for (Kind& kind : m_kinds) kind.title = m_kinds.size() == 1 ? QString() : kind.title;
     m_bars = 0;
     m_categories.clear();
     for (const Kind& kind : m_kinds)
         for (const Bar& bar : kind.bars) {
-            m_categories << bar.tag + QLatin1Char(' ') + bar.name;
+            m_categories << (bar.name.startsWith(QStringLiteral("run "))
+                                 ? bar.name
+                                 : bar.tag + QLatin1Char(' ') + bar.name);
             ++m_bars;
         }
     const std::size_t shown = std::max<std::size_t>(1, m_kinds.size());
@@ -123,15 +128,26 @@ void ThroughputChart::fill(QChart* chart, const Kind& kind, bool wholeNames) con
     else
         chart->setTitle(kind.title.isEmpty() ? tr("Throughput") : tr("Throughput, %1").arg(kind.title));
     // A stacked series with one set per run, zero everywhere but its own category: one bar per run, each
-    // in the run's colour. On screen the axis says only the run's number: a name would take the narrow
-    // chart's width from its bars.
+    // in the run's colour. On screen the axis gives a name at most a third of the chart's width (a whole
+    // name took the narrow chart's width from its bars), what the runs share elided first: the run's number
+    // and what tells it apart stay ("#1 #2 #4" said neither which run nor which device, issue #63).
     auto* series = new QHorizontalStackedBarSeries();
+    auto* y = new QBarCategoryAxis();
+    QStringList names;
+    for (const Bar& bar : bars) names << bar.name;
+    const QFontMetrics metrics(y->labelsFont());
+    const int room = std::max(110, int(chart->size().width()) / 3);
     QStringList categories;
     double maxValue = 0;
     for (std::size_t i = 0; i < bars.size(); ++i) {
         const Bar& bar = bars[i];
         const QString& number = bar.tag;
-        categories << (wholeNames ? number + QLatin1Char(' ') + bar.name : number);
+        // A numbered run's name starts with its number ("run 12 · …"); the tag leads the others.
+        const bool numbered = bar.name.startsWith(QStringLiteral("run "));
+        const QString whole = numbered ? bar.name : number + QLatin1Char(' ') + bar.name;
+        QString shown = fitRunName(whole, names, metrics, room);
+        if (categories.contains(shown)) shown = number + QLatin1Char(' ') + shown;  // categories are unique
+        categories << (wholeNames ? whole : shown);
         auto* set = new QBarSet(bar.name);
         for (std::size_t j = 0; j < bars.size(); ++j) *set << (i == j ? bar.samplesPerSecond : 0.0);
         set->setColor(bar.color);
@@ -152,7 +168,6 @@ void ThroughputChart::fill(QChart* chart, const Kind& kind, bool wholeNames) con
     series->setLabelsPrecision(4);
     series->setLabelsPosition(QAbstractBarSeries::LabelsInsideBase);
     chart->addSeries(series);
-    auto* y = new QBarCategoryAxis();
     y->append(categories);
     auto* x = new QValueAxis();
     x->setRange(0, maxValue > 0 ? maxValue * 1.1 : 1.0);

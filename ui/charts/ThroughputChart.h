@@ -27,7 +27,9 @@ public:
     // rows in RunCollection order (ComparisonTable::rows()); colours, tasks and corpora from runs.
     void setRows(const std::vector<wb::ComparisonRow>& rows, const RunCollection& runs);
     int barCount() const { return m_bars; }
-    QStringList categories() const { return m_categories; }  // "#N NAME" per bar, N its row in the table
+    // The whole name per bar ("run 12 · …", or "#N NAME" for a run from before numbers, N its row in the
+    // table), as an export writes them.
+    QStringList categories() const { return m_categories; }
     // One chart per kind of sample shown: the first always (its title says when no run has finished). On
     // screen a bar is named by its number (#N, as in the comparison table) and its tooltip.
     QList<QChartView*> charts() const;

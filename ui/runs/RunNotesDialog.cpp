@@ -10,7 +10,7 @@
 namespace wbui {
 
 RunNotesDialog::RunNotesDialog(const wb::RunRecord& run, QWidget* parent) : QDialog(parent) {
-    setWindowTitle(tr("Name and notes of %1").arg(toQt(run.info.id)));
+    setWindowTitle(tr("Name and notes of %1").arg(toQt(run.name())));
     auto* form = new QFormLayout(this);
     m_name = new QLineEdit(toQt(run.annotations.name), this);
     m_name->setPlaceholderText(toQt(run.defaultName()));

@@ -24,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include "runs/RunCollection.h"
+#include "runs/RunNameDelegate.h"
 #include "runs/RunNotesDialog.h"
 #include "runs/RunOwnerWatch.h"
 #include "runs/SettingsDiffDialog.h"
@@ -80,6 +81,7 @@ QTreeWidget* RunsPanel::buildTree() {
     m_tree->header()->setSectionResizeMode(kRun, QHeaderView::Interactive);
     m_tree->header()->resizeSection(kRun, 230);
     m_tree->setTextElideMode(Qt::ElideMiddle);
+    m_tree->setItemDelegateForColumn(kRun, new RunNameDelegate(m_tree));
     m_tree->setToolTip(tr("Tick a run to compare it; double-click to try it in the playground"));
     return m_tree;
 }

@@ -13,6 +13,40 @@
 
 namespace wbui {
 
+// A progress bar whose text is the longest of its variants that fits the bar: "43% · step 210/500 · ETA
+// 1:02 · 104 samples/s" was clipped in a narrow bar ("104 samples/ s", issue #63), where "43% · step
+// 210/500 · ETA 1:02" reads whole. The whole text is the tooltip.
+class FittedProgressBar : public QProgressBar {
+public:
+    using QProgressBar::QProgressBar;
+    // Longest first; the first is what the row says (RunProgressPanel::progressText).
+    void setTexts(const QStringList& variants) {
+        m_variants = variants;
+        setToolTip(variants.value(0));
+        fit();
+    }
+    QString wholeText() const { return m_variants.value(0); }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override {
+        QProgressBar::resizeEvent(event);
+        fit();
+    }
+
+private:
+    void fit() {
+        const int room = width() - 12;  // the style's margins around the text
+        QString shown = m_variants.value(m_variants.size() - 1);
+        for (const QString& v : std::as_const(m_variants))
+            if (fontMetrics().horizontalAdvance(v) <= room) {
+                shown = v;
+                break;
+            }
+        setFormat(shown);
+    }
+    QStringList m_variants;
+};
+
 RunProgressPanel::RunProgressPanel(QWidget* parent) : QWidget(parent) {
     m_grid = new QGridLayout(this);
     m_grid->setContentsMargins(4, 4, 4, 4);
@@ -83,11 +117,11 @@ void RunProgressPanel::addRun(RunController* controller, const QColor& color) {
     row.name = new QLabel(nameHtml(color, controller->label()), this);
     row.state = new QLabel(RunController::stateName(controller->state()), this);
     row.state->setMinimumWidth(70);
-    row.bar = new QProgressBar(this);
+    row.bar = new FittedProgressBar(this);
     row.bar->setRange(0, 1000);
     row.bar->setValue(0);
     row.bar->setTextVisible(true);
-    row.bar->setFormat(tr("waiting"));
+    row.bar->setTexts({tr("waiting")});
     row.pause = new QToolButton(this);
     row.pause->setCheckable(true);
     row.pause->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
@@ -114,7 +148,7 @@ void RunProgressPanel::addRun(RunController* controller, const QColor& color) {
 
 QString RunProgressPanel::progressText(RunController* controller) const {
     auto it = m_rows.find(controller);
-    return it == m_rows.end() ? QString() : it->bar->text();
+    return it == m_rows.end() ? QString() : it->bar->wholeText();
 }
 
 void RunProgressPanel::updateProgress(RunController* controller, const wb::TrainingProgress& p) {
@@ -122,23 +156,29 @@ void RunProgressPanel::updateProgress(RunController* controller, const wb::Train
     if (it == m_rows.end()) return;
     if (p.phase == kTokenizingPhase) {  // a first run on a corpus: its bytes read, over two passes
         it->bar->setValue(int(p.phaseFraction * 1000));
-        it->bar->setFormat(
-            tr("%1% · tokenizing the corpus into its token store").arg(int(p.phaseFraction * 100)));
+        const QString percent = QStringLiteral("%1%").arg(int(p.phaseFraction * 100));
+        it->bar->setTexts({tr("%1 · tokenizing the corpus into its token store").arg(percent),
+                           tr("%1 · tokenizing").arg(percent), percent});
         return;
     }
     const double fraction = p.totalSteps > 0 ? double(p.step) / double(p.totalSteps) : 0.0;
     it->bar->setValue(int(fraction * 1000));
     if (p.phase == "paused") {
         // No ETA while paused: the time left counts from the resume, not on the wall clock meanwhile.
-        it->bar->setFormat(
-            tr("%1% · paused at step %2/%3").arg(int(fraction * 100)).arg(p.step).arg(p.totalSteps));
+        it->bar->setTexts(
+            {tr("%1% · paused at step %2/%3").arg(int(fraction * 100)).arg(p.step).arg(p.totalSteps),
+             tr("%1% · paused").arg(int(fraction * 100)), tr("paused")});
         return;
     }
-    QString text = QStringLiteral("%1% · step %2/%3").arg(int(fraction * 100)).arg(p.step).arg(p.totalSteps);
-    if (p.etaSeconds >= 0) text += tr(" · ETA %1").arg(toQt(wb::clockDuration(p.etaSeconds)));
+    // The whole text, then shorter ones for a narrow bar: the phase and the speed go first, then the ETA.
+    const QString steps =
+        QStringLiteral("%1% · step %2/%3").arg(int(fraction * 100)).arg(p.step).arg(p.totalSteps);
+    const QString eta =
+        p.etaSeconds >= 0 ? tr(" · ETA %1").arg(toQt(wb::clockDuration(p.etaSeconds))) : QString();
+    QString text = steps + eta;
     if (p.samplesPerSecond > 0) text += tr(" · %1 samples/s").arg(p.samplesPerSecond, 0, 'f', 0);
     if (!p.phase.empty() && p.phase != "training") text += QStringLiteral(" · ") + toQt(p.phase);
-    it->bar->setFormat(text);
+    it->bar->setTexts({text, steps + eta, steps, QStringLiteral("%1%").arg(int(fraction * 100))});
 }
 
 void RunProgressPanel::updateState(RunController* controller) {
@@ -160,16 +200,17 @@ void RunProgressPanel::updateState(RunController* controller) {
     }
     if (state == RunController::State::Completed) {
         it->bar->setValue(1000);
-        it->bar->setFormat(
-            tr("done · %1").arg(toQt(wb::clockDuration(controller->lastProgress().wallSeconds))));
+        it->bar->setTexts(
+            {tr("done · %1").arg(toQt(wb::clockDuration(controller->lastProgress().wallSeconds))),
+             tr("done")});
     } else if (state == RunController::State::Stopped) {
-        it->bar->setFormat(tr("stopped at step %1").arg(controller->lastProgress().step));
+        it->bar->setTexts({tr("stopped at step %1").arg(controller->lastProgress().step), tr("stopped")});
     } else if (state == RunController::State::Failed) {
-        it->bar->setFormat(tr("failed: %1").arg(controller->lastError().left(80)));
+        it->bar->setTexts({tr("failed: %1").arg(controller->lastError().left(80)), tr("failed")});
     } else if (state == RunController::State::Paused) {
         updateProgress(controller, controller->lastProgress());
     } else if (state == RunController::State::Queued) {
-        it->bar->setFormat(tr("queued (CPU runs go one after another)"));
+        it->bar->setTexts({tr("queued (CPU runs go one after another)"), tr("queued")});
     }
 }
 

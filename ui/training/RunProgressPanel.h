@@ -15,6 +15,8 @@ class QToolButton;
 
 namespace wbui {
 
+class FittedProgressBar;
+
 class RunProgressPanel : public QWidget {
     Q_OBJECT
 public:
@@ -36,7 +38,7 @@ private:
         QColor color;
         QLabel* name = nullptr;
         QLabel* state = nullptr;
-        QProgressBar* bar = nullptr;
+        FittedProgressBar* bar = nullptr;
         QToolButton* pause = nullptr;
         QToolButton* stop = nullptr;
     };

@@ -276,8 +276,8 @@ TEST(RunNames, ANewRunsNumberIsOneMoreThanItsFoldersHighest) {
     EXPECT_EQ(record.info.number, 7);
     EXPECT_EQ(record.shortName().rfind("run 7 · 11-24 ", 0), 0u) << record.shortName();
     EXPECT_EQ(record.defaultName().rfind("run 7 · tang-quatrains-7 LM · cpu", 0), 0u) << record.defaultName();
-    record.annotations.name = "mine";  // a name the user gave is shown as given
-    EXPECT_EQ(record.shortName(), "mine");
-    EXPECT_EQ(record.name(), "mine");
+    record.annotations.name = "mine";  // a name the user gave keeps the run's number (issue #63)
+    EXPECT_EQ(record.shortName(), "run 7 · mine");
+    EXPECT_EQ(record.name(), "run 7 · mine");
     EXPECT_EQ(wb::loadRunFolder(old).shortName().find("run "), std::string::npos);
 }

@@ -64,15 +64,16 @@ TEST(RunIdentity, RenamingFromTheRunsListRenamesEverywhere) {
     a.notes = "first run\nsecond line";
     ASSERT_TRUE(win.w->runsPanel()->annotate(dir, a));
     EXPECT_EQ(wb::readRunAnnotations(dir.toStdString()).name, "pattern baseline");
-    EXPECT_EQ(win.w->launcher()->runs()->at(0).label, QStringLiteral("pattern baseline"));
-    EXPECT_EQ(win.w->runsPanel()->runName(dir), QStringLiteral("pattern baseline"));
+    // The user's name after the run's number (issue #63: a named run lost its "run N").
+    EXPECT_EQ(win.w->launcher()->runs()->at(0).label, QStringLiteral("run 1 · pattern baseline"));
+    EXPECT_EQ(win.w->runsPanel()->runName(dir), QStringLiteral("run 1 · pattern baseline"));
     win.w->comparisonTable()->refresh();
-    EXPECT_TRUE(tableHasRun(win.w->comparisonTable()->table(), QStringLiteral("pattern baseline")));
-    EXPECT_TRUE(win.w->throughputChart()->categories().contains(QStringLiteral("#1 pattern baseline")))
+    EXPECT_TRUE(tableHasRun(win.w->comparisonTable()->table(), QStringLiteral("run 1 · pattern baseline")));
+    EXPECT_TRUE(win.w->throughputChart()->categories().contains(QStringLiteral("run 1 · pattern baseline")))
         << win.w->throughputChart()->categories().join(QStringLiteral(" | ")).toStdString();
     win.w->overlayChart()->flush();
     ASSERT_EQ(win.w->overlayChart()->plot()->graphCount(), 1);
-    EXPECT_EQ(win.w->overlayChart()->plot()->graph(0)->name(), QStringLiteral("pattern baseline"));
+    EXPECT_EQ(win.w->overlayChart()->plot()->graph(0)->name(), QStringLiteral("run 1 · pattern baseline"));
 
     // An empty name goes back to the default.
     a.name.clear();
@@ -178,11 +179,15 @@ TEST(RunIdentity, ThroughputBarsOfAnotherTaskHaveTheirOwnChart) {
         ASSERT_EQ(view->chart()->series().size(), 1);
         EXPECT_EQ(static_cast<QAbstractBarSeries*>(view->chart()->series()[0])->count(), 1);
     }
-    EXPECT_EQ(bars->categories()[0], QStringLiteral("#1 ") + QString::fromStdString(a.name));
-    // On screen the axis names the run by its number in the table; a file names it in full.
+    EXPECT_EQ(bars->categories()[0], QStringLiteral("run 1 · ") + QString::fromStdString(a.name));
+    // On screen the axis gives a name a third of the chart's width, its number first (issue #63: "#1" said
+    // neither which run nor which device); a file names it in full.
     auto* axis = qobject_cast<QBarCategoryAxis*>(charts[0]->chart()->axes(Qt::Vertical).value(0));
     ASSERT_NE(axis, nullptr);
-    EXPECT_EQ(axis->categories(), QStringList{QStringLiteral("#1")});
+    ASSERT_EQ(axis->categories().size(), 1);
+    EXPECT_TRUE(axis->categories()[0].startsWith(QStringLiteral("run 1 · a lang")))
+        << axis->categories()[0].toStdString();
+    EXPECT_TRUE(axis->categories()[0].endsWith(QStringLiteral("…"))) << axis->categories()[0].toStdString();
     const auto file = bars->exportView(0);
     auto* fileAxis = qobject_cast<QBarCategoryAxis*>(file->chart()->axes(Qt::Vertical).value(0));
     ASSERT_NE(fileAxis, nullptr);

@@ -173,10 +173,14 @@ std::string RunRecord::defaultName() const {
 
 // The config's own name is the experiment's (a preset's title, the app's folder id), shared by every run of
 // it, so it does not tell runs apart.
-std::string RunRecord::name() const { return annotations.name.empty() ? defaultName() : annotations.name; }
+// A name the user gave keeps the run's number before it (issue #63: a named run lost its "run N", the one
+// thing every list, chart and bar shares).
+std::string RunRecord::name() const {
+    return annotations.name.empty() ? defaultName() : numberPrefix() + annotations.name;
+}
 
 std::string RunRecord::shortName() const {
-    if (!annotations.name.empty()) return annotations.name;
+    if (!annotations.name.empty()) return numberPrefix() + annotations.name;
     const std::string start = localStart(info.startedAt, "%m-%d %H:%M:%S");
     return numberPrefix() + (start.empty() ? corpusName() : start + " · " + corpusName());
 }

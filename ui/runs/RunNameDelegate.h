@@ -1,0 +1,18 @@
+// The Runs list's Run column: each name fitted to the column among the names listed (fitRunName), so that
+// what every listed run shares is elided first and the run's number and start stay ("run 2 · 11-28 0…ang-
+// quatrains-7" had lost the time that tells two runs apart, issue #63).
+#pragma once
+
+#include <QStyledItemDelegate>
+
+namespace wbui {
+
+class RunNameDelegate : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
+};
+
+}  // namespace wbui
