@@ -56,7 +56,13 @@ QString fitRunName(const QString& name, const QStringList& shown, const QFontMet
         text = joined(parts, dropped);
         if (metrics.horizontalAdvance(text) <= width) return text;
     }
-    return metrics.elidedText(text, Qt::ElideRight, width);
+    // Still too wide: the rest cut in its middle after the number, so that the number and the start (at the
+    // end) stay (issue #45).
+    const QString head = parts.front() + kSeparator;
+    const int room = width - metrics.horizontalAdvance(head);
+    if (parts.size() < 2 || room < metrics.horizontalAdvance(QStringLiteral("m…m")))
+        return metrics.elidedText(text, Qt::ElideRight, width);
+    return head + metrics.elidedText(text.mid(head.size()), Qt::ElideMiddle, room);
 }
 
 QString distinctRunName(const QString& name, const QStringList& shown) {

@@ -182,6 +182,52 @@ TEST(MainWindow, ShortRunPlotsPointsAndFillsComparisonTable) {
     EXPECT_TRUE(panel->title().contains(QStringLiteral("bits/char"))) << panel->title().toStdString();
 }
 
+// Issue #63: a queued run's row changed its name when the run started (its number came only then). Each run
+// is numbered when it is queued, and keeps that number in its row, its chart and its folder.
+TEST(MainWindow, AQueuedRunKeepsItsNumberFromQueuedToDone) {
+    Window win;
+    win.prepareTinyRun(4);
+    win.w->deviceList()->setChecked(1, true);
+    ASSERT_TRUE(win.w->launcher()->startRuns());
+    RunCollection* runs = win.w->launcher()->runs();
+    ASSERT_EQ(runs->size(), 2);
+    QStringList queued;
+    for (int i = 0; i < runs->size(); ++i) queued << runs->at(i).label.section(QStringLiteral(" · "), 0, 0);
+    EXPECT_EQ(queued, (QStringList{QStringLiteral("run 1"), QStringLiteral("run 2")}));
+    RunProgressPanel* rows = win.w->trainingView()->progress();
+    EXPECT_TRUE(rows->rowLabel(runs->at(1).key).contains(QStringLiteral("run 2 · ")));
+    ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
+    for (int i = 0; i < runs->size(); ++i) {
+        EXPECT_TRUE(runs->at(i).label.startsWith(queued[i] + QStringLiteral(" · ")))
+            << runs->at(i).label.toStdString();
+        EXPECT_EQ(wb::loadRunFolder(runs->at(i).key.toStdString()).info.number, i + 1);
+    }
+    EXPECT_TRUE(rows->rowLabel(runs->at(1).key).contains(QStringLiteral("run 2 · ")));
+    // Started again: numbered after them.
+    ASSERT_TRUE(win.w->launcher()->startRuns());
+    EXPECT_TRUE(runs->at(2).label.startsWith(QStringLiteral("run 3 · "))) << runs->at(2).label.toStdString();
+    win.w->launcher()->stopAll();
+    ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
+}
+
+// Issue #63: the Training tab charted old runs that were ticked for comparison beside this session's. It
+// charts the runs trained here; Compare shows them all.
+TEST(MainWindow, TheTrainingTabChartsOnlyTheRunsTrainedHere) {
+    Window win;
+    ASSERT_TRUE(win.w->runsPanel()->openRunFolder(wbuitest::trainedLanguageModelRun()));
+    win.w->chartGrid()->flush();
+    EXPECT_EQ(win.w->chartGrid()->panelCount(), 0) << "opened to compare, not trained here";
+    win.prepareTinyRun(4);
+    ASSERT_TRUE(win.w->launcher()->startRuns());
+    ASSERT_TRUE(waitFor([&] { return !win.w->launcher()->scheduler()->anyPending(); }, 240000));
+    win.w->chartGrid()->flush();
+    ASSERT_EQ(win.w->launcher()->runs()->size(), 2);
+    EXPECT_EQ(win.w->chartGrid()->panelCount(), 1);
+    EXPECT_NE(win.w->chartGrid()->panel(win.w->launcher()->runs()->at(1).key), nullptr);
+    win.w->comparisonTable()->refresh();
+    EXPECT_EQ(win.w->comparisonTable()->rows().size(), 2u) << "Compare shows both";
+}
+
 // Running again compares the new run with the earlier one instead of wiping its charts; View → Clear
 // finished runs takes finished runs off the charts, and they stay in the Runs list.
 TEST(MainWindow, RunningAgainKeepsTheEarlierRunsCharts) {

@@ -58,7 +58,8 @@ QList<RunChartPanel*> RunChartGrid::panels() const {
 }
 
 void RunChartGrid::addPanel(const QString& key) {
-    if (m_panels.contains(key)) return;
+    const int index = m_runs->indexOf(key);
+    if (m_panels.contains(key) || index < 0 || !m_runs->at(index).trainedHere) return;
     auto* panel = new RunChartPanel(m_container);
     m_panels.insert(key, panel);
     m_dirty.insert(key);
@@ -94,7 +95,8 @@ void RunChartGrid::relayout() {
 
 void RunChartGrid::flush() {
     QStringList names;
-    for (int i = 0; i < m_runs->size(); ++i) names << m_runs->at(i).label;
+    for (int i = 0; i < m_runs->size(); ++i)
+        if (m_runs->at(i).trainedHere) names << m_runs->at(i).label;
     for (RunChartPanel* panel : std::as_const(m_panels)) panel->setShownNames(names);
     for (const QString& key : std::as_const(m_dirty)) {
         const int i = m_runs->indexOf(key);

@@ -1,4 +1,5 @@
-// One live chart panel per run, side by side in a grid (two columns, more for many runs). Follows the
+// One live chart panel per run trained in this window (RunEntry::trainedHere; runs opened only to compare
+// them are Compare's), side by side in a grid (two columns, more for many runs). Follows the
 // RunCollection; metric bursts only mark panels dirty, a ≤ 30 Hz throttle syncs and replots them.
 #pragma once
 

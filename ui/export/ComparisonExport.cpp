@@ -8,6 +8,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 
+#include <memory>
+
 #include "charts/ComparisonTable.h"
 #include "charts/OverlayChart.h"
 #include "charts/RunChartGrid.h"
@@ -77,7 +79,16 @@ bool ComparisonExport::exportBundle(const QString& dir) {
     for (int i = 0; i < runs->size(); ++i) {
         const RunEntry& e = runs->at(i);
         const QString id = QFileInfo(e.key).fileName();
-        if (RunChartPanel* panel = m_views.grid->panel(e.key)) {
+        // A run opened only to compare it has no panel on the Training tab: one is drawn for the file.
+        std::unique_ptr<RunChartPanel> drawn;
+        RunChartPanel* panel = m_views.grid->panel(e.key);
+        if (!panel) {
+            drawn = std::make_unique<RunChartPanel>();
+            drawn->resize(900, 560);
+            drawn->sync(e, true);
+            panel = drawn.get();
+        }
+        {
             panel->fitHeading(900);  // the image's width, not the screen's
             const bool saved = PlotFiles::savePlot(panel->plot(), dir + QStringLiteral("/run-%1.png").arg(id),
                                                    &error, 900, 560);

@@ -18,7 +18,10 @@ struct RunEntry {
     QString key;    // the run folder's absolute path: unique and stable
     QString label;  // legend text: the run's name (RunRecord::name), and the host of a foreign run
     QColor color;
-    bool live = false;     // trained in this session (metrics still arriving)
+    bool live = false;  // trained in this session (metrics still arriving)
+    // Started or resumed in this window, and still so once it ends: the Training tab charts these only (it
+    // showed old runs ticked for comparison beside this session's, issue #63); Compare shows every run.
+    bool trainedHere = false;
     wb::RunRecord record;  // config, info and every metric record so far
 };
 

@@ -47,7 +47,7 @@ void RunController::setState(State state) {
 
 void RunController::start() {
     if (m_state != State::Queued) return;
-    auto* worker = new TrainingWorker(m_config, m_runDir, m_corpus, m_channel, m_resume, m_plan);
+    auto* worker = new TrainingWorker(m_config, m_runDir, m_corpus, m_channel, m_resume, m_newRun);
     worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::started, worker, &TrainingWorker::run);
     connect(&m_thread, &QThread::finished, worker, &QObject::deleteLater);

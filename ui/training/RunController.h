@@ -31,8 +31,8 @@ public:
                   std::shared_ptr<const wb::Corpus> corpus, QObject* parent = nullptr);
     // Continues the run in runDir from its last checkpoint with new totals (the Runs list's Resume).
     void setResume(const ResumeRequest& request) { m_resume = request; }
-    // How the run's length was fitted to a time budget, for its run.json (RunLauncher::setFittedPlan).
-    void setPlan(const wb::RunPlan& plan) { m_plan = plan; }
+    // What was settled about a new run before it started: its number while queued, how its length was fitted.
+    void setNewRun(const NewRunPlan& plan) { m_newRun = plan; }
     bool resuming() const { return m_resume.has_value(); }
     ~RunController() override;
 
@@ -78,7 +78,7 @@ private:
     wb::TrainingProgress m_progress;
     QString m_lastError;
     std::optional<ResumeRequest> m_resume;
-    wb::RunPlan m_plan;
+    NewRunPlan m_newRun;
 };
 
 }  // namespace wbui

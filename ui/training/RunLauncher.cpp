@@ -6,6 +6,8 @@
 #include <QFileInfo>
 #include <QSettings>
 
+#include <algorithm>
+
 #include "common/ErrorPresenter.h"
 #include "corpus/CorpusPanel.h"
 #include "experiment/ExperimentPanel.h"
@@ -50,6 +52,7 @@ RunEntry newRunEntry(const QString& dir, const wb::ExperimentConfig& config, con
     RunEntry entry;
     entry.key = dir;
     entry.live = true;
+    entry.trainedHere = true;
     entry.record.dir = toStd(dir);
     entry.record.config = config;
     entry.record.info.id = config.name;
@@ -199,15 +202,21 @@ bool RunLauncher::startRuns() {
     m_scheduler->setSequentialCpu(m_views.devices->sequentialCpu());
     const QString stamp = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
     const auto corpus = m_views.corpus->corpus();
+    // Each run numbered now, so that its row and chart keep their name from queued to done (the session
+    // keeps the number unless another program's run took it meanwhile); after the runs still queued here.
+    std::int64_t number = std::max(wb::nextRunNumber(toStd(m_runsRoot)), m_lastReserved + 1);
     for (const auto& choice : choices) {
         wb::ExperimentConfig c = onDevice(config, choice);
-        const wb::RunPlan plan = fittedPlanFor(c);
+        NewRunPlan newRun{number, fittedPlanFor(c)};
+        m_lastReserved = number++;
         const QString dir = uniqueRunDir(stamp + QLatin1Char('-') + deviceTag(choice.device));
         c.name = toStd(QFileInfo(dir).fileName());
-        const int index = m_runs->add(newRunEntry(dir, c, choice));
+        RunEntry entry = newRunEntry(dir, c, choice);
+        entry.record.info.number = newRun.reservedNumber;
+        const int index = m_runs->add(std::move(entry));
         const QString label = m_runs->at(index).label;
         auto* controller = new RunController(c, dir, label, corpus);
-        controller->setPlan(plan);
+        controller->setNewRun(newRun);
         launch(controller, m_runs->at(index).color);
         Q_EMIT logLine(tr("%1: run folder %2").arg(label, dir));
     }
@@ -240,6 +249,7 @@ bool RunLauncher::resumeRun(const QString& dir, const ResumeRequest& request) {
     m_runs->remove(dir);  // and its progress row with it: the resumed sitting gets a new one
     m_scheduler->removeFinished([&dir](const RunController* c) { return c->runDir() == dir; });
     entry.live = true;
+    entry.trainedHere = true;
     entry.record.info.status = wb::RunStatus::Running;  // the folder says how it ended last time
     const int index = m_runs->add(std::move(entry));
     const RunEntry& added = m_runs->at(index);

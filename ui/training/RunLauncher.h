@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QString>
 
+#include <cstdint>
 #include <vector>
 
 #include "training/RunController.h"
@@ -104,6 +105,7 @@ private:
     RunCollection* m_runs;
     RunScheduler* m_scheduler;
     QString m_runsRoot;
+    std::int64_t m_lastReserved = 0;  // the highest number a run started here was given
     bool m_closing = false;
 };
 

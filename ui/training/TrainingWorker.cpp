@@ -13,13 +13,13 @@ namespace wbui {
 TrainingWorker::TrainingWorker(wb::ExperimentConfig config, QString runDir,
                                std::shared_ptr<const wb::Corpus> corpus,
                                std::shared_ptr<TrainingChannel> channel, std::optional<ResumeRequest> resume,
-                               wb::RunPlan plan)
+                               NewRunPlan newRun)
     : m_config(std::move(config)),
       m_runDir(std::move(runDir)),
       m_corpus(std::move(corpus)),
       m_channel(std::move(channel)),
       m_resume(resume),
-      m_plan(plan) {}
+      m_newRun(newRun) {}
 
 // A corpus on disk (a file, a folder, a prepared corpus) trains from its token store, so that the run reads
 // it as the CLI does and a large one is not encoded in memory; the app's loaded copy is used only for a
@@ -57,7 +57,10 @@ void TrainingWorker::run() {
                                           m_resume->learningRate)
                 : std::make_unique<wb::TrainingJob>(m_config, toStd(m_runDir), corpusInMemory(), tokenizing);
         wb::TrainingJob& job = *owned;
-        if (!m_resume) job.setPlan(m_plan);
+        if (!m_resume) {
+            job.setPlan(m_newRun.plan);
+            job.reserveNumber(m_newRun.reservedNumber);
+        }
         m_channel->attach(&job);
         // The callbacks run here, on the worker thread: copy into the channel, signal at most once per
         // drain, never touch the GUI.

@@ -25,14 +25,21 @@ struct ResumeRequest {
     double learningRate = 0;
 };
 
+// What the app settled about a new run before it started: the number its row showed while it was queued
+// (kept when no run took it meanwhile), and how its length was fitted to a time budget (run.json's "plan").
+struct NewRunPlan {
+    std::int64_t reservedNumber = 0;
+    wb::RunPlan plan;
+};
+
 class TrainingWorker : public QObject {
     Q_OBJECT
 public:
-    // With `resume`, continues the run in runDir from its checkpoint instead of starting a new one. `plan`:
-    // how a new run's length was fitted to a time budget (run.json's "plan").
+    // With `resume`, continues the run in runDir from its checkpoint instead of starting a new one; else
+    // `newRun` says what was settled about the new run.
     TrainingWorker(wb::ExperimentConfig config, QString runDir, std::shared_ptr<const wb::Corpus> corpus,
                    std::shared_ptr<TrainingChannel> channel, std::optional<ResumeRequest> resume = {},
-                   wb::RunPlan plan = {});
+                   NewRunPlan newRun = {});
 
 public Q_SLOTS:
     void run();
@@ -51,7 +58,7 @@ private:
     std::shared_ptr<const wb::Corpus> m_corpus;
     std::shared_ptr<TrainingChannel> m_channel;
     std::optional<ResumeRequest> m_resume;
-    wb::RunPlan m_plan;
+    NewRunPlan m_newRun;
 };
 
 }  // namespace wbui

@@ -184,6 +184,7 @@ TEST(FitToSeconds, CutsMaxStepsToTheMostThatFitValidationsIncluded) {
     EXPECT_EQ(fitted.train.maxSteps, 1092);
     EXPECT_EQ(plan.steps, 1092);
     EXPECT_EQ(plan.stepsAsked, 4200);
+    EXPECT_EQ(fitted.train.lrScheduleSteps, 4200) << "the cosine of the run asked for: it learns faster";
     EXPECT_DOUBLE_EQ(plan.estimatedSeconds, 600);
     EXPECT_DOUBLE_EQ(plan.budgetSeconds, 600);
     EXPECT_DOUBLE_EQ(plan.calibrationUsPerSample, 15625);

@@ -82,3 +82,24 @@ TEST(LrSchedule, ARunRecordsTheRateOfEachLoggedStep) {
     EXPECT_LT(lr.front().value, lr[2].value) << "warming up";
     EXPECT_LT(lr.back().value, lr[3].value) << "decaying";
 }
+
+// Issue #63: a run cut short of a longer plan (the first run fitted to the machine) keeps that plan's rates:
+// its cosine spans lr_schedule_steps, not its own fewer steps; a run planned longer than that spans its own.
+TEST(LrSchedule, ARunCutShortKeepsTheRatesOfTheLongerPlan) {
+    TrainConfig t;
+    t.learningRate = 0.004;
+    t.lrSchedule = LrSchedule::Cosine;
+    t.lrWarmupSteps = 100;
+    t.lrScheduleSteps = 4200;
+    for (std::int64_t step : {0, 99, 100, 1000, 1399})
+        EXPECT_DOUBLE_EQ(scheduledLearningRate(t, step, 1400), scheduledLearningRate(t, step, 4200)) << step;
+    EXPECT_GT(scheduledLearningRate(t, 1399, 1400), 0.9 * t.learningRate * 0.5) << "far from decayed";
+    EXPECT_DOUBLE_EQ(scheduledLearningRate(t, 5000, 8000), [&] {
+        TrainConfig own = t;
+        own.lrScheduleSteps = 0;
+        return scheduledLearningRate(own, 5000, 8000);
+    }()) << "a longer run spans its own steps";
+    t.lrScheduleSteps = 0;
+    EXPECT_NEAR(scheduledLearningRate(t, 1399, 1400), 0, 1e-5 * t.learningRate)
+        << "0: decays over the run's own";
+}

@@ -20,6 +20,7 @@ RunEntry entry(const QString& key) {
     e.key = key;
     e.label = key;
     e.live = true;
+    e.trainedHere = true;
     e.record.dir = key.toStdString();
     e.record.info.id = key.toStdString();
     return e;
@@ -74,6 +75,30 @@ TEST(RunChartPanelHeading, ALongNameElidesInTheMiddleWithTheWholeInTheTooltip) {
     EXPECT_TRUE(title->text().contains(QChar(0x2026))) << title->text().toStdString();
     EXPECT_EQ(panel.toolTip(), entry.label);
     EXPECT_EQ(panel.title(), entry.label);
+}
+
+// Issue #63: two runs that differ only by device, in narrow charts: the title keeps each run's number and its
+// device, and drops the corpus they share ("run 1 · tang-quatrains-7 …read · fp32" had lost the thread
+// count).
+TEST(RunChartPanelHeading, TheDeviceThatTellsRunsApartStaysInANarrowChart) {
+    const QString one = QStringLiteral("run 1 · tang-quatrains-7 LM · cpu · 1 thread · fp32 · 12-02 11:05");
+    const QString two = QStringLiteral("run 2 · tang-quatrains-7 LM · cpu · 2 threads · fp32 · 12-02 11:19");
+    RunChartPanel panel;
+    panel.resize(360, 240);
+    panel.show();
+    panel.setShownNames({one, two});
+    RunEntry entry;
+    entry.key = QStringLiteral("/runs/2");
+    entry.label = two;
+    entry.color = Qt::blue;
+    panel.sync(entry, true);
+    QApplication::processEvents();
+    auto* title = qobject_cast<QCPTextElement*>(panel.plot()->plotLayout()->element(0, 0));
+    ASSERT_NE(title, nullptr);
+    EXPECT_TRUE(title->text().startsWith(QStringLiteral("run 2 · … ·"))) << title->text().toStdString();
+    EXPECT_TRUE(title->text().contains(QStringLiteral("2 threads"))) << title->text().toStdString();
+    EXPECT_TRUE(title->text().endsWith(QStringLiteral("11:19"))) << title->text().toStdString();
+    EXPECT_EQ(panel.toolTip(), two);
 }
 
 // The 5-gram line is labelled in the units of the axis it is drawn on (the loss, nats a character) as well

@@ -22,7 +22,10 @@
 #include "charts/ComparisonTable.h"
 #include "charts/OverlayChart.h"
 #include "charts/RunChartGrid.h"
+#include "common/ErrorPresenter.h"
 #include "common/PageTabs.h"
+#include "corpus/CorpusPanel.h"
+#include "experiment/ExperimentPanel.h"
 #include "help/UserGuide.h"
 #include "runs/RunCollection.h"
 #include "runs/RunsPanel.h"
@@ -228,5 +231,45 @@ TEST(GuideScreenshots, TheWindowFillingThisScreen) {
     w->mainTabs()->setCurrentIndex(1);
     w->comparisonTable()->refresh();
     EXPECT_LE(w->minimumSizeHint().width(), screen.width());
+    save(w, folder, (prefix + QStringLiteral("compare.png")).toUtf8().constData());
+}
+
+// Issue #63's screenshots: two runs of the default experiment that differ only by device (one CPU thread,
+// two), trained here for a few steps, on the window filling this screen (run it under Xvfb at 1024x768,
+// 1280x800, and at 1920x1080 with QT_SCALE_FACTOR=2): the Training tab's chart titles and the Runs list, then
+// Compare's legends and throughput bars, each keeping the device that tells the runs apart. Files
+// window-WxH[@2x]-two-devices-{training,compare}.png.
+TEST(GuideScreenshots, TwoRunsThatDifferOnlyByDevice) {
+    const QString folder = qEnvironmentVariable("LSTM_WORKBENCH_SCREENSHOTS");
+    if (folder.isEmpty()) GTEST_SKIP() << "set LSTM_WORKBENCH_SCREENSHOTS to make them";
+    wbuitest::TestWindow win;
+    MainWindow* w = win.w.get();
+    const QSize screen = w->screen()->availableGeometry().size();
+    const qreal scale = w->screen()->devicePixelRatio();
+    const QString prefix = QStringLiteral("window-%1x%2%3-two-devices-")
+                               .arg(int(screen.width() * scale))
+                               .arg(int(screen.height() * scale))
+                               .arg(scale > 1 ? QStringLiteral("@%1x").arg(scale) : QString());
+    w->resize(screen);
+    const int side = std::clamp(screen.width() / 4, 420, 640);
+    w->findChild<QSplitter*>(QStringLiteral("mainSplitter"))->setSizes({side, screen.width() - side});
+    w->show();
+    ASSERT_TRUE(w->corpusPanel()->loadPrepared(QStringLiteral("tang-quatrains-7")))
+        << "prepare tang-quatrains-7 and point LSTM_WORKBENCH_DATA at the corpus cache";
+    wbuitest::waitForCorpusReads(w);
+    wb::ExperimentConfig config = w->experimentPanel()->config();
+    config.train.maxSteps = 40;
+    config.train.validateEvery = 10;
+    config.train.lrWarmupSteps = 5;
+    w->experimentPanel()->setConfig(config);
+    w->deviceList()->setCheckedLabels({QStringLiteral("CPU · 1 thread"), QStringLiteral("CPU · 2 threads")});
+    ASSERT_EQ(w->deviceList()->checkedLabels().size(), 2);
+    ASSERT_TRUE(w->launcher()->startRuns()) << w->errors()->lastError().toStdString();
+    ASSERT_TRUE(wbuitest::waitFor([&] { return !w->launcher()->scheduler()->anyPending(); }, 600000));
+    w->runsPanel()->refresh();
+    w->sideTabs()->showPage(w->runsPanel());
+    w->mainTabs()->setCurrentIndex(0);
+    save(w, folder, (prefix + QStringLiteral("training.png")).toUtf8().constData());
+    w->mainTabs()->setCurrentIndex(1);
     save(w, folder, (prefix + QStringLiteral("compare.png")).toUtf8().constData());
 }

@@ -185,9 +185,9 @@ TEST(RunIdentity, ThroughputBarsOfAnotherTaskHaveTheirOwnChart) {
     auto* axis = qobject_cast<QBarCategoryAxis*>(charts[0]->chart()->axes(Qt::Vertical).value(0));
     ASSERT_NE(axis, nullptr);
     ASSERT_EQ(axis->categories().size(), 1);
-    EXPECT_TRUE(axis->categories()[0].startsWith(QStringLiteral("run 1 · a lang")))
+    EXPECT_TRUE(axis->categories()[0].startsWith(QStringLiteral("run 1 · a")))
         << axis->categories()[0].toStdString();
-    EXPECT_TRUE(axis->categories()[0].endsWith(QStringLiteral("…"))) << axis->categories()[0].toStdString();
+    EXPECT_TRUE(axis->categories()[0].contains(QStringLiteral("…"))) << axis->categories()[0].toStdString();
     const auto file = bars->exportView(0);
     auto* fileAxis = qobject_cast<QBarCategoryAxis*>(file->chart()->axes(Qt::Vertical).value(0));
     ASSERT_NE(fileAxis, nullptr);

@@ -29,15 +29,16 @@ TEST(RunNames, WhatTheShownRunsShareIsElidedFirstLongestFirst) {
         fitRunName(kTwo, shown, metrics,
                    metrics.horizontalAdvance(QStringLiteral("run 2 · … · 2 threads · … · 11-28 09:30")));
     EXPECT_EQ(narrow, QStringLiteral("run 2 · … · 2 threads · … · 11-28 09:30"));
-    // Narrower still: cut at its end, its number first.
+    // Narrower still: cut in its middle, its number first.
     const QString tiny =
         fitRunName(kTwo, shown, metrics, metrics.horizontalAdvance(QStringLiteral("run 2 · … ·")));
     EXPECT_TRUE(tiny.startsWith(QStringLiteral("run 2"))) << tiny.toStdString();
     EXPECT_LE(metrics.horizontalAdvance(tiny), metrics.horizontalAdvance(QStringLiteral("run 2 · … ·")));
-    // Alone, nothing is shared: the end is cut.
+    // Alone, nothing is shared: cut in its middle, its number and its start kept.
     const QString alone = fitRunName(kTwo, {kTwo}, metrics, metrics.horizontalAdvance(corpusOut));
-    EXPECT_TRUE(alone.startsWith(QStringLiteral("run 2 · tang-quatrains-7 LM"))) << alone.toStdString();
-    EXPECT_TRUE(alone.endsWith(QStringLiteral("…"))) << alone.toStdString();
+    EXPECT_TRUE(alone.startsWith(QStringLiteral("run 2 · tang"))) << alone.toStdString();
+    EXPECT_TRUE(alone.endsWith(QStringLiteral("09:30"))) << alone.toStdString();
+    EXPECT_TRUE(alone.contains(QStringLiteral("…"))) << alone.toStdString();
 }
 
 TEST(RunNames, TheDistinctNameKeepsTheNumberAndWhatDiffers) {

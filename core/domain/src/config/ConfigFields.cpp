@@ -303,6 +303,16 @@ std::vector<ConfigField> buildTable() {
         .defaults("100", "0")
         .onForm("Training", "LR warm-up")
         .affixes("", " steps");
+    add({"train", "lr_schedule_steps", "--lr-schedule-steps", "learning-rate schedule length",
+         "Steps the cosine decay spans at least (0 = the run's own steps): a run cut short of a longer plan "
+         "keeps that plan's learning rates"})
+        .initial("0")
+        .integer([](C& c) -> std::int64_t& { return c.train.lrScheduleSteps; })
+        .range(0, big)
+        .zero("the run's steps")
+        .defaults("0", "0")
+        .onForm("Training", "LR decays over")
+        .affixes("", " steps");
     add({"train", "weight_decay", "--weight-decay", "weight decay",
          "Decoupled weight decay (AdamW): each step shrinks the weight matrices by lr x decay (0 = off)"})
         .initial("0")

@@ -394,19 +394,34 @@ bool isRunFolder(const std::string& dir) {
            fs::is_regular_file(fs::path(dir) / runfiles::kRun, ec);
 }
 
-std::int64_t nextRunNumber(const std::string& parentDir) {
-    std::int64_t highest = 0;
+namespace {
+
+// The numbers of the run folders in parentDir (an unreadable neighbour has none).
+std::vector<std::int64_t> runNumbers(const std::string& parentDir) {
+    std::vector<std::int64_t> numbers;
     std::error_code ec;
     for (fs::directory_iterator it(parentDir, ec), end; !ec && it != end; it.increment(ec)) {
         const auto runJson = it->path() / runfiles::kRun;
         if (!fs::is_regular_file(runJson, ec)) continue;
-        try {  // an unreadable neighbour has no number to exceed
-            highest =
-                std::max(highest, RunInfo::fromJson(readFile(runJson.string()), runJson.string()).number);
+        try {
+            numbers.push_back(RunInfo::fromJson(readFile(runJson.string()), runJson.string()).number);
         } catch (const std::exception&) {
         }
     }
-    return highest + 1;
+    return numbers;
+}
+
+}  // namespace
+
+std::int64_t nextRunNumber(const std::string& parentDir) {
+    const auto numbers = runNumbers(parentDir);
+    return (numbers.empty() ? 0 : *std::max_element(numbers.begin(), numbers.end())) + 1;
+}
+
+std::int64_t runNumberFor(const std::string& parentDir, std::int64_t reserved) {
+    const auto numbers = runNumbers(parentDir);
+    if (reserved > 0 && std::find(numbers.begin(), numbers.end(), reserved) == numbers.end()) return reserved;
+    return (numbers.empty() ? 0 : *std::max_element(numbers.begin(), numbers.end())) + 1;
 }
 
 std::string runNumberLockPath(const std::string& parentDir) {

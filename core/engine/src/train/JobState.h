@@ -30,7 +30,9 @@ struct JobState {
     ProgressState progress;  // restored from the checkpoint when resuming
     std::vector<MetricRecord> records;
     RunInfo info;
-    RunPlan plan;                 // how a time budget fitted the run's length (run.json's "plan"), if it did
+    RunPlan plan;  // how a time budget fitted the run's length (run.json's "plan"), if it did
+    std::int64_t reservedNumber =
+        0;                        // the number shown while the run was queued (TrainingJob::reserveNumber)
     std::string precisionChoice;  // why this precision, when the config asked for auto (run.json, the log)
     // When the job began to be made: its first step's time from here is run.json's startup_seconds.
     std::chrono::steady_clock::time_point madeAt = std::chrono::steady_clock::now();

@@ -12,9 +12,11 @@
 
 namespace wb {
 
-// step: the steps done before this one. plannedSteps <= 0: no known end, so no decay.
+// step: the steps done before this one. plannedSteps <= 0: no known end, so no decay. The decay spans
+// lr_schedule_steps when the run plans fewer (a run cut short of a longer plan keeps its rates).
 inline double scheduledLearningRate(const TrainConfig& tc, std::int64_t step, std::int64_t plannedSteps) {
     const double peak = tc.learningRate;
+    if (plannedSteps > 0) plannedSteps = std::max(plannedSteps, tc.lrScheduleSteps);
     if (tc.lrWarmupSteps > 0 && step < tc.lrWarmupSteps)
         return peak * static_cast<double>(step + 1) / static_cast<double>(tc.lrWarmupSteps);
     if (tc.lrSchedule != LrSchedule::Cosine || plannedSteps <= tc.lrWarmupSteps) return peak;

@@ -184,6 +184,8 @@ void TrainingJob::joinAsRankZero(const DistributedSpec& spec) {
 
 void TrainingJob::setPlan(const RunPlan& plan) { m->plan = plan; }
 
+void TrainingJob::reserveNumber(std::int64_t number) { m->reservedNumber = number; }
+
 RunSummary TrainingJob::run(const TrainingCallbacks& callbacks) {
     TrainingSession session(*m, callbacks);
     return session.run();

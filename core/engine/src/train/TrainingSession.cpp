@@ -150,7 +150,7 @@ void TrainingSession::openRunFolder() {
         } catch (const std::exception&) {
             // A folder that takes the run but not the lock file: numbered without it.
         }
-        info.number = nextRunNumber(parent);
+        info.number = runNumberFor(parent, m_job.reservedNumber);
         info.plan = m_job.plan;
     }
     // Held to the session's end (a live owner); a resume claims it once its checkpoint loads (buildModel).

@@ -3,7 +3,7 @@
 // …eads" lost the very words that told the runs apart). A name is read as parts joined by " · " (the run's
 // number, corpus and task, device words, precision, start); the parts every shown run shares go first,
 // longest first, each as one "…", so that the number and what differs stay. Only when that is not enough is
-// the rest cut at its end.
+// the rest cut in its middle (the number at its start and the start time at its end stay, issue #45).
 #pragma once
 
 #include <QFontMetrics>

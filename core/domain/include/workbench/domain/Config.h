@@ -84,7 +84,10 @@ struct TrainConfig {
     std::int64_t epochs{};
     std::int64_t maxSteps{};  // 0 = no limit; otherwise stops after this many steps
     LrSchedule lrSchedule{};
-    std::int64_t lrWarmupSteps{};      // linear warm-up from 0 to learningRate; 0 = none
+    std::int64_t lrWarmupSteps{};  // linear warm-up from 0 to learningRate; 0 = none
+    // The steps the cosine schedule spans at least (0: the run's planned steps): a run cut short of a longer
+    // plan (fitToSeconds) keeps that plan's learning rates, which learn faster than the same steps decayed.
+    std::int64_t lrScheduleSteps{};
     double weightDecay{};              // decoupled (AdamW): weights shrink by lr * decay each step; 0 = off
     double gradClip{};                 // max L2 norm; 0 = off
     std::int64_t validateEvery{};      // steps; 0 = once per epoch

@@ -214,6 +214,10 @@ bool isRunFolder(const std::string& dir);  // has config.json and run.json
 // none). The caller holds runNumberLockPath(parentDir) until the new run's run.json is written, so that two
 // runs started at once (two devices, two windows) never share one.
 std::int64_t nextRunNumber(const std::string& parentDir);
+// The same for a run whose number was shown before it started (the app's queued runs: issue #63, a queued
+// run's row changed its name when it started): `reserved` when no run in parentDir has it, else
+// nextRunNumber. Under the same lock.
+std::int64_t runNumberFor(const std::string& parentDir, std::int64_t reserved);
 std::string runNumberLockPath(const std::string& parentDir);
 // annotations.json of a run folder: {} when there is none; InputError naming the file when it is malformed.
 RunAnnotations readRunAnnotations(const std::string& dir);

@@ -66,6 +66,9 @@ public:
     // How the run's length was fitted to a time budget (fitToSeconds, workbench/engine/SweepEstimate.h), for
     // run.json's "plan". Call before run(); a resumed run keeps the plan its folder holds.
     void setPlan(const RunPlan& plan);
+    // The run's number as the app showed it while the run was queued: kept when no run beside it has taken it
+    // meanwhile (runNumberFor), else the next free one. Call before run().
+    void reserveNumber(std::int64_t number);
     ~TrainingJob();
     TrainingJob(const TrainingJob&) = delete;
     TrainingJob& operator=(const TrainingJob&) = delete;
