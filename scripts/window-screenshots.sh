@@ -13,6 +13,6 @@ for size in 1024x768 1280x800 1920x1080@2; do
   scale=1
   [ "$size" != "$screen" ] && scale=${size#*@}
   echo "window-screenshots: $screen at scale $scale"
-  QT_SCALE_FACTOR=$scale LSTM_WORKBENCH_SCREENSHOTS=$PWD/docs/screenshots LSTM_WORKBENCH_DATA=$data \
+  QT_QPA_PLATFORM=xcb QT_SCALE_FACTOR=$scale LSTM_WORKBENCH_SCREENSHOTS=$PWD/docs/screenshots LSTM_WORKBENCH_DATA=$data \
     xvfb-run -a -s "-screen 0 ${screen}x24" build/bin/ui_tests --gtest_filter="$filter" | tail -3
 done

@@ -65,6 +65,15 @@ QString fitRunName(const QString& name, const QStringList& shown, const QFontMet
     return head + metrics.elidedText(text.mid(head.size()), Qt::ElideMiddle, room);
 }
 
+QStringList differingRunParts(const QString& name, const QStringList& shown) {
+    const QStringList parts = name.split(kSeparator);
+    const std::vector<bool> shared = sharedParts(parts, name, shown);
+    QStringList out;
+    for (int i = 1; i < parts.size(); ++i)
+        if (!shared[std::size_t(i)]) out << parts[i];
+    return out;
+}
+
 QString distinctRunName(const QString& name, const QStringList& shown) {
     const QStringList parts = name.split(kSeparator);
     return joined(parts, sharedParts(parts, name, shown));

@@ -15,6 +15,7 @@
 
 #include "charts/ReplotThrottle.h"
 #include "runs/RunCollection.h"
+#include "runs/RunNameDelegate.h"
 #include "workbench/domain/Format.h"
 #include "workbench/graphics/QtConversions.h"
 
@@ -116,6 +117,8 @@ ComparisonTable::ComparisonTable(RunCollection* runs, QWidget* parent) : QWidget
     m_table->horizontalHeader()->setSectionResizeMode(kRun, QHeaderView::Stretch);
     m_table->horizontalHeader()->setMinimumSectionSize(60);
     m_table->setTextElideMode(Qt::ElideMiddle);
+    // The runs' names with what they all share elided first, as in the Runs list (issue #63).
+    m_table->setItemDelegateForColumn(kRun, new RunNameDelegate(m_table));
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);

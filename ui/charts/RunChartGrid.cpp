@@ -4,6 +4,7 @@
 #include <QGridLayout>
 #include <QLabel>
 
+#include <algorithm>
 #include <cmath>
 
 #include "charts/ReplotThrottle.h"
@@ -83,14 +84,25 @@ void RunChartGrid::relayout() {
         grid->addWidget(hint, 0, 0);
         return;
     }
-    const int columns =
-        list.size() <= 1 ? 1 : (list.size() <= 4 ? 2 : int(std::ceil(std::sqrt(double(list.size())))));
+    const int columns = columnsFor(int(list.size()), viewport()->width());
+    m_columns = columns;
     const int rows = (int(list.size()) + columns - 1) / columns;
     for (int i = 0; i < list.size(); ++i) grid->addWidget(list[i], i / columns, i % columns);
     // The panels share the whole area (they stayed at their minimum size, a corner of an empty page);
     // rows and columns left over from an earlier, larger grid take nothing.
     for (int r = 0; r < grid->rowCount(); ++r) grid->setRowStretch(r, r < rows ? 1 : 0);
     for (int c = 0; c < grid->columnCount(); ++c) grid->setColumnStretch(c, c < columns ? 1 : 0);
+}
+
+int RunChartGrid::columnsFor(int panels, int width) {
+    const int wanted = panels <= 1 ? 1 : (panels <= 4 ? 2 : int(std::ceil(std::sqrt(double(panels)))));
+    const int fit = std::max(1, width / kMinPanelWidth);
+    return std::min(wanted, fit);
+}
+
+void RunChartGrid::resizeEvent(QResizeEvent* event) {
+    QScrollArea::resizeEvent(event);
+    if (columnsFor(int(panels().size()), viewport()->width()) != m_columns) relayout();
 }
 
 void RunChartGrid::flush() {

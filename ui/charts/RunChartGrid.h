@@ -24,9 +24,16 @@ public:
     // Syncs every dirty panel now (tests, export).
     void flush();
 
+protected:
+    // A narrower page takes fewer columns: two charts side by side wider than the page scrolled it sideways.
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void relayout();
     void addPanel(const QString& key);
+    // Two columns for 2 to 4 panels, a square grid for more, fewer when the width does not hold them.
+    static int columnsFor(int panels, int width);
+    static constexpr int kMinPanelWidth = 300;  // a panel's plot (280) and its margins
 
     RunCollection* m_runs = nullptr;
     QWidget* m_container = nullptr;
@@ -34,6 +41,7 @@ private:
     QSet<QString> m_dirty;
     QSet<QString> m_rebuild;
     ReplotThrottle* m_throttle = nullptr;
+    int m_columns = 1;
 };
 
 }  // namespace wbui

@@ -128,9 +128,10 @@ void ThroughputChart::fill(QChart* chart, const Kind& kind, bool wholeNames) con
     else
         chart->setTitle(kind.title.isEmpty() ? tr("Throughput") : tr("Throughput, %1").arg(kind.title));
     // A stacked series with one set per run, zero everywhere but its own category: one bar per run, each
-    // in the run's colour. On screen the axis gives a name at most a third of the chart's width (a whole
-    // name took the narrow chart's width from its bars), what the runs share elided first: the run's number
-    // and what tells it apart stay ("#1 #2 #4" said neither which run nor which device, issue #63).
+    // in the run's colour. On screen the axis gives a name two short lines (a whole name took the narrow
+    // chart's width from its bars): the run's number, and under it what its name does not share with the
+    // other bars' (the device words first), cut to a third of the chart's width ("#1 #2 #4" said neither
+    // which run nor which device, issue #63).
     auto* series = new QHorizontalStackedBarSeries();
     auto* y = new QBarCategoryAxis();
     QStringList names;
@@ -145,7 +146,10 @@ void ThroughputChart::fill(QChart* chart, const Kind& kind, bool wholeNames) con
         // A numbered run's name starts with its number ("run 12 · …"); the tag leads the others.
         const bool numbered = bar.name.startsWith(QStringLiteral("run "));
         const QString whole = numbered ? bar.name : number + QLatin1Char(' ') + bar.name;
-        QString shown = fitRunName(whole, names, metrics, room);
+        const QString lead = whole.section(QStringLiteral(" · "), 0, 0);
+        const QString differs = metrics.elidedText(
+            differingRunParts(whole, names).join(QStringLiteral(" · ")), Qt::ElideRight, room);
+        QString shown = differs.isEmpty() ? lead : lead + QStringLiteral("<br>") + differs.toHtmlEscaped();
         if (categories.contains(shown)) shown = number + QLatin1Char(' ') + shown;  // categories are unique
         categories << (wholeNames ? whole : shown);
         auto* set = new QBarSet(bar.name);

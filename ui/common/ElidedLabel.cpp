@@ -3,6 +3,8 @@
 
 #include <QResizeEvent>
 
+#include "workbench/graphics/RunNames.h"
+
 namespace wbui {
 
 ElidedLabel::ElidedLabel(QWidget* parent, Qt::TextElideMode mode) : QLabel(parent), m_mode(mode) {
@@ -32,8 +34,16 @@ void ElidedLabel::resizeEvent(QResizeEvent* event) {
     elide();
 }
 
+void ElidedLabel::setShownRunNames(const QStringList& names) {
+    m_runName = true;
+    m_runNames = names;
+    elide();
+}
+
 void ElidedLabel::elide() {
-    const QString shown = fontMetrics().elidedText(m_full, m_mode, std::max(0, width() - 2 * margin()));
+    const int room = std::max(0, width() - 2 * margin());
+    const QString shown = m_runName ? fitRunName(m_full, m_runNames, fontMetrics(), room)
+                                    : fontMetrics().elidedText(m_full, m_mode, room);
     if (shown != text()) QLabel::setText(shown);
 }
 

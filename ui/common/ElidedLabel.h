@@ -13,6 +13,9 @@ public:
     explicit ElidedLabel(QWidget* parent = nullptr, Qt::TextElideMode mode = Qt::ElideMiddle);
 
     void setFullText(const QString& text);
+    // A run's name among the names shown beside it: fitted with fitRunName (what they all share elided first,
+    // its number kept) instead of cut in the middle.
+    void setShownRunNames(const QStringList& names);
     QString fullText() const { return m_full; }
     QSize minimumSizeHint() const override;
     QSize sizeHint() const override;
@@ -24,6 +27,8 @@ private:
     void elide();
     QString m_full;
     Qt::TextElideMode m_mode;
+    QStringList m_runNames;
+    bool m_runName = false;
 };
 
 }  // namespace wbui

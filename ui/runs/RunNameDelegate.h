@@ -1,6 +1,7 @@
-// The Runs list's Run column: each name fitted to the column among the names listed (fitRunName), so that
-// what every listed run shares is elided first and the run's number and start stay ("run 2 · 11-28 0…ang-
-// quatrains-7" had lost the time that tells two runs apart, issue #63).
+// The run names of a list (the Runs list's Run column, Compare's table): each fitted to its column among the
+// names listed (fitRunName), so that what every listed run shares is elided first and the run's number and
+// what tells it apart stay ("run 2 · 11-28 0…ang-quatrains-7" had lost the time that tells two runs apart,
+// issue #63).
 #pragma once
 
 #include <QStyledItemDelegate>

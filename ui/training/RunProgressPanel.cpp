@@ -7,6 +7,7 @@
 #include <QStyle>
 #include <QToolButton>
 
+#include "common/ElidedLabel.h"
 #include "training/TrainingWorker.h"
 #include "workbench/domain/Format.h"
 #include "workbench/graphics/QtConversions.h"
@@ -52,15 +53,16 @@ RunProgressPanel::RunProgressPanel(QWidget* parent) : QWidget(parent) {
     m_grid->setContentsMargins(4, 4, 4, 4);
     m_grid->setHorizontalSpacing(8);
     m_grid->setVerticalSpacing(2);
-    m_grid->setColumnStretch(2, 1);
+    m_grid->setColumnStretch(3, 1);
     m_placeholder =
         new QLabel(tr("No runs yet. Tick devices and press Run (F5) to train the experiment on each."), this);
     m_placeholder->setStyleSheet(QStringLiteral("color: palette(mid);"));
-    m_grid->addWidget(m_placeholder, 0, 0, 1, 5);
+    m_grid->addWidget(m_placeholder, 0, 0, 1, 6);
 }
 
 void RunProgressPanel::clear() {
     for (auto it = m_rows.begin(); it != m_rows.end(); ++it) {
+        delete it->swatch;
         delete it->name;
         delete it->state;
         delete it->bar;
@@ -72,18 +74,16 @@ void RunProgressPanel::clear() {
     m_placeholder->show();
 }
 
-namespace {
-QString nameHtml(const QColor& color, const QString& label) {
-    return QStringLiteral("<span style='color:%1'>■</span> %2").arg(color.name(), label.toHtmlEscaped());
-}
-}  // namespace
-
 void RunProgressPanel::relabel(const QString& runDir, const QString& label) {
     for (auto it = m_rows.begin(); it != m_rows.end(); ++it)
-        if (it.key()->runDir() == runDir) {
-            it->name->setText(nameHtml(it->color, label));
-            it->name->setToolTip(label);
-        }
+        if (it.key()->runDir() == runDir) it->name->setFullText(label);
+    refitNames();
+}
+
+void RunProgressPanel::refitNames() {
+    QStringList names;
+    for (const Row& row : std::as_const(m_rows)) names << row.name->fullText();
+    for (const Row& row : std::as_const(m_rows)) row.name->setShownRunNames(names);
 }
 
 void RunProgressPanel::removeRun(const QString& runDir) {
@@ -96,16 +96,18 @@ void RunProgressPanel::removeRun(const QString& runDir) {
 void RunProgressPanel::removeRow(RunController* controller) {
     const auto it = m_rows.find(controller);
     if (it == m_rows.end()) return;
-    for (QWidget* w : std::initializer_list<QWidget*>{it->name, it->state, it->bar, it->pause, it->stop})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{it->swatch, it->name, it->state, it->bar, it->pause, it->stop})
         delete w;
     disconnect(controller, nullptr, this, nullptr);
     m_rows.erase(it);
     if (m_rows.isEmpty()) m_placeholder->show();
+    refitNames();
 }
 
 QString RunProgressPanel::rowLabel(const QString& runDir) const {
     for (auto it = m_rows.begin(); it != m_rows.end(); ++it)
-        if (it.key()->runDir() == runDir) return it->name->text();
+        if (it.key()->runDir() == runDir) return it->name->fullText();
     return {};
 }
 
@@ -114,7 +116,10 @@ void RunProgressPanel::addRun(RunController* controller, const QColor& color) {
     const int r = m_grid->rowCount();
     Row row;
     row.color = color;
-    row.name = new QLabel(nameHtml(color, controller->label()), this);
+    row.swatch = new QLabel(QStringLiteral("<span style='color:%1'>■</span>").arg(color.name()), this);
+    row.name = new ElidedLabel(this);
+    row.name->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);  // whole when there is room
+    row.name->setFullText(controller->label());
     row.state = new QLabel(RunController::stateName(controller->state()), this);
     row.state->setMinimumWidth(70);
     row.bar = new FittedProgressBar(this);
@@ -129,12 +134,14 @@ void RunProgressPanel::addRun(RunController* controller, const QColor& color) {
     row.stop = new QToolButton(this);
     row.stop->setIcon(style()->standardIcon(QStyle::SP_MediaStop));
     row.stop->setToolTip(tr("Stop this run; what it learned so far is saved in its run folder"));
-    m_grid->addWidget(row.name, r, 0);
-    m_grid->addWidget(row.state, r, 1);
-    m_grid->addWidget(row.bar, r, 2);
-    m_grid->addWidget(row.pause, r, 3);
-    m_grid->addWidget(row.stop, r, 4);
+    m_grid->addWidget(row.swatch, r, 0);
+    m_grid->addWidget(row.name, r, 1);
+    m_grid->addWidget(row.state, r, 2);
+    m_grid->addWidget(row.bar, r, 3);
+    m_grid->addWidget(row.pause, r, 4);
+    m_grid->addWidget(row.stop, r, 5);
     m_rows.insert(controller, row);
+    refitNames();
 
     connect(row.pause, &QToolButton::toggled, controller,
             [controller](bool on) { controller->setPaused(on); });

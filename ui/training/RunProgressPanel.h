@@ -15,6 +15,7 @@ class QToolButton;
 
 namespace wbui {
 
+class ElidedLabel;
 class FittedProgressBar;
 
 class RunProgressPanel : public QWidget {
@@ -24,11 +25,11 @@ public:
 
     void addRun(RunController* controller, const QColor& color);
     void clear();
-    // The row of the run in runDir gets the name the charts give it now (its number arrives once it starts).
+    // The row of the run in runDir gets the name the charts give it now (its start time once it starts).
     void relabel(const QString& runDir, const QString& label);
     // The rows of the run in runDir go (it left the charts).
     void removeRun(const QString& runDir);
-    QString rowLabel(const QString& runDir) const;  // what a row says, for tests; "" when none
+    QString rowLabel(const QString& runDir) const;  // a row's whole name, for tests; "" when none
     int rowCount() const { return m_rows.size(); }
     // For tests and the status bar: "42% · ETA 0:12".
     QString progressText(RunController* controller) const;
@@ -36,7 +37,8 @@ public:
 private:
     struct Row {
         QColor color;
-        QLabel* name = nullptr;
+        QLabel* swatch = nullptr;     // the run's colour, as its chart and legend draw it
+        ElidedLabel* name = nullptr;  // fitted among the rows' names: a whole one widened the page
         QLabel* state = nullptr;
         FittedProgressBar* bar = nullptr;
         QToolButton* pause = nullptr;
@@ -45,6 +47,7 @@ private:
     void updateProgress(RunController* controller, const wb::TrainingProgress& progress);
     void updateState(RunController* controller);
     void removeRow(RunController* controller);
+    void refitNames();  // every row's name among the others'
 
     QGridLayout* m_grid = nullptr;
     QLabel* m_placeholder = nullptr;

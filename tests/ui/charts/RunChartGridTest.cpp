@@ -55,6 +55,26 @@ TEST(RunChartGrid, PanelsShareTheWholeArea) {
         EXPECT_GT(grid.panel(key)->plot()->height(), viewport->height() * 4 / 10);
 }
 
+// Issue #63: two panels side by side were wider than a narrow page (1920x1080 at scale 2), which scrolled
+// sideways and cut the second chart's title. A page too narrow for two columns stacks them.
+TEST(RunChartGrid, ANarrowPageStacksThePanelsInsteadOfScrollingSideways) {
+    RunCollection runs;
+    RunChartGrid grid(&runs);
+    grid.resize(520, 700);
+    grid.show();
+    runs.add(entry(QStringLiteral("/runs/a")));
+    runs.add(entry(QStringLiteral("/runs/b")));
+    QApplication::processEvents();
+    grid.flush();
+    QApplication::processEvents();
+    ASSERT_EQ(grid.panelCount(), 2);
+    EXPECT_EQ(grid.panel(QStringLiteral("/runs/a"))->x(), grid.panel(QStringLiteral("/runs/b"))->x());
+    EXPECT_LE(grid.widget()->width(), grid.viewport()->width());
+    grid.resize(1000, 700);
+    QApplication::processEvents();
+    EXPECT_NE(grid.panel(QStringLiteral("/runs/a"))->x(), grid.panel(QStringLiteral("/runs/b"))->x());
+}
+
 // Issue #45: a run's name in a narrow chart lost both its ends ("ng-quatrains-7 LM · … · 11-27 00:1"). It
 // is elided in the middle, keeping the start and the time that tell runs apart, and whole in the tooltip.
 TEST(RunChartPanelHeading, ALongNameElidesInTheMiddleWithTheWholeInTheTooltip) {

@@ -42,6 +42,10 @@ TEST(RunNames, WhatTheShownRunsShareIsElidedFirstLongestFirst) {
 }
 
 TEST(RunNames, TheDistinctNameKeepsTheNumberAndWhatDiffers) {
+    EXPECT_EQ(differingRunParts(kOne, {kOne, kTwo}),
+              (QStringList{QStringLiteral("1 thread"), QStringLiteral("11-28 09:12")}));
+    EXPECT_EQ(differingRunParts(QStringLiteral("run 3 · baseline"), {}),
+              QStringList{QStringLiteral("baseline")});
     EXPECT_EQ(distinctRunName(kOne, {kOne, kTwo}), QStringLiteral("run 1 · … · 1 thread · … · 11-28 09:12"));
     EXPECT_EQ(distinctRunName(kOne, {kOne}), kOne);
     // A part shared with only some of the others is what tells it apart from the rest: it stays.

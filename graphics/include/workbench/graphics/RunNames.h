@@ -18,5 +18,8 @@ QString fitRunName(const QString& name, const QStringList& shown, const QFontMet
 // Without a width: the run's number and the parts it does not share with all of `shown`, the shared ones
 // as "…" (a narrow axis: "run 2 · … · 2 threads · … · 11-28 09:30").
 QString distinctRunName(const QString& name, const QStringList& shown);
+// The parts after the run's number that `name` does not share with every one of `shown`, in order
+// ("2 threads", "12-02 11:19"): what a line under the number says in the narrowest room.
+QStringList differingRunParts(const QString& name, const QStringList& shown);
 
 }  // namespace wbui
