@@ -281,8 +281,9 @@ void ExperimentPanel::setBatchSize(std::int64_t size) {
     refresh();
 }
 
-void ExperimentPanel::setMaxSteps(std::int64_t steps) {
-    m_config.train.maxSteps = steps;
+void ExperimentPanel::setRunLength(std::int64_t maxSteps, std::int64_t lrScheduleSteps) {
+    m_config.train.maxSteps = maxSteps;
+    m_config.train.lrScheduleSteps = lrScheduleSteps;
     writeWidgets();
     refresh();
 }

@@ -45,7 +45,9 @@ public:
     QStringList switchTask(wb::Task task);
     void setLearningRate(double rate);
     void setBatchSize(std::int64_t size);
-    void setMaxSteps(std::int64_t steps);  // the first run fitted to the machine (RunControls)
+    // The first run fitted to the machine (RunControls): its max steps, and the steps its learning-rate
+    // schedule spans.
+    void setRunLength(std::int64_t maxSteps, std::int64_t lrScheduleSteps);
 
     // The loaded corpus: path for DataConfig::corpus, and what the summary needs to size the vocabulary.
     void setCorpus(const QString& path, wb::CorpusFormat format, std::int64_t distinctChars,

@@ -147,7 +147,7 @@ void RunControls::showEstimate(double seconds, const QDateTime& timedBefore) {
         if (const wb::RunPlan plan = m_launcher->fittedPlanFor(runs.front()); plan.fitted())
             text += QLatin1Char(' ') +
                     tr("The first run is cut to %1 of its %2 steps to take about %3 here (a few steps timed "
-                       "here: %4 µs a sample); a longer Max steps trains longer.")
+                       "here: %4 µs a sample); raise Max steps on the Experiment page to train longer.")
                         .arg(plan.steps)
                         .arg(plan.stepsAsked)
                         .arg(toQt(wb::humanSeconds(plan.budgetSeconds)))

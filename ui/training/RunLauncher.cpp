@@ -161,7 +161,7 @@ void RunLauncher::applyFittedPlan(const wb::ExperimentConfig& fitted, const wb::
                                      {QStringLiteral("asked"), qint64(plan.stepsAsked)},
                                      {QStringLiteral("estimate"), plan.estimatedSeconds},
                                      {QStringLiteral("usPerSample"), plan.calibrationUsPerSample}});
-    m_views.experiment->setMaxSteps(plan.steps);
+    m_views.experiment->setRunLength(fitted.train.maxSteps, fitted.train.lrScheduleSteps);
 }
 
 wb::RunPlan RunLauncher::fittedPlanFor(const wb::ExperimentConfig& planned) const {

@@ -53,7 +53,8 @@ public:
     // The experiment's config on each ticked device, as startRuns would train them (no folder made). False
     // with *why (one sentence) when there is nothing to run.
     bool plannedRuns(std::vector<wb::ExperimentConfig>* runs, QString* why) const;
-    // The first run fitted to this machine (RunControls): the Experiment page's max steps become plan.steps,
+    // The first run fitted to this machine (RunControls): the Experiment page takes its length (max steps and
+    // the learning-rate schedule's steps),
     // and a run that trains `fitted` (as plannedRuns makes it) records the plan in its run.json. Kept in the
     // settings, so that a run started after a relaunch records it too.
     void applyFittedPlan(const wb::ExperimentConfig& fitted, const wb::RunPlan& plan);

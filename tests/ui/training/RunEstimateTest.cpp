@@ -187,7 +187,8 @@ TEST(RunEstimate, TheFirstRunIsCutToFitItsBudgetAndItsRunSaysSo) {
     wbuitest::TestWindow win;
     win.prepareTinyRun(100000);
     wb::ExperimentConfig longRun = win.w->experimentPanel()->config();
-    longRun.train.epochs = 0;  // only max steps: 100000 of them
+    longRun.train.epochs = 0;                           // only max steps: 100000 of them
+    longRun.train.lrSchedule = wb::LrSchedule::Cosine;  // as the default experiment: its rates are kept
     win.w->experimentPanel()->setConfig(longRun);
     RunControls* controls = win.w->runControls();
     controls->setFirstRunBudget(3);
@@ -198,6 +199,8 @@ TEST(RunEstimate, TheFirstRunIsCutToFitItsBudgetAndItsRunSaysSo) {
     EXPECT_LT(steps, 100000) << text.toStdString();
     EXPECT_GE(steps, 1);
     EXPECT_TRUE(text.startsWith(QStringLiteral("About "))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("on the ticked device ("))) << text.toStdString();
+    EXPECT_EQ(win.w->experimentPanel()->config().train.lrScheduleSteps, 100000) << "the asked run's rates";
     EXPECT_TRUE(text.contains(QStringLiteral("The first run is cut to %1 of its 100000 steps").arg(steps)))
         << text.toStdString();
     EXPECT_TRUE(text.contains(QStringLiteral("µs a sample"))) << text.toStdString();
@@ -215,7 +218,7 @@ TEST(RunEstimate, TheFirstRunIsCutToFitItsBudgetAndItsRunSaysSo) {
     EXPECT_LE(plan.estimatedSeconds, 3);
 
     // Once: the next estimate fits nothing, and a run of another length records no plan.
-    win.w->experimentPanel()->setMaxSteps(100000);
+    win.w->experimentPanel()->setRunLength(100000, 0);
     ASSERT_TRUE(controls->estimate());
     ASSERT_TRUE(waitForEstimate(controls));
     EXPECT_EQ(win.w->experimentPanel()->config().train.maxSteps, 100000);
