@@ -90,7 +90,9 @@ RunLauncher::~RunLauncher() { shutdown(); }
 void RunLauncher::setRunsDirectory(const QString& dir) {
     QDir().mkpath(dir);
     const QString canonical = QFileInfo(dir).canonicalFilePath();
-    m_runsRoot = canonical.isEmpty() ? QFileInfo(dir).absoluteFilePath() : canonical;
+    const QString root = canonical.isEmpty() ? QFileInfo(dir).absoluteFilePath() : canonical;
+    if (root != m_runsRoot) m_lastReserved = 0;  // the numbers given out were another folder's
+    m_runsRoot = root;
 }
 
 wb::ExperimentConfig RunLauncher::experimentAsSet() const {
