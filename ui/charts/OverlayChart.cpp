@@ -14,16 +14,20 @@
 
 #include "workbench/graphics/QCustomPlot.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "charts/ReplotThrottle.h"
 #include "runs/RunCollection.h"
 #include "workbench/graphics/QtConversions.h"
+#include "workbench/graphics/RunNames.h"
 
 namespace wbui {
 
-// The metric, x axis, log scale and smoothing controls; returns the Fit button.
+// The metric, x axis, log scale and smoothing controls, in two rows when the chart is narrow (in one they
+// set the Compare page's width, which scrolled sideways on a 1024-pixel screen, issue #63); returns the Fit
+// button.
 QToolButton* OverlayChart::buildToolbar(QVBoxLayout* layout) {
     auto* bar = new QHBoxLayout;
     m_metricBox = new QComboBox(this);
@@ -32,9 +36,14 @@ QToolButton* OverlayChart::buildToolbar(QVBoxLayout* layout) {
         m_metricBox->addItem(m_metrics.back().title);
     }
     m_metricBox->setToolTip(tr("The metric plotted for every run"));
+    // Narrow enough for the Compare page on a small screen; the list opens as wide as its items.
+    m_metricBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_metricBox->setMinimumContentsLength(10);
     m_axisBox = new QComboBox(this);
     for (auto mode : {XAxisMode::Step, XAxisMode::Epoch, XAxisMode::Samples, XAxisMode::WallSeconds})
         m_axisBox->addItem(xAxisTitle(mode));
+    m_axisBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_axisBox->setMinimumContentsLength(8);
     m_axisBox->setToolTip(
         tr("Compare by step, epoch, samples seen or wall-clock time (which device learns faster)"));
     m_logBox = new QCheckBox(tr("log scale"), this);
@@ -49,19 +58,26 @@ QToolButton* OverlayChart::buildToolbar(QVBoxLayout* layout) {
     bar->addWidget(m_metricBox);
     bar->addWidget(new QLabel(tr("x axis:"), this));
     bar->addWidget(m_axisBox);
-    bar->addWidget(m_logBox);
-    bar->addWidget(new QLabel(tr("Smoothing:"), this));
-    bar->addWidget(m_smoothSlider);
-    bar->addWidget(reset);
     bar->addStretch(1);
-    layout->addLayout(bar);
+    auto* view = new QHBoxLayout;
+    view->addWidget(m_logBox);
+    view->addWidget(new QLabel(tr("Smoothing:"), this));
+    view->addWidget(m_smoothSlider);
+    view->addWidget(reset);
+    view->addStretch(1);
+    m_toolbar = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_toolbar->addLayout(bar);
+    m_toolbar->addLayout(view);
+    m_toolbarRows[0] = bar;
+    m_toolbarRows[1] = view;
+    layout->addLayout(m_toolbar);
     return reset;
 }
 
 // The plot with its hover tracer and read-out box.
 void OverlayChart::buildPlot(QVBoxLayout* layout) {
     m_plot = new QCustomPlot(this);
-    m_plot->setMinimumSize(400, 260);
+    m_plot->setMinimumSize(300, 220);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setNoAntialiasingOnDrag(true);
     styleLossPlot(m_plot);
@@ -87,6 +103,20 @@ void OverlayChart::buildPlot(QVBoxLayout* layout) {
     layout->addWidget(m_plot, 1);
 }
 
+void OverlayChart::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitToolbar();
+    fitLegend(m_plot->width());
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void OverlayChart::fitToolbar() {
+    const int oneRow =
+        m_toolbarRows[0]->sizeHint().width() + m_toolbar->spacing() + m_toolbarRows[1]->sizeHint().width();
+    const auto direction = width() >= oneRow ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_toolbar->direction() != direction) m_toolbar->setDirection(direction);
+}
+
 void OverlayChart::updateEmptyHint() {
     m_emptyHint->setVisible(m_series.isEmpty());
     m_plot->legend->setVisible(!m_series.isEmpty());  // an empty legend is a stray box in the corner
@@ -100,6 +130,10 @@ OverlayChart::OverlayChart(RunCollection* runs, QWidget* parent) : QWidget(paren
     QToolButton* reset = buildToolbar(layout);
 
     buildPlot(layout);
+    // As narrow as the wider of the toolbar's rows or the plot allows: set here, so that the layout does not
+    // make the toolbar in one row the chart's minimum (fitToolbar stacks them below that width).
+    setMinimumWidth(std::max({m_plot->minimumWidth(), m_toolbarRows[0]->minimumSize().width(),
+                              m_toolbarRows[1]->minimumSize().width()}));
 
     m_throttle = new ReplotThrottle(this);
     connect(m_throttle, &ReplotThrottle::due, this, &OverlayChart::syncPending);
@@ -235,7 +269,18 @@ void OverlayChart::syncPending() {
     m_plot->yAxis->setLabel(m_metrics[std::size_t(m_metric)].title);
     applyAxes();
     updateEmptyHint();
+    fitLegend(m_plot->width());
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void OverlayChart::fitLegend(int width) {
+    QStringList names;
+    for (int i = 0; i < m_runs->size(); ++i) names << m_runs->at(i).label;
+    const QFontMetrics metrics(m_plot->legend->font());
+    const int room = std::max(120, width * 3 / 4 - 40);  // the legend's icons and margins take the rest
+    for (auto it = m_series.cbegin(); it != m_series.cend(); ++it)
+        if (const int i = m_runs->indexOf(it.key()); i >= 0 && it->graph)
+            it->graph->setName(fitRunName(m_runs->at(i).label, names, metrics, room));
 }
 
 void OverlayChart::syncRun(const QString& key, bool rebuild) {

@@ -13,9 +13,11 @@
 
 #include "workbench/graphics/LossCurves.h"
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
+class QHBoxLayout;
 class QCPGraph;
 class QCPItemText;
 class QCPItemTracer;
@@ -54,10 +56,17 @@ public:
     int pointCount() const;
     // Rebuilds every series and replots now, without waiting for the throttle (export, tests).
     void flush();
+    // The legend's names fitted to a plot `width` pixels wide (fitRunName: what the runs share elided
+    // first): a whole name wider than a narrow plot was cut at its start, run number included. An export
+    // fits them to the image's width, the screen to the plot's.
+    void fitLegend(int width);
     // The hover read-out for a position in plot pixels (what the user sees next to the mouse).
     QString readoutAt(const QPointF& pixel);
     // The line across an empty chart that says how to fill it; "" while runs are drawn.
     QString emptyHint() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct Series {
@@ -75,12 +84,15 @@ private:
     void applyAxes();
     void updateEmptyHint();
     void onMouseMove(QMouseEvent* event);
+    void fitToolbar();  // its two rows side by side when they fit, else one above the other
 
     RunCollection* m_runs = nullptr;
     QCustomPlot* m_plot = nullptr;
     QComboBox* m_metricBox = nullptr;
     QComboBox* m_axisBox = nullptr;
     QCheckBox* m_logBox = nullptr;
+    QBoxLayout* m_toolbar = nullptr;
+    QHBoxLayout* m_toolbarRows[2] = {nullptr, nullptr};
     QSlider* m_smoothSlider = nullptr;
     QCPItemTracer* m_tracer = nullptr;
     QCPItemText* m_readout = nullptr;

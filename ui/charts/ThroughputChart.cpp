@@ -22,6 +22,9 @@ namespace wbui {
 ThroughputChart::ThroughputChart(QWidget* parent) : QWidget(parent), m_layout(new QVBoxLayout(this)) {
     m_layout->setContentsMargins(0, 0, 0, 0);
     m_layout->setSpacing(2);
+    // Room for the axis's two short lines ("run 2", "2 threads") beside bars that can still be read: the
+    // splitter squeezed it to "ru…" beside a narrow overlay.
+    setMinimumWidth(160);
     chartAt(0)->chart()->setTitle(tr("Throughput: bars appear as runs finish"));
     setToolTip(tr("Training throughput in samples per second, warm-up, validation and checkpoints excluded"));
 }

@@ -32,9 +32,12 @@ bool ComparisonExport::fail(const QString& error, const QString& hint) {
 bool ComparisonExport::exportChart(const QString& path) {
     m_views.overlay->flush();
     QString error;
-    if (!PlotFiles::savePlot(m_views.overlay->plot(), path, &error, PlotFiles::kWidth, PlotFiles::kHeight,
-                             PlotFiles::caption(tr("LSTM Workbench comparison"), m_views.runs->records())))
-        return fail(error, tr("\n\nPick another folder or file name."));
+    m_views.overlay->fitLegend(PlotFiles::kWidth);  // the image's width, not the screen's
+    const bool saved =
+        PlotFiles::savePlot(m_views.overlay->plot(), path, &error, PlotFiles::kWidth, PlotFiles::kHeight,
+                            PlotFiles::caption(tr("LSTM Workbench comparison"), m_views.runs->records()));
+    m_views.overlay->fitLegend(m_views.overlay->plot()->width());
+    if (!saved) return fail(error, tr("\n\nPick another folder or file name."));
     Q_EMIT statusMessage(tr("Chart saved to %1").arg(path), 6000);
     return true;
 }
@@ -54,6 +57,7 @@ bool ComparisonExport::exportBundle(const QString& dir) {
     OverlayChart* overlay = m_views.overlay;
     RunCollection* runs = m_views.runs;
     overlay->flush();
+    overlay->fitLegend(PlotFiles::kWidth);  // the images' width (the screen's again below)
     m_views.grid->flush();
     m_views.table->refresh();
     QString error;
@@ -76,6 +80,7 @@ bool ComparisonExport::exportBundle(const QString& dir) {
         }
     }
     overlay->setXAxisMode(shown);
+    overlay->fitLegend(overlay->plot()->width());
     for (int i = 0; i < runs->size(); ++i) {
         const RunEntry& e = runs->at(i);
         const QString id = QFileInfo(e.key).fileName();

@@ -1,6 +1,12 @@
 // The Compare tab's overlay chart: its metrics come from the runs' records by name; empty, it says what
 // fills it.
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 #include "charts/OverlayChart.h"
 #include "runs/RunCollection.h"
@@ -63,4 +69,25 @@ TEST(OverlayChart, AnEmptyChartSaysWhatFillsIt) {
     EXPECT_TRUE(chart.emptyHint().isEmpty());
     runs.remove(QStringLiteral("/runs/a"));
     EXPECT_FALSE(chart.emptyHint().isEmpty());
+}
+
+// Issue #63: the Compare page scrolled sideways on a 1024-pixel screen and at 1920x1080 at scale 2, its
+// chart's controls in one row setting its width. Narrow, they stack in two rows, and the chart's minimum
+// width is the wider row's or the plot's.
+TEST(OverlayChart, ItsControlsStackWhenTheChartIsNarrow) {
+    RunCollection runs;
+    OverlayChart chart(&runs);
+    chart.resize(1000, 500);
+    chart.show();
+    QApplication::processEvents();
+    const auto* log = chart.findChild<QCheckBox*>();
+    const auto* metric = chart.findChild<QComboBox*>();
+    ASSERT_NE(log, nullptr);
+    ASSERT_NE(metric, nullptr);
+    EXPECT_LT(std::abs(log->geometry().center().y() - metric->geometry().center().y()), metric->height())
+        << "wide: one row";
+    EXPECT_LE(chart.minimumWidth(), 360);
+    chart.resize(chart.minimumWidth(), 500);
+    QApplication::processEvents();
+    EXPECT_GT(log->geometry().top(), metric->geometry().bottom()) << "narrow: two rows";
 }
