@@ -62,6 +62,21 @@ void save(QWidget* widget, const QString& folder, const char* name) {
     QApplication::processEvents();
     ASSERT_TRUE(widget->grab().save(QDir(folder).filePath(QLatin1String(name)))) << name;
 }
+
+// The window filling this screen in the first launch's layout (MainWindow::restoreSettings, whatever earlier
+// tests left), shown: the files' name prefix, "window-WxH[@2x]-", in the screen's own pixels.
+QString fillTheScreen(MainWindow* w) {
+    const QSize screen = w->screen()->availableGeometry().size();
+    const qreal scale = w->screen()->devicePixelRatio();
+    w->resize(screen);
+    const int side = std::clamp(screen.width() / 4, 420, 640);
+    w->findChild<QSplitter*>(QStringLiteral("mainSplitter"))->setSizes({side, screen.width() - side});
+    w->show();
+    return QStringLiteral("window-%1x%2%3-")
+        .arg(int(screen.width() * scale))
+        .arg(int(screen.height() * scale))
+        .arg(scale > 1 ? QStringLiteral("@%1x").arg(scale) : QString());
+}
 }  // namespace
 
 TEST(GuideScreenshots, TheTourAt1280x800) {
@@ -181,16 +196,7 @@ TEST(GuideScreenshots, TheWindowFillingThisScreen) {
     MainWindow* w = win.w.get();
     tickFirstLaunchDevices(w);
     const QSize screen = w->screen()->availableGeometry().size();
-    const qreal scale = w->screen()->devicePixelRatio();
-    const QString prefix = QStringLiteral("window-%1x%2%3-")
-                               .arg(int(screen.width() * scale))
-                               .arg(int(screen.height() * scale))
-                               .arg(scale > 1 ? QStringLiteral("@%1x").arg(scale) : QString());
-    w->resize(screen);
-    // The first launch's layout on this screen (MainWindow::restoreSettings), whatever earlier tests left.
-    const int side = std::clamp(screen.width() / 4, 420, 640);
-    w->findChild<QSplitter*>(QStringLiteral("mainSplitter"))->setSizes({side, screen.width() - side});
-    w->show();
+    const QString prefix = fillTheScreen(w);
     ASSERT_TRUE(w->corpusPanel()->loadPrepared(QStringLiteral("tang-quatrains-7")))
         << "prepare tang-quatrains-7 and point LSTM_WORKBENCH_DATA at the corpus cache";
     wbuitest::waitForCorpusReads(w);
@@ -244,16 +250,7 @@ TEST(GuideScreenshots, TwoRunsThatDifferOnlyByDevice) {
     if (folder.isEmpty()) GTEST_SKIP() << "set LSTM_WORKBENCH_SCREENSHOTS to make them";
     wbuitest::TestWindow win;
     MainWindow* w = win.w.get();
-    const QSize screen = w->screen()->availableGeometry().size();
-    const qreal scale = w->screen()->devicePixelRatio();
-    const QString prefix = QStringLiteral("window-%1x%2%3-two-devices-")
-                               .arg(int(screen.width() * scale))
-                               .arg(int(screen.height() * scale))
-                               .arg(scale > 1 ? QStringLiteral("@%1x").arg(scale) : QString());
-    w->resize(screen);
-    const int side = std::clamp(screen.width() / 4, 420, 640);
-    w->findChild<QSplitter*>(QStringLiteral("mainSplitter"))->setSizes({side, screen.width() - side});
-    w->show();
+    const QString prefix = fillTheScreen(w) + QStringLiteral("two-devices-");
     ASSERT_TRUE(w->corpusPanel()->loadPrepared(QStringLiteral("tang-quatrains-7")))
         << "prepare tang-quatrains-7 and point LSTM_WORKBENCH_DATA at the corpus cache";
     wbuitest::waitForCorpusReads(w);

@@ -413,10 +413,7 @@ std::vector<std::int64_t> runNumbers(const std::string& parentDir) {
 
 }  // namespace
 
-std::int64_t nextRunNumber(const std::string& parentDir) {
-    const auto numbers = runNumbers(parentDir);
-    return (numbers.empty() ? 0 : *std::max_element(numbers.begin(), numbers.end())) + 1;
-}
+std::int64_t nextRunNumber(const std::string& parentDir) { return runNumberFor(parentDir, 0); }
 
 std::int64_t runNumberFor(const std::string& parentDir, std::int64_t reserved) {
     const auto numbers = runNumbers(parentDir);
