@@ -112,8 +112,8 @@ RunPlan fitToSeconds(ExperimentConfig& config, const RunTimeModel& model, double
     }
     config.train.maxSteps = lo;
     // The learning rates of the run asked for: on the default experiment, 1400 steps decayed to 0 ended at
-    // 7.389 bits per character, above its 5-gram's 7.361; the same steps of the 4200-step schedule reach 7.13
-    // (docs/benchmarks.md, "The first run fitted to the machine").
+    // 7.389 bits per character, above its 5-gram's 7.361; the same steps at the 4200-step schedule's rates
+    // ended at 7.110 (docs/benchmarks.md, "The first run fitted to the machine").
     if (config.train.lrSchedule == LrSchedule::Cosine)
         config.train.lrScheduleSteps = std::max(config.train.lrScheduleSteps, stepsAsked);
     plan.budgetSeconds = budgetSeconds;
