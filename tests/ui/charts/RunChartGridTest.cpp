@@ -26,18 +26,22 @@ RunEntry entry(const QString& key) {
     return e;
 }
 
+// Shows the grid with these runs added and its panels synced, as the throttle would a moment later.
+void showWithRuns(RunChartGrid& grid, RunCollection& runs, const QStringList& keys) {
+    grid.show();
+    for (const QString& key : keys) runs.add(entry(key));
+    QApplication::processEvents();
+    grid.flush();
+    QApplication::processEvents();
+}
+
 }  // namespace
 
 TEST(RunChartGrid, PanelsShareTheWholeArea) {
     RunCollection runs;
     RunChartGrid grid(&runs);
     grid.resize(1000, 700);
-    grid.show();
-    runs.add(entry(QStringLiteral("/runs/a")));
-    runs.add(entry(QStringLiteral("/runs/b")));
-    QApplication::processEvents();
-    grid.flush();
-    QApplication::processEvents();
+    showWithRuns(grid, runs, {QStringLiteral("/runs/a"), QStringLiteral("/runs/b")});
     ASSERT_EQ(grid.panelCount(), 2);
     const QWidget* viewport = grid.viewport();
     for (const QString& key : {QStringLiteral("/runs/a"), QStringLiteral("/runs/b")}) {
@@ -61,12 +65,7 @@ TEST(RunChartGrid, ANarrowPageStacksThePanelsInsteadOfScrollingSideways) {
     RunCollection runs;
     RunChartGrid grid(&runs);
     grid.resize(520, 700);
-    grid.show();
-    runs.add(entry(QStringLiteral("/runs/a")));
-    runs.add(entry(QStringLiteral("/runs/b")));
-    QApplication::processEvents();
-    grid.flush();
-    QApplication::processEvents();
+    showWithRuns(grid, runs, {QStringLiteral("/runs/a"), QStringLiteral("/runs/b")});
     ASSERT_EQ(grid.panelCount(), 2);
     EXPECT_EQ(grid.panel(QStringLiteral("/runs/a"))->x(), grid.panel(QStringLiteral("/runs/b"))->x());
     EXPECT_LE(grid.widget()->width(), grid.viewport()->width());
