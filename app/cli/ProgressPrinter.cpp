@@ -36,10 +36,11 @@ void ProgressPrinter::update(const wb::TrainingProgress& p) {
     if (m_quiet) return;
     const double fraction =
         p.totalSteps > 0 ? std::min(1.0, static_cast<double>(p.step) / static_cast<double>(p.totalSteps)) : 0;
-    // Before the first step there is no loss yet, and before the throughput window opens (after the
-    // warm-up steps) no rate: a dash, not a 0 that reads as a measurement.
+    // Before the first train-loss record (every log_every steps) there is no loss yet, and before the
+    // throughput window opens (after the warm-up steps) no rate: a dash, not a 0 that reads as a
+    // measurement. A recorded loss is a mean cross-entropy, never 0.
     char loss[32] = "loss -", rate[32] = "- samples/s";
-    if (p.step > 0) std::snprintf(loss, sizeof loss, "loss %.4f", p.lastTrainLoss);
+    if (p.step > 0 && p.lastTrainLoss > 0) std::snprintf(loss, sizeof loss, "loss %.4f", p.lastTrainLoss);
     if (p.samplesPerSecond > 0) std::snprintf(rate, sizeof rate, "%.0f samples/s", p.samplesPerSecond);
     char stats[160];
     std::snprintf(stats, sizeof stats, "step %lld/%lld  epoch %.2f  %s  %s  ETA %s",
