@@ -6,10 +6,11 @@ section of docs/benchmarks.md: val bits per character after 2, 5 and 10 minutes 
 and (with a second `generate --json`) in strict meter.
 
 Usage: default_poems.py RUN_DIR GENERATE_JSON [STRICT_GENERATE_JSON] > section.md
-(scripts/bench-default-poems.sh runs it)
+(scripts/bench-default-poems.sh runs it; HEADING_SUFFIX, e.g. "on AMD Zen 3", ends the heading)
 """
 import csv
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -26,7 +27,9 @@ def main():
     five = baseline["bits_per_token"]
     t, m, d = config["train"], config["model"], config["data"]
     out = []
-    out.append("## The default experiment against the 5-gram baseline (scripts/bench-default-poems.sh)\n")
+    suffix = os.environ.get("HEADING_SUFFIX", "")
+    out.append("## The default experiment against the 5-gram baseline" + (f" {suffix}" if suffix else "")
+               + " (scripts/bench-default-poems.sh)\n")
     out.append(f"The first-launch experiment as it ships: `{d['corpus']}`, {m['layers']}×{m['hidden']} LSTM, "
                f"embedding {m['embedding']}, dropout {m['dropout']}, sequence length {d['seq_len']}, batch "
                f"{t['batch_size']}, Adam at {t['learning_rate']} with {t['lr_warmup_steps']} warm-up steps and "

@@ -23,14 +23,18 @@ from pathlib import Path
 PRESETS = ["imdb", "charrnn", "poems"]
 PEER_LABELS = {"pytorch113": "PyTorch 1.13", "pytorch26": "PyTorch 2.6", "pytorch215": "PyTorch 2.15"}
 PEERS_SECTION = "Ours against PyTorch 1.13 (Debian 12), PyTorch 2.6 (Debian 13), PyTorch 2.15 (PyPI)"
-# The AMD generations machines of this kind have come with (lscpu's CPU family), and what decides the floor:
-# how wide their AVX-512 units are.
-GENERATIONS = {
-    "25": ("AMD Zen 4", "whose AVX-512 instructions run on 256-bit units in two halves: half the products per "
-                        "cycle of Zen 5, with the same memory to feed them"),
-    "26": ("AMD Zen 5", "whose AVX-512 units are full width"),
-}
-
+# The AMD generations machines of this kind have come with (lscpu's CPU family and model), and what decides the
+# floor: whether they have AVX-512, and how wide its units are. Family 25 is Zen 3 (models 0-15) and Zen 4
+# (models 16 and up: 17 is Genoa); family 26 is Zen 5.
+def generation_of(family, model):
+    if family == "25":
+        if model.isdigit() and int(model) < 16:
+            return ("AMD Zen 3", "which has no AVX-512: every product runs on 256-bit AVX2 units")
+        return ("AMD Zen 4", "whose AVX-512 instructions run on 256-bit units in two halves: half the products "
+                             "per cycle of Zen 5, with the same memory to feed them")
+    if family == "26":
+        return ("AMD Zen 5", "whose AVX-512 units are full width")
+    return ("", "")
 
 def main():
     folder = Path(sys.argv[1])
@@ -124,12 +128,13 @@ def main():
             key, _, value = line.partition(":")
             cpu[key.strip()] = value.strip()
     flags = set(cpu.get("Flags", "").split())
-    generation, why = GENERATIONS.get(cpu.get("CPU family", ""), ("", ""))
+    generation, why = generation_of(cpu.get("CPU family", ""), cpu.get("Model", ""))
+    wide = [f for f in ("avx512f", "avx512_bf16", "avx512_vnni", "amx_bf16") if f in flags] or ["no AVX-512"]
     print(f"## Performance round three (#49), at a glance{': ' + generation if generation else ''}\n")
     if cpu:
         print(f"Machine: {cpu.get('Model name', '?')}, CPU family {cpu.get('CPU family', '?')} model "
               f"{cpu.get('Model', '?')}, {cpu.get('CPU(s)', '?')} CPUs; "
-              f"{', '.join(f for f in ('avx512f', 'avx512_bf16', 'avx512_vnni', 'amx_bf16') if f in flags)} "
+              f"{', '.join(wide)} "
               f"(`lscpu.txt` beside the JSON)." + (f" Family {cpu['CPU family']} is {generation}, {why}." if why
                                                      else "") + "\n")
     print(f"Computed by `bench/round_three_targets.py` from `{folder}/` (`scripts/bench-peers.sh`, "

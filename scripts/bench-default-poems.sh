@@ -4,6 +4,8 @@
 # docs/benchmarks.md between its markers, with the run's metrics, baseline, samples and the generated poems
 # (free and in strict meter) in docs/benchmarks/default-poems/. Takes about 10 minutes; run it on an idle machine.
 # Usage: scripts/bench-default-poems.sh   (env: BUILD_DIR=build-bench)
+# On another machine, a folder and a section of their own, as for session 33's AMD Zen 3:
+#   OUT_DIR=docs/benchmarks/default-poems-zen3 HEADING_SUFFIX="on AMD Zen 3 (fp32)" scripts/bench-default-poems.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib-bench-cli.sh  # BUILD_DIR, and cli: the release CLI, built up to date
@@ -16,8 +18,10 @@ rm -rf "$out" && mkdir -p "$out"
   >"$out/generated-strict.json"
 /usr/bin/python3 bench/default_poems.py "$out/run" "$out/generated.json" "$out/generated-strict.json" \
   >"$out/section.md"
-mkdir -p docs/benchmarks/default-poems
+OUT_DIR=${OUT_DIR:-docs/benchmarks/default-poems}
+mkdir -p "$OUT_DIR"
 cp "$out/run/metrics.csv" "$out/run/baseline.json" "$out/run/samples.jsonl" "$out/run/config.json" \
-  "$out/run/run.json" "$out/generated.json" "$out/generated-strict.json" docs/benchmarks/default-poems/
-/usr/bin/python3 bench/put_section.py docs/benchmarks.md "$out/section.md" "default-poems" scripts/bench-default-poems.sh
-echo "bench-default-poems: updated docs/benchmarks.md and docs/benchmarks/default-poems/" >&2
+  "$out/run/run.json" "$out/generated.json" "$out/generated-strict.json" "$OUT_DIR"/
+lscpu >"$OUT_DIR/lscpu.txt"
+/usr/bin/python3 bench/put_section.py docs/benchmarks.md "$out/section.md" "$(basename "$OUT_DIR")" scripts/bench-default-poems.sh
+echo "bench-default-poems: updated docs/benchmarks.md and $OUT_DIR/" >&2
