@@ -3,6 +3,7 @@
 // run time, so the binary still runs on any x86-64.
 #include "model/LstmKernels.h"
 
+#include "EnvSwitch.h"
 #include "model/CpuCapability.h"
 
 #include <immintrin.h>
@@ -31,7 +32,7 @@ std::int64_t panelsOf(std::int64_t n) { return (n + kPanel - 1) / kPanel; }
 template <int R>
 __attribute__((target("avx2,fma"))) inline __attribute__((always_inline)) void panelKernel(
     const PackedOperand* ops, int count, std::int64_t panelIndex, std::int64_t row, const float* bias16,
-    float* c, std::int64_t ldc, std::int64_t columns, bool accumulate) {
+    float* c, std::int64_t ldc, std::int64_t columns, bool accumulate, bool prefetchNext = false) {
     __m256 acc[R][2];
     const __m256 bias0 = _mm256_load_ps(bias16), bias1 = _mm256_load_ps(bias16 + 8);
     WB_UNROLL_ROWS
@@ -44,6 +45,9 @@ __attribute__((target("avx2,fma"))) inline __attribute__((always_inline)) void p
         const std::int64_t lda = ops[o].lda, k = ops[o].k;
         const float* panel = ops[o].packed + panelIndex * k * kPanel;
         for (std::int64_t kk = 0; kk < k; ++kk) {
+            // The next panel follows this one in the packing: one of its lines into L2 per step of k.
+            if (prefetchNext)
+                _mm_prefetch(reinterpret_cast<const char*>(panel + (k + kk) * kPanel), _MM_HINT_T1);
             const __m256 b0 = _mm256_loadu_ps(panel + kk * kPanel);
             const __m256 b1 = _mm256_loadu_ps(panel + kk * kPanel + 8);
             WB_UNROLL_ROWS
@@ -87,7 +91,14 @@ __attribute__((target("avx2,fma"))) void gemmPackedAvx2(const PackedOperand* ops
         alignas(32) float bias16[kPanel];
         panelBias(bias, p, columns, bias16);
         std::int64_t r = r0;
-        for (; r + 6 <= r1; r += 6) panelKernel<6>(ops, count, p, r, bias16, c, ldc, columns, accumulate);
+        // The first block of rows fetches the next panel into L2 while it computes: the weights of a step
+        // (2 MB at the default experiment's H = 256) come from the last-level cache, and a two-thread share
+        // of 16 rows has only three blocks to spread that fetch over. Measured on an AMD Zen 3
+        // (docs/benchmarks.md, "A prefetch of the next panel"); LSTM_WORKBENCH_PANEL_PREFETCH=off for an A/B.
+        static const bool prefetch = !switchedOff("LSTM_WORKBENCH_PANEL_PREFETCH");
+        const bool prefetchNext = prefetch && p + 1 < panelsOf(n);
+        for (; r + 6 <= r1; r += 6)
+            panelKernel<6>(ops, count, p, r, bias16, c, ldc, columns, accumulate, prefetchNext && r == r0);
         switch (r1 - r) {
             case 5:
                 panelKernel<5>(ops, count, p, r, bias16, c, ldc, columns, accumulate);
