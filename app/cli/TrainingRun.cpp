@@ -109,10 +109,14 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary) 
         }
         std::cout << out.dump(2) << "\n";
     } else {
-        std::printf("%s: %s after %lld steps, %.1f s; %.0f samples/s (%.1f us/sample); train loss %.4f",
-                    job.runDir().c_str(), wb::toString(job.status()).c_str(),
-                    static_cast<long long>(summary.steps), summary.trainSeconds, summary.samplesPerSecond,
-                    summary.usPerSample, summary.finalTrainLoss);
+        // A run that ended within its warm-up steps has no throughput window: no rate, not a 0.
+        char speed[96] = "speed not measured (the run ended within its warm-up steps)";
+        if (summary.samplesPerSecond > 0)
+            std::snprintf(speed, sizeof speed, "%.0f samples/s (%.1f us/sample)", summary.samplesPerSecond,
+                          summary.usPerSample);
+        std::printf("%s: %s after %lld steps, %.1f s; %s; train loss %.4f", job.runDir().c_str(),
+                    wb::toString(job.status()).c_str(), static_cast<long long>(summary.steps),
+                    summary.trainSeconds, speed, summary.finalTrainLoss);
         if (summary.validated())
             std::printf("; best val loss %.4f", summary.bestValLoss);
         else
