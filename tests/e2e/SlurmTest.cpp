@@ -77,7 +77,10 @@ protected:
     }
 
     // A job its run queued again: once Slurm holds it (pending, BeginTime: about two minutes after a
-    // requeue), the test's cluster lets it go at once.
+    // requeue), the test's cluster lets it go after two seconds. Not at once: each slurmd revokes the killed
+    // job's credential at a time in whole seconds and refuses a new one issued in that same second ("Job
+    // credential revoked", the job then fails). Slurm's own two-minute hold is what spares real clusters
+    // this; a release 0.6 s after the requeue failed one CI run in this way.
     static bool releaseRequeued(const std::string& id) {
         if (!waitForJob(
                 id,
@@ -87,6 +90,7 @@ protected:
                 },
                 60))
             return false;
+        sleep(2);
         return std::system(("scontrol update JobId=" + id + " StartTime=now").c_str()) == 0;
     }
 
