@@ -50,8 +50,8 @@ export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
 cd "$build_dir"
 # The packaging test (a .deb of the release build; it says nothing about memory safety) is not configured
 # here, nor the man pages it packs: this flavour builds only what it runs. The suites labelled release-only
-# (tests/SlowTests.cmake: the network between namespaces, the window manager's frame) add nothing the
-# sanitizers check.
+# (tests/SlowTests.cmake: the network between namespaces, the window manager's frame, a real Slurm) add
+# nothing the sanitizers check.
 ctest --output-on-failure -j"$(nproc)" --timeout 1800 -LE release-only | tee ctest.log
 slowest_tests ctest.log
 phase "sanitizer tests"
