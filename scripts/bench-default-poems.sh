@@ -6,13 +6,17 @@
 # Usage: scripts/bench-default-poems.sh   (env: BUILD_DIR=build-bench)
 # On another machine, a folder and a section of their own, as for session 33's AMD Zen 3:
 #   OUT_DIR=docs/benchmarks/default-poems-zen3 HEADING_SUFFIX="on AMD Zen 3 (fp32)" scripts/bench-default-poems.sh
+# TRAIN_ARGS adds train flags, for another precision than the default's auto (bf16 on a CPU with AVX512_BF16):
+#   TRAIN_ARGS="--precision fp32" OUT_DIR=docs/benchmarks/default-poems-avx512-fp32 \
+#     HEADING_SUFFIX="on AMD Zen 5 in fp32 (AVX-512)" scripts/bench-default-poems.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib-bench-cli.sh  # BUILD_DIR, and cli: the release CLI, built up to date
 out="$BUILD_DIR/bench-default-poems"
 rm -rf "$out" && mkdir -p "$out"
 "$cli" prepare tang-quatrains-7 >/dev/null
-"$cli" train tang-quatrains-7 --threads 2 --out "$out/run" --quiet
+# shellcheck disable=SC2086 # TRAIN_ARGS is words
+"$cli" train tang-quatrains-7 --threads 2 --out "$out/run" --quiet ${TRAIN_ARGS:-}
 "$cli" generate "$out/run" --form quatrain7 --samples 100 --temperature 0.8 --rng-seed 1 --json >"$out/generated.json"
 "$cli" generate "$out/run" --form quatrain7 --samples 100 --temperature 0.8 --rng-seed 1 --meter strict --json \
   >"$out/generated-strict.json"
