@@ -42,7 +42,8 @@ printf '%s\n' "$@" > "$S/sbatch-args.$n"
 if [ -f "$S/sbatch-prints" ]; then cat "$S/sbatch-prints"; exit 0; fi
 echo "$((4710 + n));cluster"
 )");
-        script(bin / "scontrol", R"([ "$*" = 'show job -o' ] || { echo "scontrol: unexpected: $*" >&2; exit 2; }
+        script(bin / "scontrol",
+               R"([ "$*" = 'show job -o' ] || { echo "scontrol: unexpected: $*" >&2; exit 2; }
 if [ -f "$S/scontrol-fails" ]; then
     rm "$S/scontrol-fails"; echo 'slurm_load_jobs error: Socket timed out' >&2; exit 1
 fi
