@@ -9,7 +9,7 @@
 #   graphics       never includes LibTorch or a header of the widget library (ui/): the CLI links it alone;
 #   ui, app/gui    never include LibTorch (they reach the engine through its plain-C++ facade);
 #   app/cli        never includes a header of the widget library, and app/CMakeLists.txt never links
-#                  lstm-workbench-cli to workbench_ui (its charts come from workbench_graphics);
+#                  lstm-workbench-cli or workbench_cli to workbench_ui (its charts come from workbench_graphics);
 #   everywhere     qcustomplot.h only through workbench/graphics/QCustomPlot.h (it needs Qt's keywords).
 # Tests may include any library's private headers (they test them). Prints each offending line as file:line
 # and exits 1; run by scripts/test.sh and as the ctest layers_check. `check-layers.sh ROOT` checks another
@@ -96,10 +96,10 @@ for folders, forbidden, what in rules:
             if forbidden(h):
                 problems.append(f"{path}:{number}: {what}: {h}")
 # The CLI's link line: the widget library would pull every panel into a program that draws two charts.
-cli_links = re.findall(r"target_link_libraries\(\s*lstm-workbench-cli\b([^)]*)\)",
+cli_links = re.findall(r"target_link_libraries\(\s*(?:lstm-workbench-cli|workbench_cli)\b([^)]*)\)",
                        (root / "app/CMakeLists.txt").read_text(encoding="utf-8"))
 if any("workbench_ui" in links.split() for links in cli_links):
-    problems.append("app/CMakeLists.txt: lstm-workbench-cli links workbench_ui (use workbench_graphics)")
+    problems.append("app/CMakeLists.txt: the CLI links workbench_ui (use workbench_graphics)")
 # qcustomplot.h is written with Qt's keywords, which our Qt targets turn off (QT_NO_KEYWORDS): one wrapper
 # defines them for it, and everything else includes the wrapper.
 wrapper = root / "graphics/include/workbench/graphics/QCustomPlot.h"

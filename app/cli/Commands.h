@@ -1,6 +1,6 @@
-// The CLI's subcommands as plain functions over option structs; main.cpp only parses flags into them. Each is
-// defined in a file of its own, NAMECommand.cpp (train, resume and worker share TrainingRun.h), and returns
-// the process exit code: 0 success, 1 runtime failure, 2 bad usage or bad input.
+// The CLI's subcommands as plain functions over option structs; CliMain.cpp only parses flags into them. Each
+// is defined in a file of its own, NAMECommand.cpp (train, resume and worker share TrainingRun.h), and
+// returns the process exit code: 0 success, 1 runtime failure, 2 bad usage or bad input.
 #pragma once
 
 #include <cstdint>

@@ -1,11 +1,15 @@
 // Runs lstm-workbench-cli as a user's shell would, for the e2e suites: stdout captured, stderr from a
 // file, the exit code (128 + signal when a signal ended it).
+//
+// Each command is a process of its own, in one of two ways. Where it can, runCli forks this test process and
+// calls the CLI's cliMain() in the child (app/cli/CliMain.h): a real process, killed, signalled and exiting
+// as the program would, without loading LibTorch again (half a second of CPU a command: most of an e2e
+// suite's time when each command started the program). It execs the program itself when the command needs a
+// fresh process: a variable that is read only as a process starts (LibTorch's, OpenMP's and BLAS's, the
+// kernel switches cached on first use), a shell redirection in the arguments, another thread in this process
+// (a child of fork() would inherit its locks), or WORKBENCH_E2E_CLI=exec.
 #pragma once
 
-#include <sys/wait.h>
-
-#include <csignal>
-#include <cstdio>
 #include <string>
 
 #include "support/TestSupport.h"
@@ -28,21 +32,11 @@ struct CliResult {
     std::string out, err;
 };
 
+// args: the command line after the program's name, as /bin/sh reads it (words quoted with shellQuote).
 // env: "VAR=value " assignments (already quoted) put before the command.
-inline CliResult runCli(const std::string& args, const std::string& env = "") {
-    TempDir tmp;
-    const std::string command =
-        env + "exec " + std::string(cliProgram()) + " " + args + " 2>" + shellQuote(tmp.file("stderr"));
-    CliResult r;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return r;
-    char buf[1 << 16];
-    for (std::size_t n; (n = fread(buf, 1, sizeof buf, pipe)) > 0;) r.out.append(buf, n);
-    const int status = pclose(pipe);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-    r.killed = r.code == 128 + SIGKILL;
-    r.err = readText(tmp.file("stderr"));
-    return r;
-}
+CliResult runCli(const std::string& args, const std::string& env = "");
+
+// Whether runCli would run this command in a forked copy of this process (else it execs the program).
+bool runsForked(const std::string& args, const std::string& env = "");
 
 }  // namespace wbtest

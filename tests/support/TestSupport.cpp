@@ -29,9 +29,11 @@ TempDir::TempDir() {
     std::string pattern = (fs::temp_directory_path() / "wbtest-XXXXXX").string();
     if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
     m_path = pattern;
+    m_owner = static_cast<int>(getpid());
 }
 
 TempDir::~TempDir() {
+    if (static_cast<int>(getpid()) != m_owner) return;  // a static TempDir, destroyed again as a child exits
     std::error_code ec;
     // Restore permissions that a test may have removed, so the cleanup can descend.
     for (auto it =

@@ -22,6 +22,7 @@ public:
 
 private:
     std::filesystem::path m_path;
+    int m_owner;  // the process that made it: a forked child (e2e/CliRunner.cpp) exits without removing it
 };
 
 void writeText(const std::filesystem::path& path, const std::string& bytes);

@@ -182,7 +182,12 @@ std::unique_ptr<CellLauncher> makeLocalLauncher(const std::string& program) {
 std::string thisProgram() {
     char buf[4096] = {0};
     const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("lstm-workbench-cli");
+    if (n <= 0) return "lstm-workbench-cli";
+    // Another program that runs the CLI's code in its own process (the end-to-end tests' forked copies of
+    // the CLI) starts cells with the CLI beside it, as defaultWorkerExecutable() does for ranks.
+    const std::filesystem::path self(std::string(buf, static_cast<std::size_t>(n)));
+    if (self.filename() == "lstm-workbench-cli") return self.string();
+    return (self.parent_path() / "lstm-workbench-cli").string();
 }
 
 }  // namespace wb

@@ -91,7 +91,9 @@ inline constexpr int kTimeLimitWarningSeconds = 90;
 // DAYS-HOURS, DAYS-HOURS:MINUTES, DAYS-HOURS:MINUTES:SECONDS, UNLIMITED). makeSlurmLauncher checks too.
 void checkSlurmSettings(const SlurmSettings& settings);
 std::unique_ptr<CellLauncher> makeSlurmLauncher(const std::string& program, const SlurmSettings& settings);
-std::string thisProgram();  // /proc/self/exe
+// The CLI that runs a cell: /proc/self/exe when that is lstm-workbench-cli, else the lstm-workbench-cli
+// beside it.
+std::string thisProgram();
 
 // Pause, Keep going and Stop for a running sweep, from any thread or a signal handler (async-signal-safe).
 class SweepControl {
