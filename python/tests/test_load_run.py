@@ -49,6 +49,20 @@ def cli_classify(run_dir, text, checkpoint="last", top_k=5):
     return json.loads(cli(*args).stdout)
 
 
+def cli_classify_lines(run_dir, texts, checkpoint="last", top_k=5):
+    """The CLI's answers for several one-line texts from one start (classify --lines, a text a batch: each
+    alone, as --text classifies it): a start is most of a small classify's time."""
+    fd, path = tempfile.mkstemp(dir=TMP, suffix=".txt")
+    with open(fd, "w", encoding="utf-8") as f:
+        f.write("".join(t + "\n" for t in texts))
+    args = ["classify", run_dir, "--lines", path, "--batch-size", "1", "--top-k", str(top_k), "--json"]
+    if checkpoint != "last":
+        args += ["--checkpoint", checkpoint]
+    answers = json.loads(cli(*args).stdout)
+    assert [a["text"] for a in answers] == list(texts), answers
+    return answers
+
+
 # Short documents of a small grammar, a blank line apart: a model of a few dozen steps learns where one ends,
 # so greedy text reaches <eos> and the blank line that follows it.
 def lm_corpus(rng, docs=1500):
@@ -372,9 +386,14 @@ class ClassifyTest(unittest.TestCase):
     def check(self, name):
         for checkpoint in ("last", "best"):
             run = lw.load_run(RUNS[name], checkpoint=checkpoint)
-            for text in self.TEXTS:
+            # The texts from one CLI start (--lines); the first also by itself (--text), the path a user
+            # classifying one text takes.
+            answers = cli_classify_lines(RUNS[name], self.TEXTS, checkpoint)
+            alone = cli_classify(RUNS[name], self.TEXTS[0], checkpoint)
+            self.assertEqual(alone["predicted"], answers[0]["predicted"])
+            self.assertEqual(alone["top"], answers[0]["top"])
+            for text, expected in zip(self.TEXTS, answers):
                 with self.subTest(run=name, checkpoint=checkpoint, text=text):
-                    expected = cli_classify(RUNS[name], text, checkpoint)
                     got = lw.classify(run, text)
                     self.assertEqual(got.label, expected["predicted"])
                     self.assertEqual([label for label, _ in got.top], [c["label"] for c in expected["top"]])
