@@ -18,7 +18,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 version=${1:-2.15.0}
 python=$(./scripts/pytorch-venv.sh "$version")
-site=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+# The site-packages that holds torch (and the nvidia-* wheels beside it): the shared environment's.
+site=$("$python" -c 'import os, torch; print(os.path.dirname(os.path.dirname(torch.__file__)))')
 wheel_cache=${WORKBENCH_WHEEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lstm-workbench/wheels}
 venv_cache=$wheel_cache/venv-$version
 # The toolkit version the torch wheel was built with: cuda-toolkit[...]==13.2.2 names the toolkit's

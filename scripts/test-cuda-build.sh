@@ -16,7 +16,8 @@ cd "$(dirname "$0")/.."
 version=${1:-2.15.0}
 python=$(./scripts/pytorch-venv.sh "$version")
 toolkit=$(./scripts/cuda-toolkit.sh "$version")
-site=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+# The site-packages that holds torch (and the nvidia-* wheels beside it): the shared environment's.
+site=$("$python" -c 'import os, torch; print(os.path.dirname(os.path.dirname(torch.__file__)))')
 build_dir=${WORKBENCH_CUDA_BUILD_DIR:-build-cuda}
 mkdir -p "$build_dir"
 if ! CUDA_HOME="$toolkit" PATH="$toolkit/bin:$PATH" cmake -S . -B "$build_dir" -G Ninja \
