@@ -66,6 +66,9 @@ int runBench(const BenchCliOptions& o) {
             r.percentOfPeak);
         for (const auto& phase : r.phases)
             std::printf("         %-13s %8.3f ms\n", phase.name.c_str(), phase.medianMs);
+        if (r.unevenSteps > 0)
+            std::printf("         uneven shares in %lld of %lld steps (a worker ran clearly slower)\n",
+                        static_cast<long long>(r.unevenSteps), static_cast<long long>(r.steps));
         if (!r.cudaGraph.empty())
             std::printf("         CUDA steps: %s%s\n", r.cudaGraph.c_str(), r.tf32 ? ", TF32" : "");
         if (r.preset == "imdb")

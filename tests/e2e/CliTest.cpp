@@ -83,6 +83,25 @@ TEST(Cli, CpuCapabilityCapsTheKernels) {
 // "cpu" without a thread count trains on every core this process may use (LibTorch's own default was one
 // thread on some machines), unless OMP_NUM_THREADS says otherwise; a count given is the count. run.json and
 // the log say how many.
+// bench's JSON says how many of its timed steps split the batch unevenly between the threads (a worker
+// measured clearly slower, as when another program shares its core): a run with such steps differs from an
+// even one in the last digits, and a slow run in a series can be told apart. No split, no count.
+TEST(Cli, BenchCountsTheStepsWithUnevenShares) {
+    const auto bench = [](const std::string& device) {
+        const auto r = wbtest::runCli(
+            "bench --preset charrnn --batch-size 8 --steps 3 --warmup 1 --json --device " + device);
+        EXPECT_EQ(r.code, 0) << r.err;
+        return nlohmann::json::parse(r.out);
+    };
+    const auto split = bench("cpu:2");
+    EXPECT_EQ(split["thread_split"], "batch");
+    ASSERT_TRUE(split["uneven_steps"].is_number_integer()) << split.dump();
+    EXPECT_GE(split["uneven_steps"].get<int>(), 0);
+    EXPECT_LE(split["uneven_steps"].get<int>(), 3);
+    const auto one = bench("cpu:1");
+    EXPECT_TRUE(one["uneven_steps"].is_null()) << one.dump();
+}
+
 TEST(Cli, CpuMeansAllCoresByDefault) {
     cpu_set_t set;
     CPU_ZERO(&set);

@@ -54,6 +54,7 @@ std::string BenchResult::toJson() const {
                         {"cuda_graph", cudaGraph},
                         {"tf32", tf32},
                         {"step_ms", stepMs}};
+    j["uneven_steps"] = unevenSteps >= 0 ? nlohmann::json(unevenSteps) : nlohmann::json(nullptr);
     if (!phases.empty()) {
         auto& p = j["phases_ms"] = nlohmann::json::object();
         for (const auto& phase : phases) p[phase.name] = phase.medianMs;
@@ -190,7 +191,9 @@ BenchResult runBenchmark(const BenchOptions& o) {
         shards = std::make_unique<ThreadShards>(static_cast<int>(r.threads));
         applyBlasThreads(1);
     }
+    std::int64_t unevenBefore = 0;  // the warm-up's
     for (std::int64_t i = 0; i < o.warmup + o.steps; ++i) {
+        if (shards && i == o.warmup) unevenBefore = shards->unevenSteps();
         synchronize(device);
         const auto t0 = Clock::now();
         if (shards)
@@ -201,6 +204,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
         const double ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         if (i >= o.warmup) r.stepMs.push_back(ms);
     }
+    if (shards) r.unevenSteps = shards->unevenSteps() - unevenBefore;
     r.cudaGraph = describeCudaGraph(setup, config);
     r.tf32 = device.is_cuda() && config.device.tf32;
     if (o.profile && !shards) {

@@ -47,6 +47,10 @@ struct BenchResult {
     double percentOfPeak = 0;
     std::string cudaGraph;  // CUDA: how the steps ran (train/CudaGraphStep.h's describe()); else ""
     bool tf32 = false;
+    // With the batch split over threads (train/ThreadShards.h): how many timed steps gave the workers uneven
+    // shares because one ran clearly slower (a core shared with another program); such a step groups the
+    // gradients' sums otherwise, so a run with any differs from an even one in the last digits. -1: no split.
+    std::int64_t unevenSteps = -1;
     std::vector<BenchPhase> phases;  // with BenchOptions::profile
     std::vector<double> stepMs;      // every timed step
     std::string toJson() const;
