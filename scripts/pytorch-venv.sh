@@ -6,7 +6,7 @@
 # machine, in a shared environment in the cache folder (~/.cache/lstm-workbench/venvs/, made under a lock),
 # and the clone's own environment reads them through a .pth file: what the clone installs itself (the
 # lstm_workbench package, the Python tests' extras) stays its own, ahead of the shared ones on sys.path. A
-# clone used to install the 5 GB itself, 48 s of one core beside test.sh's release build. The wheels are
+# clone used to install the 5 GB itself, about 55 s of one core beside test.sh's release build. The wheels are
 # cached (WORKBENCH_WHEEL_CACHE, default ~/.cache/lstm-workbench/wheels). Prints the environment's python.
 #
 #   scripts/pytorch-venv.sh [VERSION]
