@@ -11,6 +11,9 @@ rounds.
   measures it): a neighbour's load can only lower a measured rate, and a run's own measurement, taken on a
   busy moment, made the share of that run look higher than it was.
 
+And #62's line for every cell (preset, threads, precision): ours ≥ 85 % of that floor, or ≤ 0.5x PyTorch 2.15's
+best setting at the same thread count and precision.
+
 Usage: round_three_targets.py DIR [SECTION]   (prints a Markdown section; SECTION: the heading of DIR's peers
 table, default the main run's)
 """
@@ -121,6 +124,16 @@ def main():
             share = ours_floor.get((preset, 2, precision))
             if share is not None:
                 rows.append((f"ours x2 ≥ 70 % of the floor, {preset} {precision}", f"{share:.0f} %", share >= 70))
+    # #62, per cell: at every thread count and precision, ours near the machine's floor or far ahead of
+    # PyTorch 2.15 at its best setting at that thread count (oneDNN on or off, its threads pinned or not).
+    order = lambda cell: (PRESETS.index(cell[0]), cell[1], cell[2] != "fp32")
+    for (preset, threads, precision), us in sorted(ours_us.items(), key=lambda kv: order(kv[0])):
+        share = ours_floor[(preset, threads, precision)]
+        theirs, k = peer_best("pytorch215", preset, threads, precision)
+        against = f"; {us / theirs:.2f}x PyTorch 2.15's best ({theirs:,.0f} µs, {setting(k)})" if theirs else ""
+        rows.append((f"ours ≥ 85 % of the floor or ≤ 0.5x PyTorch 2.15's best, {preset} x{threads} {precision}",
+                     f"{share:.0f} % (ours {us:,.0f} µs){against}",
+                     share >= 85 or (theirs is not None and us / theirs <= 0.5)))
     cpu = {}
     lscpu = folder / "lscpu.txt"
     if lscpu.exists():
@@ -140,7 +153,8 @@ def main():
     print(f"Computed by `bench/round_three_targets.py` from `{folder}/` (`scripts/bench-peers.sh`, "
           f"medians of {rounds} alternating rounds; the peers' tables are in \"{section}\" below). The floor is "
           f"the fastest matrix-product rate our bench measured in the round at the same thread count and "
-          f"precision (docs/performance.md, \"The floor\").\n")
+          f"precision (docs/performance.md, \"The floor\"). The last rows are #62's: every cell near that floor or "
+          f"far ahead of PyTorch 2.15.\n")
     print("| target | measured | met? |")
     print("| --- | --- | --- |")
     for target, measured, ok in rows:
