@@ -3,6 +3,8 @@
 # build against (-DCMAKE_PREFIX_PATH=..., README "Building against PyTorch's LibTorch").
 #
 #   scripts/pytorch-libtorch.sh [VERSION]        (default 2.15.0)
+#   scripts/pytorch-libtorch.sh --installed [VERSION]   exits 0 when it is unpacked already, 1 when not (no
+#                                                       network: what scripts/test.sh waits for)
 #
 # The torch wheel is LibTorch whole (headers, libraries, CMake package), a CUDA build. Without a CUDA toolkit
 # the project links its CPU half (cmake/WorkbenchTorch.cmake), and libtorch_cpu then needs only the CUDA
@@ -13,6 +15,8 @@
 # finds the CUDA runtime.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+installed_only=0
+[ "${1:-}" = --installed ] && { installed_only=1; shift; }
 version=${1:-2.15.0}
 cache=${WORKBENCH_WHEEL_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/lstm-workbench/wheels}/torch-$version
 prefix=${WORKBENCH_PYTORCH_DIR:-$PWD/.deps/pytorch-$version}
@@ -21,6 +25,7 @@ if [ -f "$prefix/.complete" ]; then
   echo "$cmake_prefix"
   exit 0
 fi
+[ "$installed_only" = 0 ] || exit 1
 # The wheels for this machine and its python3 (only LibTorch is used, never the Python module, so any
 # CPython version's wheel will do).
 python=python3
