@@ -1,7 +1,8 @@
-# Sourced by test.sh, test-sanitized.sh, test-pytorch.sh, fuzz.sh and debian13.sh: `phase NAME` prints how
-# long the step that just ended took, in wall seconds and in CPU seconds (user + system of every process
-# this script started and waited for: the compilers, the tests), so that a CI log says where its time went
-# and a budget can be checked on a machine with other cores (docs/benchmarks.md, "Build and CI time").
+# Sourced by test.sh, test-sanitized.sh, test-cuda-build.sh, test-pytorch.sh, fuzz.sh and debian13.sh:
+# `phase NAME` prints how long the step that just ended took, in wall seconds and in CPU seconds (user + system
+# of every process this script started and waited for: the compilers, the tests), so that a CI log says where
+# its time went and a budget can be checked on a machine with other cores (docs/benchmarks.md, "Build and CI
+# time").
 # On stderr, so that a command's own output (debian13.sh -- COMMAND) stays clean.
 phase_cpu_now() {  # CPU seconds of this shell's finished children (fields cutime + cstime of /proc/PID/stat)
   awk -v tick="$(getconf CLK_TCK)" '{ printf "%d", ($16 + $17) / tick }' "/proc/$$/stat"

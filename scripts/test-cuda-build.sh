@@ -13,6 +13,7 @@
 #   scripts/test-cuda-build.sh [VERSION]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib-phase-times.sh
 version=${1:-2.15.0}
 python=$(./scripts/pytorch-venv.sh "$version")
 toolkit=$(./scripts/cuda-toolkit.sh "$version")
@@ -67,3 +68,4 @@ sys.exit(1 if failed else 0)
 PY
 echo "test-cuda-build: ${#sources[@]} sources that differ under CUDA compiled against LibTorch $version with" \
   "CUDA $(basename "$toolkit" | sed 's/^cuda-//')"
+phase "cuda compile check"
