@@ -126,6 +126,7 @@ fi
 fuzz_seconds=${WORKBENCH_FUZZ_SECONDS:-15}
 if [ "$fuzz_seconds" -gt 0 ]; then
   ./scripts/fuzz.sh "$fuzz_seconds"
+  phase_skip
 fi
 if [ -n "$cuda_pid" ]; then
   cuda_rc=0
