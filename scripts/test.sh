@@ -24,7 +24,14 @@ echo "test: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p'), CPU family $
 mkdir -p "${WORKBENCH_BUILD_DIR:-build}"
 prepare_log="$PWD/${WORKBENCH_BUILD_DIR:-build}/prepare-python.log"
 background=()
-trap 'for p in "${background[@]}"; do kill "$p" 2>/dev/null || true; done' EXIT
+# On any exit, what still runs in the background goes with its children (a build's compilers, the tests'
+# CLI), not only the shell that started them.
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1" || true); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
+trap 'for p in "${background[@]}"; do kill_tree "$p"; done' EXIT
 if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
   {
     ./scripts/test-python.sh --prepare
@@ -89,7 +96,9 @@ fi
 # which leave a core idle now and then (their tails, libFuzzer's merges); waited for at the end.
 cuda_log="$PWD/${WORKBENCH_BUILD_DIR:-build}/cuda-build.log"
 cuda_pid=""
-if [ "${WORKBENCH_CUDA_BUILD_TESTS:-1}" != 0 ]; then
+# (Only where the preparation above fetched its environment and toolkit: alone it would fetch them itself,
+# beside the sanitizer build's own fetch.)
+if [ "${WORKBENCH_CUDA_BUILD_TESTS:-1}" != 0 ] && [ -n "${prepare_pid:-}" ]; then
   nice -n 19 ./scripts/test-cuda-build.sh 2.15.0 >"$cuda_log" 2>&1 &
   cuda_pid=$!
   background+=("$cuda_pid")
@@ -128,7 +137,10 @@ if [ "$fuzz_seconds" -gt 0 ]; then
   ./scripts/fuzz.sh "$fuzz_seconds"
   phase_skip
 fi
-if [ -n "$cuda_pid" ]; then
+if [ "${WORKBENCH_CUDA_BUILD_TESTS:-1}" != 0 ] && [ -z "$cuda_pid" ]; then
+  ./scripts/test-cuda-build.sh 2.15.0
+  phase_skip
+elif [ -n "$cuda_pid" ]; then
   cuda_rc=0
   wait "$cuda_pid" || cuda_rc=$?
   cat "$cuda_log"
