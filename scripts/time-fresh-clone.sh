@@ -56,7 +56,9 @@ rc=0
 (
   export HOME="${WORKBENCH_FRESH_HOME:-$work/home}"
   export npm_config_cache="$HOME/.npm"
-  unset XDG_CACHE_HOME DISPLAY WAYLAND_DISPLAY
+  # Every cache under that home: a compiler cache or wheel cache named by the caller's environment would make
+  # a cold run warm.
+  unset XDG_CACHE_HOME CCACHE_DIR WORKBENCH_WHEEL_CACHE DISPLAY WAYLAND_DISPLAY
   mkdir -p "$HOME"
   git clone -q "$repo" "$work/clone"
   cd "$work/clone"
