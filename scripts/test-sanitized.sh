@@ -19,6 +19,7 @@ steps=all
 case "${1:-}" in --build-only) steps=build; shift ;; --tests-only) steps=tests; shift ;; esac
 version=2.15.0
 case "${1:-}" in [0-9]* | debian) version=$1; shift ;; esac
+cmake_args=("$@")
 build_dir=${WORKBENCH_ASAN_BUILD_DIR:-build-asan}
 build() {
   ./scripts/install-deps.sh
@@ -37,7 +38,7 @@ build() {
   # vectorise.
   if ! cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DWORKBENCH_SANITIZE=ON -DWORKBENCH_PCH=ON -DWORKBENCH_PACKAGING=OFF \
-    "${torch_args[@]}" "$@" >"$build_dir/configure.log" 2>&1; then
+    "${torch_args[@]}" "${cmake_args[@]}" >"$build_dir/configure.log" 2>&1; then
     cat "$build_dir/configure.log" >&2
     exit 1
   fi

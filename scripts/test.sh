@@ -26,9 +26,9 @@ prepare_log="$PWD/${WORKBENCH_BUILD_DIR:-build}/prepare-python.log"
 background=()
 # On any exit, what still runs in the background goes with its children (a build's compilers, the tests'
 # CLI), not only the shell that started them.
-kill_tree() {
+kill_tree() {  # (the children from /proc: no procps needed)
   local child
-  for child in $(pgrep -P "$1" || true); do kill_tree "$child"; done
+  for child in $(cat /proc/"$1"/task/*/children 2>/dev/null); do kill_tree "$child"; done
   kill "$1" 2>/dev/null || true
 }
 trap 'for p in "${background[@]}"; do kill_tree "$p"; done' EXIT
