@@ -126,8 +126,10 @@ def main():
                 rows.append((f"ours x2 ≥ 70 % of the floor, {preset} {precision}", f"{share:.0f} %", share >= 70))
     # #62, per cell: at every thread count and precision, ours near the machine's floor or far ahead of
     # PyTorch 2.15 at its best setting at that thread count (oneDNN on or off, its threads pinned or not).
-    order = lambda cell: (PRESETS.index(cell[0]), cell[1], cell[2] != "fp32")
-    for (preset, threads, precision), us in sorted(ours_us.items(), key=lambda kv: order(kv[0])):
+    def order(item):  # preset, then threads, fp32 before bf16
+        (preset, threads, precision), _ = item
+        return PRESETS.index(preset), threads, precision != "fp32"
+    for (preset, threads, precision), us in sorted(ours_us.items(), key=order):
         share = ours_floor[(preset, threads, precision)]
         theirs, k = peer_best("pytorch215", preset, threads, precision)
         against = f"; {us / theirs:.2f}x PyTorch 2.15's best ({theirs:,.0f} µs, {setting(k)})" if theirs else ""
