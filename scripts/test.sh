@@ -51,8 +51,9 @@ phase "release build"
 ./scripts/check-function-size.sh
 phase "format check"
 # The sanitizer build goes beside the release suite, at the lowest priority: the suite leaves a core idle for
-# about a third of its time (its network, scheduler and window tests wait more than they compute), and the
-# build takes only what the suite leaves (nice 19: about 1.5 % of a core the suite wants). It starts when
+# about 40 % of its time (its network, scheduler and window tests wait more than they compute), and the
+# build takes only what the suite leaves (nice 19: by the scheduler's weights, 15 against 1024, about 1.5 %
+# of a core the suite wants). It starts when
 # PyTorch 2.15's LibTorch is unpacked (the preparation above); its output is shown when it is waited for.
 sanitizer_build_log="$PWD/${WORKBENCH_BUILD_DIR:-build}/sanitizer-build.log"
 sanitizer_build_pid=""

@@ -80,9 +80,6 @@ TEST(Cli, CpuCapabilityCapsTheKernels) {
         << r.err;
 }
 
-// "cpu" without a thread count trains on every core this process may use (LibTorch's own default was one
-// thread on some machines), unless OMP_NUM_THREADS says otherwise; a count given is the count. run.json and
-// the log say how many.
 // bench's JSON says how many of its timed steps split the batch unevenly between the threads (a worker
 // measured clearly slower, as when another program shares its core): a run with such steps differs from an
 // even one in the last digits, and a slow run in a series can be told apart. No split, no count.
@@ -102,6 +99,9 @@ TEST(Cli, BenchCountsTheStepsWithUnevenShares) {
     EXPECT_TRUE(one["uneven_steps"].is_null()) << one.dump();
 }
 
+// "cpu" without a thread count trains on every core this process may use (LibTorch's own default was one
+// thread on some machines), unless OMP_NUM_THREADS says otherwise; a count given is the count. run.json and
+// the log say how many.
 TEST(Cli, CpuMeansAllCoresByDefault) {
     cpu_set_t set;
     CPU_ZERO(&set);
