@@ -22,7 +22,7 @@ using wbtest::Entry;
 
 namespace {
 
-std::string quote(const std::string& s) { return wbtest::shellQuote(s); }
+using wbtest::quote;
 
 std::string cliArgs(const BadInputCase& c, const BadInput& in, const fs::path& scratch) {
     switch (c.entry) {

@@ -22,6 +22,8 @@ inline std::string shellQuote(const std::string& s) {
     for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return q + "'";
 }
+// The suites' short name for it (each file says `using wbtest::quote;`).
+inline std::string quote(const std::string& s) { return shellQuote(s); }
 
 // The lstm-workbench-cli this build made (CliProgram.cpp).
 const char* cliProgram();

@@ -15,7 +15,7 @@
 
 namespace {
 
-std::string quote(const std::string& s) { return wbtest::shellQuote(s); }
+using wbtest::quote;
 
 // runCli with every command execed (WORKBENCH_E2E_CLI=exec), the variable put back after.
 wbtest::CliResult runExeced(const std::string& args, const std::string& env = "") {

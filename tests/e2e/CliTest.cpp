@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 using Result = wbtest::CliResult;
-std::string quote(const std::string& s) { return wbtest::shellQuote(s); }
+using wbtest::quote;
 Result cli(const std::string& args) { return wbtest::runCli(args); }
 
 std::size_t lines(const std::string& s) {

@@ -23,7 +23,7 @@ using json = nlohmann::json;
 
 namespace {
 
-std::string quote(const std::string& s) { return wbtest::shellQuote(s); }
+using wbtest::quote;
 
 json devicesJson() {
     const auto r = wbtest::runCli("devices --json");
@@ -41,7 +41,7 @@ int cudaDevices() { return devicesJson()["cuda"]["devices"].get<int>(); }
 
 // Dropout off, so that the CPU's fused LSTM and cuDNN's compute the same model from the same initial weights
 // and batches (the weights are made on the CPU, then moved).
-const char* kTinyLm =
+const char* kTinyLmNoDropout =
     " --seq-len 16 --embedding 16 --hidden 32 --layers 1 --batch-size 16 --lr 0.01 --threads 1"
     " --dropout 0 --lr-schedule constant --lr-warmup 0 --weight-decay 0 --quiet";
 
@@ -55,8 +55,8 @@ std::map<std::int64_t, double> trainLosses(const wb::RunRecord& run) {
 
 wb::RunRecord train(const wbtest::TempDir& tmp, const std::string& name, const std::string& args) {
     const std::string out = tmp.file(name);
-    const auto r =
-        wbtest::runCli("train " + quote(tmp.file("p.txt")) + " --out " + quote(out) + kTinyLm + args);
+    const auto r = wbtest::runCli("train " + quote(tmp.file("p.txt")) + " --out " + quote(out) +
+                                  kTinyLmNoDropout + args);
     EXPECT_EQ(r.code, 0) << r.err;
     return wb::loadRunFolder(out);
 }

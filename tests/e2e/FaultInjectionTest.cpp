@@ -23,13 +23,13 @@
 namespace fs = std::filesystem;
 
 namespace {
-std::string quote(const std::string& s) { return wbtest::shellQuote(s); }
+using wbtest::quote;
 
 // The n-gram baseline's cache is shared between runs: the first run would write it and the next read it,
 // so the runs' failpoints would differ. Without a cache every run writes the same files in the same order.
 constexpr const char* kNoBaselineCache = "LSTM_WORKBENCH_BASELINE_CACHE= ";
 
-wbtest::CliResult cli(const std::string& args, const std::string& failpoints = "") {
+wbtest::CliResult failpointCli(const std::string& args, const std::string& failpoints = "") {
     return wbtest::runCli(args,
                           std::string(kNoBaselineCache) +
                               (failpoints.empty() ? "" : "WORKBENCH_FAILPOINTS=" + quote(failpoints) + " "));
@@ -146,7 +146,7 @@ TEST(FaultInjection, KilledAtEveryFailpointOfARunTheLastCheckpointResumesToTheSa
 
         ASSERT_TRUE(fs::exists(run)) << context
                                      << ": the run folder is made before the first file is written";
-        const auto again = cli("resume " + quote(run.string()) + " --json");
+        const auto again = failpointCli("resume " + quote(run.string()) + " --json");
         if (n < firstResumable) {
             // Killed before the first checkpoint stood: nothing to resume, and a one-line message that
             // names what is missing (the checkpoint, or config.json / run.json when killed even earlier).
@@ -178,8 +178,8 @@ TEST(FaultInjection, DiskFullDuringACheckpointStopsTheRunAndKeepsTheLastGoodOne)
         wbtest::TempDir dir;
         wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(60));
         const auto run = dir.path() / "run";
-        auto r =
-            cli("train " + quote(dir.file("pattern.txt")) + " --out " + quote(run.string()) + kRun, rule);
+        auto r = failpointCli(
+            "train " + quote(dir.file("pattern.txt")) + " --out " + quote(run.string()) + kRun, rule);
         EXPECT_EQ(r.code, 1) << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         EXPECT_NE(r.err.find("cannot write"), std::string::npos) << r.err;
@@ -194,13 +194,13 @@ TEST(FaultInjection, DiskFullDuringACheckpointStopsTheRunAndKeepsTheLastGoodOne)
             // Issue #46: the line says how much space there is, and the run's status says what Resume does
             // (the Runs list shows the same text: RunRecord::statusText).
             EXPECT_NE(r.err.find(" free)"), std::string::npos) << r.err;
-            const auto shown = cli("inspect " + quote(run.string()));
+            const auto shown = failpointCli("inspect " + quote(run.string()));
             EXPECT_NE(shown.out.find("disk full · resumes at step 2"), std::string::npos)
                 << shown.out << shown.err;
         }
 
         // The checkpoint of step 2 is intact and the run goes on from it once the disk is fine again.
-        r = cli("resume " + quote(run.string()) + " --json");
+        r = failpointCli("resume " + quote(run.string()) + " --json");
         ASSERT_EQ(r.code, 0) << r.err;
         EXPECT_EQ(nlohmann::json::parse(r.out)["summary"]["steps"], 4);
     }
@@ -212,11 +212,12 @@ TEST(FaultInjection, DiskFullBeforeTheFirstCheckpointSaysThereIsNone) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(60));
     const auto run = dir.path() / "run";
-    const auto r = cli("train " + quote(dir.file("pattern.txt")) + " --out " + quote(run.string()) + kRun,
-                       "enospc@1:model.safetensors");
+    const auto r =
+        failpointCli("train " + quote(dir.file("pattern.txt")) + " --out " + quote(run.string()) + kRun,
+                     "enospc@1:model.safetensors");
     EXPECT_EQ(r.code, 1) << r.err;
     EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
-    const auto shown = cli("inspect " + quote(run.string()));
+    const auto shown = failpointCli("inspect " + quote(run.string()));
     EXPECT_NE(shown.out.find("disk full · no checkpoint yet"), std::string::npos) << shown.out << shown.err;
     EXPECT_NE(shown.out.find("starts again from step 0"), std::string::npos) << shown.out;
 }
@@ -224,8 +225,8 @@ TEST(FaultInjection, DiskFullBeforeTheFirstCheckpointSaysThereIsNone) {
 TEST(FaultInjection, ABadFailpointRuleIsAnInputError) {
     wbtest::TempDir dir;
     wbtest::writeText(dir.path() / "pattern.txt", wbtest::patternText(60));
-    const auto r = cli("train " + quote(dir.file("pattern.txt")) + " --out " + quote(dir.file("run")) + kRun,
-                       "explode@1");
+    const auto r = failpointCli(
+        "train " + quote(dir.file("pattern.txt")) + " --out " + quote(dir.file("run")) + kRun, "explode@1");
     EXPECT_EQ(r.code, 2) << r.err;
     EXPECT_NE(r.err.find("WORKBENCH_FAILPOINTS"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir.path() / "run"));

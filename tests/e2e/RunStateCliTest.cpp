@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-std::string quote(const std::string& s) { return wbtest::shellQuote(s); }
+using wbtest::quote;
 
 // Six steps, a checkpoint every two.
 const char* kRun =

@@ -40,11 +40,11 @@ const Textbook kTextbook[] = {
 
 // A small world of characters: level, oblique, read both ways, unknown; rhyme groups 東 (5 characters, 中
 // also in 江), 江 (3) and 支 (2: too few for any pattern).
-const std::string kLevel = "東風中紅空江窗雙支詩春人山天花";
-const std::string kOblique = "月水夜日雨雪落去不白";
-const std::string kEither = "看思";
+const std::string kWorldLevel = "東風中紅空江窗雙支詩春人山天花";
+const std::string kWorldOblique = "月水夜日雨雪落去不白";
+const std::string kWorldEither = "看思";
 
-std::string counts(const std::string& chars, const char* value) {
+std::string worldCounts(const std::string& chars, const char* value) {
     std::string out;
     for (const char32_t c : decodeUtf8(chars, "test"))
         out += (out.empty() ? "" : ", ") + std::string("\"") + encodeUtf8(c) + "\": " + value;
@@ -53,8 +53,9 @@ std::string counts(const std::string& chars, const char* value) {
 
 VerseChecker smallWorld() {
     const std::string tones = R"({"format": "lstm-workbench tones", "version": 1, "traditional": {)" +
-                              counts(kLevel, "[9, 0, 0]") + ", " + counts(kOblique, "[0, 9, 0]") + ", " +
-                              counts(kEither, "[4, 4, 1]") + "}}";
+                              worldCounts(kWorldLevel, "[9, 0, 0]") + ", " +
+                              worldCounts(kWorldOblique, "[0, 9, 0]") + ", " +
+                              worldCounts(kWorldEither, "[4, 4, 1]") + "}}";
     const std::string rhymes = R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [
         {"name": "東", "traditional": "東風中紅空"}, {"name": "江", "traditional": "江窗雙中"},
         {"name": "支", "traditional": "支詩"}]})";
@@ -64,7 +65,8 @@ VerseChecker smallWorld() {
 // Token 0 stands for a special token, then every character of the world and one the tables do not know.
 std::vector<char32_t> vocabulary() {
     std::vector<char32_t> out{0};
-    for (const char32_t c : decodeUtf8(kLevel + kOblique + kEither + "龘", "test")) out.push_back(c);
+    for (const char32_t c : decodeUtf8(kWorldLevel + kWorldOblique + kWorldEither + "龘", "test"))
+        out.push_back(c);
     return out;
 }
 
@@ -192,8 +194,9 @@ TEST(Meter, TheFirstRhymeChoosesTheGroupAndNoRhymeRepeats) {
 // A character read both ways is no rhyme, even in a rhyme group: a reader could hear it oblique.
 TEST(Meter, AnAmbiguousCharacterIsNeverARhyme) {
     const std::string tones = R"({"format": "lstm-workbench tones", "version": 1, "traditional": {)" +
-                              counts(kLevel, "[9, 0, 0]") + ", " + counts(kOblique, "[0, 9, 0]") + ", " +
-                              counts(kEither, "[4, 4, 1]") + "}}";
+                              worldCounts(kWorldLevel, "[9, 0, 0]") + ", " +
+                              worldCounts(kWorldOblique, "[0, 9, 0]") + ", " +
+                              worldCounts(kWorldEither, "[4, 4, 1]") + "}}";
     const std::string rhymes = R"({"format": "lstm-workbench rhymes", "version": 1, "groups": [
         {"name": "東", "traditional": "東風中紅空看思"}]})";
     const VerseChecker verse(ToneTable::parse(tones, "tones.json"), RhymeTable::parse(rhymes, "rhymes.json"));
