@@ -2,11 +2,11 @@
 # those marked SKIP_UNITY_BUILD_INCLUSION or with flags of their own (docs/architecture.md, "Build time").
 # Sources with the property WORKBENCH_UNITY_GROUP share units only with their group's, compiled with the
 # COMPILE_OPTIONS and SKIP_PRECOMPILE_HEADERS they all have (a test suite's files without LibTorch, say).
-# CMake's own unity files (UNITY_BUILD) include each source by its absolute path, so the same tree cloned into another folder
-# compiles files of other contents, and ccache (whose base_dir makes the command line's paths relative, not
-# a file's contents) can reuse none of them: with the precompiled LibTorch header there is no preprocessed
-# fallback either. These include each source relative to the source root, so two clones share their cache
-# entries. A file is rewritten only when its list of sources changes.
+# CMake's own unity files (UNITY_BUILD) include each source by its absolute path, so the same tree cloned
+# into another folder compiles files of other contents, and ccache (whose base_dir makes the command line's
+# paths relative, not a file's contents) can reuse none of them: with the precompiled LibTorch header there is
+# no preprocessed fallback either. These include each source relative to the source root, so two clones share
+# their cache entries. A file is rewritten only when its list of sources changes.
 function(workbench_unity target batch)
   get_target_property(sources ${target} SOURCES)
   get_target_property(source_dir ${target} SOURCE_DIR)
