@@ -10,6 +10,7 @@
 // (a child of fork() would inherit its locks), or WORKBENCH_E2E_CLI=exec.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 #include "support/TestSupport.h"
@@ -24,6 +25,8 @@ inline std::string shellQuote(const std::string& s) {
 }
 // The suites' short name for it (each file says `using wbtest::quote;`).
 inline std::string quote(const std::string& s) { return shellQuote(s); }
+// How many lines a command's output or error has (an error must be one line).
+inline int lineCount(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
 
 // The lstm-workbench-cli this build made (CliProgram.cpp).
 const char* cliProgram();

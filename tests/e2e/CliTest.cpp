@@ -24,14 +24,9 @@ namespace fs = std::filesystem;
 
 namespace {
 using Result = wbtest::CliResult;
+using wbtest::lineCount;
 using wbtest::quote;
 Result cli(const std::string& args) { return wbtest::runCli(args); }
-
-std::size_t lines(const std::string& s) {
-    std::size_t n = 0;
-    for (char c : s) n += c == '\n';
-    return n;
-}
 
 const char* kTinyLm =
     " --seq-len 16 --embedding 16 --hidden 32 --layers 1 --batch-size 16 --lr 0.01 --threads 1"
@@ -493,7 +488,7 @@ TEST(Cli, TrainGenerateResumeCompare) {
     ASSERT_EQ(r.code, 0) << r.err;
     const auto csv = wbtest::readText(dir.file("all.csv"));
     EXPECT_EQ(csv.rfind("run_id,step,epoch,samples,wall_s,split,metric,value", 0), 0u);
-    EXPECT_GT(lines(csv), 10u);
+    EXPECT_GT(lineCount(csv), 10);
 }
 
 TEST(Cli, TrainAndClassifyWithExplanation) {
@@ -568,7 +563,7 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheFileAndLeavesNothing) {
     for (const auto& c : cases) {
         const auto r = cli(c.args + " --out " + quote(dir.file("run")));
         EXPECT_EQ(r.code, 2) << c.args << "\n" << r.err;
-        EXPECT_EQ(lines(r.err), 1u) << c.args << "\n" << r.err;
+        EXPECT_EQ(lineCount(r.err), 1) << c.args << "\n" << r.err;
         EXPECT_NE(r.err.find(c.mustMention), std::string::npos) << c.args << "\n" << r.err;
         EXPECT_FALSE(fs::exists(dir.path() / "run")) << c.args;
     }
@@ -577,7 +572,7 @@ TEST(Cli, BadInputExitsTwoWithOneLineNamingTheFileAndLeavesNothing) {
           "classify " + quote(dir.file("nowhere")) + " --text x"}) {
         const auto r = cli(args);
         EXPECT_EQ(r.code, 2) << args << "\n" << r.err;
-        EXPECT_EQ(lines(r.err), 1u) << args << "\n" << r.err;
+        EXPECT_EQ(lineCount(r.err), 1) << args << "\n" << r.err;
     }
 }
 

@@ -41,7 +41,7 @@ std::vector<std::vector<std::string>> csvRows(const fs::path& file) {
     return rows;
 }
 
-int countLines(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+using wbtest::lineCount;
 
 class Sweep : public ::testing::Test {
 protected:
@@ -317,7 +317,7 @@ TEST_F(Sweep, BadAxesAreOneLineAndExitTwoBeforeAnythingIsCreated) {
         const auto r = wbtest::runCli("sweep " + corpus() + " --out " + quoted("sw") + " " + c.grid +
                                       " --max-steps 2" + kTiny);
         EXPECT_EQ(r.code, 2) << c.grid << ": " << r.err;
-        EXPECT_EQ(countLines(r.err), 1) << r.err;
+        EXPECT_EQ(lineCount(r.err), 1) << r.err;
         EXPECT_NE(r.err.find(c.message), std::string::npos) << c.grid << ": " << r.err;
         EXPECT_FALSE(fs::exists(path("sw"))) << c.grid;
     }
@@ -373,7 +373,7 @@ TEST_F(Sweep, ATruncatedSweepFileIsOneLineAndNothingChanges) {
         const auto listing = wbtest::listTree(path("sw"));
         r = wbtest::runCli("sweep " + quoted("sw"));
         EXPECT_EQ(r.code, 2) << damaged << ": " << r.err;
-        EXPECT_EQ(countLines(r.err), 1) << r.err;
+        EXPECT_EQ(lineCount(r.err), 1) << r.err;
         EXPECT_NE(r.err.find("sweep.json"), std::string::npos) << r.err;
         EXPECT_EQ(wbtest::readText(file), damaged);
         EXPECT_EQ(wbtest::listTree(path("sw")), listing);
