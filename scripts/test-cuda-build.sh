@@ -10,7 +10,7 @@
 # cuDNN's headers on the include path (CAFFE2_USE_CUDNN, which LibTorch's package leaves off unless asked),
 # for code that calls cuDNN itself.
 #
-#   scripts/test-cuda-build.sh [VERSION]
+#   scripts/test-cuda-build.sh [VERSION]        WORKBENCH_CUDA_UNITY_BATCH: sources a unit (default 5; 1 = each alone)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib-phase-times.sh
