@@ -1,13 +1,19 @@
 // A job's CPU threads do not leak into the process: LibTorch's and OpenBLAS's counts are back to what they
 // were when a CpuThreadsScope, a training run or a finder ends (before, a 1-thread run left every later
 // generation in the process on 1 thread). run.json records OpenBLAS's count as OpenBLAS reports it, and the
-// BLAS named is the one that provides sgemm_.
+// BLAS named is the one that provides sgemm_. A job flushes subnormal floats to zero on its threads.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
+#include <vector>
 
 #include <dlfcn.h>
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
 
+#include <ATen/Parallel.h>
 #include <torch/torch.h>
 
 #include "device/DeviceSetup.h"
@@ -149,3 +155,47 @@ TEST(CpuThreads, TheBlasNamedIsTheOneThatProvidesSgemm) {
     // This project's machines run OpenBLAS (a dependency); its configuration string follows the name.
     if (openBlas()) EXPECT_NE(blas.find("OpenBLAS "), std::string::npos) << blas;
 }
+
+// Subnormal floats are flushed to zero in a CPU job's arithmetic (DeviceSetup.h: on an Intel core each
+// operation on one took a microcode assist, and the imdb preset trained 14 times slower), on the job's
+// thread and on every intra-op thread of LibTorch's pool; LSTM_WORKBENCH_FLUSH_DENORMALS=off keeps them.
+#if defined(__x86_64__)
+namespace {
+constexpr unsigned kFlushBits = 0x8040;  // MXCSR's FTZ and DAZ
+void keepSubnormalsHere() { _mm_setcsr(_mm_getcsr() & ~kFlushBits); }
+// Whether each thread of the intra-op pool flushes (one item per thread, as DeviceSetup.cpp reaches them).
+std::vector<int> poolFlushes() {
+    std::vector<int> flushed(static_cast<std::size_t>(at::get_num_threads()), -1);
+    at::parallel_for(0, at::get_num_threads(), 1, [&](std::int64_t begin, std::int64_t) {
+        flushed[static_cast<std::size_t>(begin)] = subnormalsFlushedHere() ? 1 : 0;
+    });
+    return flushed;
+}
+float timesOne(float x) {
+    volatile float one = 1.0f;  // not folded at compile time
+    return x * one;
+}
+}  // namespace
+
+TEST(CpuThreads, AJobFlushesSubnormalsOnItsThreadAndItsIntraOpThreads) {
+    const TwoThreads process;
+    keepSubnormalsHere();
+    at::parallel_for(0, 2, 1, [](std::int64_t, std::int64_t) { keepSubnormalsHere(); });
+    const float subnormal = 1e-39f;
+    ASSERT_EQ(timesOne(subnormal), subnormal) << "IEEE 754's gradual underflow before the job";
+    { const CpuThreadsScope job(2); }
+    EXPECT_TRUE(subnormalsFlushedHere());
+    EXPECT_EQ(timesOne(subnormal), 0.0f);
+    EXPECT_EQ(poolFlushes(), std::vector<int>(2, 1));
+}
+
+TEST(CpuThreads, TheSwitchKeepsSubnormals) {
+    const TwoThreads process;
+    keepSubnormalsHere();
+    ::setenv("LSTM_WORKBENCH_FLUSH_DENORMALS", "off", 1);
+    { const CpuThreadsScope job(1); }
+    ::unsetenv("LSTM_WORKBENCH_FLUSH_DENORMALS");
+    EXPECT_FALSE(subnormalsFlushedHere());
+    EXPECT_EQ(timesOne(1e-39f), 1e-39f);
+}
+#endif

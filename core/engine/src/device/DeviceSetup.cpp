@@ -2,9 +2,16 @@
 // CPU threads of LibTorch and OpenBLAS together, clocks after queued work.
 #include "device/DeviceSetup.h"
 
+#include <ATen/Parallel.h>
+
 #include <dlfcn.h>
 #include <unistd.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
+
+#include "EnvSwitch.h"
 #include "device/Autocast.h"
 #include "workbench/engine/Devices.h"
 
@@ -62,12 +69,44 @@ int blasThreads() {
     return fn && blasLibrary().rfind("OpenBLAS", 0) == 0 ? fn() : -1;
 }
 
+namespace {
+#if defined(__x86_64__) || defined(__i386__)
+constexpr unsigned kFlushBits = 0x8040;  // MXCSR's FTZ (bit 15) and DAZ (bit 6)
+void flushHere() { _mm_setcsr(_mm_getcsr() | kFlushBits); }
+#else
+void flushHere() {}
+#endif
+}  // namespace
+
+void flushSubnormals() {
+    if (switchedOff("LSTM_WORKBENCH_FLUSH_DENORMALS")) return;  // read each time: once a job, and testable
+    flushHere();
+    // The intra-op pool's threads have MXCSRs of their own. A parallel loop of one item per thread reaches
+    // each (ATen gives each thread of the team one chunk); threads the pool starts later copy the starting
+    // thread's, as every new thread does.
+    const int n = at::get_num_threads();
+    if (n > 1 && !at::in_parallel_region())
+        at::parallel_for(0, n, 1, [](std::int64_t, std::int64_t) { flushHere(); });
+}
+
+bool subnormalsFlushedHere() {
+#if defined(__x86_64__) || defined(__i386__)
+    return (_mm_getcsr() & kFlushBits) == kFlushBits;
+#else
+    return false;
+#endif
+}
+
 CpuThreadsScope::CpuThreadsScope(std::int64_t threads) {
-    if (threads <= 0) return;
+    if (threads <= 0) {
+        flushSubnormals();
+        return;
+    }
     m_active = true;
     m_torch = torch::get_num_threads();
     m_blas = blasThreads();
     applyCpuThreads(threads);
+    flushSubnormals();  // after the count: the pool at its new size
 }
 
 CpuThreadsScope::~CpuThreadsScope() {

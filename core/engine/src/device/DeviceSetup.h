@@ -27,8 +27,23 @@ void applyBlasThreads(int threads);
 // OpenBLAS's thread count as OpenBLAS reports it; -1 when the BLAS in use is not OpenBLAS.
 int blasThreads();
 
+// Subnormal floats (below 2^-126, about 1.2e-38, in magnitude) read as zero, and results that would be
+// subnormal written as zero, on this thread and on LibTorch's intra-op threads: x86's DAZ and FTZ bits (no-op
+// elsewhere). Why: an Intel core takes a microcode assist of about a hundred cycles for a vector operation
+// that meets a subnormal, and a classifier's gradients, flowing back through a few hundred steps, become
+// subnormal: the imdb preset trained 14 times slower on an Intel Xeon without this (docs/benchmarks.md,
+// "Subnormal floats on Intel"). Values that small change nothing float32 can show in a loss or an update
+// (Adam divides by sqrt(v) + 1e-8). PyTorch's torch.set_flush_denormal(True) sets the same bits, off by
+// default there; LSTM_WORKBENCH_FLUSH_DENORMALS=off keeps IEEE 754's gradual underflow here too.
+// Every CPU job sets it (CpuThreadsScope, ThreadShards' workers) and the threads keep it afterwards: a
+// thread of this process computes one way from its first job on.
+void flushSubnormals();
+// Whether this thread flushes subnormals (both bits set): for the tests.
+bool subnormalsFlushedHere();
+
 // One job's CPU threads (applyCpuThreads), and the previous settings back when it ends, so that a job's
 // count does not leak into what the process does next (the app's next job, generation after training).
+// It also flushes subnormals (flushSubnormals), which stays.
 class CpuThreadsScope {
 public:
     explicit CpuThreadsScope(std::int64_t threads);  // threads <= 0: changes nothing

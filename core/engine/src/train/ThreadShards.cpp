@@ -15,6 +15,7 @@
 
 #include "EnvSwitch.h"
 #include "device/Autocast.h"
+#include "device/DeviceSetup.h"
 #include "model/ShardedDropout.h"
 
 namespace wb {
@@ -69,6 +70,7 @@ void pinToOwnCore(int index, int workers) {
 
 void ThreadShards::workerLoop(int index) {
     useOneIntraOpThreadHere();
+    flushSubnormals();  // as the thread that started the workers does (DeviceSetup.h)
     pinToOwnCore(index, threads());
     std::uint64_t seen = 0;
     for (;;) {
