@@ -417,7 +417,7 @@ std::vector<ConfigField> buildTable() {
                     })
         .defaults("cpu", "cpu");
     add({"device", "precision", "--precision", "precision",
-         "fp32, bf16, fp16 or auto (bf16 for a language model on a CPU with AVX512_BF16, else fp32)"})
+         "fp32, bf16, fp16 or auto (bf16 for a language model on an AMD CPU with AVX512_BF16, else fp32)"})
         .initial("fp32")
         .choice<Precision>(
             {"fp32", "bf16", "fp16", "auto"}, [](C& c) -> Precision& { return c.device.precision; },

@@ -65,6 +65,14 @@ bool cpuBf16KernelsUsable() {
     return bf16kernels::available() && !offByEnvironment && !g_forcedFallback.load();
 }
 
+bool cpuBf16FasterThanFp32() {
+#if defined(__x86_64__)
+    return cpuBf16KernelsUsable() && __builtin_cpu_is("amd");  // the two vendors measured (Autocast.h)
+#else
+    return false;
+#endif
+}
+
 void forceCpuBf16Fallback(bool on) { g_forcedFallback = on; }
 
 std::string effectivePrecision(const torch::Device& device, Precision precision) {
@@ -83,6 +91,10 @@ PrecisionChoice choosePrecision(const torch::Device& device, Precision requested
     if (!cpuBf16KernelsUsable())
         return {Precision::Fp32, bf16kernels::available() ? "auto: fp32 (the bf16 kernels are switched off)"
                                                           : "auto: fp32 (this CPU has no AVX512_BF16)"};
+    if (!cpuBf16FasterThanFp32())
+        return {Precision::Fp32,
+                "auto: fp32 (this CPU has AVX512_BF16, but bf16 trained slower than fp32 on the "
+                "Intel cores measured)"};
     return {Precision::Bf16,
             "auto: bf16 (this CPU has AVX512_BF16; a language model's bf16 loss stays within 2 % of fp32's)"};
 }

@@ -34,12 +34,18 @@ bool cpuBf16Active();
 // Whether CPU bf16 runs on the bf16 kernels on this machine: the CPU has AVX512_BF16 and neither
 // forceCpuBf16Fallback nor LSTM_WORKBENCH_BF16_KERNELS=off turned them off.
 bool cpuBf16KernelsUsable();
+// Whether bf16 trains faster than fp32 on this CPU, for auto's choice: on AMD's cores with AVX512_BF16 (Zen 4
+// and 5) our bf16 products ran at 1.8 times the fp32 rate and every preset trained faster; on an Intel Xeon
+// with AVX512_BF16 at 0.65 times, and every preset trained slower in bf16 (docs/benchmarks.md, "An Intel
+// Xeon").
+bool cpuBf16FasterThanFp32();
 // Tests and benchmarks: CPU bf16 computes in fp32 (the fallback of CPUs without AVX512_BF16) while on.
 void forceCpuBf16Fallback(bool on);
 // What a run asking for `requested` trains in, and why. Auto (the default) chooses bf16 for a language model
-// on a CPU whose bf16 kernels run, where the bf16 accuracy check holds (a 500-step loss curve within 2 % of
-// fp32's: docs/benchmarks.md, "bf16 on the CPU"), and fp32 elsewhere: for classifiers, whose bf16 training
-// no check covers, on CPUs without AVX512_BF16 and on CUDA. Any other request is kept, with no reason.
+// on a CPU whose bf16 kernels run faster than fp32 (cpuBf16FasterThanFp32), where the bf16 accuracy check
+// holds (a 500-step loss curve within 2 % of fp32's: docs/benchmarks.md, "bf16 on the CPU"), and fp32
+// elsewhere: for classifiers, whose bf16 training no check covers, on CPUs without AVX512_BF16 or where bf16
+// is slower, and on CUDA. Any other request is kept, with no reason.
 struct PrecisionChoice {
     Precision precision = Precision::Fp32;
     std::string reason;  // "auto: ..." for Auto, else empty
