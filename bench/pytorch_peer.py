@@ -172,6 +172,10 @@ def main():
                          "per large block, no trimming, one arena), set here before torch loads; default "
                          "leaves glibc's, where every large tensor is a fresh mmap whose pages fault in each "
                          "step (docs/performance.md, 'Why the same peer runs 5-10x slower elsewhere')")
+    ap.add_argument("--flush-denormal", default="off", choices=["on", "off"],
+                    help="torch.set_flush_denormal: subnormal floats read and written as zero, as our CPU "
+                         "jobs compute (DeviceSetup.h); off is PyTorch's default. Set before the first "
+                         "parallel region, so that the intra-op threads, started from this one, copy it")
     args = ap.parse_args()
     if args.allocator == "tuned":
         tune_allocator()
@@ -189,6 +193,8 @@ def main():
         os.environ["OMP_NUM_THREADS"] = str(args.threads)
     import torch
 
+    if args.flush_denormal == "on" and not torch.set_flush_denormal(True):
+        ap.error("--flush-denormal on: this CPU has no flush-to-zero mode that torch can set")
     torch.set_num_threads(args.threads)
     torch.backends.mkldnn.enabled = args.mkldnn == "on"
     if args.tf32:
@@ -280,6 +286,7 @@ def run_case(args, preset, batch_size):
               "device_name": torch.cuda.get_device_name(device) if cuda else "CPU",
               "threads": torch.get_num_threads(), "torch": torch.__version__,
               "blas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "default"), "mkldnn": args.mkldnn,
+              "flush_denormal": args.flush_denormal,
               "tf32": bool(args.tf32), "batch_size": b, "seq_len": t, "median_step_ms": step_ms,
               "us_per_sample": us, "tokens_per_s": 1e6 / us * t, "step_ms": [x * 1e3 for x in times],
               "onednn_implementations": onednn, "allocator": args.allocator,

@@ -38,6 +38,8 @@ def generation_of(family, model):
                              "per cycle of Zen 5, with the same memory to feed them")
     if family == "26":
         return ("AMD Zen 5", "whose AVX-512 units are full width")
+    if family == "6":  # Intel's Core and Xeon: the model alone, as a virtual machine may report another
+        return (f"an Intel CPU (family 6 model {model})", "")
     return ("", "")
 
 def main():
@@ -52,7 +54,9 @@ def main():
         if parts[0] == "ours" and len(parts) == 5:
             ours[(parts[1], int(parts[2]), parts[3])].append(json.loads(f.read_text()))
         elif parts[0].startswith("pytorch") and len(parts) == 7:
-            peers[(parts[0], parts[1], int(parts[2]), parts[3], parts[4], parts[5])].append(
+            # A peer with subnormals flushed (pytorch215ftz) is one more setting of the same PyTorch.
+            name, flushed = (parts[0][:-3], "+ftz") if parts[0].endswith("ftz") else (parts[0], "")
+            peers[(name, parts[1], int(parts[2]), parts[3], parts[4], parts[5] + flushed)].append(
                 json.loads(f.read_text())["us_per_sample"])
     ours_us = {k: statistics.median(j["us_per_sample"] for j in v) for k, v in ours.items()}
     fastest = defaultdict(float)  # (threads, precision) -> the round's highest measured product rate
@@ -75,7 +79,9 @@ def main():
         return cands[k], k
 
     def setting(k):
-        return f"x{k[2]} {k[3]}, oneDNN {k[5]}" + (", threads unpinned" if k[4] == "default" else "")
+        return (f"x{k[2]} {k[3]}, oneDNN {k[5].removesuffix('+ftz')}" +
+                (", threads unpinned" if k[4] == "default" else "") +
+                (", subnormals flushed" if k[5].endswith("+ftz") else ""))
 
     rows = []
     for preset in PRESETS:

@@ -20,7 +20,10 @@ PRESETS = ["imdb", "charrnn", "poems"]
 # How each side is named in the tables; a name not listed here is shown as it is.
 OURS_LABELS = {"ours": "ours, Debian 12 build", "ours215": "ours, PyTorch 2.15 build"}
 PEER_LABELS = {"pytorch113": "PyTorch 1.13 (Debian 12)", "pytorch26": "PyTorch 2.6 (Debian 13)",
-               "pytorch215": "PyTorch 2.15 (PyPI)"}
+               "pytorch215": "PyTorch 2.15 (PyPI)",
+               "pytorch215ftz": "PyTorch 2.15 (PyPI), subnormals flushed"}
+# A peer whose name ends so runs with a setting that is not PyTorch's default (torch.set_flush_denormal).
+FLUSHED = "ftz"
 SETTING_LABELS = {("same", "on"): "oneDNN on", ("same", "off"): "oneDNN off",
                   ("default", "on"): "oneDNN on, threads unpinned",
                   ("default", "off"): "oneDNN off, threads unpinned"}
@@ -62,10 +65,12 @@ def main():
     folder = Path(sys.argv[1])
     ours, peers, onednn, versions, ours_precision = load(folder)
     our_names = sorted({k[0] for k in ours}, key=lambda n: (n != "ours", n))
-    peer_names = sorted({k[0] for k in peers}, key=lambda n: version_key(versions[n]))
+    peer_names = sorted({k[0] for k in peers}, key=lambda n: (version_key(versions[n]), n.endswith(FLUSHED)))
     if not our_names:
         sys.exit("write_peers_table: no results of ours in " + str(folder))
-    newest = peer_names[-1] if peer_names else None
+    # "At its defaults" is the newest peer as installed: not one with subnormals flushed.
+    as_installed = [n for n in peer_names if not n.endswith(FLUSHED)] or peer_names
+    newest = as_installed[-1] if as_installed else None
     ours_label = lambda n: f"{OURS_LABELS.get(n, n)} (LibTorch {versions.get(n, '?')})"
     peer_label = lambda n: PEER_LABELS.get(n, n)
 

@@ -10,7 +10,8 @@
 # goes to PEERS_DIR, the table into its section of docs/benchmarks.md (bench/write_peers_table.py).
 #
 # Usage: sudo scripts/bench-peers.sh   (env: BUILD_DIR=build, ROUNDS=2, STEPS=20, POEMS_STEPS=8)
-# PEERS picks the peers (default "pytorch113 pytorch26 pytorch215"); PEERS_DIR (default docs/benchmarks/peers)
+# PEERS picks the peers (default "pytorch113 pytorch26 pytorch215"; pytorch215ftz is PyTorch 2.15 with subnormals
+# flushed, torch.set_flush_denormal, as ours computes); PEERS_DIR (default docs/benchmarks/peers)
 # and SECTION (default: the folder's name) where they go; OURS215=0 measures ours on the Debian 12 build only.
 # A part of the grid: PRESETS="poems" THREADS="2" PRECISIONS="bf16" MKLDNN="on" (the peers' oneDNN settings
 # searched), FIRST_ROUND=N, and KEEP=1 to add to the last run's JSON instead of starting afresh. commands.txt
@@ -45,7 +46,7 @@ if has_peer pytorch26 && ! in_root /usr/bin/python3 -c 'import torch' 2>/dev/nul
   in_root apt-get install -y -qq --no-install-recommends python3-torch >/dev/null
 fi
 venv_python=""
-has_peer pytorch215 && venv_python=$(scripts/pytorch-venv.sh 2.15.0)
+{ has_peer pytorch215 || has_peer pytorch215ftz; } && venv_python=$(scripts/pytorch-venv.sh 2.15.0)
 
 BUILD_DIR=${BUILD_DIR:-build}
 ROUNDS=${ROUNDS:-2}
@@ -89,7 +90,7 @@ uptime >>"$out/load_before.txt"
 {
   has_peer pytorch113 && echo "python3-torch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)') (Debian 12)"
   has_peer pytorch26 && echo "python3-torch $(in_root /usr/bin/python3 -c 'import torch; print(torch.__version__)') (Debian 13)"
-  has_peer pytorch215 && echo "torch $("$venv_python" -c 'import torch; print(torch.__version__)') (PyPI, $venv_python)"
+  [ -n "$venv_python" ] && echo "torch $("$venv_python" -c 'import torch; print(torch.__version__)') (PyPI, $venv_python)"
 } >"$out/peers.txt"
 
 # The machine and the peers' packages beside the numbers: a peer's speed depends on both (docs/performance.md).
@@ -97,7 +98,7 @@ lscpu >"$out/lscpu.txt"
 {
   has_peer pytorch113 && dpkg-query -W python3-torch libopenblas0-pthread libdnnl2 2>/dev/null | sed 's/^/debian12 /'
   has_peer pytorch26 && in_root dpkg-query -W python3-torch libopenblas0-pthread 'libdnnl*' 2>/dev/null | sed 's/^/debian13 /'
-  has_peer pytorch215 && "$venv_python" -m pip list 2>/dev/null | grep -Ei '^(torch|mkl|intel-openmp|nvidia-cudnn)' | sed 's/^/pypi /'
+  [ -n "$venv_python" ] && "$venv_python" -m pip list 2>/dev/null | grep -Ei '^(torch|mkl|intel-openmp|nvidia-cudnn)' | sed 's/^/pypi /'
 } >"$out/packages.txt" || true
 ours() {
   local i
@@ -107,14 +108,15 @@ ours() {
       --steps "$steps" --json >"$out/${ours_clis[i]}-$preset-$threads-$precision-$round.json"
   done
 }
-peer() {  # NAME PYTHON RUNNER...
+peer() {  # NAME PYTHON RUNNER...   (peer_args: more arguments of bench/pytorch_peer.py, split on spaces)
   local name=$1 python=$2
   shift 2
   for blas in same default; do
     for mkldnn in $MKLDNN; do
       echo "bench-peers: round $round $preset x$threads $precision $name (threads $blas, oneDNN $mkldnn)" >&2
       # The peer tunes glibc's allocator itself as our programs do (--allocator tuned, its default).
-      "$@" "$python" "$py_dir/bench/pytorch_peer.py" --preset "$preset" \
+      # shellcheck disable=SC2086
+      "$@" "$python" "$py_dir/bench/pytorch_peer.py" --preset "$preset" ${peer_args:-} \
         --threads "$threads" --blas-threads "$blas" --mkldnn "$mkldnn" --precision "$precision" \
         --steps "$steps" >"$out/$name-$preset-$threads-$precision-$blas-$mkldnn-$round.json"
     done
@@ -123,6 +125,11 @@ peer() {  # NAME PYTHON RUNNER...
 pytorch113() { has_peer pytorch113 && py_dir=$PWD peer pytorch113 /usr/bin/python3 || true; }
 pytorch26() { has_peer pytorch26 && py_dir=/src peer pytorch26 /usr/bin/python3 in_root || true; }
 pytorch215() { has_peer pytorch215 && py_dir=$PWD peer pytorch215 "$venv_python" || true; }
+# The same peer with subnormal floats flushed to zero (torch.set_flush_denormal), as our CPU jobs compute: on
+# Intel cores, where an operation on a subnormal takes a microcode assist, it is the peer's best setting.
+pytorch215ftz() {
+  has_peer pytorch215ftz && py_dir=$PWD peer_args="--flush-denormal on" peer pytorch215ftz "$venv_python" || true
+}
 for round in $(seq "$FIRST_ROUND" "$ROUNDS"); do
   for preset in $PRESETS; do
     steps=$STEPS
@@ -130,9 +137,9 @@ for round in $(seq "$FIRST_ROUND" "$ROUNDS"); do
     for threads in $THREADS; do
       for precision in $PRECISIONS; do
         case $((round % 3)) in
-          1) ours; pytorch113; pytorch26; pytorch215 ;;
-          2) pytorch215; pytorch26; ours; pytorch113 ;;
-          0) pytorch113; pytorch215; pytorch26; ours ;;
+          1) ours; pytorch113; pytorch26; pytorch215; pytorch215ftz ;;
+          2) pytorch215ftz; pytorch215; pytorch26; ours; pytorch113 ;;
+          0) pytorch113; pytorch215; pytorch215ftz; pytorch26; ours ;;
         esac
       done
     done
