@@ -1,5 +1,5 @@
 // --precision auto, the default (#28): bf16 only where its accuracy is checked, a language model on a CPU
-// whose bf16 kernels run faster than fp32 (AMD's; not the Intel cores measured); fp32 for classifiers, on
+// whose bf16 kernels run faster than fp32 (AMD's; not the Intel Xeon measured); fp32 for classifiers, on
 // CPUs without AVX512_BF16 or where bf16 is slower, and on CUDA. A run says what it chose and why, keeps the
 // choice in config.json and keeps it when resumed.
 #include <gtest/gtest.h>

@@ -94,7 +94,7 @@ PrecisionChoice choosePrecision(const torch::Device& device, Precision requested
     if (!cpuBf16FasterThanFp32())
         return {Precision::Fp32,
                 "auto: fp32 (this CPU has AVX512_BF16, but bf16 trained slower than fp32 on the "
-                "Intel cores measured)"};
+                "Intel Xeon measured)"};
     return {Precision::Bf16,
             "auto: bf16 (this CPU has AVX512_BF16; a language model's bf16 loss stays within 2 % of fp32's)"};
 }

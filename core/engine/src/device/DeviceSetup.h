@@ -46,7 +46,7 @@ bool subnormalsFlushedHere();
 // It also flushes subnormals (flushSubnormals), which stays.
 class CpuThreadsScope {
 public:
-    explicit CpuThreadsScope(std::int64_t threads);  // threads <= 0: changes nothing
+    explicit CpuThreadsScope(std::int64_t threads);  // threads <= 0: the counts stay as they are
     ~CpuThreadsScope();
     CpuThreadsScope(const CpuThreadsScope&) = delete;
     CpuThreadsScope& operator=(const CpuThreadsScope&) = delete;
