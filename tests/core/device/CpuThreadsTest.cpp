@@ -157,7 +157,7 @@ TEST(CpuThreads, TheBlasNamedIsTheOneThatProvidesSgemm) {
 }
 
 // Subnormal floats are flushed to zero in a CPU job's arithmetic (DeviceSetup.h: on an Intel core each
-// operation on one took a microcode assist, and the imdb preset trained 14 times slower), on the job's
+// operation on one took a microcode assist, and the imdb preset trained 13 times slower), on the job's
 // thread and on every intra-op thread of LibTorch's pool; LSTM_WORKBENCH_FLUSH_DENORMALS=off keeps them.
 #if defined(__x86_64__)
 namespace {

@@ -31,7 +31,7 @@ int blasThreads();
 // subnormal written as zero, on this thread and on LibTorch's intra-op threads: x86's DAZ and FTZ bits (no-op
 // elsewhere). Why: an Intel core takes a microcode assist of about a hundred cycles for a vector operation
 // that meets a subnormal, and a classifier's gradients, flowing back through a few hundred steps, become
-// subnormal: the imdb preset trained 14 times slower on an Intel Xeon without this (docs/benchmarks.md,
+// subnormal: the imdb preset trained 13 times slower on an Intel Xeon without this (docs/benchmarks.md,
 // "An Intel Xeon"). Values that small change nothing float32 can show in a loss or an update
 // (Adam divides by sqrt(v) + 1e-8). PyTorch's torch.set_flush_denormal(True) sets the same bits, off by
 // default there; LSTM_WORKBENCH_FLUSH_DENORMALS=off keeps IEEE 754's gradual underflow here too.
