@@ -21,7 +21,7 @@ PRESETS = ["imdb", "charrnn", "poems"]
 OURS_LABELS = {"ours": "ours, Debian 12 build", "ours215": "ours, PyTorch 2.15 build"}
 PEER_LABELS = {"pytorch113": "PyTorch 1.13 (Debian 12)", "pytorch26": "PyTorch 2.6 (Debian 13)",
                "pytorch215": "PyTorch 2.15 (PyPI)",
-               "pytorch215ftz": "PyTorch 2.15 (PyPI), subnormals flushed"}
+               "pytorch215ftz": "PyTorch 2.15 (PyPI, subnormals flushed)"}
 # A peer whose name ends so runs with a setting that is not PyTorch's default (torch.set_flush_denormal).
 FLUSHED = "ftz"
 SETTING_LABELS = {("same", "on"): "oneDNN on", ("same", "off"): "oneDNN off",
