@@ -51,6 +51,15 @@ TEST(PrecisionChoice, AutoTrainsALanguageModelInBf16WhereTheCpuHasTheKernels) {
     EXPECT_TRUE(startsWith(without.reason, "auto: fp32 (")) << without.reason;
 }
 
+// `devices` says so where the bf16 kernels run but lose to fp32 (an Intel core), and only there.
+TEST(PrecisionChoice, TheKernelsLineSaysWhereBf16IsSlower) {
+    FallbackGuard guard;
+    const bool slower = cpuBf16KernelsUsable() && !cpuBf16FasterThanFp32();
+    EXPECT_EQ(cpuKernels().find("slower than fp32") != std::string::npos, slower) << cpuKernels();
+    forceCpuBf16Fallback(true);  // kernels switched off: nothing to compare
+    EXPECT_EQ(cpuKernels().find("slower than fp32"), std::string::npos) << cpuKernels();
+}
+
 TEST(PrecisionChoice, AutoIsFp32ForAClassifierAndOnCuda) {
     const auto classifier = choosePrecision(torch::Device(torch::kCPU), Precision::Auto, Task::Classifier);
     EXPECT_EQ(classifier.precision, Precision::Fp32);

@@ -49,7 +49,11 @@ std::string cpuKernels() {
     if (cpuCapabilityCap() != CpuLevel::Avx512)
         out += std::string(" (capped by LSTM_WORKBENCH_CPU_CAPABILITY=") +
                std::getenv("LSTM_WORKBENCH_CPU_CAPABILITY") + ")";
-    return out + (bf16kernels::available() ? ", bf16 kernels" : ", no bf16 kernels");
+    if (!bf16kernels::available()) return out + ", no bf16 kernels";
+    // Where they run but lose to fp32 (an Intel core: Autocast.h), what auto does about it.
+    const bool slower = cpuBf16KernelsUsable() && !cpuBf16FasterThanFp32();
+    return out +
+           (slower ? ", bf16 kernels (slower than fp32 on this CPU: auto trains in fp32)" : ", bf16 kernels");
 }
 
 std::string libtorchVersion() {
