@@ -29,7 +29,7 @@ int blasThreads();
 
 // Subnormal floats (below 2^-126, about 1.2e-38, in magnitude) read as zero, and results that would be
 // subnormal written as zero, on this thread and on LibTorch's intra-op threads: x86's DAZ and FTZ bits (no-op
-// elsewhere). Why: an Intel core takes a microcode assist of about a hundred cycles for a vector operation
+// elsewhere). Why: an Intel core takes a microcode assist, a slow path, for a vector operation
 // that meets a subnormal, and a classifier's gradients, flowing back through a few hundred steps, become
 // subnormal: the imdb preset trained 13 times slower on an Intel Xeon without this (docs/benchmarks.md,
 // "An Intel Xeon"). Values that small change nothing float32 can show in a loss or an update
