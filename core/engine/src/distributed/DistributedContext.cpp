@@ -16,6 +16,7 @@
 #endif
 
 #include "device/DeviceSetup.h"
+#include "process/BrokenPipes.h"
 #include "process/ChildProcess.h"
 #include "workbench/domain/Errors.h"
 
@@ -67,6 +68,8 @@ DistributedContext::DistributedContext(const DistributedSpec& spec) : m_spec(spe
 #else
     FLAGS_caffe2_log_level = c10::GLOG_FATAL;  // the others (Debian 13's, PyTorch's) through c10's own logger
 #endif
+    // A peer that dies while this rank writes to it must surface as a lost peer, not kill this rank too.
+    failWritesToClosedPeers();
     if (spec.rank == 0) hostTheStore();
     try {
         m_store = c10::make_intrusive<GatedStore>(identity(), timeoutOf(m_spec));
