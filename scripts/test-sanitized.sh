@@ -60,7 +60,7 @@ tests() {
   cd "$build_dir"
   # The packaging test (a .deb of the release build; it says nothing about memory safety) is not configured
   # here, nor the man pages it packs: this flavour builds only what it runs. The suites labelled release-only
-  # (tests/SlowTests.cmake: the network between namespaces, the window manager's frame, a real Slurm) add
+  # (tests/ReleaseOnlyTests.cmake: the network between namespaces, the window manager's frame, a real Slurm) add
   # nothing the sanitizers check.
   ctest --output-on-failure -j"$(nproc)" --timeout 1800 -LE release-only | tee ctest.log
   slowest_tests ctest.log

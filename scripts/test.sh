@@ -6,8 +6,9 @@
 # API drift in one build); then the CUDA half compiled against that PyTorch's CUDA build, without a GPU
 # (scripts/test-cuda-build.sh, build-cuda/); then each libFuzzer target for 15 seconds (scripts/fuzz.sh,
 # clang, build-fuzz/).
-# Two builds go beside the suites at the lowest priority, taking the core they leave idle: the sanitizer build
-# beside the release suite, the CUDA compile check beside the sanitized suite and the fuzzing.
+# What runs beside the suites takes the core they leave idle: the Python tests and, at the lowest priority,
+# the sanitizer build beside the release suite; the CUDA compile check beside the sanitized suite and the
+# fuzzing.
 # Every phase prints its wall and CPU seconds; the builds go through ccache when it is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,9 +33,12 @@ kill_tree() {  # (the children from /proc: no procps needed)
   kill "$1" 2>/dev/null || true
 }
 trap 'for p in "${background[@]}"; do kill_tree "$p"; done' EXIT
+python_ready="$PWD/${WORKBENCH_BUILD_DIR:-build}/python-environment-ready"
+rm -f "$python_ready"
 if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
   {
     ./scripts/test-python.sh --prepare
+    touch "$python_ready"
     if [ "${WORKBENCH_SANITIZE_TESTS:-1}" != 0 ]; then ./scripts/pytorch-libtorch.sh 2.15.0; fi
     if [ "${WORKBENCH_CUDA_BUILD_TESTS:-1}" != 0 ]; then ./scripts/cuda-toolkit.sh 2.15.0; fi
   } >"$prepare_log" 2>&1 &
@@ -50,6 +54,29 @@ phase "release build"
 ./scripts/check-layers.sh
 ./scripts/check-function-size.sh
 phase "format check"
+# The Python package (python/) against the CLI just built, under PyTorch 2.15 from PyPI, with TensorBoard's
+# reader and ONNX Runtime (scripts/test-python.sh; the first run fetches about 3 GB of wheels into the wheel
+# cache). WORKBENCH_PYTHON_TESTS=0 skips them. One core's work, started beside the release suite as soon as
+# their environment is ready (at once on a machine that made it before): the suite leaves a core idle for
+# about a third of its time (its Slurm, network and window tests wait more than they compute: 218 CPU-s in
+# 172 s of two cores on the Intel Xeon of 2026-12-03), which they take. Their output comes when they are
+# waited for, after the sanitized suite.
+python_log="$PWD/${WORKBENCH_BUILD_DIR:-build}/python-tests.log"
+python_pid=""
+if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
+  {
+    until [ -e "$python_ready" ]; do
+      if ! kill -0 "$prepare_pid" 2>/dev/null && [ ! -e "$python_ready" ]; then
+        echo "test: the Python tests' environment was not prepared (${prepare_log#"$PWD"/})"
+        exit 1
+      fi
+      sleep 1
+    done
+    LSTM_WORKBENCH_CLI="${WORKBENCH_BUILD_DIR:-build}/bin/lstm-workbench-cli" ./scripts/test-python.sh
+  } >"$python_log" 2>&1 &
+  python_pid=$!
+  background+=("$python_pid")
+fi
 # The sanitizer build goes beside the release suite, at the lowest priority: the suite leaves a core idle for
 # about 40 % of its time (its network, scheduler and window tests wait more than they compute), and the
 # build takes only what the suite leaves (nice 19: by the scheduler's weights, 15 against 1024, about 1.5 %
@@ -74,11 +101,7 @@ ctest --output-on-failure -j"$(nproc)" --timeout 900 | tee ctest.log
 slowest_tests ctest.log
 phase "release tests"
 cd - >/dev/null
-# The Python package (python/) against runs the CLI just built, under PyTorch 2.15 from PyPI, with
-# TensorBoard's reader and ONNX Runtime (scripts/test-python.sh; the first run fetches about 3 GB of wheels
-# into the wheel cache). WORKBENCH_PYTHON_TESTS=0 skips it.
-# They run on one core, so they run beside the sanitizer build's start; their output comes when they end.
-python_log="$PWD/${WORKBENCH_BUILD_DIR:-build}/python-tests.log"
+# The Python environment's preparation, waited for: its failure is shown here.
 if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
   if ! wait "$prepare_pid"; then
     cat "$prepare_log" >&2
@@ -86,10 +109,6 @@ if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
     exit 1
   fi
   phase "python environment (beside the release build and its tests)"
-  LSTM_WORKBENCH_CLI="${WORKBENCH_BUILD_DIR:-build}/bin/lstm-workbench-cli" ./scripts/test-python.sh \
-    >"$python_log" 2>&1 &
-  python_pid=$!
-  background+=("$python_pid")
 fi
 # The CUDA half compiled against PyTorch 2.15's CUDA wheel with nvcc and CUDA's headers from PyPI, without a
 # GPU (scripts/test-cuda-build.sh: only the sources whose code differs under CUDA, about a minute cold);
@@ -130,7 +149,7 @@ if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
   [ "$python_rc" = 0 ] || { echo "test: the Python tests failed (exit $python_rc)" >&2; exit 1; }
   # The wait only: the tests ran beside the sanitizer build; their output above says how long they took,
   # and their CPU seconds are in no phase line.
-  phase "python tests (beside the sanitizer build; the wait for them)"
+  phase "python tests (beside the release suite; the wait for them)"
 fi
 # Then each fuzzer briefly (scripts/fuzz.sh 600 searches longer); WORKBENCH_FUZZ_SECONDS=0 skips them.
 fuzz_seconds=${WORKBENCH_FUZZ_SECONDS:-15}
