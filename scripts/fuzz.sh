@@ -6,12 +6,15 @@
 # build-fuzz/artifacts/<target>/: add it to fuzz/regressions/<target>/ with the fix).
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default 20 seconds, every target
+#   scripts/fuzz.sh --build-only                         the build alone (test.sh builds beside a suite)
 #
 # WORKBENCH_FUZZ_BUILD_DIR overrides build-fuzz; WORKBENCH_FUZZ_JOBS the build's parallelism;
 # WORKBENCH_FUZZ_PARALLEL how many targets fuzz at once (default: one per core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib-phase-times.sh
+build_only=0
+[ "${1:-}" = --build-only ] && build_only=1 && shift
 seconds=${1:-20}
 shift || true
 ./scripts/install-deps.sh
@@ -20,6 +23,7 @@ CC=clang CXX=clang++ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelW
   -DWORKBENCH_FUZZ=ON >/dev/null
 cmake --build "$build_dir" -j"${WORKBENCH_FUZZ_JOBS:-$(nproc)}"
 phase "fuzz build"
+[ "$build_only" = 1 ] && exit 0
 
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
