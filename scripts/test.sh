@@ -166,13 +166,20 @@ if [ "${WORKBENCH_PYTHON_TESTS:-1}" != 0 ]; then
   # and their CPU seconds are in no phase line.
   phase "python tests (beside the release suite; the wait for them)"
 fi
+# `wait_beside PID LOG WHAT PHASE`: waits for a job that ran beside the suites, shows its output, stops the
+# script if it failed (naming WHAT), and prints PHASE's time: the wait's only (its own phase lines in LOG say
+# how long it ran).
+wait_beside() {
+  local rc=0
+  wait "$1" || rc=$?
+  cat "$2"
+  [ "$rc" = 0 ] || { echo "test: $3 failed (exit $rc)" >&2; exit 1; }
+  phase "$4"
+}
 # Then each fuzzer briefly (scripts/fuzz.sh 600 searches longer); WORKBENCH_FUZZ_SECONDS=0 skips them.
 if [ -n "$fuzz_build_pid" ]; then
-  fuzz_build_rc=0
-  wait "$fuzz_build_pid" || fuzz_build_rc=$?
-  cat "$fuzz_build_log"
-  [ "$fuzz_build_rc" = 0 ] || { echo "test: the fuzz build failed (exit $fuzz_build_rc)" >&2; exit 1; }
-  phase "fuzz build (beside the sanitized suite; the wait for it)"
+  wait_beside "$fuzz_build_pid" "$fuzz_build_log" "the fuzz build" \
+    "fuzz build (beside the sanitized suite; the wait for it)"
 fi
 if [ "$fuzz_seconds" -gt 0 ]; then
   ./scripts/fuzz.sh "$fuzz_seconds"
@@ -182,9 +189,6 @@ if [ "${WORKBENCH_CUDA_BUILD_TESTS:-1}" != 0 ] && [ -z "$cuda_pid" ]; then
   ./scripts/test-cuda-build.sh 2.15.0
   phase_skip
 elif [ -n "$cuda_pid" ]; then
-  cuda_rc=0
-  wait "$cuda_pid" || cuda_rc=$?
-  cat "$cuda_log"
-  [ "$cuda_rc" = 0 ] || { echo "test: the CUDA compile check failed (exit $cuda_rc)" >&2; exit 1; }
-  phase "cuda compile check (beside the sanitized suite and the fuzzing; the wait for it)"
+  wait_beside "$cuda_pid" "$cuda_log" "the CUDA compile check" \
+    "cuda compile check (beside the sanitized suite and the fuzzing; the wait for it)"
 fi
