@@ -8,7 +8,7 @@
 # Qt) before its first line runs, 0.45 s of CPU in the release build and 0.65 s under the sanitizers on the
 # Intel Xeon of 2026-12-03, and that start-up was half of each suite's time; the sanitizer suite paid it twice
 # over (docs/benchmarks.md, "Build and CI time"). One process per suite still paid it 150 times a flavour,
-# about 120 of them for suites whose own tests take less than the start: so those share. Suites that share a
+# about 120 of them for suites whose whole entry took under a second, mostly that start: so those share. Suites that share a
 # process run as they do when the binary is run whole by hand, which must pass too.
 #
 # The suites are listed after each build (ListGTestSuites.cmake, `--gtest_list_tests`), so a new suite is
