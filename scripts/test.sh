@@ -4,7 +4,7 @@
 # TensorBoard and ONNX Runtime: scripts/test-python.sh); then the same suite built with ASan + UBSan against
 # PyTorch 2.15's own LibTorch from PyPI (scripts/test-sanitized.sh, build-asan/: memory errors and LibTorch
 # API drift in one build); then the CUDA half compiled against that PyTorch's CUDA build, without a GPU
-# (scripts/test-cuda-build.sh, build-cuda/); then each libFuzzer target for 15 seconds (scripts/fuzz.sh,
+# (scripts/test-cuda-build.sh, build-cuda/); then each libFuzzer target for 15 CPU-seconds (scripts/fuzz.sh,
 # clang, build-fuzz/).
 # What runs beside the suites takes the core they leave idle: the Python tests and, at the lowest priority,
 # the sanitizer build beside the release suite; the fuzz build beside the sanitized suite; the CUDA compile
