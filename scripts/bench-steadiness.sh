@@ -6,7 +6,9 @@
 # JSON and the summary into OUT_DIR.
 #
 # Usage: env -u OPENBLAS_CORETYPE scripts/bench-steadiness.sh
-#   (env: PRESET=poems THREADS=2 RUNS=7 STEPS=8 OUT_DIR=docs/benchmarks/steadiness BUILD_DIR=build)
+#   (env: PRESET=poems THREADS=2 RUNS=7 STEPS=8 OUT_DIR=docs/benchmarks/steadiness BUILD_DIR=build
+#    PEER_FLUSH=off: on gives the peer torch.set_flush_denormal, PyTorch's best setting on Intel cores, where a
+#    subnormal float costs a microcode assist; ours flushes them by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PRESET=${PRESET:-poems}
@@ -14,13 +16,14 @@ THREADS=${THREADS:-2}
 RUNS=${RUNS:-7}
 STEPS=${STEPS:-8}
 OUT_DIR=${OUT_DIR:-docs/benchmarks/steadiness}
+PEER_FLUSH=${PEER_FLUSH:-off}
 BUILD_DIR=${BUILD_DIR:-build}
 cli="$BUILD_DIR/bin/lstm-workbench-cli"
 [ -x "$cli" ] || { echo "bench-steadiness: build $cli first (scripts/build.sh --target lstm-workbench-cli)" >&2; exit 1; }
 python=$(scripts/pytorch-venv.sh 2.15.0)
 rm -rf "$OUT_DIR" && mkdir -p "$OUT_DIR"
 {
-  echo "$(date -u +%FT%TZ) PRESET=$PRESET THREADS=$THREADS RUNS=$RUNS STEPS=$STEPS OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}: $0"
+  echo "$(date -u +%FT%TZ) PRESET=$PRESET THREADS=$THREADS RUNS=$RUNS STEPS=$STEPS PEER_FLUSH=$PEER_FLUSH OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}: $0"
   echo "ours: $("$cli" --version | head -n 1); peer: torch $("$python" -c 'import torch; print(torch.__version__)')"
 } >"$OUT_DIR/commands.txt"
 lscpu >"$OUT_DIR/lscpu.txt"
@@ -33,7 +36,7 @@ for run in $(seq 1 "$RUNS"); do
       "$cli" bench --preset "$PRESET" --device "cpu:$THREADS" --steps "$STEPS" --json >"$OUT_DIR/ours-$run.json"
     else
       "$python" bench/pytorch_peer.py --preset "$PRESET" --threads "$THREADS" --blas-threads same --mkldnn on \
-        --precision fp32 --steps "$STEPS" >"$OUT_DIR/pytorch215-$run.json"
+        --precision fp32 --flush-denormal "$PEER_FLUSH" --steps "$STEPS" >"$OUT_DIR/pytorch215-$run.json"
     fi
   done
 done
