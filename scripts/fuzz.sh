@@ -61,9 +61,11 @@ fuzz_one() {
   while fuzz_within_budget "$pid"; do sleep 1; done
   kill -USR1 "$pid" 2>/dev/null || true
   wait "$pid" || rc=$?
-  local execs speed files result
+  local execs speed="" files result
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  # Per second of the target's CPU time, not libFuzzer's per second of wall time: the last round's targets
+  # share the cores, and their rates stay comparable with the others'.
+  [ -n "$execs" ] && speed=$((execs / seconds))
   files=$(find "$corpus" -type f | wc -l)
   if [ "$rc" -eq 0 ]; then
     result=ok
@@ -85,7 +87,7 @@ done
 wait
 
 failed=()
-printf '%-12s %12s %10s %8s  %s\n' target executions exec/s corpus result
+printf '%-12s %12s %10s %8s  %s\n' target executions exec/CPU-s corpus result
 for t in "${targets[@]}"; do
   if [ -f "$build_dir/logs/$t.result" ]; then cat "$build_dir/logs/$t.result"; else echo "$t: no result (the script failed)"; fi
   grep -q '  ok$' "$build_dir/logs/$t.result" 2>/dev/null || failed+=("$t")
