@@ -5,7 +5,7 @@
 # finds a crash, a sanitizer error, a hang or an out-of-memory (the input is left in
 # build-fuzz/artifacts/<target>/: add it to fuzz/regressions/<target>/ with the fix).
 #
-#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default 20 seconds, every target
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     default 20 CPU-seconds, every target
 #   scripts/fuzz.sh --build-only                         the build alone (test.sh builds beside a suite)
 #
 # A target's SECONDS are seconds of CPU time, and the targets run one per core; the last one starts without
@@ -35,8 +35,9 @@ fi
 
 # Each target runs until its process has used SECONDS of CPU time (user + system, /proc/PID/stat), then
 # gets SIGUSR1: libFuzzer finishes the input at hand, prints its final stats and exits 0. (All eleven at once
-# instead: 86 s, but 20-30 % fewer executions in the same CPU time, the cores' caches shared eleven ways.)
-# The total time is a wall-clock cap only.
+# instead: 86 s, but 11-30 % fewer executions in the same CPU time for ten of the eleven, the cores' caches
+# shared eleven ways.) The total time is a wall-clock cap only. Each target writes its line of the table to
+# logs/<target>.result; the table comes in order.
 lanes=${WORKBENCH_FUZZ_PARALLEL:-$(nproc)}
 budget=$((seconds * $(getconf CLK_TCK)))  # in clock ticks, /proc's unit
 # `fuzz_within_budget PID`: true while the process runs and has used less than its CPU time. Builtins only
@@ -63,8 +64,9 @@ fuzz_one() {
   wait "$pid" || rc=$?
   local execs speed="" files result
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  # Per second of the target's CPU time, not libFuzzer's per second of wall time: the last round's targets
-  # share the cores, and their rates stay comparable with the others'.
+  # Per second of the target's CPU budget, not libFuzzer's per second of wall time: the last round's targets
+  # share the cores, and their rates stay comparable with the others' (a target stopped early, by a finding
+  # or the wall-clock cap, reads low).
   [ -n "$execs" ] && speed=$((execs / seconds))
   files=$(find "$corpus" -type f | wc -l)
   if [ "$rc" -eq 0 ]; then
