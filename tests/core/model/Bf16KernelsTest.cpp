@@ -2,17 +2,24 @@
 // (nearest even, NaN, denormals), the packed layouts of both operand strides, and products whose operands
 // are first rounded to bf16 the same way, where the kernels must agree with the double result to fp32
 // summation error; a shape grid covers every row remainder of the 12-row kernel, odd k, half panels and
-// partial panels, the bias, accumulation and transposed left operands. Skipped on CPUs without AVX512_BF16.
+// partial panels, the bias, accumulation and transposed left operands; on CPUs with AMX tiles the same grid
+// runs on them (and every remainder of their 16 rows and 16 pairs). Skipped on CPUs without AVX512_BF16.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <random>
+#include <sstream>
+#include <string>
 #include <vector>
 
+#include "model/Bf16Amx.h"
 #include "model/Bf16Kernels.h"
+#include "model/CpuCapability.h"
 #include "support/KernelTestSupport.h"
 
 using namespace wb::bf16kernels;
@@ -132,23 +139,28 @@ TEST(Bf16Kernels, PackingRowsPieceByPieceGivesTheWholePacking) {
 
 TEST(Bf16Kernels, PackedRowProductsMatchDoubleOverRoundedOperands) {
     SKIP_WITHOUT_BF16();
-    // Rows 1..25 (every remainder of 12 and balanced blocks), and more than one chunk of rows that share a
-    // pass over B (64: rows [1, 130) are 64 + 64 + 1); widths with full, half and partial panels.
-    for (std::int64_t m : {1, 4, 11, 12, 13, 25, 130})
+    // Rows 1..25 (every remainder of 12 and of the AMX tiles' 16, balanced blocks), and more than one chunk
+    // of rows that share a pass over B (64: rows [1, 130) are 64 + 64 + 1); widths with full, half and
+    // partial panels. The two terms' depths (k, k2): on AMX tiles, whole tiles of 16 pairs in both (32, 64),
+    // a remainder in one (33: 17 pairs), the same remainder in both (8, 7: 4 pairs), and remainders that
+    // differ (1, 6 against 7), which the AVX512_BF16 kernel computes instead.
+    using Depths = std::pair<std::int64_t, std::int64_t>;
+    for (std::int64_t m : {1, 4, 11, 12, 13, 16, 17, 25, 130})
         for (std::int64_t n : {3, 16, 20, 32, 45, 100})
-            for (std::int64_t k : {1, 6, 33}) {
+            for (auto [k, k2] :
+                 {Depths{1, 7}, Depths{6, 7}, Depths{33, 7}, Depths{32, 64}, Depths{33, 32}, Depths{8, 7}}) {
                 SCOPED_TRACE("m=" + std::to_string(m) + " n=" + std::to_string(n) +
-                             " k=" + std::to_string(k));
+                             " k=" + std::to_string(k) + " k2=" + std::to_string(k2));
                 const auto a1 = randomMatrix(m, k, 5), b1 = randomMatrix(k, n, 6);
-                const auto a2 = randomMatrix(m, 7, 7), b2 = randomMatrix(7, n, 8);
+                const auto a2 = randomMatrix(m, k2, 7), b2 = randomMatrix(k2, n, 8);
                 const auto bias = randomMatrix(1, n, 9);
                 std::vector<std::uint16_t> p1(static_cast<std::size_t>(packedSize(k, n)));
-                std::vector<std::uint16_t> p2(static_cast<std::size_t>(packedSize(7, n)));
+                std::vector<std::uint16_t> p2(static_cast<std::size_t>(packedSize(k2, n)));
                 packPanels(b1.data(), n, 1, k, n, 0, panelCount(n), p1.data());
-                packPanels(b2.data(), n, 1, 7, n, 0, panelCount(n), p2.data());
-                const Operand ops[2] = {{a1.data(), k, p1.data(), k}, {a2.data(), 7, p2.data(), 7}};
+                packPanels(b2.data(), n, 1, k2, n, 0, panelCount(n), p2.data());
+                const Operand ops[2] = {{a1.data(), k, p1.data(), k}, {a2.data(), k2, p2.data(), k2}};
                 const auto e1 = reference(a1, k, 1, b1, m, k, n, bias.data());
-                const auto e2 = reference(a2, 7, 1, b2, m, 7, n, nullptr);
+                const auto e2 = reference(a2, k2, 1, b2, m, k2, n, nullptr);
                 std::vector<double> expected(e1.size());
                 for (std::size_t i = 0; i < e1.size(); ++i) expected[i] = e1[i] + e2[i];
                 // Rows [1, m) of C only: row 0 and the column beyond n (ldc = n + 1) must stay untouched.
@@ -256,4 +268,24 @@ TEST(Bf16Kernels, StackedColumnPartsMatchTheProductOfTheStackedMatrix) {
     for (auto [m0, m1] : {std::pair<std::int64_t, std::int64_t>{0, 9}, {9, 17}, {17, m}})
         gemmColumnParts(parts, 2, packed.data(), k, n, c.data(), n, m0, m1);
     EXPECT_LT(worstError(c, n, expected, m, n), 2e-3);
+}
+
+TEST(Bf16Kernels, AmxTilesAreUsedWhereTheCpuHasThem) {
+    SKIP_WITHOUT_BF16();
+    // The kernel's own check (CPUID, then Linux's permission for the tiles' state) against what the kernel
+    // of the operating system lists for this CPU, and the switches that turn the tiles off.
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    if (!cpuinfo) GTEST_SKIP() << "no /proc/cpuinfo to compare with";
+    std::string line, flags;
+    while (std::getline(cpuinfo, line))
+        if (line.rfind("flags", 0) == 0) {
+            flags = " " + line.substr(line.find(':') + 1) + " ";
+            break;
+        }
+    const bool listed =
+        flags.find(" amx_tile ") != std::string::npos && flags.find(" amx_bf16 ") != std::string::npos;
+    const char* off = std::getenv("LSTM_WORKBENCH_AMX");
+    const bool switchedOff = off && std::string(off) == "off";
+    EXPECT_EQ(amx::usable(), listed && !switchedOff && wb::cpuCapabilityAllows(wb::CpuLevel::Avx512))
+        << "flags:" << flags;
 }

@@ -4,6 +4,7 @@
 // runs on any x86-64: callers check available() first.
 #include "model/Bf16Kernels.h"
 
+#include "model/Bf16Amx.h"
 #include "model/Bf16Detail.h"
 #include "model/CpuCapability.h"
 
@@ -31,10 +32,10 @@ constexpr std::int64_t kBlockPairs = 192;  // k pairs per block of gemmRows: a 3
 constexpr std::int64_t kChunkRows = 64;    // rows of gemmPackedRows that share each panel's pass over B
 
 // Rows [r0, r1) in kernel calls of nearly equal size: 64 rows as 11+11+11+11+10+10, not 12*5+4, whose
-// 4-row call loads the panel's values for a third of the work.
+// 4-row call loads the panel's values for a third of the work. maxRows: the AMX tiles' 16 instead of 12.
 template <class F>
-void forRowBlocks(std::int64_t r0, std::int64_t r1, F&& call) {
-    const std::int64_t rows = r1 - r0, blocks = (rows + kRows - 1) / kRows;
+void forRowBlocks(std::int64_t r0, std::int64_t r1, F&& call, std::int64_t maxRows = kRows) {
+    const std::int64_t rows = r1 - r0, blocks = (rows + maxRows - 1) / maxRows;
     for (std::int64_t i = 0, row = r0; i < blocks; ++i) {
         const std::int64_t size = rows / blocks + (i < rows % blocks ? 1 : 0);
         call(row, static_cast<int>(size));
@@ -250,6 +251,37 @@ WB_BF16 void gemvRowsAvx512(const std::uint16_t* w, const std::uint16_t* x, floa
 
 #endif  // WB_HAVE_BF16_KERNELS
 
+// gemmPackedRows' chunk of rows [chunk, chunkEnd) on the AMX tiles, panels outside the row blocks as there;
+// false (nothing computed) when the tiles take not these terms.
+bool amxChunk(const Term* first, const std::int64_t* panelStride, int count, std::int64_t chunk,
+              std::int64_t chunkEnd, const float* bias, float* c, std::int64_t ldc, std::int64_t n,
+              bool accumulate) {
+    amx::Term terms[4];
+    for (int o = 0; o < count; ++o)
+        terms[o] = {first[o].rows, first[o].stride, first[o].panel, panelStride[o], first[o].pairs};
+    if (!amx::takes(terms, count)) return false;
+    for (std::int64_t p = 0; p * kCols < n; ++p)
+        forRowBlocks(
+            chunk, chunkEnd,
+            [&](std::int64_t row, int rows) {
+                amx::Term block[4];
+                for (int o = 0; o < count; ++o) {
+                    block[o] = terms[o];
+                    block[o].rows += (row - chunk) * terms[o].stride;
+                }
+                amx::rowBlock(block, count, rows, p, p + 1, bias, c + row * ldc, ldc, n, accumulate);
+            },
+            amx::kTileRows);
+    return true;
+}
+
+// Pair-major words (row r's pair q at words[q * kPairMajorStride + r]) of `rows` rows to row-major ones (at
+// out + r * pairs): the AMX tiles read A by rows.
+void pairMajorToRows(const std::uint32_t* words, int rows, std::int64_t pairs, std::uint32_t* out) {
+    for (std::int64_t q = 0; q < pairs; ++q)
+        for (int r = 0; r < rows; ++r) out[r * pairs + q] = words[q * kPairMajorStride + r];
+}
+
 }  // namespace
 
 void gemvRows(const std::uint16_t* w, const std::uint16_t* x, float* y, std::int64_t r0, std::int64_t r1,
@@ -289,6 +321,8 @@ void gemmPackedRows(const Operand* ops, int count, const float* bias, float* c, 
     }
     std::uint32_t* buffer = scratch(static_cast<std::size_t>(words));
     const float* padded = padBias(bias, n, buffer);
+    const bool useAmx = amx::usable();
+    const amx::TileScope tiles;
     // Panels outside the row blocks: each panel of B is read from memory once per chunk of rows and stays in
     // cache for the chunk's other blocks (poems' recurrent weights, 2 to 4 MB in bf16, do not fit L2).
     for (std::int64_t chunk = r0; chunk < r1; chunk += kChunkRows) {
@@ -307,6 +341,8 @@ void gemmPackedRows(const Operand* ops, int count, const float* bias, float* c, 
                         ops[o].k, buffer + offsets[o], pairs);
             first[o] = Term{buffer + offsets[o], pairs, ops[o].packed, pairs};
         }
+        if (useAmx && amxChunk(first, panelStride, count, chunk, chunkEnd, padded, c, ldc, n, accumulate))
+            continue;
         for (std::int64_t p = 0; p * kCols < n; ++p) {
             const std::int64_t columns = std::min(kCols, n - p * kCols);
             forRowBlocks(chunk, chunkEnd, [&](std::int64_t row, int rows) {
@@ -331,7 +367,11 @@ void gemmColumnParts(const ColumnPart* parts, int count, const std::uint16_t* pa
 #ifdef WB_HAVE_BF16_KERNELS
     if (m1 <= m0) return;
     const std::int64_t pairs = pairsOf(k), panelStride = pairs * 2 * kCols;
-    std::uint32_t* buffer = scratch(static_cast<std::size_t>(kPairMajorStride * kBlockPairs));
+    const bool useAmx = amx::usable();
+    const amx::TileScope tiles;
+    // The converted block, pair-major, then (for the AMX tiles) by rows.
+    std::uint32_t* buffer = scratch(static_cast<std::size_t>(kPairMajorStride * kBlockPairs * 2));
+    std::uint32_t* byRows = buffer + kPairMajorStride * kBlockPairs;
     // This part's columns [kk0, kk1) of rows [row, row + rows): the head's, then the rest's.
     const auto convert = [&](const ColumnPart& part, std::int64_t row, int rows, std::int64_t kk0,
                              std::int64_t kk1) {
@@ -350,10 +390,20 @@ void gemmColumnParts(const ColumnPart* parts, int count, const std::uint16_t* pa
         std::int64_t first = 0;  // the part's first row in C
         for (int i = 0; i < count; ++i) {
             const std::int64_t r0 = std::max(m0, first), r1 = std::min(m1, first + parts[i].rows);
-            forRowBlocks(r0, r1, [&](std::int64_t row, int rows) {
-                convert(parts[i], row - first, rows, kk0, kk1);
-                panelsOfRows<true>(&term, &panelStride, 1, rows, nullptr, c + row * ldc, ldc, n, q0 > 0);
-            });
+            forRowBlocks(
+                r0, r1,
+                [&](std::int64_t row, int rows) {
+                    convert(parts[i], row - first, rows, kk0, kk1);
+                    if (!useAmx) {
+                        panelsOfRows<true>(&term, &panelStride, 1, rows, nullptr, c + row * ldc, ldc, n,
+                                           q0 > 0);
+                        return;
+                    }
+                    pairMajorToRows(buffer, rows, blockPairs, byRows);
+                    const amx::Term tile{byRows, blockPairs, term.panel, panelStride, blockPairs};
+                    amx::rowBlock(&tile, 1, rows, 0, panelCount(n), nullptr, c + row * ldc, ldc, n, q0 > 0);
+                },
+                useAmx ? amx::kTileRows : kRows);
             first += parts[i].rows;
         }
     }
@@ -372,27 +422,50 @@ void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, co
     const bool pairMajor = rowStride == 1 && colStride != 1;
     // The bias padded to whole panels (the kernel reads a panel's 32 at once), then the converted rows.
     const std::int64_t biasWords = bias ? panelCount(n) * kCols : 0;
-    std::uint32_t* words = scratch(
-        static_cast<std::size_t>(biasWords + std::max<std::int64_t>(kRows, kPairMajorStride) * kBlockPairs));
+    // Room for a block converted and (a transposed A on the AMX tiles) the same block by rows.
+    const std::int64_t blockWords =
+        std::max<std::int64_t>({kRows, kPairMajorStride, amx::kTileRows}) * kBlockPairs;
+    std::uint32_t* words = scratch(static_cast<std::size_t>(biasWords + 2 * blockWords));
     std::uint32_t* buffer = words + biasWords;
+    std::uint32_t* byRows = buffer + blockWords;
     const float* padded = padBias(bias, n, words);
+    const bool useAmx = amx::usable();
+    const amx::TileScope tiles;
     for (std::int64_t q0 = 0; q0 < pairs; q0 += kBlockPairs) {
         const std::int64_t blockPairs = std::min(kBlockPairs, pairs - q0);
         const std::int64_t kk0 = 2 * q0, kk1 = std::min(k, 2 * (q0 + blockPairs));
         // The first block of k starts from the bias, each later one adds to what C holds.
         const float* blockBias = q0 == 0 ? padded : nullptr;
         const bool add = accumulate || q0 > 0;
-        forRowBlocks(m0, m1, [&](std::int64_t row, int rows) {
-            const Term term{buffer, blockPairs, packed + q0 * 2 * kCols, blockPairs};
-            float* out = c + row * ldc;
-            if (pairMajor) {
-                convertColumnsAvx512(a + row + kk0 * colStride, colStride, rows, kk1 - kk0, buffer);
-                panelsOfRows<true>(&term, &panelStride, 1, rows, blockBias, out, ldc, n, add);
-            } else {
-                convertRows(a + row * rowStride, rowStride, colStride, rows, kk0, kk1, buffer, blockPairs);
-                panelsOfRows<false>(&term, &panelStride, 1, rows, blockBias, out, ldc, n, add);
-            }
-        });
+        forRowBlocks(
+            m0, m1,
+            [&](std::int64_t row, int rows) {
+                const Term term{buffer, blockPairs, packed + q0 * 2 * kCols, blockPairs};
+                float* out = c + row * ldc;
+                if (useAmx) {
+                    const std::uint32_t* converted = buffer;
+                    if (pairMajor) {
+                        convertColumnsAvx512(a + row + kk0 * colStride, colStride, rows, kk1 - kk0, buffer);
+                        pairMajorToRows(buffer, rows, blockPairs, byRows);
+                        converted = byRows;
+                    } else {
+                        convertRows(a + row * rowStride, rowStride, colStride, rows, kk0, kk1, buffer,
+                                    blockPairs);
+                    }
+                    const amx::Term tile{converted, blockPairs, term.panel, panelStride, blockPairs};
+                    amx::rowBlock(&tile, 1, rows, 0, panelCount(n), blockBias, out, ldc, n, add);
+                    return;
+                }
+                if (pairMajor) {
+                    convertColumnsAvx512(a + row + kk0 * colStride, colStride, rows, kk1 - kk0, buffer);
+                    panelsOfRows<true>(&term, &panelStride, 1, rows, blockBias, out, ldc, n, add);
+                } else {
+                    convertRows(a + row * rowStride, rowStride, colStride, rows, kk0, kk1, buffer,
+                                blockPairs);
+                    panelsOfRows<false>(&term, &panelStride, 1, rows, blockBias, out, ldc, n, add);
+                }
+            },
+            useAmx ? amx::kTileRows : kRows);
     }
 #else
     (void)a, (void)rowStride, (void)colStride, (void)packed, (void)k, (void)n, (void)bias, (void)c, (void)ldc,
