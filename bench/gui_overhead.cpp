@@ -203,8 +203,15 @@ int main(int argc, char** argv) {
         window.setRunsDirectory(QString::fromStdString((tmp / "gui").string()));
         window.resize(1500, 940);
         window.show();
-        if (!window.corpusPanel()->loadPath(QString::fromStdString(corpus)))
-            throw std::runtime_error("the app cannot load " + corpus);
+        // The panel reads a corpus on a thread of its own: wait for it, as a user waits for the bar.
+        auto* corpusPanel = window.corpusPanel();
+        QString loadError;
+        QObject::connect(corpusPanel, &wbui::CorpusPanel::loadFailed,
+                         [&](const QString&, const QString& message) { loadError = message; });
+        corpusPanel->loadPath(QString::fromStdString(corpus));
+        while (corpusPanel->isLoading()) QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        if (!loadError.isEmpty())
+            throw std::runtime_error("the app cannot load " + corpus + ": " + loadError.toStdString());
         window.experimentPanel()->setConfig(config);
 
         if (!o.json)
