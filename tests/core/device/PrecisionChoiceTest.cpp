@@ -1,13 +1,16 @@
 // --precision auto, the default (#28): bf16 only where its accuracy is checked, a language model on a CPU
-// whose bf16 kernels run faster than fp32 (AMD's; not the Intel Xeon measured); fp32 for classifiers, on
+// whose bf16 kernels run faster than fp32 (AMD's, and Intel's with AMX tiles; not an Intel Xeon's AVX512_BF16
+// alone); fp32 for classifiers, on
 // CPUs without AVX512_BF16 or where bf16 is slower, and on CUDA. A run says what it chose and why, keeps the
 // choice in config.json and keeps it when resumed.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "device/Autocast.h"
+#include "model/Bf16Amx.h"
 #include "support/TestSupport.h"
 #include "support/TinyExperiments.h"
 #include "workbench/domain/RunFolder.h"
@@ -18,6 +21,15 @@ using namespace wb;
 
 namespace {
 bool startsWith(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+// The CPU's vendor as the operating system lists it (/proc/cpuinfo's vendor_id), or empty.
+std::string cpuVendor() {
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(cpuinfo, line))
+        if (startsWith(line, "vendor_id")) return line.substr(line.find(':') + 2);
+    return {};
+}
 
 // Whatever a test sets, the next one starts with the kernels as the machine has them.
 struct FallbackGuard {
@@ -36,8 +48,11 @@ TEST(PrecisionChoice, AutoTrainsALanguageModelInBf16WhereTheCpuHasTheKernels) {
     const auto choice = choosePrecision(cpu, Precision::Auto, Task::LanguageModel);
     if (cpuBf16FasterThanFp32()) {
         EXPECT_EQ(choice.precision, Precision::Bf16);
-        EXPECT_TRUE(startsWith(choice.reason, "auto: bf16 (this CPU has AVX512_BF16")) << choice.reason;
-    } else if (cpuBf16KernelsUsable()) {  // an Intel CPU with AVX512_BF16
+        const bool amx = bf16kernels::amx::usable();
+        EXPECT_TRUE(startsWith(choice.reason, amx ? "auto: bf16 (this CPU has AMX tiles for bf16"
+                                                  : "auto: bf16 (this CPU has AVX512_BF16"))
+            << choice.reason;
+    } else if (cpuBf16KernelsUsable()) {  // an Intel CPU with AVX512_BF16 and no AMX tiles
         EXPECT_EQ(choice.precision, Precision::Fp32);
         EXPECT_TRUE(startsWith(choice.reason, "auto: fp32 (this CPU has AVX512_BF16, but")) << choice.reason;
     } else {
@@ -51,7 +66,27 @@ TEST(PrecisionChoice, AutoTrainsALanguageModelInBf16WhereTheCpuHasTheKernels) {
     EXPECT_TRUE(startsWith(without.reason, "auto: fp32 (")) << without.reason;
 }
 
-// `devices` says so where the bf16 kernels run but lose to fp32 (an Intel core), and only there.
+// bf16 counts as faster where it was measured faster: on AMD's AVX512_BF16 and on Intel's AMX tiles.
+TEST(PrecisionChoice, Bf16IsFasterOnAmdCoresAndOnAmxTiles) {
+    FallbackGuard guard;
+    const std::string vendor = cpuVendor();
+    if (vendor.empty()) GTEST_SKIP() << "no vendor_id in /proc/cpuinfo to compare with";
+    const bool expected =
+        cpuBf16KernelsUsable() &&
+        (vendor == "AuthenticAMD" || (vendor == "GenuineIntel" && bf16kernels::amx::usable()));
+    EXPECT_EQ(cpuBf16FasterThanFp32(), expected) << vendor;
+    forceCpuBf16Fallback(true);
+    EXPECT_FALSE(cpuBf16FasterThanFp32());
+}
+
+// `devices` says so where the bf16 kernels run but lose to fp32 (an Intel core without AMX), and only there;
+// where they run on AMX tiles, it says that.
+TEST(PrecisionChoice, TheKernelsLineSaysWhereBf16RunsOnAmxTiles) {
+    FallbackGuard guard;
+    const bool onTiles = cpuBf16KernelsUsable() && bf16kernels::amx::usable();
+    EXPECT_EQ(cpuKernels().find("bf16 kernels on AMX tiles") != std::string::npos, onTiles) << cpuKernels();
+}
+
 TEST(PrecisionChoice, TheKernelsLineSaysWhereBf16IsSlower) {
     FallbackGuard guard;
     const bool slower = cpuBf16KernelsUsable() && !cpuBf16FasterThanFp32();

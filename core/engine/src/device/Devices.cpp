@@ -17,6 +17,7 @@
 #include "TorchCompat.h"
 #include "device/Autocast.h"
 #include "device/DeviceSetup.h"
+#include "model/Bf16Amx.h"
 #include "model/Bf16Kernels.h"
 #include "model/CpuCapability.h"
 #include "model/LstmKernels.h"
@@ -50,10 +51,10 @@ std::string cpuKernels() {
         out += std::string(" (capped by LSTM_WORKBENCH_CPU_CAPABILITY=") +
                std::getenv("LSTM_WORKBENCH_CPU_CAPABILITY") + ")";
     if (!bf16kernels::available()) return out + ", no bf16 kernels";
-    // Where they run but lose to fp32 (an Intel core: Autocast.h), what auto does about it.
+    // Where they run but lose to fp32 (an Intel core without AMX: Autocast.h), what auto does about it.
     const bool slower = cpuBf16KernelsUsable() && !cpuBf16FasterThanFp32();
-    return out +
-           (slower ? ", bf16 kernels (slower than fp32 on this CPU: auto trains in fp32)" : ", bf16 kernels");
+    if (slower) return out + ", bf16 kernels (slower than fp32 on this CPU: auto trains in fp32)";
+    return out + (bf16kernels::amx::usable() ? ", bf16 kernels on AMX tiles" : ", bf16 kernels");
 }
 
 std::string libtorchVersion() {

@@ -58,9 +58,9 @@ int hardwareThreads();
 // this process may run on (its affinity: taskset, a container's cpuset), else hardwareThreads().
 int defaultCpuThreads();
 // The instruction set our own CPU kernels run on here, and whether LSTM_WORKBENCH_CPU_CAPABILITY capped it:
-// "avx512, bf16 kernels", "avx2 (capped by LSTM_WORKBENCH_CPU_CAPABILITY=avx2), no bf16 kernels", and on a
-// CPU whose bf16 kernels lose to fp32 "avx512, bf16 kernels (slower than fp32 on this CPU: auto trains in
-// fp32)".
+// "avx512, bf16 kernels", "avx512, bf16 kernels on AMX tiles" (an Intel Xeon with AMX-BF16), "avx2 (capped by
+// LSTM_WORKBENCH_CPU_CAPABILITY=avx2), no bf16 kernels", and on a CPU whose bf16 kernels lose to fp32
+// "avx512, bf16 kernels (slower than fp32 on this CPU: auto trains in fp32)".
 std::string cpuKernels();
 
 }  // namespace wb
