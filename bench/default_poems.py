@@ -46,7 +46,8 @@ def main():
     points = []
     for minutes in (2, 5, 10):
         before = [p for p in bpc if p[0] <= minutes * 60]
-        if before:
+        # A mark after the run ended is not a point of the run: its end is said as "the end" below.
+        if before and bpc[-1][0] >= minutes * 60:
             points.append((minutes, before[-1]))
     if bpc and (not points or points[-1][1] != bpc[-1]):
         points.append((bpc[-1][0] / 60, bpc[-1]))
