@@ -31,10 +31,13 @@ namespace {
 constexpr std::int64_t kTilePairs = 16;  // k pairs of one A tile (64 bytes a row) and rows of one B tile
 constexpr int kHalf = 16;                // columns of a B or C tile: half a panel
 
-// Tile registers: tmm0 and tmm1 the accumulators (the panel's halves), tmm2 A, tmm3 and tmm4 B's halves,
-// tmm5 to tmm7 the remainder's A and B halves. The intrinsics take the register's number as written (GCC
-// pastes it into the instruction), so the numbers below are literal.
+// Tile registers of a block of up to 16 rows: tmm0 and tmm1 the accumulators (the panel's halves), tmm2 A,
+// tmm3 and tmm4 B's halves, tmm5 to tmm7 the remainder's A and B halves. Of a wide block (17 to 32 rows, no
+// remainder): tmm0 to tmm3 the accumulators (rows 0-15 and the rest, each half of the panel), tmm4 and tmm5
+// A's two row tiles, tmm6 and tmm7 B's halves. The intrinsics take the register's number as written (GCC
+// pastes it into the instruction), so the numbers in the code are literal.
 enum Tile : int { kC0 = 0, kC1 = 1, kA = 2, kB0 = 3, kB1 = 4, kATail = 5, kBTail0 = 6, kBTail1 = 7 };
+enum WideTile : int { kC00 = 0, kC01 = 1, kC10 = 2, kC11 = 3, kA0 = 4, kA1 = 5, kWideB0 = 6, kWideB1 = 7 };
 
 // LDTILECFG's 64-byte operand (palette 1): each tile's rows and bytes a row.
 struct alignas(64) TileConfig {
@@ -52,6 +55,7 @@ struct Configured {
     int rows = 0;
     std::int64_t tailPairs = 0;
 };
+constexpr std::int64_t kWide = -1;  // Configured::tailPairs of a wide block's shape
 thread_local Configured t_configured;
 
 std::int64_t tailOf(const Term& term) { return term.pairs % kTilePairs; }
@@ -77,6 +81,64 @@ WB_AMX void configure(int rows, std::int64_t tailPairs) {
     }
     _tile_loadconfig(&config);
     t_configured = {true, rows, tailPairs};
+}
+
+// The tiles of a wide block: rows 16 < rows <= 32, no remainder of pairs.
+WB_AMX void configureWide(int rows) {
+    if (t_configured.loaded && t_configured.rows == rows && t_configured.tailPairs == kWide) return;
+    TileConfig config;
+    const auto set = [&](WideTile tile, int tileRows) {
+        config.rows[tile] = static_cast<std::uint8_t>(tileRows);
+        config.bytesPerRow[tile] = static_cast<std::uint16_t>(kHalf * 4);  // 16 floats, or 16 pairs
+    };
+    const int second = rows - kTileRows;
+    set(kC00, kTileRows);
+    set(kC01, kTileRows);
+    set(kC10, second);
+    set(kC11, second);
+    set(kA0, kTileRows);
+    set(kA1, second);
+    set(kWideB0, static_cast<int>(kTilePairs));
+    set(kWideB1, static_cast<int>(kTilePairs));
+    _tile_loadconfig(&config);
+    t_configured = {true, rows, kWide};
+}
+
+// A wide block's panel p into out (32 rows x 32 floats): each B tile loaded once for both row tiles.
+WB_AMX void panelSumsWide(const Term* terms, int count, std::int64_t p, const float* bias32, float* out) {
+    constexpr long kPanelRowBytes = 2 * kCols * 2;
+    if (bias32) {
+        _tile_loadd(0, bias32, 0);
+        _tile_loadd(1, bias32 + kHalf, 0);
+        _tile_loadd(2, bias32, 0);
+        _tile_loadd(3, bias32 + kHalf, 0);
+    } else {
+        _tile_zero(0);
+        _tile_zero(1);
+        _tile_zero(2);
+        _tile_zero(3);
+    }
+    for (int t = 0; t < count; ++t) {
+        const Term& term = terms[t];
+        const long aBytes = static_cast<long>(term.stride * 4);
+        const std::uint32_t* second = term.rows + kTileRows * term.stride;
+        const std::uint16_t* panel = term.packed + p * term.panelStride;
+        for (std::int64_t q = 0; q < term.pairs; q += kTilePairs) {
+            const std::uint16_t* b = panel + q * 2 * kCols;
+            _tile_loadd(6, b, kPanelRowBytes);
+            _tile_loadd(4, term.rows + q, aBytes);
+            _tile_dpbf16ps(0, 4, 6);
+            _tile_loadd(5, second + q, aBytes);
+            _tile_dpbf16ps(2, 5, 6);
+            _tile_loadd(7, b + 2 * kHalf, kPanelRowBytes);
+            _tile_dpbf16ps(1, 4, 7);
+            _tile_dpbf16ps(3, 5, 7);
+        }
+    }
+    _tile_stored(0, out, 2 * kHalf * 4);
+    _tile_stored(1, out + kHalf, 2 * kHalf * 4);
+    _tile_stored(2, out + kTileRows * kCols, 2 * kHalf * 4);
+    _tile_stored(3, out + kTileRows * kCols + kHalf, 2 * kHalf * 4);
 }
 
 // Panel p's sums for the configured rows into out (rows x 32 floats, 128 bytes a row), started from the
@@ -137,10 +199,18 @@ WB_AMX void writeRows(const float* sums, int rows, float* c, std::int64_t ldc, s
 
 WB_AMX void rowBlockAmx(const Term* terms, int count, int rows, std::int64_t p0, std::int64_t p1,
                         const float* bias, float* c, std::int64_t ldc, std::int64_t n, bool accumulate) {
+    alignas(64) float sums[kWideRows * kCols];
+    if (rows > kTileRows) {
+        configureWide(rows);
+        for (std::int64_t p = p0; p < p1; ++p) {
+            panelSumsWide(terms, count, p, bias ? bias + p * kCols : nullptr, sums);
+            writeRows(sums, rows, c + p * kCols, ldc, std::min(kCols, n - p * kCols), accumulate);
+        }
+        return;
+    }
     std::int64_t tailPairs = 0;
     for (int t = 0; t < count; ++t) tailPairs = std::max(tailPairs, tailOf(terms[t]));
     configure(rows, tailPairs);
-    alignas(64) float sums[kTileRows * kCols];
     for (std::int64_t p = p0; p < p1; ++p) {
         panelSums(terms, count, p, bias ? bias + p * kCols : nullptr, sums);
         writeRows(sums, rows, c + p * kCols, ldc, std::min(kCols, n - p * kCols), accumulate);
@@ -183,10 +253,16 @@ bool takes(const Term* terms, int count) {
     return true;
 }
 
+bool takesWide(const Term* terms, int count) {
+    for (int t = 0; t < count; ++t)
+        if (tailOf(terms[t]) != 0) return false;
+    return true;
+}
+
 void rowBlock(const Term* terms, int count, int rows, std::int64_t p0, std::int64_t p1, const float* bias,
               float* c, std::int64_t ldc, std::int64_t n, bool accumulate) {
 #ifdef WB_HAVE_AMX
-    if (rows <= 0 || rows > kTileRows || p1 <= p0) return;
+    if (rows <= 0 || p1 <= p0 || rows > (takesWide(terms, count) ? kWideRows : kTileRows)) return;
     rowBlockAmx(terms, count, rows, p0, p1, bias, c, ldc, n, accumulate);
 #else
     (void)terms, (void)count, (void)rows, (void)p0, (void)p1, (void)bias, (void)c, (void)ldc, (void)n,

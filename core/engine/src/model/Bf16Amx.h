@@ -15,8 +15,11 @@ namespace wb::bf16kernels::amx {
 // measurements against the AVX512_BF16 kernel).
 bool usable();
 
-// Rows of C a tile holds: the most rows one call of rowBlock takes.
+// Rows of C a tile holds, and the most rows one call of rowBlock takes: two tiles' worth when every term's
+// pair count is whole tiles (takesWide), so that each B tile loaded serves 32 rows, not 16 (the tiles compute
+// faster than L2 delivers B: loading B is what a product on them waits for).
 constexpr int kTileRows = 16;
+constexpr int kWideRows = 32;
 
 // One term of a sum of products: A in bf16 pairs, row r's pair q at rows[r * stride + q], times B packed
 // (panel 0 at this term's first pair; panels panelStride uint16 apart) over `pairs` pairs.
@@ -31,8 +34,11 @@ struct Term {
 // Whether rowBlock takes these terms: their pair counts leave at most one distinct non-zero remainder of 16
 // (the remainder's tiles are shaped once per call, from the eight tile registers).
 bool takes(const Term* terms, int count);
+// Whether rowBlock takes these terms for up to kWideRows rows: every pair count a multiple of 16.
+bool takesWide(const Term* terms, int count);
 
-// Rows [0, rows) (rows <= kTileRows) and panels [p0, p1) of C = bias + sum over the terms of A_t B_t, or C
+// Rows [0, rows) (rows <= kTileRows, or kWideRows where takesWide) and panels [p0, p1) of C = bias + sum over
+// the terms of A_t B_t, or C
 // += that with accumulate. c and bias (null, or padded to whole panels) are at panel 0; columns at and past
 // n are not written. The tiles stay configured for the next call on this thread, until a TileScope ends.
 void rowBlock(const Term* terms, int count, int rows, std::int64_t p0, std::int64_t p1, const float* bias,

@@ -260,6 +260,7 @@ bool amxChunk(const Term* first, const std::int64_t* panelStride, int count, std
     for (int o = 0; o < count; ++o)
         terms[o] = {first[o].rows, first[o].stride, first[o].panel, panelStride[o], first[o].pairs};
     if (!amx::takes(terms, count)) return false;
+    const std::int64_t maxRows = amx::takesWide(terms, count) ? amx::kWideRows : amx::kTileRows;
     for (std::int64_t p = 0; p * kCols < n; ++p)
         forRowBlocks(
             chunk, chunkEnd,
@@ -271,8 +272,17 @@ bool amxChunk(const Term* first, const std::int64_t* panelStride, int count, std
                 }
                 amx::rowBlock(block, count, rows, p, p + 1, bias, c + row * ldc, ldc, n, accumulate);
             },
-            amx::kTileRows);
+            maxRows);
     return true;
+}
+
+// Panels of a 384-deep block of B that the AMX tiles take at a time in the large products: the tiles compute
+// a block of B faster than L3 delivers it, so a block that stays in L2 (2 MB a core on the Xeons that have
+// them) while every row passes over it must be narrower than the AVX512_BF16 kernel's whole width (the head's
+// 4,379 columns of poems are 3.4 MB a block). Half of L2, leaving room for the rows, the sums and C.
+std::int64_t amxPanelGroup() {
+    constexpr std::int64_t kGroupBytes = 1 << 20, kPanelBlockBytes = kBlockPairs * 2 * kCols * 2;
+    return std::max<std::int64_t>(1, kGroupBytes / kPanelBlockBytes);
 }
 
 // Pair-major words (row r's pair q at words[q * kPairMajorStride + r]) of `rows` rows to row-major ones (at
@@ -370,7 +380,8 @@ void gemmColumnParts(const ColumnPart* parts, int count, const std::uint16_t* pa
     const bool useAmx = amx::usable();
     const amx::TileScope tiles;
     // The converted block, pair-major, then (for the AMX tiles) by rows.
-    std::uint32_t* buffer = scratch(static_cast<std::size_t>(kPairMajorStride * kBlockPairs * 2));
+    std::uint32_t* buffer =
+        scratch(static_cast<std::size_t>((kPairMajorStride + amx::kWideRows) * kBlockPairs));
     std::uint32_t* byRows = buffer + kPairMajorStride * kBlockPairs;
     // This part's columns [kk0, kk1) of rows [row, row + rows): the head's, then the rest's.
     const auto convert = [&](const ColumnPart& part, std::int64_t row, int rows, std::int64_t kk0,
@@ -382,31 +393,42 @@ void gemmColumnParts(const ColumnPart* parts, int count, const std::uint16_t* pa
             convertColumnsAvx512(part.a + row + (split - part.headColumns) * part.ld, part.ld, rows,
                                  kk1 - split, buffer + (split - kk0) / 2 * kPairMajorStride);
     };
-    // k outside: each block of B is read from memory once for the rows of every part.
-    for (std::int64_t q0 = 0; q0 < pairs; q0 += kBlockPairs) {
-        const std::int64_t blockPairs = std::min(kBlockPairs, pairs - q0);
-        const std::int64_t kk0 = 2 * q0, kk1 = std::min(k, 2 * (q0 + blockPairs));
-        const Term term{buffer, blockPairs, packed + q0 * 2 * kCols, blockPairs};
-        std::int64_t first = 0;  // the part's first row in C
-        for (int i = 0; i < count; ++i) {
-            const std::int64_t r0 = std::max(m0, first), r1 = std::min(m1, first + parts[i].rows);
-            forRowBlocks(
-                r0, r1,
-                [&](std::int64_t row, int rows) {
-                    convert(parts[i], row - first, rows, kk0, kk1);
-                    if (!useAmx) {
-                        panelsOfRows<true>(&term, &panelStride, 1, rows, nullptr, c + row * ldc, ldc, n,
-                                           q0 > 0);
-                        return;
-                    }
-                    pairMajorToRows(buffer, rows, blockPairs, byRows);
-                    const amx::Term tile{byRows, blockPairs, term.panel, panelStride, blockPairs};
-                    amx::rowBlock(&tile, 1, rows, 0, panelCount(n), nullptr, c + row * ldc, ldc, n, q0 > 0);
-                },
-                useAmx ? amx::kTileRows : kRows);
-            first += parts[i].rows;
+    // k outside: each block of B is read from memory once for the rows of every part (on the AMX tiles, a
+    // block of panels at a time: see amxPanelGroup).
+    const std::int64_t panels = panelCount(n), group = useAmx ? amxPanelGroup() : panels;
+    for (std::int64_t g0 = 0; g0 < panels; g0 += group)
+        for (std::int64_t q0 = 0; q0 < pairs; q0 += kBlockPairs) {
+            const std::int64_t blockPairs = std::min(kBlockPairs, pairs - q0);
+            const std::int64_t kk0 = 2 * q0, kk1 = std::min(k, 2 * (q0 + blockPairs));
+            const Term term{buffer, blockPairs, packed + q0 * 2 * kCols, blockPairs};
+            std::int64_t first = 0;  // the part's first row in C
+            for (int i = 0; i < count; ++i) {
+                const std::int64_t r0 = std::max(m0, first), r1 = std::min(m1, first + parts[i].rows);
+                forRowBlocks(
+                    r0, r1,
+                    [&](std::int64_t row, int rows) {
+                        if (!useAmx) {
+                            convert(parts[i], row - first, rows, kk0, kk1);
+                            panelsOfRows<true>(&term, &panelStride, 1, rows, nullptr, c + row * ldc, ldc, n,
+                                               q0 > 0);
+                            return;
+                        }
+                        // Pair-major 16 rows at a time (the conversion's width), then by rows for the tiles.
+                        for (int r = 0; r < rows; r += amx::kTileRows) {
+                            const int piece = std::min(amx::kTileRows, rows - r);
+                            convert(parts[i], row - first + r, piece, kk0, kk1);
+                            pairMajorToRows(buffer, piece, blockPairs, byRows + r * blockPairs);
+                        }
+                        const amx::Term tile{byRows, blockPairs, term.panel, panelStride, blockPairs};
+                        amx::rowBlock(&tile, 1, rows, g0, std::min(panels, g0 + group), nullptr,
+                                      c + row * ldc, ldc, n, q0 > 0);
+                    },
+                    !useAmx                ? kRows
+                    : blockPairs % 16 == 0 ? amx::kWideRows
+                                           : amx::kTileRows);
+                first += parts[i].rows;
+            }
         }
-    }
 #else
     (void)parts, (void)count, (void)packed, (void)k, (void)n, (void)c, (void)ldc, (void)m0, (void)m1;
 #endif
@@ -424,49 +446,58 @@ void gemmRows(const float* a, std::int64_t rowStride, std::int64_t colStride, co
     const std::int64_t biasWords = bias ? panelCount(n) * kCols : 0;
     // Room for a block converted and (a transposed A on the AMX tiles) the same block by rows.
     const std::int64_t blockWords =
-        std::max<std::int64_t>({kRows, kPairMajorStride, amx::kTileRows}) * kBlockPairs;
+        std::max<std::int64_t>({kRows, kPairMajorStride, amx::kWideRows}) * kBlockPairs;
     std::uint32_t* words = scratch(static_cast<std::size_t>(biasWords + 2 * blockWords));
     std::uint32_t* buffer = words + biasWords;
     std::uint32_t* byRows = buffer + blockWords;
     const float* padded = padBias(bias, n, words);
     const bool useAmx = amx::usable();
     const amx::TileScope tiles;
-    for (std::int64_t q0 = 0; q0 < pairs; q0 += kBlockPairs) {
-        const std::int64_t blockPairs = std::min(kBlockPairs, pairs - q0);
-        const std::int64_t kk0 = 2 * q0, kk1 = std::min(k, 2 * (q0 + blockPairs));
-        // The first block of k starts from the bias, each later one adds to what C holds.
-        const float* blockBias = q0 == 0 ? padded : nullptr;
-        const bool add = accumulate || q0 > 0;
-        forRowBlocks(
-            m0, m1,
-            [&](std::int64_t row, int rows) {
-                const Term term{buffer, blockPairs, packed + q0 * 2 * kCols, blockPairs};
-                float* out = c + row * ldc;
-                if (useAmx) {
-                    const std::uint32_t* converted = buffer;
+    const std::int64_t panels = panelCount(n), group = useAmx ? amxPanelGroup() : panels;
+    for (std::int64_t g0 = 0; g0 < panels; g0 += group)
+        for (std::int64_t q0 = 0; q0 < pairs; q0 += kBlockPairs) {
+            const std::int64_t blockPairs = std::min(kBlockPairs, pairs - q0);
+            const std::int64_t kk0 = 2 * q0, kk1 = std::min(k, 2 * (q0 + blockPairs));
+            // The first block of k starts from the bias, each later one adds to what C holds.
+            const float* blockBias = q0 == 0 ? padded : nullptr;
+            const bool add = accumulate || q0 > 0;
+            forRowBlocks(
+                m0, m1,
+                [&](std::int64_t row, int rows) {
+                    const Term term{buffer, blockPairs, packed + q0 * 2 * kCols, blockPairs};
+                    float* out = c + row * ldc;
+                    if (useAmx) {
+                        const std::uint32_t* converted = buffer;
+                        if (pairMajor) {
+                            for (int r = 0; r < rows; r += amx::kTileRows) {  // the conversion's 16 rows
+                                const int piece = std::min(amx::kTileRows, rows - r);
+                                convertColumnsAvx512(a + row + r + kk0 * colStride, colStride, piece,
+                                                     kk1 - kk0, buffer);
+                                pairMajorToRows(buffer, piece, blockPairs, byRows + r * blockPairs);
+                            }
+                            converted = byRows;
+                        } else {
+                            convertRows(a + row * rowStride, rowStride, colStride, rows, kk0, kk1, buffer,
+                                        blockPairs);
+                        }
+                        const amx::Term tile{converted, blockPairs, term.panel, panelStride, blockPairs};
+                        amx::rowBlock(&tile, 1, rows, g0, std::min(panels, g0 + group), blockBias, out, ldc,
+                                      n, add);
+                        return;
+                    }
                     if (pairMajor) {
                         convertColumnsAvx512(a + row + kk0 * colStride, colStride, rows, kk1 - kk0, buffer);
-                        pairMajorToRows(buffer, rows, blockPairs, byRows);
-                        converted = byRows;
+                        panelsOfRows<true>(&term, &panelStride, 1, rows, blockBias, out, ldc, n, add);
                     } else {
                         convertRows(a + row * rowStride, rowStride, colStride, rows, kk0, kk1, buffer,
                                     blockPairs);
+                        panelsOfRows<false>(&term, &panelStride, 1, rows, blockBias, out, ldc, n, add);
                     }
-                    const amx::Term tile{converted, blockPairs, term.panel, panelStride, blockPairs};
-                    amx::rowBlock(&tile, 1, rows, 0, panelCount(n), blockBias, out, ldc, n, add);
-                    return;
-                }
-                if (pairMajor) {
-                    convertColumnsAvx512(a + row + kk0 * colStride, colStride, rows, kk1 - kk0, buffer);
-                    panelsOfRows<true>(&term, &panelStride, 1, rows, blockBias, out, ldc, n, add);
-                } else {
-                    convertRows(a + row * rowStride, rowStride, colStride, rows, kk0, kk1, buffer,
-                                blockPairs);
-                    panelsOfRows<false>(&term, &panelStride, 1, rows, blockBias, out, ldc, n, add);
-                }
-            },
-            useAmx ? amx::kTileRows : kRows);
-    }
+                },
+                !useAmx                ? kRows
+                : blockPairs % 16 == 0 ? amx::kWideRows
+                                       : amx::kTileRows);
+        }
 #else
     (void)a, (void)rowStride, (void)colStride, (void)packed, (void)k, (void)n, (void)bias, (void)c, (void)ldc,
         (void)m0, (void)m1, (void)accumulate;
