@@ -104,11 +104,12 @@ TEST(Bf16Training, ForcedFallbackComputesExactlyWhatFp32Computes) {
 
 TEST(Bf16Training, FusedLstmOutputsAndGradientsAreWithinBf16OfFp32) {
     SKIP_WHEN_BF16_RUNS_AS_FP32();
-    // H = 300 is above the fp32 packed path's limit: in bf16 every H takes the packed path. An even batch
-    // packs the gate gradients for the weight gradients step by step (whole row pairs per thread, so also
-    // with two threads); an odd one keeps them whole in fp32.
+    // H = 300 is above the fp32 packed path's limit: in bf16 every H takes the packed path. At H = 520 the
+    // packed weights outgrow L2 and the input projections of all steps go first, in one product. An even
+    // batch packs the gate gradients for the weight gradients step by step (whole row pairs per thread, so
+    // also with two threads); an odd one keeps them whole in fp32.
     const int threadsBefore = at::get_num_threads();
-    for (std::int64_t h : {8, 40, 300})
+    for (std::int64_t h : {8, 40, 300, 520})
         for (std::int64_t batch : {13, 12})
             for (int threads : {1, 2})
                 for (bool bidirectional : {false, true}) {

@@ -133,12 +133,14 @@ TEST(FusedLstm, MatchesTorchLstmOutputsAndGradientsAcrossShapes) {
 
 // Shapes that reach every part of the packed recurrence (gemmPackedRows): row blocks with a remainder
 // (13 rows: the AVX2 kernel's 6+6+1, the AVX-512 kernel's 7+6), a last panel narrower than 16 in both
-// products (4H = 148, H = 37), imdb's layer, a hidden size above the AVX2 kernel's packed limit (256) and
-// one above the AVX-512 kernel's (512: BLAS per step); each with one thread and with the batch split in two.
+// products (4H = 148, H = 37), imdb's layer, a hidden size above the AVX2 kernel's packed limit (256),
+// poems' 512 (packed with AVX-512, where the weights outgrow L2 and the input projections of all steps go
+// first) and one above the AVX-512 kernel's limit (520: BLAS per step); each with one thread and with the
+// batch split in two.
 TEST(FusedLstm, MatchesTorchLstmOnLargerShapesWithOneAndTwoThreads) {
     const int threadsBefore = at::get_num_threads();
     const std::vector<std::array<std::int64_t, 4>> shapes = {
-        {13, 9, 20, 37}, {64, 4, 32, 100}, {3, 3, 6, 260}, {3, 2, 6, 520}};
+        {13, 9, 20, 37}, {64, 4, 32, 100}, {3, 3, 6, 260}, {5, 3, 64, 512}, {3, 2, 6, 520}};
     for (int threads : {1, 2}) {
         at::set_num_threads(threads);
         for (const auto& s : shapes)
