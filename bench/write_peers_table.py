@@ -97,7 +97,8 @@ def main():
         f"PyTorch ({', '.join(f'{peer_label(n)}: {versions[n]}' for n in peer_names)}) running the identical "
         "model (`bench/pytorch_peer.py`), each peer at its best setting of threads (OpenMP and BLAS threads "
         "pinned to torch's, or left to their defaults) and oneDNN (on, PyTorch's default, or off). bf16: ours on "
-        "its AVX512_BF16 kernels, the peers through CPU autocast. The ratio is ours (the first column) over the "
+        "its bf16 kernels (on AMX tiles where the CPU has them, as `devices` says; else on AVX512_BF16), the "
+        "peers through CPU autocast. The ratio is ours (the first column) over the "
         "faster peer: below 1 ours is faster. \"threads\" is torch's thread count. Made by "
         "`scripts/bench-peers.sh`; raw JSON beside `commands.txt`, which says which parts of the grid each "
         f"command measured, in `{folder.as_posix()}/`.\n")
