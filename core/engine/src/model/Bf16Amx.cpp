@@ -1,8 +1,9 @@
 // bf16 products on AMX tiles (see Bf16Amx.h). The tiles of one call: C's 16 rows x 32 columns (one panel)
 // in two accumulator tiles, A's 16 pairs of 16 rows in one, the panel's two 16-column halves of 16 pairs
 // in two; a pair count that is not a multiple of 16 ends with three smaller tiles for the remainder. Each
-// A tile is loaded once for both halves of the panel. Compiled for AMX by function attribute only, so the
-// binary still runs on any x86-64: callers check usable() first.
+// A tile is loaded once for both halves of the panel. Where every pair count is whole tiles, a wide block
+// of up to 32 rows keeps four accumulators, and each B tile is loaded once for both row tiles. Compiled for
+// AMX by function attribute only, so the binary still runs on any x86-64: callers check usable() first.
 #include "model/Bf16Amx.h"
 
 #include "EnvSwitch.h"

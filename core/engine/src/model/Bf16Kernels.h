@@ -2,7 +2,9 @@
 // and Sapphire Rapids). Their vdpbf16ps multiplies 32 bf16 pairs and adds them into 16 fp32 sums per
 // instruction: twice the multiply-adds of an fp32 FMA of the same width. Operands are fp32 in memory (the
 // model's master weights and activations stay fp32) and are rounded to bf16 (nearest even) when packed; every
-// sum is fp32. No torch here; available() says whether this CPU can run them.
+// sum is fp32. No torch here; available() says whether this CPU can run them. Where the CPU also has AMX
+// tiles (Intel Sapphire Rapids and later), the products run on them instead (model/Bf16Amx.h): the same
+// operands, layouts and fp32 sums.
 //
 // Layouts. A right-hand side B [k, n] is packed once into panels of 32 columns; within a panel, row pair q
 // holds, column by column, (B[2q, j], B[2q+1, j]) as two bf16 (an odd k is padded with a zero row). A
