@@ -25,6 +25,7 @@
 #include "model/Bf16Ops.h"
 #include "model/LstmKernels.h"
 #include "model/LstmLayers.h"
+#include "model/PackedWeight.h"
 
 #include <ATen/Parallel.h>
 #include <c10/core/impl/LocalDispatchKeySet.h>
@@ -64,74 +65,6 @@ constexpr std::int64_t kWeightGradRows = 12;
 
 bool packedRecurrence(std::int64_t batch, std::int64_t h, bool bf16) {
     return batch > 1 && (bf16 || h <= packedMaxHidden());
-}
-
-// A weight as the right-hand side B [k, n] (a view: W^T for the forward, W for the backward) of the packed
-// per-step products, packed once per layer call: fp32 panels, or bf16 ones in a CPU bf16 scope.
-struct PackedWeight {
-    PackedWeight(const Tensor& b, bool bf16) : k(b.size(0)), n(b.size(1)), bf16(bf16) {
-        if (bf16) {
-            halves = packBf16(b);
-            return;
-        }
-        floats.resize(static_cast<std::size_t>(lstmkernels::packedPanelsSize(k, n)));
-        lstmkernels::packPanels(b.data_ptr<float>(), b.stride(0), b.stride(1), k, n, floats.data());
-    }
-    std::int64_t k, n;
-    bool bf16;
-    std::vector<float> floats;
-    std::vector<std::uint16_t> halves;
-};
-
-// Rows [r0, r1) of C (leading dimension n of the weights) = bias + sum over the terms of A_i B_i, where A_i
-// is row-major with leading dimension lda[i] and B_i is weights[i] (all fp32 or all bf16).
-void packedProduct(const PackedWeight* const* weights, const float* const* a, const std::int64_t* lda,
-                   int count, const float* bias, float* c, std::int64_t ldc, std::int64_t r0, std::int64_t r1,
-                   bool accumulate = false) {
-    const std::int64_t n = weights[0]->n;
-    if (weights[0]->bf16) {
-        bf16kernels::Operand ops[2];
-        for (int i = 0; i < count; ++i) ops[i] = {a[i], lda[i], weights[i]->halves.data(), weights[i]->k};
-        bf16kernels::gemmPackedRows(ops, count, bias, c, ldc, r0, r1, n, accumulate);
-    } else {
-        lstmkernels::PackedOperand ops[2];
-        for (int i = 0; i < count; ++i) ops[i] = {a[i], lda[i], weights[i]->floats.data(), weights[i]->k};
-        lstmkernels::gemmPackedRows(ops, count, bias, c, ldc, r0, r1, n, accumulate);
-    }
-}
-
-// Whether the forward computes the input projections of all steps first, in one product, and each step only
-// adds h_{t-1} W_hh^T: where the two packed weights together outgrow a core's L2 (poems' 2 x 4 MB in fp32,
-// 2 x 2 MB in bf16), a step's kernel would read both from L3 for a thread's few rows (16 of poems' 32 at two
-// threads), while one product over all steps' rows reads W_ih from L3 once. Only when the gates are kept in
-// fp32 (training), which gives the projections a place to go. LSTM_WORKBENCH_INPUTS_FIRST=off keeps both
-// terms in every step (for a side-by-side measurement).
-bool inputsFirst(const PackedWeight& ih, const PackedWeight& hh, bool fp32Gates) {
-    static const bool off = switchedOff("LSTM_WORKBENCH_INPUTS_FIRST");
-    constexpr std::size_t kL2Bytes = 2u << 20;
-    const auto bytes = [](const PackedWeight& w) {
-        return w.bf16 ? w.halves.size() * 2 : w.floats.size() * 4;
-    };
-    return fp32Gates && !off && bytes(ih) + bytes(hh) > kL2Bytes;
-}
-
-// gates [T * B, 4H] = bias + x W_ih^T for every step's rows, in one product (x: [T * B, in], contiguous).
-void projectInputs(const Tensor& x2d, const Tensor& wIh, const PackedWeight& ih, const Tensor& bias,
-                   Tensor& gates2d) {
-    if (!ih.bf16) {
-        torch::addmm_out(gates2d, bias, x2d, wIh.t());
-        return;
-    }
-    const std::int64_t rows = x2d.size(0), in = x2d.size(1), n = ih.n;
-    const float* xPtr = x2d.data_ptr<float>();
-    const float* biasPtr = bias.data_ptr<float>();
-    float* out = gates2d.data_ptr<float>();
-    constexpr std::int64_t kBlock =
-        32;  // the AMX tiles' wide block (a multiple of the AVX512_BF16 kernel's 16 too)
-    at::parallel_for(0, (rows + kBlock - 1) / kBlock, 1, [&](std::int64_t b0, std::int64_t b1) {
-        bf16kernels::gemmRows(xPtr, in, 1, ih.halves.data(), in, n, biasPtr, out, n, b0 * kBlock,
-                              std::min(rows, b1 * kBlock), /*accumulate=*/false);
-    });
 }
 
 // The fused LSTM computes in fp32 (its kernels read float data). Under CPU bf16 autocast, ATen's addmm and
