@@ -200,20 +200,21 @@ WB_AMX void writeRows(const float* sums, int rows, float* c, std::int64_t ldc, s
 
 WB_AMX void rowBlockAmx(const Term* terms, int count, int rows, std::int64_t p0, std::int64_t p1,
                         const float* bias, float* c, std::int64_t ldc, std::int64_t n, bool accumulate) {
-    alignas(64) float sums[kWideRows * kCols];
-    if (rows > kTileRows) {
+    const bool wide = rows > kTileRows;
+    if (wide) {
         configureWide(rows);
-        for (std::int64_t p = p0; p < p1; ++p) {
-            panelSumsWide(terms, count, p, bias ? bias + p * kCols : nullptr, sums);
-            writeRows(sums, rows, c + p * kCols, ldc, std::min(kCols, n - p * kCols), accumulate);
-        }
-        return;
+    } else {
+        std::int64_t tailPairs = 0;
+        for (int t = 0; t < count; ++t) tailPairs = std::max(tailPairs, tailOf(terms[t]));
+        configure(rows, tailPairs);
     }
-    std::int64_t tailPairs = 0;
-    for (int t = 0; t < count; ++t) tailPairs = std::max(tailPairs, tailOf(terms[t]));
-    configure(rows, tailPairs);
+    alignas(64) float sums[kWideRows * kCols];
     for (std::int64_t p = p0; p < p1; ++p) {
-        panelSums(terms, count, p, bias ? bias + p * kCols : nullptr, sums);
+        const float* bias32 = bias ? bias + p * kCols : nullptr;
+        if (wide)
+            panelSumsWide(terms, count, p, bias32, sums);
+        else
+            panelSums(terms, count, p, bias32, sums);
         writeRows(sums, rows, c + p * kCols, ldc, std::min(kCols, n - p * kCols), accumulate);
     }
 }
