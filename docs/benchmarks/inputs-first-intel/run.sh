@@ -4,7 +4,8 @@
 # bf16, alternately in the same rounds on the same build. Run from the repository root on an idle machine:
 #   env -u OPENBLAS_CORETYPE docs/benchmarks/inputs-first-intel/run.sh
 set -euo pipefail
-out=docs/benchmarks/inputs-first-intel
+out=${OUT:-docs/benchmarks/inputs-first-intel}  # OUT: another folder, for a later build
+mkdir -p "$out"
 cli=build/bin/lstm-workbench-cli
 lscpu >"$out/lscpu.txt"
 for round in 1 2 3; do
