@@ -32,7 +32,8 @@ constexpr std::int64_t kBlockPairs = 192;  // k pairs per block of gemmRows: a 3
 constexpr std::int64_t kChunkRows = 64;    // rows of gemmPackedRows that share each panel's pass over B
 
 // Rows [r0, r1) in kernel calls of nearly equal size: 64 rows as 11+11+11+11+10+10, not 12*5+4, whose
-// 4-row call loads the panel's values for a third of the work. maxRows: the AMX tiles' 16 instead of 12.
+// 4-row call loads the panel's values for a third of the work. maxRows: the AMX tiles' 16 or 32 instead
+// of 12.
 template <class F>
 void forRowBlocks(std::int64_t r0, std::int64_t r1, F&& call, std::int64_t maxRows = kRows) {
     const std::int64_t rows = r1 - r0, blocks = (rows + maxRows - 1) / maxRows;
