@@ -1,4 +1,5 @@
-// The fp32 packed products of the recurrence (model/LstmKernels.h, gemmPackedRows) on every kernel this CPU
+// The fp32 packed products of the recurrence (model/LstmKernels.h, gemmPackedRows; at the end the weight
+// gradients' step sums, addColumnPartsProduct) on every kernel this CPU
 // can run (portable, AVX2, AVX-512) against a product computed in double: every row count up to two of the
 // AVX-512 kernel's 12-row blocks and past, widths with an odd panel count and a partial last panel, two
 // operands with their own leading dimensions, the bias, accumulation, and rows outside [r0, r1) and columns
@@ -72,48 +73,38 @@ TEST(PackedKernels, EveryKernelMatchesDoubleOnEveryShapePart) {
                 }
 }
 
-TEST(PackedKernels, StepRowsPackedPieceByPieceGiveTheWholePacking) {
-    // The LSTM's fp32 backward packs its gate gradients a step's rows at a time, in any order.
-    for (std::int64_t n : {5, 16, 45, 400}) {
-        SCOPED_TRACE("n=" + std::to_string(n));
-        const std::int64_t k = 30;
-        const auto b = randomMatrix(k, n, 31);
-        std::vector<float> whole(static_cast<std::size_t>(packedPanelsSize(k, n)), -1.0f);
-        std::vector<float> pieces(whole.size(), -2.0f);
-        packPanels(b.data(), n, 1, k, n, whole.data());
-        for (std::int64_t r = k; r > 0; r -= 7) {
-            const std::int64_t first = std::max<std::int64_t>(0, r - 7);
-            packRowsInto(b.data() + first * n, n, first, r - first, k, n, pieces.data());
-        }
-        EXPECT_EQ(pieces, whole);
-    }
-}
-
-TEST(PackedKernels, StackedColumnPartsMatchDouble) {
-    // The fp32 weight gradients: A = [x^T; h^T] with h's first columns from h0 (the head); k spans several
-    // 256-deep blocks with the head inside the first; row ranges cross the parts' border; n ends in a partial
-    // panel and has an odd panel count.
-    const std::int64_t k = 601, n = 45, inRows = 13, hRows = 20, head = 6, m = inRows + hRows;
-    const auto x = randomMatrix(k, inRows, 41), h0 = randomMatrix(head, hRows, 42),
-               out = randomMatrix(k - head, hRows, 43), b = randomMatrix(k, n, 44);
-    std::vector<float> packed(static_cast<std::size_t>(packedPanelsSize(k, n)));
-    packPanels(b.data(), n, 1, k, n, packed.data());
-    const wb::ColumnPart parts[2] = {{x.data(), nullptr, 0, inRows, inRows},
-                                     {out.data(), h0.data(), head, hRows, hRows}};
-    std::vector<float> c(static_cast<std::size_t>(m * n), -1.0f);
-    for (auto [m0, m1] : {std::pair<std::int64_t, std::int64_t>{0, 9}, {9, 17}, {17, m}})
-        gemmColumnParts(parts, 2, packed.data(), k, n, c.data(), n, m0, m1);
-    double worst = 0.0;
-    for (std::int64_t r = 0; r < m; ++r)
-        for (std::int64_t j = 0; j < n; ++j) {
-            double sum = 0.0;
-            for (std::int64_t kk = 0; kk < k; ++kk) {
-                const double a = r < inRows  ? x[kk * inRows + r]
-                                 : kk < head ? h0[kk * hRows + r - inRows]
-                                             : out[(kk - head) * hRows + r - inRows];
-                sum += a * b[kk * n + j];
+TEST(PackedKernels, StepWeightGradientsMatchDoubleOnEveryKernel) {
+    // The fp32 weight gradients summed during the walk: C += A B with A = [x^T; h^T] stacked from two parts,
+    // a group of parts per step; part rows crossing the 12-row blocks (13 + 20 = 33), n with an odd panel
+    // count and a partial last panel (45) or whole panels (64); more steps than one pass takes (17); C wider
+    // than n and holding values already (the sums of earlier steps), its extra column untouched.
+    for (const PackedIsa isa : packedIsas())
+        for (std::int64_t n : {45, 64})
+            for (int steps : {1, 3, 17}) {
+                SCOPED_TRACE(std::string(packedIsaName(isa)) + " n=" + std::to_string(n) +
+                             " steps=" + std::to_string(steps));
+                const std::int64_t rows = 5, inRows = 13, hRows = 20, m = inRows + hRows, ldb = n + 3;
+                const std::int64_t k = steps * rows, ldc = n + 1;
+                const auto x = randomMatrix(k, inRows, 51), h = randomMatrix(k, hRows, 52);
+                const auto b = randomMatrix(k, ldb, 53), c0 = randomMatrix(m, ldc, 54);
+                std::vector<wb::ColumnPart> parts;
+                for (int j = 0; j < steps; ++j) {
+                    parts.push_back({x.data() + j * rows * inRows, nullptr, 0, inRows, inRows});
+                    parts.push_back({h.data() + j * rows * hRows, nullptr, 0, hRows, hRows});
+                }
+                std::vector<float> c = c0;
+                addColumnPartsProduct(parts.data(), 2, steps, rows, b.data(), ldb, n, c.data(), ldc, isa);
+                double worst = 0.0;
+                for (std::int64_t r = 0; r < m; ++r) {
+                    for (std::int64_t j = 0; j < n; ++j) {
+                        double sum = c0[r * ldc + j];
+                        for (std::int64_t kk = 0; kk < k; ++kk)
+                            sum += double(r < inRows ? x[kk * inRows + r] : h[kk * hRows + r - inRows]) *
+                                   double(b[kk * ldb + j]);
+                        worst = std::max(worst, std::abs(c[r * ldc + j] - sum));
+                    }
+                    EXPECT_EQ(c[r * ldc + n], c0[r * ldc + n]);
+                }
+                EXPECT_LT(worst, 1e-4);
             }
-            worst = std::max(worst, std::abs(c[r * n + j] - sum));
-        }
-    EXPECT_LT(worst, 1e-3);  // fp32 sums of 601 products of magnitude ~1
 }

@@ -1,5 +1,6 @@
 // A left-hand side stacked from transposed parts, for the LSTM's weight gradients [x_t, h_{t-1}]^T dG over
-// all steps (bf16kernels::gemmColumnParts, lstmkernels::gemmColumnParts). No torch here.
+// all steps (bf16kernels::gemmColumnParts) or a few steps at a time (lstmkernels::addColumnPartsProduct). No
+// torch here.
 #pragma once
 
 #include <cstdint>

@@ -35,7 +35,6 @@
 #include <cstdint>
 #include <memory>
 #include <new>
-#include <type_traits>
 #include <vector>
 
 namespace wb {
@@ -219,8 +218,7 @@ Tensor weightGrads(const Tensor& dG, const Tensor& x, const Tensor& h0, const Te
 // The same from gate gradients packed by the backward's steps (GradSink below): computed transposed,
 // [x_t, h_{t-1}]^T dG, with x's rows and h's (h0, then out's steps) stacked in one product, so that the
 // inputs of all steps are never copied into one matrix and each block of dG is read from memory once.
-template <class Packed>
-Tensor weightGradsFromPacked(const Tensor& x, const Tensor& h0, const Tensor& out, const Packed* dG) {
+Tensor weightGradsFromPacked(const Tensor& x, const Tensor& h0, const Tensor& out, const std::uint16_t* dG) {
     const auto t = x.size(0), b = x.size(1), in = x.size(2), h = out.size(2);
     TORCH_CHECK(x.is_contiguous() && h0.is_contiguous() && out.is_contiguous(),
                 "FusedLstm's weight gradients need contiguous inputs");
@@ -231,10 +229,7 @@ Tensor weightGradsFromPacked(const Tensor& x, const Tensor& h0, const Tensor& ou
     const std::int64_t m = in + h, blocks = (m + kWeightGradRows - 1) / kWeightGradRows;
     at::parallel_for(0, blocks, 1, [&](std::int64_t b0, std::int64_t b1) {
         const std::int64_t m0 = b0 * kWeightGradRows, m1 = std::min(m, b1 * kWeightGradRows);
-        if constexpr (std::is_same_v<Packed, std::uint16_t>)
-            bf16kernels::gemmColumnParts(parts, 2, dG, t * b, 4 * h, c, 4 * h, m0, m1);
-        else
-            lstmkernels::gemmColumnParts(parts, 2, dG, t * b, 4 * h, c, 4 * h, m0, m1);
+        bf16kernels::gemmColumnParts(parts, 2, dG, t * b, 4 * h, c, 4 * h, m0, m1);
     });
     return dWt.t().contiguous();
 }
@@ -267,12 +262,12 @@ struct LayerGrads {
     Tensor dx, db, dW;
 };
 
-// Where the packed backward's steps put their gate gradients for the weight gradients' product, which runs
-// after the walk. Packed (transposed product, ColumnPart): the gate gradients of all steps (26 MB a step on
-// imdb) never exist as one fp32 matrix that LibTorch's product would copy and pack again.
+// Where the packed backward's steps put their gate gradients for the weight gradients' product. Packed
+// (transposed product, ColumnPart) or summed during the walk: the gate gradients of all steps (26 MB a step
+// on imdb) never exist as one fp32 matrix that LibTorch's product would copy and pack again.
 enum class GradSink {
     Kept,        // every step's fp32 rows kept in [T, B, 4H]; one product afterwards (weightGrads)
-    PackedFp32,  // into fp32 panels (lstmkernels::packRowsInto); fp32 with the AVX-512 product kernels
+    StepFp32,    // a few steps' rows at a time into the block's weight-gradient sums (addColumnPartsProduct)
     PackedBf16,  // converted into the bf16 operand's row pairs (bf16kernels::packRows); bf16, even batch
     FusedBf16,   // as PackedBf16, but written as bf16 by the gate kernel itself (backwardPairsBf16)
 };
@@ -281,12 +276,14 @@ GradSink gradSinkFor(const LayerBackward& l) {
     if (l.bf16 && l.b % 2 == 0)
         return l.actHalves && lstmkernels::bf16GateKernelsAvailable() ? GradSink::FusedBf16
                                                                       : GradSink::PackedBf16;
-    // fp32: our k-major product where the packed gate gradients' blocks fit a core's L2 (4H <= 512: imdb
-    // 0.96x the step's time at 1 thread and 0.97x at 2, charrnn 0.98x, in docs/benchmarks.md's session 24
-    // A/B); with poems' 4H = 2048, OpenBLAS's blocking of a [1024 x 1168] x [1168 x 2048] product was faster
-    // in a side-by-side run during development, so LibTorch's product stays there.
-    if (!l.bf16 && 4 * l.h <= 512 && lstmkernels::packedIsa() == lstmkernels::PackedIsa::Avx512)
-        return GradSink::PackedFp32;
+    // fp32 with AVX-512: the sums during the walk where a block's sums ([in + H, 4H]) stay in L2 beside the
+    // packed weights (4H <= 512: docs/benchmarks.md, "The weight gradients during the walk"; they replaced
+    // session 24's packing of every step's gate gradients for one product after the walk). With poems' 4H =
+    // 2048, and on AVX2 (whose kernel of this shape was slower than OpenBLAS on charrnn), LibTorch's product
+    // after the walk.
+    static const bool stepSums = !switchedOff("LSTM_WORKBENCH_STEP_WEIGHT_GRADS");
+    if (!l.bf16 && 4 * l.h <= 512 && stepSums && lstmkernels::packedIsa() == lstmkernels::PackedIsa::Avx512)
+        return GradSink::StepFp32;
     return GradSink::Kept;
 }
 
@@ -304,18 +301,33 @@ AlignedBytes alignedBytes(std::int64_t bytes) {
 // the bias gradient summed into `sum` while each row is in cache, the recurrent gradient dG_t W_hh (for the
 // step before; for t = 0 the gradient of h0) and dx_t = dG_t W_ih, and the gate gradients to their sink.
 void packedBackwardRows(const LayerBackward& l, GradSink sink, const PackedWeight& hh, const PackedWeight& ih,
-                        float* dx, float* sum, float* kept, void* packed, std::int64_t b0, std::int64_t b1) {
+                        float* dx, float* sum, float* kept, void* packed, float* wSums, std::int64_t b0,
+                        std::int64_t b1) {
     const std::int64_t t = l.t, b = l.b, h = l.h, in = l.in, rows = b1 - b0, width = 4 * h;
     const std::int64_t stepGates = b * width, stepState = b * h;
     float* rec = l.dhRec.data_ptr<float>() + b0 * h;
     float* dc = l.dc.data_ptr<float>() + b0 * h;
     const auto values = static_cast<std::size_t>(rows * width);
     const bool fused = sink == GradSink::FusedBf16;
-    std::vector<float> stepGrads(!fused && sink != GradSink::Kept ? values : 0);
+    // StepFp32: the gate gradients of the last few steps, added to the weight-gradient sums together, about
+    // 128 rows of them (one thread's 64 or 32 rows a step on imdb and charrnn): C's loads and stores per
+    // multiply-add fall with the rows per pass, and 128 rows of gate gradients (256 KB at 4H = 512) stay in
+    // L2.
+    constexpr int kMaxStepsPerSum = 16;
+    const int stepsPerSum =
+        sink == GradSink::StepFp32
+            ? static_cast<int>(std::clamp<std::int64_t>((127 + rows) / rows, 1, kMaxStepsPerSum))
+            : 1;
+    std::vector<float> stepGrads(!fused && sink != GradSink::Kept ? values * stepsPerSum : 0);
+    ColumnPart pendingParts[2 * kMaxStepsPerSum];
+    int pending = 0;  // steps whose gate gradients wait in stepGrads
     std::vector<std::uint16_t> dgRows(fused ? values : 0);
     std::vector<std::uint32_t> dgPairs(fused ? values / 2 : 0);
     const PackedWeight* toH[1] = {&hh};
     const PackedWeight* toX[1] = {&ih};
+    const float* xs = l.x.data_ptr<float>() + b0 * in;
+    const float* outs = l.out.data_ptr<float>() + b0 * h;
+    const float* h0 = l.h0.data_ptr<float>() + b0 * h;
     for (std::int64_t s = t - 1; s >= 0; --s) {
         // This block's rows of the step, from row 0.
         const std::int64_t gate = s * stepGates + b0 * width, state = s * stepState + b0 * h;
@@ -330,7 +342,7 @@ void packedBackwardRows(const LayerBackward& l, GradSink sink, const PackedWeigh
                                       static_cast<std::uint16_t*>(packed));
             continue;
         }
-        float* dg = sink == GradSink::Kept ? kept + gate : stepGrads.data();
+        float* dg = sink == GradSink::Kept ? kept + gate : stepGrads.data() + pending * values;
         if (l.actHalves)
             lstmkernels::backwardRows(l.actHalves + gate, l.cells + state, l.tanhC + state, dout, l.dOutRow,
                                       rec, dc, dg, 0, rows, h, stepBack);
@@ -342,12 +354,34 @@ void packedBackwardRows(const LayerBackward& l, GradSink sink, const PackedWeigh
         const std::int64_t lda[1] = {width};
         packedProduct(toH, as, lda, 1, nullptr, rec, h, 0, rows);
         packedProduct(toX, as, lda, 1, nullptr, dx + firstRow * in, in, 0, rows);
-        if (sink == GradSink::PackedBf16)
+        if (sink == GradSink::StepFp32) {
+            // These steps' share of dW^T = [x_t, h_{t-1}]^T dG_t, their rows' inputs read in place.
+            pendingParts[2 * pending] = {xs + s * b * in, nullptr, 0, in, in};
+            pendingParts[2 * pending + 1] = {s > 0 ? outs + (s - 1) * stepState : h0, nullptr, 0, h, h};
+            if (++pending == stepsPerSum || s == 0) {
+                lstmkernels::addColumnPartsProduct(pendingParts, 2, pending, rows, stepGrads.data(), width,
+                                                   width, wSums, width);
+                pending = 0;
+            }
+        } else if (sink == GradSink::PackedBf16) {
             bf16kernels::packRows(dg, width, firstRow, rows, t * b, width,
                                   static_cast<std::uint16_t*>(packed));
-        else if (sink == GradSink::PackedFp32)
-            lstmkernels::packRowsInto(dg, width, firstRow, rows, t * b, width, static_cast<float*>(packed));
+        }
     }
+}
+
+// The sum of the blocks' partial sums (each [rows, cols] or empty), in the order of the blocks.
+Tensor sumInOrder(std::vector<std::vector<float>>& partials, std::int64_t rows, std::int64_t cols) {
+    Tensor total;
+    for (auto& p : partials) {
+        if (p.empty()) continue;
+        const Tensor part = torch::from_blob(p.data(), {rows, cols}, torch::kFloat32);
+        if (total.defined())
+            total.add_(part);
+        else
+            total = part.clone();
+    }
+    return total;
 }
 
 // The packed way's backward (see the top of this file): both weights packed once; each thread walks back
@@ -363,7 +397,6 @@ LayerGrads packedBackward(const LayerBackward& l) {
     Tensor kept = sink == GradSink::Kept ? torch::empty({t, b, width}, options) : Tensor();
     AlignedBytes packed;
     if (bf16Packed) packed = alignedBytes(bf16kernels::packedSize(t * b, width) * 2);
-    if (sink == GradSink::PackedFp32) packed = alignedBytes(lstmkernels::packedPanelsSize(t * b, width) * 4);
     // The bias gradient: each block of rows sums into a partial sum of its own, kept in the row of the
     // partial sums where the block starts (parallel_for's blocks are not multiples of the grain), and the
     // rows are added in order, so that the result does not depend on which thread finished first.
@@ -373,15 +406,26 @@ LayerGrads packedBackward(const LayerBackward& l) {
     float* keptPtr = kept.defined() ? kept.data_ptr<float>() : nullptr;
     // Blocks of whole row pairs for the bf16 operand, so that no pair is split between two threads.
     const std::int64_t unit = bf16Packed ? 2 : 1;
+    // The weight gradients summed step by step: each block of rows into sums of its own (dW^T, [in + H, 4H]),
+    // found by the block's first row as the bias's partial sums are, and added in that order afterwards.
+    std::vector<std::vector<float>> stepSums(sink == GradSink::StepFp32 ? b : 0);
+    TORCH_CHECK(
+        sink != GradSink::StepFp32 || (l.x.is_contiguous() && l.h0.is_contiguous() && l.out.is_contiguous()),
+        "FusedLstm's weight gradients need contiguous inputs");
     at::parallel_for(0, b / unit, kRecurrenceGrainRows / unit, [&](std::int64_t u0, std::int64_t u1) {
+        float* wSums = nullptr;
+        if (sink == GradSink::StepFp32) {
+            stepSums[u0].assign(static_cast<std::size_t>((in + h) * width), 0.0f);
+            wSums = stepSums[u0].data();
+        }
         packedBackwardRows(l, sink, packedHh, packedIh, dxPtr, partialPtr + u0 * unit * width, keptPtr,
-                           packed.get(), u0 * unit, u1 * unit);
+                           packed.get(), wSums, u0 * unit, u1 * unit);
     });
     g.db = partial.sum(0);
-    if (bf16Packed)
+    if (sink == GradSink::StepFp32)
+        g.dW = sumInOrder(stepSums, in + h, width).t().contiguous();
+    else if (bf16Packed)
         g.dW = weightGradsFromPacked(l.x, l.h0, l.out, static_cast<const std::uint16_t*>(packed.get()));
-    else if (sink == GradSink::PackedFp32)
-        g.dW = weightGradsFromPacked(l.x, l.h0, l.out, static_cast<const float*>(packed.get()));
     else
         g.dW = weightGrads(kept.view({t * b, width}), l.x, l.h0, l.out, l.bf16);
     return g;

@@ -92,16 +92,6 @@ struct PackedOperand {
 void gemmPackedRows(const PackedOperand* ops, int count, const float* bias, float* c, std::int64_t ldc,
                     std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate);
 
-// The weight gradients' product in fp32, as bf16kernels::gemmColumnParts: rows [m0, m1) of C = A B with A's
-// rows stacked from parts (model/ColumnPart.h) read in place, B packed with k rows (packPanels' layout).
-// Blocked over k so that a block of B stays in L2 while every row block passes over it.
-void gemmColumnParts(const ColumnPart* parts, int count, const float* packed, std::int64_t k, std::int64_t n,
-                     float* c, std::int64_t ldc, std::int64_t m0, std::int64_t m1);
-// Rows [firstRow, firstRow + count) of a row-major B [k, n] (row firstRow + i at rows + i * ld) into its
-// packed panels; a 64-byte aligned packed is written around the cache (for a B read back much later).
-void packRowsInto(const float* rows, std::int64_t ld, std::int64_t firstRow, std::int64_t count,
-                  std::int64_t k, std::int64_t n, float* packed);
-
 // The instruction sets the packed product has a kernel for. It runs on the widest this CPU has (AVX-512 with
 // full-width units does twice AVX2's work per instruction), or on the one LSTM_WORKBENCH_FP32_KERNELS names
 // (avx2, portable), read once, for side-by-side measurements.
@@ -111,5 +101,17 @@ PackedIsa packedIsa();                // the one gemmPackedRows uses
 const char* packedIsaName(PackedIsa isa);
 void gemmPackedRows(const PackedOperand* ops, int count, const float* bias, float* c, std::int64_t ldc,
                     std::int64_t r0, std::int64_t r1, std::int64_t n, bool accumulate, PackedIsa isa);
+
+// The fp32 weight gradients' share of a few steps (model/WeightGradKernels.cpp): C[m, n] += A B, where A is
+// `segments` groups of segRows columns each (one group a step), each group's m rows stacked from its `count`
+// parts (parts[j * count + i]: model/ColumnPart.h, each part's `a` only, no head; part i's rows and ld the
+// same in every group), and B [segments * segRows, n] is row-major with leading dimension ldb, group j's rows
+// from row j * segRows. C is row-major with leading dimension ldc.
+void addColumnPartsProduct(const ColumnPart* parts, int count, int segments, std::int64_t segRows,
+                           const float* b, std::int64_t ldb, std::int64_t n, float* c, std::int64_t ldc,
+                           PackedIsa isa);
+void addColumnPartsProduct(const ColumnPart* parts, int count, int segments, std::int64_t segRows,
+                           const float* b, std::int64_t ldb, std::int64_t n, float* c,
+                           std::int64_t ldc);  // on packedIsa()
 
 }  // namespace wb::lstmkernels
