@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <optional>
 #include <vector>
 
 namespace wb {
@@ -101,12 +102,15 @@ void packedForward(LayerActivations& a, const Tensor& x, const Tensor& h0, const
             torch::empty({t, b, 4 * h}, x.options().dtype(bf16Gates ? torch::kBFloat16 : torch::kFloat32));
     const auto xc = x.contiguous(), wIhC = wIh.contiguous(), wHhC = wHh.contiguous();
     const auto bias = (bIh + bHh).contiguous();
-    const PackedWeight packedIh(wIhC.t(), bf16), packedHh(wHhC.t(), bf16);
-    const PackedWeight* weights[2] = {&packedIh, &packedHh};
-    const bool projected = inputsFirst(packedIh, packedHh, fp32Gates);
+    const bool projected = inputsFirst(in, h, bf16, fp32Gates);
+    // In fp32 the input projections of all steps go through LibTorch's product: W_ih is not packed then.
+    std::optional<PackedWeight> packedIh;
+    if (!projected || bf16) packedIh.emplace(wIhC.t(), bf16);
+    const PackedWeight packedHh(wHhC.t(), bf16);
+    const PackedWeight* weights[2] = {packedIh ? &*packedIh : nullptr, &packedHh};
     if (projected) {
         auto gates2d = a.gates.view({t * b, 4 * h});
-        projectInputs(xc.view({t * b, in}), wIhC, packedIh, bias, gates2d);
+        projectInputs(xc.view({t * b, in}), wIhC, weights[0], bias, gates2d);
     }
     const float* xPtr = xc.data_ptr<float>();
     const float* h0Ptr = h0.data_ptr<float>();

@@ -17,8 +17,12 @@ PackedWeight::PackedWeight(const torch::Tensor& b, bool bf16) : k(b.size(0)), n(
         halves = packBf16(b);
         return;
     }
-    floats.resize(static_cast<std::size_t>(lstmkernels::packedPanelsSize(k, n)));
-    lstmkernels::packPanels(b.data_ptr<float>(), b.stride(0), b.stride(1), k, n, floats.data());
+    floats.reset(new float[static_cast<std::size_t>(lstmkernels::packedPanelsSize(k, n))]);
+    lstmkernels::packPanels(b.data_ptr<float>(), b.stride(0), b.stride(1), k, n, floats.get());
+}
+
+std::int64_t PackedWeight::bytes(std::int64_t k, std::int64_t n, bool bf16) {
+    return bf16 ? bf16kernels::packedSize(k, n) * 2 : lstmkernels::packedPanelsSize(k, n) * 4;
 }
 
 void packedProduct(const PackedWeight* const* weights, const float* const* a, const std::int64_t* lda,
@@ -31,26 +35,25 @@ void packedProduct(const PackedWeight* const* weights, const float* const* a, co
         bf16kernels::gemmPackedRows(ops, count, bias, c, ldc, r0, r1, n, accumulate);
     } else {
         lstmkernels::PackedOperand ops[2];
-        for (int i = 0; i < count; ++i) ops[i] = {a[i], lda[i], weights[i]->floats.data(), weights[i]->k};
+        for (int i = 0; i < count; ++i) ops[i] = {a[i], lda[i], weights[i]->floats.get(), weights[i]->k};
         lstmkernels::gemmPackedRows(ops, count, bias, c, ldc, r0, r1, n, accumulate);
     }
 }
 
-bool inputsFirst(const PackedWeight& ih, const PackedWeight& hh, bool fp32Gates) {
+bool inputsFirst(std::int64_t in, std::int64_t h, bool bf16, bool fp32Gates) {
     static const bool off = switchedOff("LSTM_WORKBENCH_INPUTS_FIRST");
-    constexpr std::size_t kL2Bytes = 2u << 20;
-    const auto bytes = [](const PackedWeight& w) {
-        return w.bf16 ? w.halves.size() * 2 : w.floats.size() * 4;
-    };
-    return fp32Gates && !off && bytes(ih) + bytes(hh) > kL2Bytes;
+    constexpr std::int64_t kL2Bytes = 2 << 20;
+    return fp32Gates && !off &&
+           PackedWeight::bytes(in, 4 * h, bf16) + PackedWeight::bytes(h, 4 * h, bf16) > kL2Bytes;
 }
 
-void projectInputs(const torch::Tensor& x2d, const torch::Tensor& wIh, const PackedWeight& ih,
+void projectInputs(const torch::Tensor& x2d, const torch::Tensor& wIh, const PackedWeight* packed,
                    const torch::Tensor& bias, torch::Tensor& gates2d) {
-    if (!ih.bf16) {
+    if (!packed || !packed->bf16) {
         torch::addmm_out(gates2d, bias, x2d, wIh.t());
         return;
     }
+    const PackedWeight& ih = *packed;
     const std::int64_t rows = x2d.size(0), in = x2d.size(1), n = ih.n;
     const float* xPtr = x2d.data_ptr<float>();
     const float* biasPtr = bias.data_ptr<float>();

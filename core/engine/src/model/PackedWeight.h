@@ -7,6 +7,7 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace wb {
@@ -15,9 +16,12 @@ namespace wb {
 // per-step products, packed once per layer call: fp32 panels, or bf16 ones in a CPU bf16 scope.
 struct PackedWeight {
     PackedWeight(const torch::Tensor& b, bool bf16);
+    // The bytes the packing of a [k, n] B takes.
+    static std::int64_t bytes(std::int64_t k, std::int64_t n, bool bf16);
     std::int64_t k, n;
     bool bf16;
-    std::vector<float> floats;
+    // Not a std::vector: its resize would zero every byte (4 MB for poems' W) before the packing writes them.
+    std::unique_ptr<float[]> floats;
     std::vector<std::uint16_t> halves;
 };
 
@@ -34,10 +38,11 @@ void packedProduct(const PackedWeight* const* weights, const float* const* a, co
 // threads), while one product over all steps' rows reads W_ih from L3 once. Only when the gates are kept in
 // fp32 (training), which gives the projections a place to go. LSTM_WORKBENCH_INPUTS_FIRST=off keeps both
 // terms in every step (for a side-by-side measurement).
-bool inputsFirst(const PackedWeight& ih, const PackedWeight& hh, bool fp32Gates);
+bool inputsFirst(std::int64_t in, std::int64_t h, bool bf16, bool fp32Gates);
 
-// gates [T * B, 4H] = bias + x W_ih^T for every step's rows, in one product (x: [T * B, in], contiguous).
-void projectInputs(const torch::Tensor& x2d, const torch::Tensor& wIh, const PackedWeight& ih,
+// gates [T * B, 4H] = bias + x W_ih^T for every step's rows, in one product (x: [T * B, in], contiguous): in
+// fp32 LibTorch's product (ih may be null: W_ih is not packed then), in bf16 ours on ih.
+void projectInputs(const torch::Tensor& x2d, const torch::Tensor& wIh, const PackedWeight* ih,
                    const torch::Tensor& bias, torch::Tensor& gates2d);
 
 }  // namespace wb
