@@ -2,7 +2,8 @@
 // C[rows, 4H] = bias + x_t W_ih^T + h W_hh^T against weights packed once, as the recurrence runs them, for
 // each instruction set this CPU has, beside the machine's floor (the 1024^3 product of the `bench` command,
 // ATen's BLAS). Prints GFLOP/s (median of rounds) and the share of the floor; with --json one object per
-// line.
+// line. With AVX-512 also the backward's fp32 weight-gradient sums over the same steps
+// (lstmkernels::addColumnPartsProduct, "dW step sums").
 //
 //   workbench_kernel_bench [--hidden 512] [--input 512] [--rows 16,32] [--rounds 7] [--json]
 //
@@ -56,6 +57,7 @@ enum class Variant {
     BothPacked,       // x_t W_ih^T + h W_hh^T against both weights packed (the packed way, H <= the L2 limit)
     RecurrentPacked,  // h W_hh^T alone against W_hh packed (the input projections of all steps done before)
     RecurrentBlas,    // h W_hh^T alone through ATen's product (the BLAS way: BLAS packs W_hh every call)
+    WeightGradSums,   // the backward's weight-gradient sums, [x_t, h]^T dG_t a few steps at a time (AVX-512)
 };
 const char* variantName(Variant v) {
     switch (v) {
@@ -65,13 +67,16 @@ const char* variantName(Variant v) {
             return "h W_hh packed";
         case Variant::RecurrentBlas:
             return "h W_hh BLAS";
+        case Variant::WeightGradSums:
+            return "dW step sums";
     }
     return "";
 }
 
 struct Buffers {
     std::vector<float> packedIh, packedHh, x, h, bias, gates;
-    torch::Tensor wHhT;  // [H, 4H] for the BLAS variant
+    std::vector<float> stepGates, weightSums;  // WeightGradSums: a few steps' gate gradients, [E + H, 4H]
+    torch::Tensor wHhT;                        // [H, 4H] for the BLAS variant
 };
 
 // GFLOP/s of one round: every step's products, then the next step's h from the gates (a cheap stand-in
@@ -79,7 +84,21 @@ struct Buffers {
 double timeRound(const Shape& s, Variant v, lk::PackedIsa isa, Buffers& m) {
     const std::int64_t n = 4 * s.hidden;
     const auto t0 = Clock::now();
+    // WeightGradSums: as the backward adds them, about 128 gate-gradient rows at a time (FusedLstm.cpp).
+    const std::int64_t stepsPerSum = std::clamp<std::int64_t>((127 + s.rows) / s.rows, 1, 16);
     for (std::int64_t t = 0; t < s.steps; ++t) {
+        if (v == Variant::WeightGradSums) {
+            const std::int64_t count = std::min(stepsPerSum, s.steps - t);
+            std::vector<wb::ColumnPart> parts;
+            for (std::int64_t j = 0; j < count; ++j) {
+                parts.push_back({m.x.data() + (t + j) * s.rows * s.input, nullptr, 0, s.input, s.input});
+                parts.push_back({m.h.data(), nullptr, 0, s.hidden, s.hidden});
+            }
+            lk::addColumnPartsProduct(parts.data(), 2, static_cast<int>(count), s.rows, m.stepGates.data(), n,
+                                      n, m.weightSums.data(), n, isa);
+            t += count - 1;
+            continue;
+        }
         const lk::PackedOperand both[2] = {
             {m.x.data() + t * s.rows * s.input, s.input, m.packedIh.data(), s.input},
             {m.h.data(), s.hidden, m.packedHh.data(), s.hidden}};
@@ -96,7 +115,8 @@ double timeRound(const Shape& s, Variant v, lk::PackedIsa isa, Buffers& m) {
             for (std::int64_t j = 0; j < s.hidden; ++j) m.h[r * s.hidden + j] = 1e-3f * m.gates[r * n + j];
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    const std::int64_t k = v == Variant::BothPacked ? s.input + s.hidden : s.hidden;
+    const std::int64_t k =
+        v == Variant::BothPacked || v == Variant::WeightGradSums ? s.input + s.hidden : s.hidden;
     return 2.0 * s.steps * s.rows * k * n / seconds / 1e9;
 }
 
@@ -154,6 +174,8 @@ int main(int argc, char** argv) {
         m.x.assign(xs.data_ptr<float>(), xs.data_ptr<float>() + xs.numel());
         m.h.assign(static_cast<std::size_t>(rows * hidden), 0.1f);
         m.gates.assign(static_cast<std::size_t>(rows * n), 0.0f);
+        m.stepGates.assign(static_cast<std::size_t>(16 * rows * n), 1e-3f);
+        m.weightSums.assign(static_cast<std::size_t>((input + hidden) * n), 0.0f);
         // Every variant once per round, in turn, so that a neighbour's burst hits them alike.
         struct Cell {
             Variant v;
@@ -167,6 +189,8 @@ int main(int argc, char** argv) {
                 cells.push_back({Variant::RecurrentPacked, isa, {}});
             }
         cells.push_back({Variant::RecurrentBlas, lk::packedIsa(), {}});
+        if (lk::packedIsa() == lk::PackedIsa::Avx512)  // the only ISA the sums have a kernel for
+            cells.push_back({Variant::WeightGradSums, lk::PackedIsa::Avx512, {}});
         for (auto& c : cells) timeRound(s, c.v, c.isa, m);  // warm-up
         for (std::int64_t r = 0; r < rounds; ++r)
             for (auto& c : cells) c.rates.push_back(timeRound(s, c.v, c.isa, m));

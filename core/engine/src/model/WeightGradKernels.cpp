@@ -164,16 +164,19 @@ void addProductPortable(const ColumnPart* parts, int count, int segments, std::i
 // 4H = 512 B are 2 KB apart and a panel's rows all fall into two sets of L1; packed, they are contiguous.
 // (A vector load and store per piece: std::copy_n of 16 floats was a call to memmove, 2.5 % of imdb's step.)
 WB_AVX512 const float* panelsInCache(const float* b, std::int64_t ldb, std::int64_t k, std::int64_t n) {
-    thread_local std::vector<float> panels;
+    thread_local std::vector<float> buffer;
     const std::int64_t count = panelsOf(n);
-    panels.resize(static_cast<std::size_t>(count * k * kPanel));
-    float* to = panels.data();
+    // From a 64-byte boundary on, so that no panel row (64 bytes) straddles two cache lines.
+    buffer.resize(static_cast<std::size_t>((count * k + 1) * kPanel));
+    const auto misalignment = reinterpret_cast<std::uintptr_t>(buffer.data()) % 64;
+    float* const panels = buffer.data() + (misalignment ? (64 - misalignment) / sizeof(float) : 0);
+    float* to = panels;
     for (std::int64_t p = 0; p < count; ++p) {
         const __mmask16 mask = columnMask(n - p * kPanel);
         for (std::int64_t kk = 0; kk < k; ++kk, to += kPanel)
             _mm512_storeu_ps(to, _mm512_maskz_loadu_ps(mask, b + kk * ldb + p * kPanel));
     }
-    return panels.data();
+    return panels;
 }
 
 }  // namespace
