@@ -131,6 +131,26 @@ std::vector<std::int64_t> parseList(const char* text) {
     return out;
 }
 
+// One variant's line: its median rate, the spread and the share of the floor (as JSON with --json).
+void printCell(Variant v, lk::PackedIsa isa, const std::vector<double>& rates, std::int64_t rows,
+               std::int64_t input, std::int64_t hidden, double floor, bool json) {
+    const double rate = median(rates);
+    const auto [lo, hi] = std::minmax_element(rates.begin(), rates.end());
+    const char* isaName = v == Variant::RecurrentBlas ? "blas" : lk::packedIsaName(isa);
+    if (json)
+        std::printf(
+            "{\"variant\": \"%s\", \"isa\": \"%s\", \"rows\": %lld, \"input\": %lld, \"hidden\": %lld, "
+            "\"gflops\": %.2f, \"gflops_min\": %.2f, \"gflops_max\": %.2f, \"floor_gflops\": %.2f, "
+            "\"share_of_floor\": %.4f}\n",
+            variantName(v), isaName, static_cast<long long>(rows), static_cast<long long>(input),
+            static_cast<long long>(hidden), rate, *lo, *hi, floor, rate / floor);
+    else
+        std::printf(
+            "%-14s %-6s rows %3lld E %4lld H %4lld: %6.1f GFLOP/s (%.1f-%.1f), %5.1f %% of the floor %.1f\n",
+            variantName(v), isaName, static_cast<long long>(rows), static_cast<long long>(input),
+            static_cast<long long>(hidden), rate, *lo, *hi, 100 * rate / floor, floor);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -194,24 +214,7 @@ int main(int argc, char** argv) {
         for (auto& c : cells) timeRound(s, c.v, c.isa, m);  // warm-up
         for (std::int64_t r = 0; r < rounds; ++r)
             for (auto& c : cells) c.rates.push_back(timeRound(s, c.v, c.isa, m));
-        for (const auto& c : cells) {
-            const double rate = median(c.rates);
-            const auto [lo, hi] = std::minmax_element(c.rates.begin(), c.rates.end());
-            const char* isa = c.v == Variant::RecurrentBlas ? "blas" : lk::packedIsaName(c.isa);
-            if (json)
-                std::printf(
-                    "{\"variant\": \"%s\", \"isa\": \"%s\", \"rows\": %lld, \"input\": %lld, "
-                    "\"hidden\": %lld, \"gflops\": %.2f, \"gflops_min\": %.2f, \"gflops_max\": %.2f, "
-                    "\"floor_gflops\": %.2f, \"share_of_floor\": %.4f}\n",
-                    variantName(c.v), isa, static_cast<long long>(rows), static_cast<long long>(input),
-                    static_cast<long long>(hidden), rate, *lo, *hi, floor, rate / floor);
-            else
-                std::printf(
-                    "%-14s %-6s rows %3lld E %4lld H %4lld: %6.1f GFLOP/s (%.1f-%.1f), %5.1f %% of the "
-                    "floor %.1f\n",
-                    variantName(c.v), isa, static_cast<long long>(rows), static_cast<long long>(input),
-                    static_cast<long long>(hidden), rate, *lo, *hi, 100 * rate / floor, floor);
-        }
+        for (const auto& c : cells) printCell(c.v, c.isa, c.rates, rows, input, hidden, floor, json);
     }
     return 0;
 }
