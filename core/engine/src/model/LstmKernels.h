@@ -106,7 +106,8 @@ void gemmPackedRows(const PackedOperand* ops, int count, const float* bias, floa
 // `segments` groups of segRows columns each (one group a step), each group's m rows stacked from its `count`
 // parts (parts[j * count + i]: model/ColumnPart.h, each part's `a` only, no head; part i's rows and ld the
 // same in every group), and B [segments * segRows, n] is row-major with leading dimension ldb, group j's rows
-// from row j * segRows. C is row-major with leading dimension ldc.
+// from row j * segRows. C is row-major with leading dimension ldc. The kernel is AVX-512's (the backward
+// calls this only there: GradSink in FusedLstm.cpp); any other isa runs a plain loop, for tests.
 void addColumnPartsProduct(const ColumnPart* parts, int count, int segments, std::int64_t segRows,
                            const float* b, std::int64_t ldb, std::int64_t n, float* c, std::int64_t ldc,
                            PackedIsa isa);
