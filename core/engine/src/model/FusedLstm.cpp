@@ -1,8 +1,9 @@
 // The fused CPU LSTM (see FusedLstm.h). Layout inside: time-major, contiguous. Per layer and direction the
 // forward keeps the activated gates [T, B, 4H], the cells [T+1, B, H] (c0 first) and tanh(c) [T, B, H];
-// the backward walks time in reverse with one gate-gradient kernel per step, then computes dW_ih and dW_hh
-// together (one product over all steps) and the biases from the gate gradients: where a per-step autograd
-// graph loses most of its time on small shapes.
+// the backward walks time in reverse with one gate-gradient kernel per step and computes dW_ih and dW_hh
+// together (one product over all steps after the walk, or, in fp32 with AVX-512 and 4H <= 512, sums of a few
+// steps at a time during it: GradSink below) and the biases from the gate gradients: where a per-step
+// autograd graph loses most of its time on small shapes.
 //
 // Two ways to run the steps:
 // - packed (H <= 256, 512 with AVX-512; more than one sequence): each thread takes a share of the batch
@@ -219,7 +220,7 @@ Tensor weightGrads(const Tensor& dG, const Tensor& x, const Tensor& h0, const Te
     return bf16 ? mmBf16(dG.t(), inputs) : torch::mm(dG.t(), inputs);
 }
 
-// The same from gate gradients packed by the backward's steps (GradSink below): computed transposed,
+// The same from bf16 gate gradients packed by the backward's steps (GradSink below): computed transposed,
 // [x_t, h_{t-1}]^T dG, with x's rows and h's (h0, then out's steps) stacked in one product, so that the
 // inputs of all steps are never copied into one matrix and each block of dG is read from memory once.
 Tensor weightGradsFromPacked(const Tensor& x, const Tensor& h0, const Tensor& out, const std::uint16_t* dG) {
