@@ -87,7 +87,10 @@ int trainJob(wb::TrainingJob& job, bool jsonOut, bool quiet, bool printSummary) 
         throw;
     }
     g_activeJob = nullptr;
-    for (const int sig : {SIGINT, SIGTERM, SIGUSR1}) std::signal(sig, SIG_DFL);
+    for (const int sig : {SIGINT, SIGTERM}) std::signal(sig, SIG_DFL);
+    // A time-limit warning after the run has ended has nothing left to stop: in a Slurm job it must not end
+    // the process with USR1's default action, a rank still writing its summary or queueing the job again.
+    std::signal(SIGUSR1, slurm ? SIG_IGN : SIG_DFL);
     printer.finish();
     const bool stopped = job.status() == wb::RunStatus::Stopped;
     const bool requeued = stopped && slurm && g_timeLimitNear;

@@ -62,6 +62,7 @@ pid_t spawnChild(const ChildSpec& spec, const std::string& what) {
     envp.push_back(nullptr);
     const char* out = spec.stdoutFile.empty() ? nullptr : spec.stdoutFile.c_str();
     const char* err = spec.stderrFile.empty() ? nullptr : spec.stderrFile.c_str();
+    const bool ignoresTerm = spec.ignoresTerm;
 
     sigset_t stops, before;
     sigemptyset(&stops);
@@ -74,6 +75,7 @@ pid_t spawnChild(const ChildSpec& spec, const std::string& what) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(1);  // the parent died before the line above
         for (const int s : {SIGINT, SIGTERM, SIGUSR1, SIGUSR2}) signal(s, SIG_DFL);
+        if (ignoresTerm) signal(SIGTERM, SIG_IGN);
         redirect(out, STDOUT_FILENO);
         redirect(err, STDERR_FILENO);
         sigprocmask(SIG_SETMASK, &before, nullptr);

@@ -19,13 +19,17 @@ struct ChildSpec {
     std::vector<std::string> extraEnv;
     std::string stdoutFile;  // "" keeps this process's; otherwise truncated and written ("/dev/null")
     std::string stderrFile;
+    // SIGTERM ignored in the child instead of its default action: for a command that ends the job it runs
+    // in (`scontrol requeue`), whose SIGTERM to the job's processes may come before the command has exited.
+    bool ignoresTerm = false;
 };
 
 // Starts the child and returns its pid; throws TrainingError ("cannot start WHAT: why") when fork fails.
 // The child is killed when the thread that started it ends (PR_SET_PDEATHSIG), so a killed sweep or rank
 // takes its children with it. SIGINT and SIGTERM are blocked in the calling thread across the fork, and the
 // child takes the default actions of SIGINT, SIGTERM, SIGUSR1 and SIGUSR2 back before it unblocks them: a
-// stop sent to the new pid before its exec ends it, instead of running the parent's handler in the child.
+// stop sent to the new pid before its exec ends it, instead of running the parent's handler in the child
+// (SIGTERM is ignored instead where `ignoresTerm` says so).
 pid_t spawnChild(const ChildSpec& spec, const std::string& what);
 
 // A word for `sh -c`: single-quoted, a ' inside closed, escaped and reopened.

@@ -24,9 +24,10 @@ std::string onPath(const std::string& name) {
     return {};
 }
 
-std::string slurmCommand(const std::vector<std::string>& argv, const std::string& scratch) {
+std::string slurmCommand(const std::vector<std::string>& argv, const std::string& scratch, bool endsThisJob) {
     ChildSpec spec;
     spec.argv = argv;
+    spec.ignoresTerm = endsThisJob;
     spec.stdoutFile = scratch + ".out";
     spec.stderrFile = scratch + ".err";
     const int code = waitChild(spawnChild(spec, argv[0])).code;

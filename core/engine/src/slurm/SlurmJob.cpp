@@ -1,6 +1,7 @@
 // See workbench/engine/SlurmJob.h.
 #include "workbench/engine/SlurmJob.h"
 
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 
@@ -39,7 +40,8 @@ bool continuesRequeuedRun(const std::string& runDir) {
 void requeueSlurmJob(const SlurmJob& job, const std::string& scratch) {
     const std::string scontrol = onPath("scontrol");
     if (scontrol.empty()) throw TrainingError("scontrol is not on PATH: the job cannot queue itself again");
-    slurmCommand({scontrol, "requeue", job.id}, scratch);
+    std::signal(SIGTERM, SIG_IGN);
+    slurmCommand({scontrol, "requeue", job.id}, scratch, /*endsThisJob=*/true);
 }
 
 }  // namespace wb

@@ -27,6 +27,10 @@ bool continuesRequeuedRun(const std::string& runDir);
 
 // `scontrol requeue ID`: the controller ends the job's processes and queues it again (Slurm holds a
 // requeued job for about two minutes before it may start). scontrol's scratch output goes beside `scratch`.
+// The end is SIGTERM to every process of the job, this one and scontrol included, and it may come before
+// scontrol has exited: so from this call on this process ignores SIGTERM (it is about to exit; Slurm's
+// SIGKILL follows KillWait later, 30 s by default), and scontrol does too, so that the caller lives to say
+// that the job was queued again and the scratch files are removed.
 // Throws TrainingError with scontrol's reason (a job submitted with --no-requeue, a cluster that forbids
 // it).
 void requeueSlurmJob(const SlurmJob& job, const std::string& scratch);
