@@ -1,12 +1,14 @@
-// The fused LSTM's gate kernels (see LstmKernels.h). Each row function has restrict-qualified arguments and
-// branch-free math so that GCC vectorises it; on x86-64 with GCC it is also cloned for AVX-512 (the
-// x86-64-v4 level: imdb bf16 steps ~5 % faster than with the AVX2 clone on Zen 4) and AVX2, chosen by CPU
-// feature at load time, so the binary still runs on any x86-64.
+// The fused LSTM's gate kernels (see LstmKernels.h), three ways, the widest the CPU has and
+// LSTM_WORKBENCH_CPU_CAPABILITY allows: AVX-512 intrinsics (below), AVX2 and FMA intrinsics
+// (GateKernelsAvx2.cpp), or the portable row functions first in this file, whose restrict-qualified arguments
+// and branch-free math GCC vectorises for baseline x86-64. (Those were once cloned for AVX-512 and AVX2 by
+// target_clones, whose resolver picks by the CPU alone: an AVX2 cap still ran the AVX-512 clone.)
 #include "model/LstmKernels.h"
 
 #include "EnvSwitch.h"
 #include "model/CpuCapability.h"
 #include "model/FastMath.h"
+#include "model/GateKernelsAvx2.h"
 
 #include <immintrin.h>
 
@@ -15,13 +17,8 @@
 #include <cstring>
 #include <vector>
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define WB_KERNEL __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-#define WB_KERNEL
-#endif
 #if defined(__GNUC__)
-// Inlined into each clone, so that the math is compiled for the clone's instruction set.
+// Inlined into each ISA build (addRows below), so that the math is compiled for its instruction set.
 #define WB_INLINE inline __attribute__((always_inline))
 #else
 #define WB_INLINE inline
@@ -44,15 +41,15 @@ WB_INLINE float fastTanh(float x) {
     return ax < 0.05f ? series : viaExp;
 }
 
-WB_KERNEL void activateRow(float* __restrict g, std::int64_t h) {
+void activateRow(float* __restrict g, std::int64_t h) {
     for (std::int64_t j = 0; j < 2 * h; ++j) g[j] = fastSigmoid(g[j]);      // i, f
     for (std::int64_t j = 2 * h; j < 3 * h; ++j) g[j] = fastTanh(g[j]);     // g
     for (std::int64_t j = 3 * h; j < 4 * h; ++j) g[j] = fastSigmoid(g[j]);  // o
 }
 
-WB_KERNEL void cellRow(const float* __restrict i, const float* __restrict f, const float* __restrict g,
-                       const float* __restrict o, const float* __restrict cp, float* __restrict cn,
-                       float* __restrict tc, float* __restrict hn, std::int64_t h) {
+void cellRow(const float* __restrict i, const float* __restrict f, const float* __restrict g,
+             const float* __restrict o, const float* __restrict cp, float* __restrict cn,
+             float* __restrict tc, float* __restrict hn, std::int64_t h) {
     for (std::int64_t j = 0; j < h; ++j) {
         const float c = f[j] * cp[j] + i[j] * g[j];
         const float t = fastTanh(c);
@@ -90,19 +87,19 @@ WB_INLINE void gradRowBody(const Act* __restrict ai, const Act* __restrict af, c
     }
 }
 
-WB_KERNEL void gradRow(const float* __restrict ai, const float* __restrict af, const float* __restrict ag,
-                       const float* __restrict ao, const float* __restrict cp, const float* __restrict tc,
-                       const float* __restrict dOut, const float* __restrict dhRec, float* __restrict dc,
-                       float* __restrict di, float* __restrict df, float* __restrict dg,
-                       float* __restrict dout, std::int64_t h) {
+void gradRow(const float* __restrict ai, const float* __restrict af, const float* __restrict ag,
+             const float* __restrict ao, const float* __restrict cp, const float* __restrict tc,
+             const float* __restrict dOut, const float* __restrict dhRec, float* __restrict dc,
+             float* __restrict di, float* __restrict df, float* __restrict dg, float* __restrict dout,
+             std::int64_t h) {
     gradRowBody(ai, af, ag, ao, cp, tc, dOut, dhRec, dc, di, df, dg, dout, h);
 }
 
-WB_KERNEL void gradRow(const std::uint16_t* __restrict ai, const std::uint16_t* __restrict af,
-                       const std::uint16_t* __restrict ag, const std::uint16_t* __restrict ao,
-                       const float* __restrict cp, const float* __restrict tc, const float* __restrict dOut,
-                       const float* __restrict dhRec, float* __restrict dc, float* __restrict di,
-                       float* __restrict df, float* __restrict dg, float* __restrict dout, std::int64_t h) {
+void gradRow(const std::uint16_t* __restrict ai, const std::uint16_t* __restrict af,
+             const std::uint16_t* __restrict ag, const std::uint16_t* __restrict ao,
+             const float* __restrict cp, const float* __restrict tc, const float* __restrict dOut,
+             const float* __restrict dhRec, float* __restrict dc, float* __restrict di, float* __restrict df,
+             float* __restrict dg, float* __restrict dout, std::int64_t h) {
     gradRowBody(ai, af, ag, ao, cp, tc, dOut, dhRec, dc, di, df, dg, dout, h);
 }
 
@@ -346,8 +343,8 @@ WB_GATES512_BF16 void gradPair512Bf16(const std::uint16_t* a, const float* cp, c
     }
 }
 
-// This CPU runs them (AVX-512 F, BW and VL), unless LSTM_WORKBENCH_AVX512_GATES=off keeps the row functions
-// above for a side-by-side measurement.
+// This CPU runs them (AVX-512 F, BW and VL), unless LSTM_WORKBENCH_AVX512_GATES=off keeps the AVX2 ones (or,
+// with LSTM_WORKBENCH_AVX2_GATES=off too, the row functions above) for a side-by-side measurement.
 bool gates512() {
     static const bool yes = [] {
         __builtin_cpu_init();
@@ -379,6 +376,12 @@ void forwardRows(float* gates, const float* cPrev, float* cNext, float* hNext, f
         return;
     }
 #endif
+    if (avx2gates::available()) {
+        for (std::int64_t b = b0; b < b1; ++b)
+            avx2gates::forwardRow(gates + b * 4 * h, cPrev + b * h, cNext + b * h, tanhC + b * h,
+                                  hNext + b * h, h);
+        return;
+    }
     for (std::int64_t b = b0; b < b1; ++b) {
         float* g = gates + b * 4 * h;
         activateRow(g, h);
@@ -401,6 +404,12 @@ void backwardRowsOf(const Act* act, const float* cPrev, const float* tanhC, cons
         return;
     }
 #endif
+    if (avx2gates::available()) {
+        for (std::int64_t b = b0; b < b1; ++b)
+            avx2gates::gradRow(act + b * 4 * h, cPrev + b * h, tanhC + b * h, dOut + b * dOutStride,
+                               dhRec + b * h, dc + b * h, dGates + b * 4 * h, h, stepBack);
+        return;
+    }
     for (std::int64_t b = b0; b < b1; ++b) {
         const Act* a = act + b * 4 * h;
         float* d = dGates + b * 4 * h;
@@ -457,12 +466,34 @@ void backwardPairsBf16(const std::uint16_t* act, const float* cPrev, const float
 #endif
 }
 
-WB_KERNEL void addRows(const float* __restrict rows, std::int64_t b0, std::int64_t b1, std::int64_t width,
-                       float* __restrict sum) {
+namespace {
+
+WB_INLINE void addRowsBody(const float* __restrict rows, std::int64_t b0, std::int64_t b1, std::int64_t width,
+                           float* __restrict sum) {
     for (std::int64_t b = b0; b < b1; ++b) {
         const float* row = rows + b * width;
         for (std::int64_t j = 0; j < width; ++j) sum[j] += row[j];
     }
+}
+
+using AddRows = void (*)(const float*, std::int64_t, std::int64_t, std::int64_t, float*);
+#ifdef WB_ISA_BUILDS
+#define WB_BUILD(attr, suffix)                                                                \
+    attr void addRows##suffix(const float* __restrict rows, std::int64_t b0, std::int64_t b1, \
+                              std::int64_t width, float* __restrict sum) {                    \
+        addRowsBody(rows, b0, b1, width, sum);                                                \
+    }
+WB_FOR_EACH_ISA_BUILD(WB_BUILD)
+#undef WB_BUILD
+const AddRows addRowsKernel = WB_PICK_ISA_BUILD(addRows);
+#else
+const AddRows addRowsKernel = addRowsBody;
+#endif
+
+}  // namespace
+
+void addRows(const float* rows, std::int64_t b0, std::int64_t b1, std::int64_t width, float* sum) {
+    addRowsKernel(rows, b0, b1, width, sum);
 }
 
 }  // namespace wb::lstmkernels

@@ -1,0 +1,32 @@
+// The gate kernels of LstmKernels.h (one row of a step: the forward's activations and cell update, the
+// backward's gate gradients) in AVX2 and FMA intrinsics, for the CPUs without AVX-512 that most people train
+// on. What the AVX-512 ones in LstmKernels.cpp do, 8 lanes wide: the activations fused with the cell update
+// (one pass over a row), the row's tail as a masked vector, reciprocals by estimate and Newton steps, and
+// the saved rows of the backward's next step fetched while this one computes. Before them an AVX2 CPU ran
+// the row functions that GCC vectorises, which finish a row whose length is not a multiple of 8 in scalar
+// code (imdb's H = 100: four elements of each hundred, each with its own exp and division) and divide.
+//
+// LstmKernels.cpp picks them where the CPU has AVX2 and FMA, the AVX-512 kernels do not run, and
+// LSTM_WORKBENCH_CPU_CAPABILITY allows AVX2; LSTM_WORKBENCH_AVX2_GATES=off keeps the row functions (for a
+// side-by-side measurement).
+#pragma once
+
+#include <cstdint>
+
+namespace wb::lstmkernels::avx2gates {
+
+// This CPU runs them, the capability cap allows AVX2, and they are not switched off.
+bool available();
+
+// One row: g holds the pre-activations (i, f, g, o; 4h floats), overwritten with the activations; writes
+// c, tanh(c) and h = o tanh(c).
+void forwardRow(float* g, const float* cp, float* cn, float* tc, float* hn, std::int64_t h);
+
+// One row's gate gradients (di, df, dg, do into d) and dc for the step before (in place), from the saved
+// activations a (fp32, or bf16 high halves); stepBack as in lstmkernels::backwardRows.
+void gradRow(const float* a, const float* cp, const float* tc, const float* dOut, const float* dhRec,
+             float* dc, float* d, std::int64_t h, std::int64_t stepBack);
+void gradRow(const std::uint16_t* a, const float* cp, const float* tc, const float* dOut, const float* dhRec,
+             float* dc, float* d, std::int64_t h, std::int64_t stepBack);
+
+}  // namespace wb::lstmkernels::avx2gates
