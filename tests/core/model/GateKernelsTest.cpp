@@ -1,19 +1,23 @@
-// The AVX2 gate kernels (model/GateKernelsAvx2.h) against the same math in double: the forward's activations
-// and states, the backward's gate gradients from fp32 and from bf16 activations, over hidden sizes with a
-// masked tail only (1, 5), whole vectors (8, 16, 128) and both (13, 100), with pre-activations where the
-// kernels change method (tanh's series below 0.05, exp's clamp beyond 87). Nothing is written past a row,
-// and the backward's prefetch of the next step changes no value. Skipped on CPUs without AVX2 and FMA (or
-// with LSTM_WORKBENCH_CPU_CAPABILITY=default).
+// The gate kernels against the same math in double: the forward's activations and states, the backward's gate
+// gradients from fp32 and from bf16 activations, over hidden sizes with a masked tail only (1, 5), whole
+// vectors (8, 16, 128) and both (13, 100), with pre-activations where the kernels change method (tanh's
+// series below 0.05, exp's clamp beyond 87). Nothing is written past a row, and the backward's prefetch of
+// the next step changes no value. Twice: the AVX2 kernels themselves (model/GateKernelsAvx2.h; skipped on
+// CPUs without AVX2 and FMA), and whichever kernels lstmkernels::forwardRows and backwardRows pick here
+// (AVX-512 on this project's machines, AVX2 on a Zen 3 or under LSTM_WORKBENCH_CPU_CAPABILITY=avx2, the
+// portable row functions under =default).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "model/GateKernelsAvx2.h"
+#include "model/LstmKernels.h"
 
 using namespace wb::lstmkernels;
 
@@ -59,10 +63,13 @@ float fromHigh(std::uint16_t x) {
 
 const std::int64_t kHidden[] = {1, 5, 8, 13, 16, 100, 128};
 
-}  // namespace
+// One row's kernels, as avx2gates has them.
+using ForwardRow = std::function<void(float*, const float*, float*, float*, float*, std::int64_t)>;
+template <class Act>
+using GradRow = std::function<void(const Act*, const float*, const float*, const float*, const float*, float*,
+                                   float*, std::int64_t, std::int64_t)>;
 
-TEST(GateKernelsAvx2, ForwardRowMatchesDoubleAndWritesNothingPastTheRow) {
-    if (!avx2gates::available()) GTEST_SKIP() << "no AVX2 and FMA here (or the capability cap forbids them)";
+void checkForward(const ForwardRow& forwardRow) {
     for (const std::int64_t h : kHidden) {
         SCOPED_TRACE("h=" + std::to_string(h));
         const auto n = static_cast<std::size_t>(h);
@@ -73,7 +80,7 @@ TEST(GateKernelsAvx2, ForwardRowMatchesDoubleAndWritesNothingPastTheRow) {
         const auto cp = uniform(n, 7, -3.0f, 3.0f);
         const std::vector<float> pre = g;
         std::vector<float> cn(n + kPad, kGuard), tc(n + kPad, kGuard), hn(n + kPad, kGuard);
-        avx2gates::forwardRow(g.data(), cp.data(), cn.data(), tc.data(), hn.data(), h);
+        forwardRow(g.data(), cp.data(), cn.data(), tc.data(), hn.data(), h);
         for (std::size_t j = 0; j < n; ++j) {
             const double i = sigmoid(pre[j]), f = sigmoid(pre[n + j]), gg = std::tanh(double(pre[2 * n + j])),
                          o = sigmoid(pre[3 * n + j]);
@@ -94,8 +101,7 @@ TEST(GateKernelsAvx2, ForwardRowMatchesDoubleAndWritesNothingPastTheRow) {
     }
 }
 
-TEST(GateKernelsAvx2, GradRowMatchesDoubleFromFp32AndBf16ActivationsWithOrWithoutPrefetch) {
-    if (!avx2gates::available()) GTEST_SKIP() << "no AVX2 and FMA here (or the capability cap forbids them)";
+void checkBackward(const GradRow<float>& gradRow, const GradRow<std::uint16_t>& gradRowBf16) {
     for (const std::int64_t h : kHidden) {
         for (const bool bf16 : {false, true}) {
             for (const std::int64_t stepBack : {std::int64_t{0}, h}) {
@@ -115,11 +121,11 @@ TEST(GateKernelsAvx2, GradRowMatchesDoubleFromFp32AndBf16ActivationsWithOrWithou
                 std::vector<float> d(4 * n + kPad, kGuard);
                 const std::size_t row = 4 * n, state = n;  // the second step's row
                 if (bf16)
-                    avx2gates::gradRow(halves.data() + row, cp.data() + state, tc.data() + state, dOut.data(),
-                                       dhRec.data(), dc.data(), d.data(), h, stepBack);
+                    gradRowBf16(halves.data() + row, cp.data() + state, tc.data() + state, dOut.data(),
+                                dhRec.data(), dc.data(), d.data(), h, stepBack);
                 else
-                    avx2gates::gradRow(act.data() + row, cp.data() + state, tc.data() + state, dOut.data(),
-                                       dhRec.data(), dc.data(), d.data(), h, stepBack);
+                    gradRow(act.data() + row, cp.data() + state, tc.data() + state, dOut.data(), dhRec.data(),
+                            dc.data(), d.data(), h, stepBack);
                 for (std::size_t j = 0; j < n; ++j) {
                     const auto a = [&](std::size_t k) {
                         return bf16 ? double(fromHigh(halves[row + k * n + j]))
@@ -139,4 +145,33 @@ TEST(GateKernelsAvx2, GradRowMatchesDoubleFromFp32AndBf16ActivationsWithOrWithou
             }
         }
     }
+}
+
+}  // namespace
+
+TEST(GateKernels, Avx2ForwardRowMatchesDoubleAndWritesNothingPastTheRow) {
+    if (!avx2gates::available()) GTEST_SKIP() << "no AVX2 and FMA here (or the capability cap forbids them)";
+    checkForward(avx2gates::forwardRow);
+}
+
+TEST(GateKernels, Avx2GradRowMatchesDoubleFromFp32AndBf16ActivationsWithOrWithoutPrefetch) {
+    if (!avx2gates::available()) GTEST_SKIP() << "no AVX2 and FMA here (or the capability cap forbids them)";
+    checkBackward(
+        [](const float* a, const float* cp, const float* tc, const float* dOut, const float* dhRec, float* dc,
+           float* d, std::int64_t h,
+           std::int64_t stepBack) { avx2gates::gradRow(a, cp, tc, dOut, dhRec, dc, d, h, stepBack); },
+        [](const std::uint16_t* a, const float* cp, const float* tc, const float* dOut, const float* dhRec,
+           float* dc, float* d, std::int64_t h,
+           std::int64_t stepBack) { avx2gates::gradRow(a, cp, tc, dOut, dhRec, dc, d, h, stepBack); });
+}
+
+TEST(GateKernels, TheKernelsPickedHereMatchDoubleAndWriteNothingPastTheRow) {
+    checkForward([](float* g, const float* cp, float* cn, float* tc, float* hn, std::int64_t h) {
+        forwardRows(g, cp, cn, hn, tc, 0, 1, h);
+    });
+    const auto picked = [](const auto* a, const float* cp, const float* tc, const float* dOut,
+                           const float* dhRec, float* dc, float* d, std::int64_t h, std::int64_t stepBack) {
+        backwardRows(a, cp, tc, dOut, 0, dhRec, dc, d, 0, 1, h, stepBack);
+    };
+    checkBackward(picked, picked);
 }
