@@ -10,12 +10,12 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "model/Bf16Kernels.h"
 #include "model/GateKernelsAvx2.h"
 #include "model/LstmKernels.h"
 
@@ -46,19 +46,6 @@ std::vector<float> uniform(std::size_t n, std::uint32_t seed, float lo, float hi
 void expectGuards(const std::vector<float>& v, std::size_t n, const std::string& what) {
     for (std::size_t i = n; i < v.size(); ++i)
         EXPECT_EQ(v[i], kGuard) << what << " written past its row at " << i;
-}
-
-// bf16 as the forward saves it under LSTM_WORKBENCH_FP32_SAVED_GATES=off: the high half of the float.
-std::uint16_t highHalf(float x) {
-    std::uint32_t u;
-    std::memcpy(&u, &x, sizeof u);
-    return static_cast<std::uint16_t>(u >> 16);
-}
-float fromHigh(std::uint16_t x) {
-    const std::uint32_t u = static_cast<std::uint32_t>(x) << 16;
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
 }
 
 const std::int64_t kHidden[] = {1, 5, 8, 13, 16, 100, 128};
@@ -113,7 +100,7 @@ void checkBackward(const GradRow<float>& gradRow, const GradRow<std::uint16_t>& 
                 for (std::size_t j = 2 * n; j < 3 * n; ++j)
                     act[4 * n + j] = 2.0f * act[4 * n + j] - 1.0f;  // g
                 std::vector<std::uint16_t> halves(8 * n + kPad);
-                for (std::size_t j = 0; j < 8 * n; ++j) halves[j] = highHalf(act[j]);
+                for (std::size_t j = 0; j < 8 * n; ++j) halves[j] = wb::bf16kernels::toBf16(act[j]);
                 const auto cp = uniform(2 * n, 12, -2.0f, 2.0f), tc = uniform(2 * n, 13, -0.99f, 0.99f);
                 const auto dOut = uniform(n, 14, -1.0f, 1.0f), dhRec = uniform(n, 15, -1.0f, 1.0f);
                 const auto dcIn = uniform(n, 16, -1.0f, 1.0f);
@@ -128,7 +115,7 @@ void checkBackward(const GradRow<float>& gradRow, const GradRow<std::uint16_t>& 
                             dc.data(), d.data(), h, stepBack);
                 for (std::size_t j = 0; j < n; ++j) {
                     const auto a = [&](std::size_t k) {
-                        return bf16 ? double(fromHigh(halves[row + k * n + j]))
+                        return bf16 ? double(wb::bf16kernels::fromBf16(halves[row + k * n + j]))
                                     : double(act[row + k * n + j]);
                     };
                     const double i = a(0), f = a(1), g = a(2), o = a(3), t = tc[state + j];

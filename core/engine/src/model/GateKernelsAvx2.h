@@ -3,8 +3,9 @@
 // on. What the AVX-512 ones in LstmKernels.cpp do, 8 lanes wide: the activations fused with the cell update
 // (one pass over a row), the row's tail as a masked vector, reciprocals by estimate and Newton steps, and
 // the saved rows of the backward's next step fetched while this one computes. Before them an AVX2 CPU ran
-// the row functions that GCC vectorises, which finish a row whose length is not a multiple of 8 in scalar
-// code (imdb's H = 100: four elements of each hundred, each with its own exp and division) and divide.
+// the row functions as GCC vectorised them for `avx2`: each of the forward's three loops in its own pass,
+// without FMA (the target enables AVX2 alone), a division per activation, and a row's last elements in a
+// 4-wide epilogue and scalar code.
 //
 // LstmKernels.cpp picks them where the CPU has AVX2 and FMA, the AVX-512 kernels do not run, and
 // LSTM_WORKBENCH_CPU_CAPABILITY allows AVX2; LSTM_WORKBENCH_AVX2_GATES=off keeps the row functions (for a
