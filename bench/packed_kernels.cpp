@@ -2,8 +2,10 @@
 // C[rows, 4H] = bias + x_t W_ih^T + h W_hh^T against weights packed once, as the recurrence runs them, for
 // each instruction set this CPU has, beside the machine's floor (the 1024^3 product of the `bench` command,
 // ATen's BLAS). Prints GFLOP/s (median of rounds) and the share of the floor; with --json one object per
-// line. With AVX-512 also the backward's fp32 weight-gradient sums over the same steps
-// (lstmkernels::addColumnPartsProduct, "dW step sums").
+// line. Also the packed backward's two per-step products, dG_t W_hh and dG_t W_ih against both weights
+// packed as [4H, .] ("dG W packed": K = 4H, each panel four times the forward's), and with AVX-512 the
+// backward's fp32 weight-gradient sums over the same steps (lstmkernels::addColumnPartsProduct, "dW step
+// sums").
 //
 //   workbench_kernel_bench [--hidden 512] [--input 512] [--rows 16,32] [--rounds 7] [--json]
 //
@@ -58,6 +60,8 @@ enum class Variant {
     RecurrentPacked,  // h W_hh^T alone against W_hh packed (the input projections of all steps done before)
     RecurrentBlas,    // h W_hh^T alone through ATen's product (the BLAS way: BLAS packs W_hh every call)
     WeightGradSums,   // the backward's weight-gradient sums, [x_t, h]^T dG_t a few steps at a time (AVX-512)
+    BackwardPacked,   // the packed backward's dG_t W_hh and dG_t W_ih (dx_t) against both weights packed [4H,
+                      // .]
 };
 const char* variantName(Variant v) {
     switch (v) {
@@ -69,12 +73,16 @@ const char* variantName(Variant v) {
             return "h W_hh BLAS";
         case Variant::WeightGradSums:
             return "dW step sums";
+        case Variant::BackwardPacked:
+            return "dG W packed";
     }
     return "";
 }
 
 struct Buffers {
     std::vector<float> packedIh, packedHh, x, h, bias, gates;
+    std::vector<float> packedIhBack, packedHhBack, rec,
+        dx;                                    // BackwardPacked: W_ih [4H, E], W_hh [4H, H] packed
     std::vector<float> stepGates, weightSums;  // WeightGradSums: a few steps' gate gradients, [E + H, 4H]
     torch::Tensor wHhT;                        // [H, 4H] for the BLAS variant
 };
@@ -99,6 +107,17 @@ double timeRound(const Shape& s, Variant v, lk::PackedIsa isa, Buffers& m) {
             t += count - 1;
             continue;
         }
+        if (v == Variant::BackwardPacked) {
+            // dG_t moves with the step as the walk's gate gradients do; the recurrent gradient feeds nothing
+            // here (the walk's next gate kernel reads it, a small cost beside these products).
+            const float* dg = m.stepGates.data() + (t % 16) * s.rows * n;
+            const lk::PackedOperand toH{dg, n, m.packedHhBack.data(), n},
+                toX{dg, n, m.packedIhBack.data(), n};
+            lk::gemmPackedRows(&toH, 1, nullptr, m.rec.data(), s.hidden, 0, s.rows, s.hidden, false, isa);
+            lk::gemmPackedRows(&toX, 1, nullptr, m.dx.data() + t * s.rows * s.input, s.input, 0, s.rows,
+                               s.input, false, isa);
+            continue;
+        }
         const lk::PackedOperand both[2] = {
             {m.x.data() + t * s.rows * s.input, s.input, m.packedIh.data(), s.input},
             {m.h.data(), s.hidden, m.packedHh.data(), s.hidden}};
@@ -116,7 +135,9 @@ double timeRound(const Shape& s, Variant v, lk::PackedIsa isa, Buffers& m) {
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     const std::int64_t k =
-        v == Variant::BothPacked || v == Variant::WeightGradSums ? s.input + s.hidden : s.hidden;
+        v == Variant::BothPacked || v == Variant::WeightGradSums || v == Variant::BackwardPacked
+            ? s.input + s.hidden
+            : s.hidden;
     return 2.0 * s.steps * s.rows * k * n / seconds / 1e9;
 }
 
@@ -187,6 +208,10 @@ int main(int argc, char** argv) {
     m.packedHh.resize(static_cast<std::size_t>(lk::packedPanelsSize(hidden, n)));
     lk::packPanels(wIhT.data_ptr<float>(), n, 1, input, n, m.packedIh.data());
     lk::packPanels(m.wHhT.data_ptr<float>(), n, 1, hidden, n, m.packedHh.data());
+    m.packedIhBack.resize(static_cast<std::size_t>(lk::packedPanelsSize(n, input)));
+    m.packedHhBack.resize(static_cast<std::size_t>(lk::packedPanelsSize(n, hidden)));
+    lk::packPanels(wIhT.data_ptr<float>(), 1, n, n, input, m.packedIhBack.data());
+    lk::packPanels(m.wHhT.data_ptr<float>(), 1, n, n, hidden, m.packedHhBack.data());
     m.bias.assign(static_cast<std::size_t>(n), 0.01f);
     for (const auto rows : rowCounts) {
         const Shape s{rows, input, hidden, steps};
@@ -194,6 +219,8 @@ int main(int argc, char** argv) {
         m.x.assign(xs.data_ptr<float>(), xs.data_ptr<float>() + xs.numel());
         m.h.assign(static_cast<std::size_t>(rows * hidden), 0.1f);
         m.gates.assign(static_cast<std::size_t>(rows * n), 0.0f);
+        m.rec.assign(static_cast<std::size_t>(rows * hidden), 0.0f);
+        m.dx.assign(static_cast<std::size_t>(steps * rows * input), 0.0f);
         m.stepGates.assign(static_cast<std::size_t>(16 * rows * n), 1e-3f);
         m.weightSums.assign(static_cast<std::size_t>((input + hidden) * n), 0.0f);
         // Every variant once per round, in turn, so that a neighbour's burst hits them alike.
@@ -207,6 +234,7 @@ int main(int argc, char** argv) {
             if (isa != lk::PackedIsa::Portable) {
                 cells.push_back({Variant::BothPacked, isa, {}});
                 cells.push_back({Variant::RecurrentPacked, isa, {}});
+                cells.push_back({Variant::BackwardPacked, isa, {}});
             }
         cells.push_back({Variant::RecurrentBlas, lk::packedIsa(), {}});
         if (lk::packedIsa() == lk::PackedIsa::Avx512)  // the only ISA the sums have a kernel for
