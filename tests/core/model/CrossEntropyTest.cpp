@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include <torch/torch.h>
 
@@ -58,6 +60,40 @@ TEST(CrossEntropy, TiesNanAndInfinityAsAten) {
         wb::crossEntropyWithArgmax(withInf, torch::tensor({0}, torch::kInt64)).loss.item<float>()));
     EXPECT_TRUE(std::isnan(
         torch::nn::functional::cross_entropy(withInf, torch::tensor({0}, torch::kInt64)).item<float>()));
+}
+
+// The argmax runs 16 lanes at a time: ties between lanes and between a lane's blocks, the maximum in the tail
+// after the last whole block, signed zeros, a row of -inf, and NaNs past the first block, each against
+// torch.argmax on rows long enough for every lane and the tail (37 = two blocks and 5).
+TEST(CrossEntropy, ArgmaxOfLongRowsAsAten) {
+    const std::int64_t n = 37;
+    std::vector<torch::Tensor> rows;
+    auto row = [&](const std::vector<std::pair<std::int64_t, float>>& set, float base = -1.0f) {
+        auto r = torch::full({n}, base);
+        for (const auto& [at, value] : set) r[at] = value;
+        rows.push_back(r);
+    };
+    row({{20, 5.0f}, {3, 5.0f}});               // a tie, the first in an earlier block's lane
+    row({{5, 5.0f}, {21, 5.0f}, {2, 5.0f}});    // the same lane's two blocks, and an earlier lane
+    row({{34, 9.0f}});                          // in the tail
+    row({{15, 2.0f}, {32, 2.0f}, {36, 2.0f}});  // a block's last lane against the tail
+    row({{7, 0.0f}, {4, -0.0f}}, -2.0f);        // -0 before +0: the first of them
+    row({{4, 0.0f}, {7, -0.0f}}, -2.0f);
+    row({}, -INFINITY);
+    row({{30, NAN}, {33, NAN}, {1, 100.0f}});  // a NaN wins, the first of them
+    row({{36, NAN}});
+    const auto logits = torch::stack(rows);
+    const auto targets = torch::zeros({logits.size(0)}, torch::kInt64);
+    const auto ours = wb::crossEntropyWithArgmax(logits, targets).argmax;
+    EXPECT_TRUE(torch::equal(ours, logits.argmax(1))) << ours << logits.argmax(1);
+    // And on random rows of every length up to three blocks, as the first test does at a few.
+    torch::manual_seed(11);
+    for (std::int64_t classes = 1; classes <= 49; ++classes) {
+        const auto r = torch::randint(0, 4, {9, classes}).to(torch::kFloat32);  // many ties
+        EXPECT_TRUE(
+            torch::equal(wb::crossEntropyWithArgmax(r, torch::zeros({9}, torch::kInt64)).argmax, r.argmax(1)))
+            << classes;
+    }
 }
 
 TEST(CrossEntropy, RefusesTargetsOutOfRange) {
