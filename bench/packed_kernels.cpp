@@ -2,10 +2,10 @@
 // C[rows, 4H] = bias + x_t W_ih^T + h W_hh^T against weights packed once, as the recurrence runs them, for
 // each instruction set this CPU has, beside the machine's floor (the 1024^3 product of the `bench` command,
 // ATen's BLAS). Prints GFLOP/s (median of rounds) and the share of the floor; with --json one object per
-// line. Also the packed backward's two per-step products, dG_t W_hh and dG_t W_ih against both weights
-// packed as [4H, .] ("dG W packed": K = 4H, each panel four times the forward's), and with AVX-512 the
-// backward's fp32 weight-gradient sums over the same steps (lstmkernels::addColumnPartsProduct, "dW step
-// sums").
+// line. Also the packed backward's two per-step products, dG_t W_hh and dG_t W_ih against both weights packed
+// as [4H, .] ("dG W packed": K = 4H, each panel four times the forward's); with AVX-512 the backward's fp32
+// weight-gradient sums over the same steps (lstmkernels::addColumnPartsProduct, "dW step sums"); and last the
+// packing of W_hh in the forward's and the backward's layout.
 //
 //   workbench_kernel_bench [--hidden 512] [--input 512] [--rows 16,32] [--rounds 7] [--json]
 //
@@ -172,6 +172,37 @@ void printCell(Variant v, lk::PackedIsa isa, const std::vector<double>& rates, s
             static_cast<long long>(hidden), rate, *lo, *hi, 100 * rate / floor, floor);
 }
 
+// The packing itself, once per layer call of the recurrence, in both layouts it meets: the forward's W_hh^T
+// (k = H, n = 4H; B's columns are W_hh's rows, so the packing transposes) and the backward's W_hh (k = 4H,
+// n = H; rows contiguous). Median microseconds of `rounds` packings, and GB/s of the floats read and written.
+void printPacking(std::int64_t hidden, std::int64_t rounds, bool json) {
+    const std::int64_t n = 4 * hidden;
+    const auto w = torch::randn({n, hidden});  // W_hh [4H, H]
+    std::vector<float> packed(
+        static_cast<std::size_t>(std::max(lk::packedPanelsSize(hidden, n), lk::packedPanelsSize(n, hidden))));
+    struct Layout {
+        const char* name;
+        std::int64_t strideK, strideN, k, n;
+    };
+    const Layout layouts[2] = {{"W_hh^T (forward)", 1, hidden, hidden, n},
+                               {"W_hh (backward)", hidden, 1, n, hidden}};
+    for (const auto& l : layouts) {
+        std::vector<double> micros;
+        for (std::int64_t r = 0; r <= rounds; ++r) {
+            const auto t0 = Clock::now();
+            lk::packPanels(w.data_ptr<float>(), l.strideK, l.strideN, l.k, l.n, packed.data());
+            if (r > 0) micros.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+        }
+        const double us = median(micros), gbs = 2.0 * 4 * static_cast<double>(l.k * l.n) / us / 1e3;
+        if (json)
+            std::printf("{\"variant\": \"pack %s\", \"hidden\": %lld, \"us\": %.1f, \"gb_per_s\": %.2f}\n",
+                        l.name, static_cast<long long>(hidden), us, gbs);
+        else
+            std::printf("pack %-18s H %4lld: %8.1f us, %5.1f GB/s read and written\n", l.name,
+                        static_cast<long long>(hidden), us, gbs);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -244,5 +275,6 @@ int main(int argc, char** argv) {
             for (auto& c : cells) c.rates.push_back(timeRound(s, c.v, c.isa, m));
         for (const auto& c : cells) printCell(c.v, c.isa, c.rates, rows, input, hidden, floor, json);
     }
+    printPacking(hidden, rounds, json);
     return 0;
 }

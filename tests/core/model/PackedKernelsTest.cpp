@@ -73,6 +73,32 @@ TEST(PackedKernels, EveryKernelMatchesDoubleOnEveryShapePart) {
                 }
 }
 
+// packPanels in the three layouts the recurrence hands it: rows contiguous (the backward's W), rows
+// contiguous with a wider stride (a view), and columns contiguous (the forward's W^T, a transpose); every
+// element where the panels put it, the columns past n zero.
+TEST(PackedKernels, PackingPutsEveryElementInItsPanelInEveryLayout) {
+    for (std::int64_t k : {1, 7, 37})
+        for (std::int64_t n : {3, 16, 20, 48}) {
+            const auto source = randomMatrix(k + 1, n + 5, 9);  // room for every layout below
+            struct Layout {
+                std::int64_t strideK, strideN;
+            };
+            for (const Layout l : {Layout{n, 1}, Layout{n + 5, 1}, Layout{1, k + 1}}) {
+                SCOPED_TRACE("k=" + std::to_string(k) + " n=" + std::to_string(n) + " strides " +
+                             std::to_string(l.strideK) + "," + std::to_string(l.strideN));
+                std::vector<float> packed(static_cast<std::size_t>(packedPanelsSize(k, n)), -1.0f);
+                packPanels(source.data(), l.strideK, l.strideN, k, n, packed.data());
+                for (std::int64_t p = 0; p * 16 < n; ++p)
+                    for (std::int64_t kk = 0; kk < k; ++kk)
+                        for (std::int64_t j = 0; j < 16; ++j) {
+                            const std::int64_t col = p * 16 + j;
+                            const float expected = col < n ? source[kk * l.strideK + col * l.strideN] : 0.0f;
+                            ASSERT_EQ(packed[(p * k + kk) * 16 + j], expected) << p << " " << kk << " " << j;
+                        }
+            }
+        }
+}
+
 TEST(PackedKernels, StepWeightGradientsMatchDoubleOnEveryKernel) {
     // The fp32 weight gradients summed during the walk: C += A B with A = [x^T; h^T] stacked from two parts,
     // a group of parts per step; part rows crossing the 12-row blocks (13 + 20 = 33), n with an odd panel
