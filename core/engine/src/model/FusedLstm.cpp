@@ -6,16 +6,17 @@
 // autograd graph loses most of its time on small shapes.
 //
 // Two ways to run the steps:
-// - packed (H <= 512 with the AVX2 and AVX-512 kernels, 256 otherwise; more than one sequence): each thread
-//   takes a share of the batch for all steps and runs, per step, one kernel for the gates (bias + x_t W_ih^T
-//   + h_{t-1} W_hh^T, both weights packed once per call) and the gate activations; backward: the gate
-//   gradients, dG_t W_hh and dx_t = dG_t W_ih, and the bias gradient summed while dG_t is in cache. No BLAS
-//   call and no barrier per step. In a CPU bf16 scope (device/Autocast.h) every product of the layer runs on
-//   the bf16 kernels (model/Bf16Kernels.h), for any H: the weights packed as bf16 panels are half the bytes;
-//   the gates are kept in bf16; and each step's gate gradients go straight into the packed bf16 operand of
-//   the weight gradients' product, so that the gate gradients of all steps are never stored in fp32. With
-//   AVX512_BF16 the gate kernels themselves write bf16 (lstmkernels::forwardRowsBf16, backwardPairsBf16): no
-//   fp32 copy of a step's activations or gate gradients is written and converted afterwards.
+// - packed (H <= 512 with the AVX-512 kernel and, on a core with 1 MiB of L2, the AVX2 one; 256 otherwise;
+//   more than one sequence): each thread takes a share of the batch for all steps and runs, per step, one
+//   kernel for the gates (bias + x_t W_ih^T + h_{t-1} W_hh^T, both weights packed once per call) and the gate
+//   activations; backward: the gate gradients, dG_t W_hh and dx_t = dG_t W_ih, and the bias gradient summed
+//   while dG_t is in cache. No BLAS call and no barrier per step. In a CPU bf16 scope (device/Autocast.h)
+//   every product of the layer runs on the bf16 kernels (model/Bf16Kernels.h), for any H: the weights packed
+//   as bf16 panels are half the bytes; the gates are kept in bf16; and each step's gate gradients go straight
+//   into the packed bf16 operand of the weight gradients' product, so that the gate gradients of all steps
+//   are never stored in fp32. With AVX512_BF16 the gate kernels themselves write bf16
+//   (lstmkernels::forwardRowsBf16, backwardPairsBf16): no fp32 copy of a step's activations or gate gradients
+//   is written and converted afterwards.
 // - BLAS (larger H, where BLAS's blocking wins, or one sequence): the input projections of all steps in
 //   one product, then per step one BLAS product and a parallel gate kernel; dX in one product.
 #include "model/FusedLstm.h"
@@ -51,23 +52,6 @@ std::int64_t grainRows(std::int64_t h) {
     return std::max<std::int64_t>(1, 16384 / std::max<std::int64_t>(1, h));
 }
 
-// The packed recurrence (lstmkernels::gemmPackedRows) up to a hidden size where the simple kernel keeps up
-// with BLAS; one sequence (generation) keeps its matrix-vector products. Measured side by side against the
-// BLAS way (bench, 2-core machines): with the AVX2 kernel while W_hh^T fits a core's L2 (H <= 256: imdb 0.79x
-// the time at 1 and 2 threads, charrnn 0.82x and 0.85x); with the AVX-512 kernel also at poems' H = 512
-// (0.89x at 1 thread, 0.84x at 2: no BLAS call and no barrier per step). With the AVX2 kernel at H = 512 too
-// (session 45, docs/benchmarks.md "The packed recurrence at poems' H = 512 on AVX2"): BLAS packs the 4 MB
-// W_hh again at every step, a sixth of the step; LSTM_WORKBENCH_AVX2_PACKED_512=off keeps the BLAS way there
-// for an A/B. Larger H is not measured.
-std::int64_t packedMaxHidden() {
-    static const std::int64_t limit = [] {
-        const auto isa = lstmkernels::packedIsa();
-        const bool avx2At512 =
-            isa == lstmkernels::PackedIsa::Avx2 && !switchedOff("LSTM_WORKBENCH_AVX2_PACKED_512");
-        return isa == lstmkernels::PackedIsa::Avx512 || avx2At512 ? 512 : 256;
-    }();
-    return limit;
-}
 constexpr std::int64_t kRecurrenceGrainRows = 4;
 // Rows of the weight gradients' product per parallel chunk: the bf16 kernel's 12 rows.
 constexpr std::int64_t kWeightGradRows = 12;

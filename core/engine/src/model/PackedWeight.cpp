@@ -10,6 +10,8 @@
 
 #include <algorithm>
 
+#include <unistd.h>
+
 namespace wb {
 
 PackedWeight::PackedWeight(const torch::Tensor& b, bool bf16) : k(b.size(0)), n(b.size(1)), bf16(bf16) {
@@ -38,6 +40,35 @@ void packedProduct(const PackedWeight* const* weights, const float* const* a, co
         for (int i = 0; i < count; ++i) ops[i] = {a[i], lda[i], weights[i]->floats.get(), weights[i]->k};
         lstmkernels::gemmPackedRows(ops, count, bias, c, ldc, r0, r1, n, accumulate);
     }
+}
+
+// The packed recurrence (lstmkernels::gemmPackedRows) up to a hidden size where the simple kernel keeps up
+// with BLAS; one sequence (generation) keeps its matrix-vector products. Measured side by side against the
+// BLAS way (bench, 2-core machines): with the AVX2 kernel while W_hh^T fits a core's L2 (H <= 256: imdb 0.79x
+// the time at 1 and 2 threads, charrnn 0.82x and 0.85x); with the AVX-512 kernel also at poems' H = 512
+// (0.89x at 1 thread, 0.84x at 2: no BLAS call and no barrier per step). With the AVX2 kernel at H = 512 too
+// where a core's L2 is 1 MiB or more (session 45, docs/benchmarks.md "The packed recurrence at poems' H = 512
+// on AVX2"): BLAS packs the 4 MB W_hh again at every step, and on an Intel Xeon (48 KB L1, 2 MB L2 a core)
+// the packed kernel held 87-96 % of the floor at that shape, poems 0.93x the time at two threads; on an AMD
+// Zen 3 (32 KB L1, 512 KB L2) the kernel held 45-68 % there and projecting first with it was level with BLAS,
+// so such a core keeps BLAS. LSTM_WORKBENCH_AVX2_PACKED_512=off keeps BLAS on any, =on takes the kernel on
+// any, for an A/B. Larger H is not measured.
+namespace {
+std::int64_t l2BytesPerCore() {
+    const long bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);  // 0 or -1 where the C library cannot tell
+    return bytes > 0 ? bytes : 0;
+}
+}  // namespace
+
+std::int64_t packedMaxHidden() {
+    static const std::int64_t limit = [] {
+        const auto isa = lstmkernels::packedIsa();
+        const bool avx2At512 =
+            isa == lstmkernels::PackedIsa::Avx2 && !switchedOff("LSTM_WORKBENCH_AVX2_PACKED_512") &&
+            (l2BytesPerCore() >= (1 << 20) || switchedOn("LSTM_WORKBENCH_AVX2_PACKED_512"));
+        return isa == lstmkernels::PackedIsa::Avx512 || avx2At512 ? 512 : 256;
+    }();
+    return limit;
 }
 
 bool inputsFirst(std::int64_t in, std::int64_t h, bool bf16, bool fp32Gates) {

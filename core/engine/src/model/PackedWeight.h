@@ -32,6 +32,10 @@ void packedProduct(const PackedWeight* const* weights, const float* const* a, co
                    int count, const float* bias, float* c, std::int64_t ldc, std::int64_t r0, std::int64_t r1,
                    bool accumulate = false);
 
+// The largest hidden size the fused LSTM's packed recurrence takes in fp32 (above it, the BLAS way): by
+// instruction set and, for AVX2, a core's L2 (PackedWeight.cpp says why).
+std::int64_t packedMaxHidden();
+
 // Whether the forward computes the input projections of all steps first, in one product, and each step only
 // adds h_{t-1} W_hh^T: where the two packed weights together outgrow a core's L2 (poems' 2 x 4 MB in fp32,
 // 2 x 2 MB in bf16), a step's kernel would read both from L3 for a thread's few rows (16 of poems' 32 at two
