@@ -57,10 +57,12 @@ int hardwareThreads();
 // What "cpu" without a thread count trains on: OMP_NUM_THREADS when set (1 to kMaxThreads), else the CPUs
 // this process may run on (its affinity: taskset, a container's cpuset), else hardwareThreads().
 int defaultCpuThreads();
-// The instruction set our own CPU kernels run on here, and whether LSTM_WORKBENCH_CPU_CAPABILITY capped it:
-// "avx512, bf16 kernels", "avx512, bf16 kernels on AMX tiles" (an Intel Xeon with AMX-BF16), "avx2 (capped by
-// LSTM_WORKBENCH_CPU_CAPABILITY=avx2), no bf16 kernels", and on a CPU whose bf16 kernels lose to fp32
-// "avx512, bf16 kernels (slower than fp32 on this CPU: auto trains in fp32)".
+// The instruction set our own CPU kernels run on here, whether LSTM_WORKBENCH_CPU_CAPABILITY capped it, the
+// largest hidden size whose fp32 recurrence runs on them (above it, BLAS per step), and the bf16 kernels:
+// "avx512, fp32 recurrence packed up to H = 512, bf16 kernels on AMX tiles" (an Intel Xeon with AMX-BF16),
+// "avx2 (capped by LSTM_WORKBENCH_CPU_CAPABILITY=avx2), fp32 recurrence packed up to H = 256, no bf16
+// kernels", and on a CPU whose bf16 kernels lose to fp32 "..., bf16 kernels (slower than fp32 on this CPU:
+// auto trains in fp32)".
 std::string cpuKernels();
 
 }  // namespace wb
