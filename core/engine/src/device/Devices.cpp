@@ -51,7 +51,8 @@ std::string cpuKernels() {
     if (cpuCapabilityCap() != CpuLevel::Avx512)
         out += std::string(" (capped by LSTM_WORKBENCH_CPU_CAPABILITY=") +
                std::getenv("LSTM_WORKBENCH_CPU_CAPABILITY") + ")";
-    // Whether an fp32 LSTM of a given size runs its steps on these kernels or through BLAS (FusedLstm.cpp).
+    // Whether an fp32 LSTM of a given size runs its steps on these kernels or through BLAS
+    // (model/PackedWeight.h).
     out += ", fp32 recurrence packed up to H = " + std::to_string(packedMaxHidden());
     if (!bf16kernels::available()) return out + ", no bf16 kernels";
     // Where they run but lose to fp32 (an Intel core without AMX: Autocast.h), what auto does about it.
