@@ -73,7 +73,7 @@ run_tests() {
     echo "gpu-bench: core tests FAILED"
   tail -n 3 "$work/core-tests.log"
   grep -A 25 -E "^[0-9]+/[0-9]+ Test +#[0-9]+: .*(SEGFAULT|Failed|Exception)" "$work/core-tests.log" | head -n 80 || true
-  "$BUILD_DIR/bin/core_tests" --gtest_filter='CudaGraph*:OptimizerDeviceScalars*' 2>&1 | tail -n 12 || true
+  "$BUILD_DIR/bin/core_tests" --gtest_filter='CudnnLstm.*:CudaGraph*:OptimizerDeviceScalars*' 2>&1 | tail -n 24 || true
   step "Cuda tests"
   local code=0
   "$BUILD_DIR/bin/e2e_tests" --gtest_filter='Cuda.*' >"$work/cuda-tests.log" 2>&1 || code=$?
@@ -99,11 +99,15 @@ gpu_tests() {
   for program in core_tests e2e_tests; do
     scripts/check-libstdcxx-binding.sh "$BUILD_DIR/bin/$program" --gtest_list_tests 2>&1 | tail -n 6 || true
   done
-  step "CudaGraph core tests"
-  "$BUILD_DIR/bin/core_tests" --gtest_filter='CudaGraph*:OptimizerDeviceScalars*:AdamKernel.*:RemoveAll.*' 2>&1 |
-    grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|Expected|Which is|SIG" | head -n 30 || true
+  step "cuDNN LSTM and CudaGraph core tests"
+  "$BUILD_DIR/bin/core_tests" --gtest_filter='CudnnLstm.*:CudaGraph*:OptimizerDeviceScalars*:AdamKernel.*:RemoveAll.*' \
+    >"$work/core-gpu-tests.log" 2>&1 || true
+  grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|Expected|Which is|SIG|value [0-9]|cuDNN LSTM:|->" \
+    "$work/core-gpu-tests.log" | head -n 60 || true
   step "Cuda tests"
-  "$BUILD_DIR/bin/e2e_tests" --gtest_filter='Cuda.*' 2>&1 | grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|Expected|Which is|SIG|^build|^/" | head -n 60 || true
+  "$BUILD_DIR/bin/e2e_tests" --gtest_filter='Cuda.*' >"$work/cuda-tests.log" 2>&1 || true
+  grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|Expected|Which is|SIG|^build|^/" "$work/cuda-tests.log" |
+    head -n 60 || true
   step "a suite that writes files"
   "$BUILD_DIR/bin/core_tests" --gtest_filter='Safetensors.*' 2>&1 | tail -n 30 || true
 }
@@ -117,22 +121,26 @@ bench() {
   local shapes=$SHAPES
   [ "$DEVICE" = cpu ] && shapes=${SHAPES_CPU:-imdb:8,charrnn:8}
   for round in $(seq 1 "$ROUNDS"); do
-    for precision in fp32 bf16; do
-      # Ours with CUDA graph steps, the same with Adam and clipping tensor by tensor (before the fused
-      # kernel), ours op by op, (fp32) ours with TF32, and PyTorch eager, in turn.
-      local variants=(graph graphtensors eager)
+    for precision in ${PRECISIONS:-fp32 bf16}; do
+      # Ours with CUDA graph steps (the LSTM on cuDNN's RNN API, its algorithm timed per shape), the same on
+      # at::lstm (LSTM_WORKBENCH_CUDNN_RNN=aten: the path before #65), (fp32) ours with TF32, and PyTorch
+      # eager, in turn. VARIANTS adds others: eager (op by op), graphtensors (Adam tensor by tensor).
+      local variants=(graph graphaten ${VARIANTS:-})
       [ "$precision" = fp32 ] && variants+=(graphtf32)
       for variant in "${variants[@]}"; do
-        local flags=() fused=on
+        local flags=() fused=on lstm=auto
         [ "$variant" = eager ] && flags+=(--cuda-graph off)
         [ "$variant" = graphtf32 ] && flags+=(--tf32)
         [ "$variant" = graphtensors ] && fused=off
+        [ "$variant" = graphaten ] && lstm=aten
         tag="$variant-$precision-$round"
         step "bench round $round ours $variant $precision"
         # A failing configuration is reported and skipped: the others still get their numbers.
-        LSTM_WORKBENCH_FUSED_ADAM=$fused "$cli" bench --preset "$shapes" --device "$DEVICE" --precision "$precision" \
-          --steps "$STEPS" "${flags[@]}" --json >"$work/ours-$tag.json" 2>"$work/ours-$tag.err" ||
+        LSTM_WORKBENCH_FUSED_ADAM=$fused LSTM_WORKBENCH_CUDNN_RNN=$lstm "$cli" bench --preset "$shapes" \
+          --device "$DEVICE" --precision "$precision" --steps "$STEPS" "${flags[@]}" --json \
+          >"$work/ours-$tag.json" 2>"$work/ours-$tag.err" ||
           echo "gpu-bench: ours failed: $(tail -n 1 "$work/ours-$tag.err")"
+        grep -h "^cuDNN LSTM:" "$work/ours-$tag.err" || true
       done
       step "bench round $round PyTorch $precision"
       "$python" bench/pytorch_peer.py --cases "$shapes" --device "${DEVICE%%:*}" --precision "$precision" \

@@ -10,6 +10,7 @@
 #include "device/Autocast.h"
 #include "device/DeviceSetup.h"
 #include "model/Bf16Ops.h"
+#include "model/CudnnLstm.h"
 #include "train/ThreadShards.h"
 #include "train/TrainingStep.h"
 #include "workbench/domain/Errors.h"
@@ -52,6 +53,7 @@ std::string BenchResult::toJson() const {
                         {"libtorch", libtorchVersion},
                         {"blas", blas},
                         {"cuda_graph", cudaGraph},
+                        {"cudnn_lstm", cudnnLstm},
                         {"tf32", tf32},
                         {"step_ms", stepMs}};
     j["uneven_steps"] = unevenSteps >= 0 ? nlohmann::json(unevenSteps) : nlohmann::json(nullptr);
@@ -142,6 +144,16 @@ std::vector<BenchPhase> profilePhases(TrainingSetup& setup, const Batch& batch,
 }
 }  // namespace
 
+namespace {
+// How a CUDA run's steps ran, beside its numbers: as CUDA graphs or not, the cuDNN LSTM's algorithms, TF32.
+void describeCudaSteps(BenchResult& r, const TrainingSetup& setup, const ExperimentConfig& config,
+                       const torch::Device& device) {
+    r.cudaGraph = describeCudaGraph(setup, config);
+    r.cudnnLstm = cudnnLstmReport();
+    r.tf32 = device.is_cuda() && config.device.tf32;
+}
+}  // namespace
+
 BenchResult runBenchmark(const BenchOptions& o) {
     auto config = presetConfig(o.preset);
     config.device.spec = o.device;
@@ -205,8 +217,7 @@ BenchResult runBenchmark(const BenchOptions& o) {
         if (i >= o.warmup) r.stepMs.push_back(ms);
     }
     if (shards) r.unevenSteps = shards->unevenSteps() - unevenBefore;
-    r.cudaGraph = describeCudaGraph(setup, config);
-    r.tf32 = device.is_cuda() && config.device.tf32;
+    describeCudaSteps(r, setup, config, device);
     if (o.profile && !shards) {
         setup.graph.reset();  // phases exist only op by op
         r.phases = profilePhases(setup, batch, config, o.steps);

@@ -577,7 +577,7 @@ std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> FusedLstmImp
         h0 = torch::zeros({layers * dirs, batch, h}, input.options());
         c0 = torch::zeros({layers * dirs, batch, h}, input.options());
     }
-    return runLstmLayers(input, h0, c0, weights, m_options, is_training(), lengths, /*fusedKernels=*/true);
+    return runLstmLayers(input, h0, c0, weights, m_options, is_training(), lengths, LstmPath::FusedCpu);
 }
 
 }  // namespace wb

@@ -1,6 +1,7 @@
 // The layers and directions of an LSTM over rows padded at the end (see LstmLayers.h).
 #include "model/LstmLayers.h"
 
+#include "model/CudnnLstm.h"
 #include "model/ShardedDropout.h"
 
 namespace wb {
@@ -31,14 +32,15 @@ Tensor reverseRows(const Tensor& x, const Tensor& reversal) {  // x [T, B, F], t
 std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> runLstmLayers(
     const torch::Tensor& input, const torch::Tensor& h0, const torch::Tensor& c0,
     const std::vector<torch::Tensor>& weights, const FusedLstmOptions& options, bool training,
-    const torch::Tensor& lengths, bool fusedKernels) {
+    const torch::Tensor& lengths, LstmPath path) {
     TORCH_CHECK(input.dim() == 3, "an LSTM expects a 3-d input (batched)");
     const std::int64_t dirs = options.bidirectional ? 2 : 1;
-    const bool fused = fusedKernels && fusedLstmSupports(input) && fusedLstmSupports(h0) &&
+    const bool fused = path == LstmPath::FusedCpu && fusedLstmSupports(input) && fusedLstmSupports(h0) &&
                        weights[0].scalar_type() == torch::kFloat32 && weights[0].device().is_cpu();
+    const bool cudnn = path == LstmPath::Cudnn && training && cudnnLstmApplies(input);
     // Without lengths the reverse direction reads the whole padded row from its end, as torch::nn::LSTM
     // does, and ATen's own multi-layer LSTM (cuDNN on a GPU) does exactly that in one call.
-    if (!fused && !(dirs == 2 && lengths.defined())) {
+    if (!fused && !cudnn && !(dirs == 2 && lengths.defined())) {
         auto r = at::lstm(input, {h0, c0}, weights, /*has_biases=*/true, options.layers, options.dropout,
                           training, options.bidirectional, options.batchFirst);
         return {std::get<0>(r), {std::get<1>(r), std::get<2>(r)}};
@@ -61,6 +63,9 @@ std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> runLstmLayer
             std::vector<Tensor> r;
             if (fused) {
                 r = fusedLstmLayer(x, h0[k], c0[k], weights[4 * k], weights[4 * k + 1], weights[4 * k + 2],
+                                   weights[4 * k + 3]);
+            } else if (cudnn) {  // one layer, one direction, on the algorithm timed fastest for its shape
+                r = cudnnLstmLayer(x, h0[k], c0[k], weights[4 * k], weights[4 * k + 1], weights[4 * k + 2],
                                    weights[4 * k + 3]);
             } else {  // one layer, one direction of ATen's LSTM (cuDNN on a GPU), same weights
                 auto a =

@@ -3,6 +3,7 @@
 
 #include "device/Autocast.h"
 #include "model/Bf16Ops.h"
+#include "model/CudnnLstm.h"
 #include "model/EmbeddingRows.h"
 #include "model/LstmLayers.h"
 #include "model/ShardedDropout.h"
@@ -101,21 +102,24 @@ std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> SequenceMode
         return fusedLstm->forward(x, std::nullopt, lengths);
     }
     const auto& o = lstm->options;
-    if (o.bidirectional() && lengths.defined()) {
-        // torch::nn::LSTM has no lengths without packing the batch (which a CUDA graph cannot capture):
-        // its weights run layer by layer, direction by direction on at::lstm (model/FusedLstm.h).
+    // Training on a GPU: layer by layer on cuDNN's RNN API, each on the algorithm timed fastest for its shape
+    // (model/CudnnLstm.h; at::lstm asks for the standard one). A bidirectional classifier's lengths:
+    // torch::nn::LSTM has none without packing the batch (which a CUDA graph cannot capture), so its
+    // weights run layer by layer, direction by direction on at::lstm.
+    const bool cudnn = is_training() && cudnnLstmApplies(x);
+    if (cudnn || (o.bidirectional() && lengths.defined())) {
         FusedLstmOptions f;
         f.inputSize = o.input_size();
         f.hiddenSize = o.hidden_size();
         f.layers = o.num_layers();
-        f.bidirectional = true;
+        f.bidirectional = o.bidirectional();
         f.batchFirst = o.batch_first();
         f.dropout = o.dropout();
-        const auto rows = x.size(o.batch_first() ? 0 : 1), states = 2 * o.num_layers();
+        const auto rows = x.size(o.batch_first() ? 0 : 1), states = f.layers * (f.bidirectional ? 2 : 1);
         const auto h0 = state ? state->h : torch::zeros({states, rows, o.hidden_size()}, x.options());
         const auto c0 = state ? state->c : torch::zeros({states, rows, o.hidden_size()}, x.options());
         return runLstmLayers(x, h0, c0, lstm->all_weights(), f, is_training(), lengths,
-                             /*fusedKernels=*/false);
+                             cudnn ? LstmPath::Cudnn : LstmPath::Aten);
     }
     if (state) return lstm->forward(x, std::make_tuple(state->h, state->c));
     return lstm->forward(x);

@@ -21,6 +21,7 @@
 #include "device/Autocast.h"
 #include "device/DeviceSetup.h"
 #include "distributed/ReducerSync.h"
+#include "model/CudnnLstm.h"
 #include "model/ShardedDropout.h"
 #include "tensors/TensorIO.h"
 #include "workbench/domain/Baseline.h"
@@ -498,6 +499,8 @@ RunSummary TrainingSession::finish() {
     info.peakGpuMemoryBytes = cudaPeakMemoryBytes(m_device);
     info.cudaGraph = describeCudaGraph(*m_setup, m_config);
     if (!info.cudaGraph.empty()) log("CUDA steps: " + info.cudaGraph);
+    if (const auto cudnn = cudnnLstmReport(); !cudnn.empty())
+        log("cuDNN LSTM (algorithm timed per shape): " + cudnn);
     m_writer.writeMetrics(m_sink.records());
     m_checkpointer->writeSummary();
     m_events.end(m_job.status);

@@ -46,6 +46,8 @@ struct BenchResult {
     double peakGflops = 0;  // measured matmul rate of the device, in the precision the step computes in
     double percentOfPeak = 0;
     std::string cudaGraph;  // CUDA: how the steps ran (train/CudaGraphStep.h's describe()); else ""
+    std::string cudnnLstm;  // CUDA: the cuDNN algorithms the LSTM's shapes were timed on and chosen, so far
+                            // in this process (model/CudnnLstm.h); else ""
     bool tf32 = false;
     // With the batch split over threads (train/ThreadShards.h): how many timed steps gave the workers uneven
     // shares because one ran clearly slower (a core shared with another program); such a step groups the
