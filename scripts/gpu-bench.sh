@@ -3,7 +3,10 @@
 # machine's Python PyTorch (no Qt there: WORKBENCH_BUILD_GUI=OFF):
 #   build   the CLI, the core and the end-to-end tests
 #   test    the core suite, then every Cuda test of the end-to-end suite (they skip by name without a GPU)
-#   bench   issue #48's shapes (SHAPES) in fp32 and bf16 on cuda:0: ours with CUDA graph steps, ours op by op,
+#   gputests the CUDA graph and cuDNN LSTM core tests and every Cuda end-to-end test, each with the LSTM on
+#           at::lstm and on cuDNN's RNN API called directly (LSTM_WORKBENCH_CUDNN_RNN=auto, model/CudnnLstm.h)
+#   bench   issue #48's shapes (SHAPES) in PRECISIONS (default fp32 bf16) on cuda:0: ours with CUDA graph steps,
+#           the same with the LSTM on cuDNN's RNN API (each shape's algorithm timed: the "cuDNN LSTM:" lines),
 #           ours with TF32 (fp32), and PyTorch eager (bench/pytorch_peer.py) on the same GPU, in turn, round
 #           after round (ROUNDS, default 3); bench/write_gpu_table.py renders the table
 #   profile where a step's time goes: ours phase by phase (bench --profile), PyTorch's kernels (torch.profiler),
@@ -16,6 +19,9 @@
 #
 #   here:        scripts/gpu-deps.sh          (headers, GoogleTest and the poems corpus into .deps/root)
 #   device tool: run(command="bash scripts/gpu-bench.sh", carry=[".deps/root"], timeout_s=480)
+#   the call prepared in session 46 (the cuDNN LSTM's first run on a card; no GPU was lent after all):
+#     run(command="ROUNDS=2 STEPS=20 PRECISIONS='fp32 bf16 fp16' bash scripts/gpu-bench.sh build gputests bench run",
+#         carry=[".deps/root"], timeout_s=570)
 #
 # Stages can be named (default: build bench profile test run: the numbers first, as GPU time is scarce). The dry run, on a machine without a GPU, builds against
 # PyTorch's wheel from PyPI (scripts/pytorch-libtorch.sh) and times the peer in a Python with that torch:
@@ -99,15 +105,20 @@ gpu_tests() {
   for program in core_tests e2e_tests; do
     scripts/check-libstdcxx-binding.sh "$BUILD_DIR/bin/$program" --gtest_list_tests 2>&1 | tail -n 6 || true
   done
-  step "cuDNN LSTM and CudaGraph core tests"
-  "$BUILD_DIR/bin/core_tests" --gtest_filter='CudnnLstm.*:CudaGraph*:OptimizerDeviceScalars*:AdamKernel.*:RemoveAll.*' \
-    >"$work/core-gpu-tests.log" 2>&1 || true
-  grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|Expected|Which is|SIG|value [0-9]|cuDNN LSTM:|->" \
-    "$work/core-gpu-tests.log" | head -n 60 || true
-  step "Cuda tests"
-  "$BUILD_DIR/bin/e2e_tests" --gtest_filter='Cuda.*' >"$work/cuda-tests.log" 2>&1 || true
-  grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|Expected|Which is|SIG|^build|^/" "$work/cuda-tests.log" |
-    head -n 60 || true
+  # Each with the LSTM on at::lstm (the default) and on cuDNN's RNN API called directly (model/CudnnLstm.h).
+  for lstm in aten auto; do
+    step "cuDNN LSTM and CudaGraph core tests, LSTM_WORKBENCH_CUDNN_RNN=$lstm"
+    LSTM_WORKBENCH_CUDNN_RNN=$lstm "$BUILD_DIR/bin/core_tests" \
+      --gtest_filter='CudnnLstm.*:CudaGraph*:OptimizerDeviceScalars*:AdamKernel.*:RemoveAll.*' \
+      >"$work/core-gpu-tests-$lstm.log" 2>&1 || true
+    grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|Expected|Which is|SIG|value [0-9]|cuDNN LSTM:|->" \
+      "$work/core-gpu-tests-$lstm.log" | head -n 60 || true
+    step "Cuda tests, LSTM_WORKBENCH_CUDNN_RNN=$lstm"
+    LSTM_WORKBENCH_CUDNN_RNN=$lstm "$BUILD_DIR/bin/e2e_tests" --gtest_filter='Cuda.*' >"$work/cuda-tests-$lstm.log" 2>&1 ||
+      true
+    grep -E "^\[ *(OK|FAILED|SKIPPED|PASSED) *\]|Failure|Expected|Which is|SIG|^build|^/|cuDNN LSTM" \
+      "$work/cuda-tests-$lstm.log" | head -n 60 || true
+  done
   step "a suite that writes files"
   "$BUILD_DIR/bin/core_tests" --gtest_filter='Safetensors.*' 2>&1 | tail -n 30 || true
 }
@@ -122,17 +133,17 @@ bench() {
   [ "$DEVICE" = cpu ] && shapes=${SHAPES_CPU:-imdb:8,charrnn:8}
   for round in $(seq 1 "$ROUNDS"); do
     for precision in ${PRECISIONS:-fp32 bf16}; do
-      # Ours with CUDA graph steps (the LSTM on cuDNN's RNN API, its algorithm timed per shape), the same on
-      # at::lstm (LSTM_WORKBENCH_CUDNN_RNN=aten: the path before #65), (fp32) ours with TF32, and PyTorch
-      # eager, in turn. VARIANTS adds others: eager (op by op), graphtensors (Adam tensor by tensor).
-      local variants=(graph graphaten ${VARIANTS:-})
+      # Ours with CUDA graph steps, the same with the LSTM on cuDNN's RNN API (LSTM_WORKBENCH_CUDNN_RNN=auto:
+      # each shape's algorithm timed; model/CudnnLstm.h), (fp32) ours with TF32, and PyTorch eager, in turn.
+      # VARIANTS adds others: eager (op by op), graphtensors (Adam tensor by tensor).
+      local variants=(graph graphcudnn ${VARIANTS:-})
       [ "$precision" = fp32 ] && variants+=(graphtf32)
       for variant in "${variants[@]}"; do
-        local flags=() fused=on lstm=auto
+        local flags=() fused=on lstm=aten
         [ "$variant" = eager ] && flags+=(--cuda-graph off)
         [ "$variant" = graphtf32 ] && flags+=(--tf32)
         [ "$variant" = graphtensors ] && fused=off
-        [ "$variant" = graphaten ] && lstm=aten
+        [ "$variant" = graphcudnn ] && lstm=auto
         tag="$variant-$precision-$round"
         step "bench round $round ours $variant $precision"
         # A failing configuration is reported and skipped: the others still get their numbers.
@@ -197,7 +208,7 @@ user_run() {
     "$python" -c 'import random; r=random.Random(1); print("\n".join(" ".join(r.choice(["spring","river","moon","night","wind","boat"]) for _ in range(12)) for _ in range(4000)))' >"$corpus"
     form=()
   fi
-  step "train $corpus on $DEVICE, $steps steps"
+  step "train $corpus on $DEVICE, $steps steps (LSTM_WORKBENCH_CUDNN_RNN=${LSTM_WORKBENCH_CUDNN_RNN:-aten})"
   "$cli" train "$corpus" --out "$work/run" --device "$DEVICE" --max-steps "$steps" --quiet || echo "gpu-bench: train FAILED"
   step "generate"
   "$cli" generate "$work/run" "${form[@]}" --samples 2 --rng-seed 7 || echo "gpu-bench: generate FAILED"

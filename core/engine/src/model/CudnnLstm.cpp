@@ -89,7 +89,7 @@ const char* algoName(int algo) {
     }
 }
 
-// LSTM_WORKBENCH_CUDNN_RNN: "aten", one algorithm's name, or unset/"auto" (time them all).
+// LSTM_WORKBENCH_CUDNN_RNN: unset or "aten" (at::lstm), "auto" (time every algorithm), or one algorithm's name.
 struct Choice {
     bool aten = false;
     std::vector<int> candidates;
@@ -98,7 +98,7 @@ const Choice& choice() {
     static const Choice c = [] {
         Choice r;
         const char* value = std::getenv("LSTM_WORKBENCH_CUDNN_RNN");
-        const std::string v = value ? value : "auto";
+        const std::string v = value && *value ? value : "aten";
         const int all[] = {cudnn::kStandard, cudnn::kPersistStatic, cudnn::kPersistStaticSmallH,
                            cudnn::kPersistDynamic};
         if (v == "aten") r.aten = true;
@@ -510,9 +510,10 @@ std::string report() {
 
 }  // namespace cudnn_lstm
 
+bool cudnnLstmAvailable() { return cudnn::api() != nullptr; }
+
 bool cudnnLstmApplies(const torch::Tensor& input) {
-    return input.is_cuda() && torch::GradMode::is_enabled() && !cudnn_lstm::choice().aten &&
-           cudnn::api() != nullptr;
+    return input.is_cuda() && torch::GradMode::is_enabled() && !cudnn_lstm::choice().aten && cudnnLstmAvailable();
 }
 
 std::vector<torch::Tensor> cudnnLstmLayer(const torch::Tensor& x, const torch::Tensor& h0,
@@ -545,6 +546,7 @@ void cudnnLstmCandidatesForTests(const std::vector<std::string>& algorithms) {
 #else  // no CUDA in this LibTorch build
 
 namespace wb {
+bool cudnnLstmAvailable() { return false; }
 bool cudnnLstmApplies(const torch::Tensor&) { return false; }
 std::vector<torch::Tensor> cudnnLstmLayer(const torch::Tensor&, const torch::Tensor&, const torch::Tensor&,
                                           const torch::Tensor&, const torch::Tensor&, const torch::Tensor&,

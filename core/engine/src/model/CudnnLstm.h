@@ -5,10 +5,13 @@
 // Which algorithm: each shape (device, precision, input and hidden size, batch, steps) is timed once per
 // process, forward and backward, on every algorithm cuDNN accepts for it, and the fastest kept, as PyTorch's
 // cudnn.benchmark does for convolutions; what was timed is logged and cudnnLstmReport() says it.
-// LSTM_WORKBENCH_CUDNN_RNN chooses instead: "aten" keeps at::lstm (the path before this), "standard",
-// "persist_static", "persist_static_small_h" or "persist_dynamic" take that algorithm where cuDNN accepts it
-// (at::lstm where not). cuDNN is reached through the library LibTorch loaded (dlopen), so no cuDNN headers or
-// link step are needed; where it is missing, or in a build without CUDA, cudnnLstmApplies is false.
+//
+// Not yet the default: it has been compiled against PyTorch's CUDA LibTorch (the CI's CUDA compile check) but
+// has not run on a GPU, so a run takes it only when LSTM_WORKBENCH_CUDNN_RNN says so: "auto" (time every
+// algorithm), or "standard", "persist_static", "persist_static_small_h" or "persist_dynamic" (that one, where
+// cuDNN takes it; at::lstm where not). Unset or "aten": at::lstm, as before. scripts/gpu-bench.sh runs the
+// tests and the benchmark both ways. cuDNN is reached through the library LibTorch loaded (dlopen), so no cuDNN
+// headers or link step are needed.
 #pragma once
 
 #include <string>
@@ -18,9 +21,12 @@
 
 namespace wb {
 
+// Whether cuDNN's RNN API was found (a CUDA build of LibTorch, cuDNN 8 or later loaded).
+bool cudnnLstmAvailable();
+
 // Whether the direct path serves this time-major input [T, B, in] now: a CUDA tensor, training with
-// gradients, cuDNN found, and not switched to "aten". (A shape that cuDNN accepts on no algorithm is found
-// out on its first call, which then falls back to at::lstm itself.)
+// gradients, cuDNN found, and LSTM_WORKBENCH_CUDNN_RNN naming it. (A shape that cuDNN accepts on no
+// algorithm is found out on its first call, which then falls back to at::lstm itself.)
 bool cudnnLstmApplies(const torch::Tensor& input);
 
 // One layer, one direction: x [T, B, in] time-major, h0 and c0 [B, H], PyTorch's weights (w_ih [4H, in],
