@@ -89,7 +89,8 @@ const char* algoName(int algo) {
     }
 }
 
-// LSTM_WORKBENCH_CUDNN_RNN: unset or "aten" (at::lstm), "auto" (time every algorithm), or one algorithm's name.
+// LSTM_WORKBENCH_CUDNN_RNN: unset or "aten" (at::lstm), "auto" (time every algorithm), or one algorithm's
+// name.
 struct Choice {
     bool aten = false;
     std::vector<int> candidates;
@@ -513,7 +514,8 @@ std::string report() {
 bool cudnnLstmAvailable() { return cudnn::api() != nullptr; }
 
 bool cudnnLstmApplies(const torch::Tensor& input) {
-    return input.is_cuda() && torch::GradMode::is_enabled() && !cudnn_lstm::choice().aten && cudnnLstmAvailable();
+    return input.is_cuda() && torch::GradMode::is_enabled() && !cudnn_lstm::choice().aten &&
+           cudnnLstmAvailable();
 }
 
 std::vector<torch::Tensor> cudnnLstmLayer(const torch::Tensor& x, const torch::Tensor& h0,

@@ -10,8 +10,8 @@
 // has not run on a GPU, so a run takes it only when LSTM_WORKBENCH_CUDNN_RNN says so: "auto" (time every
 // algorithm), or "standard", "persist_static", "persist_static_small_h" or "persist_dynamic" (that one, where
 // cuDNN takes it; at::lstm where not). Unset or "aten": at::lstm, as before. scripts/gpu-bench.sh runs the
-// tests and the benchmark both ways. cuDNN is reached through the library LibTorch loaded (dlopen), so no cuDNN
-// headers or link step are needed.
+// tests and the benchmark both ways. cuDNN is reached through the library LibTorch loaded (dlopen), so no
+// cuDNN headers or link step are needed.
 #pragma once
 
 #include <string>

@@ -102,10 +102,10 @@ std::tuple<torch::Tensor, std::tuple<torch::Tensor, torch::Tensor>> SequenceMode
         return fusedLstm->forward(x, std::nullopt, lengths);
     }
     const auto& o = lstm->options;
-    // Training on a GPU where LSTM_WORKBENCH_CUDNN_RNN asks for it: layer by layer on cuDNN's RNN API, each on
-    // the algorithm timed fastest for its shape (model/CudnnLstm.h; at::lstm asks for the standard one). A bidirectional classifier's lengths:
-    // torch::nn::LSTM has none without packing the batch (which a CUDA graph cannot capture), so its
-    // weights run layer by layer, direction by direction on at::lstm.
+    // Training on a GPU where LSTM_WORKBENCH_CUDNN_RNN asks for it: layer by layer on cuDNN's RNN API,
+    // each on the algorithm timed fastest for its shape (model/CudnnLstm.h; at::lstm asks for the standard
+    // one). A bidirectional classifier's lengths: torch::nn::LSTM has none without packing the batch (which a
+    // CUDA graph cannot capture), so its weights run layer by layer, direction by direction on at::lstm.
     const bool cudnn = is_training() && cudnnLstmApplies(x);
     if (cudnn || (o.bidirectional() && lengths.defined())) {
         FusedLstmOptions f;
