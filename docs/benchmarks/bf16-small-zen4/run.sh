@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # (What scripts/bench-binaries-ab.sh does, for two presets: PRESETS="imdb charrnn" there now does the same.)
-# imdb and charrnn in bf16 (and fp32) on this CPU: old = a build of OLD_COMMIT (default e4e11fa, the tree of the Zen 4
+# imdb and charrnn in bf16 (and fp32) on this CPU: old = a build of e4e11fa (the tree of the Zen 4
 # round of 2026-11-28, built with WORKBENCH_BUILD_GUI=OFF in OLD_BUILD), new = build/ at HEAD, alternating in each
 # round. ROUNDS=3 by default; PRECISIONS (default bf16), THREADS (default "1 2"), PRESETS (default "imdb charrnn").
 set -euo pipefail
