@@ -103,7 +103,10 @@ TEST(CudnnLstm, LayerGivesAtenLstmsOutputsAndGradientsOnEveryAlgorithmCudnnTakes
     const torch::Device gpu(torch::kCUDA, 0);
     (void)torch::randn({1}, gpu);  // LibTorch's CUDA half, and with it cuDNN, loaded
     ASSERT_TRUE(cudnnLstmAvailable()) << "cuDNN's RNN API was not found";
-    at::globalContext().setFloat32MatmulPrecision("highest");  // plain fp32 products on both sides
+    // Plain fp32 products on both sides (ATen's cuDNN LSTM takes TF32 by default).
+    const bool tf32Before = at::globalContext().allowTF32CuDNN();
+    at::globalContext().setAllowTF32CuDNN(false);
+    at::globalContext().setFloat32MatmulPrecision("highest");
     const char* names[] = {"standard", "persist_static", "persist_static_small_h", "persist_dynamic"};
     std::int64_t steps = 5;
     for (const char* name : names) {
@@ -138,5 +141,6 @@ TEST(CudnnLstm, LayerGivesAtenLstmsOutputsAndGradientsOnEveryAlgorithmCudnnTakes
         }
     }
     cudnnLstmCandidatesForTests({});
+    at::globalContext().setAllowTF32CuDNN(tf32Before);
     std::cout << cudnnLstmReport() << "\n";
 }

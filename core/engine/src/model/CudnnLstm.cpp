@@ -485,9 +485,10 @@ std::vector<torch::Tensor> layer(const torch::Tensor& x, const torch::Tensor& h0
     const c10::cuda::CUDAGuard guard(x.device());
     const auto type = cudaAutocastType().value_or(x.scalar_type());
     const int dataType = dataTypeOf(type);
-    // fp32: TF32 where the run allows it for matrix products (--tf32), else plain FMA; bf16 and fp16 on
-    // tensor cores, with fp32 sums.
-    const bool tf32 = at::globalContext().float32MatmulPrecision() != at::Float32MatmulPrecision::HIGHEST;
+    // fp32: TF32 where ATen's cuDNN LSTM would use it (cuDNN's TF32 switch, on by default in LibTorch) or the
+    // run asks for it (--tf32), else plain FMA; bf16 and fp16 on tensor cores, with fp32 sums.
+    const bool tf32 = at::globalContext().allowTF32CuDNN() ||
+                      at::globalContext().float32MatmulPrecision() != at::Float32MatmulPrecision::HIGHEST;
     const int mathType = dataType != cudnn::kFloat ? cudnn::kTensorOpMath
                          : tf32                    ? cudnn::kDefaultMath
                                                    : cudnn::kFmaMath;
