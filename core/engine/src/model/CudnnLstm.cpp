@@ -48,6 +48,7 @@ CudnnWeightLayout cudnnWeightLayout(const std::vector<std::int64_t>& gateOffsets
 #include <cstdlib>
 #include <iomanip>
 #include <iostream>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <memory>
@@ -89,6 +90,17 @@ const char* algoName(int algo) {
     }
 }
 
+// Every algorithm, in the order they are timed.
+constexpr int kAlgorithms[] = {cudnn::kStandard, cudnn::kPersistStatic, cudnn::kPersistStaticSmallH,
+                               cudnn::kPersistDynamic};
+
+// The algorithm of this name, or -1.
+int algoCalled(const std::string& name) {
+    for (int algo : kAlgorithms)
+        if (name == algoName(algo)) return algo;
+    return -1;
+}
+
 // LSTM_WORKBENCH_CUDNN_RNN: unset or "aten" (at::lstm), "auto" (time every algorithm), or one algorithm's
 // name.
 struct Choice {
@@ -100,11 +112,9 @@ const Choice& choice() {
         Choice r;
         const char* value = std::getenv("LSTM_WORKBENCH_CUDNN_RNN");
         const std::string v = value && *value ? value : "aten";
-        const int all[] = {cudnn::kStandard, cudnn::kPersistStatic, cudnn::kPersistStaticSmallH,
-                           cudnn::kPersistDynamic};
         if (v == "aten") r.aten = true;
-        for (int algo : all)
-            if (v == "auto" || v == algoName(algo)) r.candidates.push_back(algo);
+        if (v == "auto") r.candidates.assign(std::begin(kAlgorithms), std::end(kAlgorithms));
+        if (const int algo = algoCalled(v); algo >= 0) r.candidates = {algo};
         TORCH_CHECK(r.aten || !r.candidates.empty(),
                     "LSTM_WORKBENCH_CUDNN_RNN: expected auto, aten, standard, ",
                     "persist_static, persist_static_small_h or persist_dynamic, found '", v, "'");
@@ -532,10 +542,7 @@ void cudnnLstmCandidatesForTests(const std::vector<std::string>& algorithms) {
     using namespace cudnn_lstm;
     std::vector<int> codes;
     for (const auto& name : algorithms) {
-        int code = -1;
-        for (int algo :
-             {cudnn::kStandard, cudnn::kPersistStatic, cudnn::kPersistStaticSmallH, cudnn::kPersistDynamic})
-            if (name == algoName(algo)) code = algo;
+        const int code = algoCalled(name);
         TORCH_CHECK(code >= 0, "no cuDNN RNN algorithm is called ", name);
         codes.push_back(code);
     }

@@ -1,6 +1,8 @@
 // One LSTM layer and direction on cuDNN's RNN API, called directly rather than through at::lstm, so that the
-// algorithm is ours to choose: ATen always asks for CUDNN_RNN_ALGO_STANDARD on a two-layer LSTM, in bf16 and
-// at hidden 512, where cuDNN's persistent kernels (weights held on chip across the sequence) may be faster.
+// algorithm is ours to choose. ATen's rule (get_algo in its cudnn/RNN.cpp): persist_static_small_h for hidden
+// up to 192 forward and 128 backward; persist_static only for fp16, one layer, hidden and input multiples of
+// 128, batch up to 128; else the standard algorithm. So a poems-size LSTM (two layers, hidden 512, bf16)
+// always runs the standard one, where cuDNN's persistent kernels (weights held on chip) may be faster.
 //
 // Which algorithm: each shape (device, precision, input and hidden size, batch, steps) is timed once per
 // process, forward and backward, on every algorithm cuDNN accepts for it, and the fastest kept, as PyTorch's
