@@ -1,5 +1,5 @@
 // The gate kernels against the same math in double: the forward's activations and states, the backward's gate
-// gradients from fp32 and from bf16 activations, over hidden sizes with a masked tail only (1, 5), whole
+// gradients, over hidden sizes with a masked tail only (1, 5), whole
 // vectors (8, 16, 128) and both (13, 100), with pre-activations where the kernels change method (tanh's
 // series below 0.05, exp's clamp beyond 87). Nothing is written past a row, and the backward's prefetch of
 // the next step changes no value. Twice: the AVX2 kernels themselves (model/GateKernelsAvx2.h; skipped on
@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "model/Bf16Kernels.h"
 #include "model/GateKernelsAvx2.h"
 #include "model/LstmKernels.h"
 
@@ -52,9 +51,8 @@ const std::int64_t kHidden[] = {1, 5, 8, 13, 16, 100, 128};
 
 // One row's kernels, as avx2gates has them.
 using ForwardRow = std::function<void(float*, const float*, float*, float*, float*, std::int64_t)>;
-template <class Act>
-using GradRow = std::function<void(const Act*, const float*, const float*, const float*, const float*, float*,
-                                   float*, std::int64_t, std::int64_t)>;
+using GradRow = std::function<void(const float*, const float*, const float*, const float*, const float*,
+                                   float*, float*, std::int64_t, std::int64_t)>;
 
 void checkForward(const ForwardRow& forwardRow) {
     for (const std::int64_t h : kHidden) {
@@ -88,48 +86,35 @@ void checkForward(const ForwardRow& forwardRow) {
     }
 }
 
-void checkBackward(const GradRow<float>& gradRow, const GradRow<std::uint16_t>& gradRowBf16) {
+void checkBackward(const GradRow& gradRow) {
     for (const std::int64_t h : kHidden) {
-        for (const bool bf16 : {false, true}) {
-            for (const std::int64_t stepBack : {std::int64_t{0}, h}) {
-                SCOPED_TRACE("h=" + std::to_string(h) + (bf16 ? " bf16" : " fp32") +
-                             " stepBack=" + std::to_string(stepBack));
-                const auto n = static_cast<std::size_t>(h);
-                // Two steps' rows: the kernel reads the second and prefetches the first (stepBack before it).
-                auto act = uniform(8 * n, 11, 0.01f, 0.99f);
-                for (std::size_t j = 2 * n; j < 3 * n; ++j)
-                    act[4 * n + j] = 2.0f * act[4 * n + j] - 1.0f;  // g
-                std::vector<std::uint16_t> halves(8 * n + kPad);
-                for (std::size_t j = 0; j < 8 * n; ++j) halves[j] = wb::bf16kernels::toBf16(act[j]);
-                const auto cp = uniform(2 * n, 12, -2.0f, 2.0f), tc = uniform(2 * n, 13, -0.99f, 0.99f);
-                const auto dOut = uniform(n, 14, -1.0f, 1.0f), dhRec = uniform(n, 15, -1.0f, 1.0f);
-                const auto dcIn = uniform(n, 16, -1.0f, 1.0f);
-                auto dc = dcIn;
-                std::vector<float> d(4 * n + kPad, kGuard);
-                const std::size_t row = 4 * n, state = n;  // the second step's row
-                if (bf16)
-                    gradRowBf16(halves.data() + row, cp.data() + state, tc.data() + state, dOut.data(),
-                                dhRec.data(), dc.data(), d.data(), h, stepBack);
-                else
-                    gradRow(act.data() + row, cp.data() + state, tc.data() + state, dOut.data(), dhRec.data(),
-                            dc.data(), d.data(), h, stepBack);
-                for (std::size_t j = 0; j < n; ++j) {
-                    const auto a = [&](std::size_t k) {
-                        return bf16 ? double(wb::bf16kernels::fromBf16(halves[row + k * n + j]))
-                                    : double(act[row + k * n + j]);
-                    };
-                    const double i = a(0), f = a(1), g = a(2), o = a(3), t = tc[state + j];
-                    const double dh = double(dOut[j]) + dhRec[j];
-                    const double dcj = dcIn[j] + dh * o * (1.0 - t * t);
-                    expectNear(d[j], dcj * g * i * (1.0 - i), "di " + std::to_string(j));
-                    expectNear(d[n + j], dcj * cp[state + j] * f * (1.0 - f), "df " + std::to_string(j));
-                    expectNear(d[2 * n + j], dcj * i * (1.0 - g * g), "dg " + std::to_string(j));
-                    expectNear(d[3 * n + j], dh * t * o * (1.0 - o), "do " + std::to_string(j));
-                    expectNear(dc[j], dcj * f, "dc " + std::to_string(j));
-                }
-                expectGuards(d, 4 * n, "gate gradients");
-                expectGuards(dc, n, "dc");
+        for (const std::int64_t stepBack : {std::int64_t{0}, h}) {
+            SCOPED_TRACE("h=" + std::to_string(h) + " stepBack=" + std::to_string(stepBack));
+            const auto n = static_cast<std::size_t>(h);
+            // Two steps' rows: the kernel reads the second and prefetches the first (stepBack before it).
+            auto act = uniform(8 * n, 11, 0.01f, 0.99f);
+            for (std::size_t j = 2 * n; j < 3 * n; ++j) act[4 * n + j] = 2.0f * act[4 * n + j] - 1.0f;  // g
+            const auto cp = uniform(2 * n, 12, -2.0f, 2.0f), tc = uniform(2 * n, 13, -0.99f, 0.99f);
+            const auto dOut = uniform(n, 14, -1.0f, 1.0f), dhRec = uniform(n, 15, -1.0f, 1.0f);
+            const auto dcIn = uniform(n, 16, -1.0f, 1.0f);
+            auto dc = dcIn;
+            std::vector<float> d(4 * n + kPad, kGuard);
+            const std::size_t row = 4 * n, state = n;  // the second step's row
+            gradRow(act.data() + row, cp.data() + state, tc.data() + state, dOut.data(), dhRec.data(),
+                    dc.data(), d.data(), h, stepBack);
+            for (std::size_t j = 0; j < n; ++j) {
+                const auto a = [&](std::size_t k) { return double(act[row + k * n + j]); };
+                const double i = a(0), f = a(1), g = a(2), o = a(3), t = tc[state + j];
+                const double dh = double(dOut[j]) + dhRec[j];
+                const double dcj = dcIn[j] + dh * o * (1.0 - t * t);
+                expectNear(d[j], dcj * g * i * (1.0 - i), "di " + std::to_string(j));
+                expectNear(d[n + j], dcj * cp[state + j] * f * (1.0 - f), "df " + std::to_string(j));
+                expectNear(d[2 * n + j], dcj * i * (1.0 - g * g), "dg " + std::to_string(j));
+                expectNear(d[3 * n + j], dh * t * o * (1.0 - o), "do " + std::to_string(j));
+                expectNear(dc[j], dcj * f, "dc " + std::to_string(j));
             }
+            expectGuards(d, 4 * n, "gate gradients");
+            expectGuards(dc, n, "dc");
         }
     }
 }
@@ -141,24 +126,18 @@ TEST(GateKernels, Avx2ForwardRowMatchesDoubleAndWritesNothingPastTheRow) {
     checkForward(avx2gates::forwardRow);
 }
 
-TEST(GateKernels, Avx2GradRowMatchesDoubleFromFp32AndBf16ActivationsWithOrWithoutPrefetch) {
+TEST(GateKernels, Avx2GradRowMatchesDoubleWithOrWithoutPrefetch) {
     if (!avx2gates::available()) GTEST_SKIP() << "no AVX2 and FMA here (or the capability cap forbids them)";
-    checkBackward(
-        [](const float* a, const float* cp, const float* tc, const float* dOut, const float* dhRec, float* dc,
-           float* d, std::int64_t h,
-           std::int64_t stepBack) { avx2gates::gradRow(a, cp, tc, dOut, dhRec, dc, d, h, stepBack); },
-        [](const std::uint16_t* a, const float* cp, const float* tc, const float* dOut, const float* dhRec,
-           float* dc, float* d, std::int64_t h,
-           std::int64_t stepBack) { avx2gates::gradRow(a, cp, tc, dOut, dhRec, dc, d, h, stepBack); });
+    checkBackward(avx2gates::gradRow);
 }
 
 TEST(GateKernels, TheKernelsPickedHereMatchDoubleAndWriteNothingPastTheRow) {
     checkForward([](float* g, const float* cp, float* cn, float* tc, float* hn, std::int64_t h) {
         forwardRows(g, cp, cn, hn, tc, 0, 1, h);
     });
-    const auto picked = [](const auto* a, const float* cp, const float* tc, const float* dOut,
+    const auto picked = [](const float* a, const float* cp, const float* tc, const float* dOut,
                            const float* dhRec, float* dc, float* d, std::int64_t h, std::int64_t stepBack) {
         backwardRows(a, cp, tc, dOut, 0, dhRec, dc, d, 0, 1, h, stepBack);
     };
-    checkBackward(picked, picked);
+    checkBackward(picked);
 }

@@ -12,11 +12,12 @@
 //   activations; backward: the gate gradients, dG_t W_hh and dx_t = dG_t W_ih, and the bias gradient summed
 //   while dG_t is in cache. No BLAS call and no barrier per step. In a CPU bf16 scope (device/Autocast.h)
 //   every product of the layer runs on the bf16 kernels (model/Bf16Kernels.h), for any H: the weights packed
-//   as bf16 panels are half the bytes; the gates are kept in bf16; and each step's gate gradients go straight
-//   into the packed bf16 operand of the weight gradients' product, so that the gate gradients of all steps
-//   are never stored in fp32. With AVX512_BF16 the gate kernels themselves write bf16
-//   (lstmkernels::forwardRowsBf16, backwardPairsBf16): no fp32 copy of a step's activations or gate gradients
-//   is written and converted afterwards.
+//   as bf16 panels are half the bytes; and each step's gate gradients go straight into the packed bf16
+//   operand of the weight gradients' product, so that the gate gradients of all steps are never stored in
+//   fp32. With AVX512_BF16 the gate kernels themselves write bf16 (lstmkernels::forwardRowsBf16,
+//   backwardPairsBf16): the activated gates kept for the backward folded into bf16 (half the bytes of fp32,
+//   and their derivatives kept where plain bf16 loses them), and each step's gate gradients, with no fp32
+//   copy written and converted afterwards.
 // - BLAS (larger H, where BLAS's blocking wins, or one sequence): the input projections of all steps in
 //   one product, then per step one BLAS product and a parallel gate kernel; dX in one product.
 #include "model/FusedLstm.h"
@@ -76,26 +77,27 @@ struct LayerActivations {
 
 // The packed way (see the top of this file): per step and row, gates = (b_ih + b_hh) + x_t W_ih^T + h_{t-1}
 // W_hh^T, one kernel call with both weights packed once; each thread runs every step of its own rows. The
-// activated gates are kept for the backward in fp32, in a CPU bf16 scope too: they are no product's operand
-// but the derivatives' (s (1 - s) of a saturated gate needs the small 1 - s that bf16's 8 bits lose near 1;
-// kept in bf16 they slowed the default experiment's learning per step for no measurable speed: the test
-// Bf16Training.SaturatedGatesGetTheirGradientsAsInFp32, docs/benchmarks.md). Otherwise (inference) a step's
-// gates live in a scratch of this thread's rows, in cache.
+// activated gates are kept for the backward: in a CPU bf16 scope with the AVX512_BF16 gate kernels (an even
+// batch, whose row pairs the backward's kernel takes), folded into bf16 (lstmkernels::forwardRowsBf16: the
+// derivatives of saturated gates, which plain bf16 loses, come back better than from fp32; the test
+// Bf16Training.SaturatedGatesGetTheirGradientsAsInFp32); otherwise in fp32, where the step's product writes
+// them. Where the input projections of all steps come first (inputsFirst), that fp32 buffer holds them, and
+// the gates stay fp32 in bf16 too. Without a backward (inference) a step's gates live in a scratch of this
+// thread's rows, in cache.
 void packedForward(LayerActivations& a, const Tensor& x, const Tensor& h0, const Tensor& wIh,
                    const Tensor& wHh, const Tensor& bIh, const Tensor& bHh, bool keep, bool bf16) {
     const auto t = x.size(0), b = x.size(1), in = x.size(2), h = wHh.size(1);
     const std::int64_t stepState = b * h;
-    // LSTM_WORKBENCH_FP32_SAVED_GATES=off keeps them in bf16 under bf16, as before (for a side-by-side
-    // measurement only: it learns more slowly).
-    static const bool bf16SavedGates = switchedOff("LSTM_WORKBENCH_FP32_SAVED_GATES");
-    const bool bf16Gates = keep && bf16 && bf16SavedGates, fp32Gates = keep && !bf16Gates;
-    const bool bf16GateKernels = bf16Gates && lstmkernels::bf16GateKernelsAvailable();
+    const bool projected = inputsFirst(in, h, bf16, /*fp32Gates=*/keep);
+    // LSTM_WORKBENCH_FOLDED_GATES=off keeps them in fp32 under bf16 too (for a side-by-side measurement).
+    static const bool foldedOff = switchedOff("LSTM_WORKBENCH_FOLDED_GATES");
+    const bool folded =
+        keep && bf16 && !projected && b % 2 == 0 && !foldedOff && lstmkernels::bf16GateKernelsAvailable();
+    const bool fp32Gates = keep && !folded;
     if (keep)
-        a.gates =
-            torch::empty({t, b, 4 * h}, x.options().dtype(bf16Gates ? torch::kBFloat16 : torch::kFloat32));
+        a.gates = torch::empty({t, b, 4 * h}, x.options().dtype(folded ? torch::kBFloat16 : torch::kFloat32));
     const auto xc = x.contiguous(), wIhC = wIh.contiguous(), wHhC = wHh.contiguous();
     const auto bias = (bIh + bHh).contiguous();
-    const bool projected = inputsFirst(in, h, bf16, fp32Gates);
     // In fp32 the input projections of all steps go through LibTorch's product: W_ih is not packed then.
     std::optional<PackedWeight> packedIh;
     if (!projected || bf16) packedIh.emplace(wIhC.t(), bf16);
@@ -127,17 +129,11 @@ void packedForward(LayerActivations& a, const Tensor& x, const Tensor& h0, const
                 packedProduct(weights, as, lda, 2, biasPtr, gp, 4 * h, 0, rows);
             const std::int64_t state = s * stepState + b0 * h;
             float* tc = tanhPtr + (keep ? state : b0 * h);
-            if (bf16Gates) {
+            if (folded) {
                 auto* saved =
                     reinterpret_cast<std::uint16_t*>(a.gates.data_ptr<at::BFloat16>()) + (s * b + b0) * 4 * h;
-                if (bf16GateKernels) {
-                    lstmkernels::forwardRowsBf16(gp, cellsPtr + state, cellsPtr + state + stepState,
-                                                 outPtr + state, tc, saved, rows, h);
-                    continue;
-                }
-                lstmkernels::forwardRows(gp, cellsPtr + state, cellsPtr + state + stepState, outPtr + state,
-                                         tc, 0, rows, h);
-                bf16kernels::toBf16(gp, saved, rows * 4 * h);
+                lstmkernels::forwardRowsBf16(gp, cellsPtr + state, cellsPtr + state + stepState,
+                                             outPtr + state, tc, saved, rows, h);
                 continue;
             }
             lstmkernels::forwardRows(gp, cellsPtr + state, cellsPtr + state + stepState, outPtr + state, tc,
@@ -245,7 +241,7 @@ void stepProductsFromBf16(const PackedWeight& hh, const PackedWeight& ih, const 
 struct LayerBackward {
     Tensor x, h0, wIh, wHh, out;
     const float* act = nullptr;                // the activated gates in fp32, or
-    const std::uint16_t* actHalves = nullptr;  // in bf16 (a CPU bf16 scope's packed forward)
+    const std::uint16_t* actHalves = nullptr;  // folded into bf16 (lstmkernels::forwardRowsBf16)
     const float* cells = nullptr;
     const float* tanhC = nullptr;
     const float* dOut = nullptr;  // step s, row b at s * dOutStep + b * dOutRow
@@ -270,9 +266,9 @@ enum class GradSink {
 };
 
 GradSink gradSinkFor(const LayerBackward& l) {
-    if (l.bf16 && l.b % 2 == 0)
-        return l.actHalves && lstmkernels::bf16GateKernelsAvailable() ? GradSink::FusedBf16
-                                                                      : GradSink::PackedBf16;
+    // Gates kept folded into bf16 (packedForward) come with the AVX512_BF16 gate kernels and an even batch.
+    if (l.actHalves) return GradSink::FusedBf16;
+    if (l.bf16 && l.b % 2 == 0) return GradSink::PackedBf16;
     // fp32 with AVX-512: the sums during the walk where a block's sums ([in + H, 4H]) stay in L2 beside the
     // packed weights (4H <= 512: docs/benchmarks.md, "The weight gradients during the walk"; they replaced
     // session 24's packing of every step's gate gradients for one product after the walk). With poems' 4H =
@@ -340,12 +336,8 @@ void packedBackwardRows(const LayerBackward& l, GradSink sink, const PackedWeigh
             continue;
         }
         float* dg = sink == GradSink::Kept ? kept + gate : stepGrads.data() + pending * values;
-        if (l.actHalves)
-            lstmkernels::backwardRows(l.actHalves + gate, l.cells + state, l.tanhC + state, dout, l.dOutRow,
-                                      rec, dc, dg, 0, rows, h, stepBack);
-        else
-            lstmkernels::backwardRows(l.act + gate, l.cells + state, l.tanhC + state, dout, l.dOutRow, rec,
-                                      dc, dg, 0, rows, h, stepBack);
+        lstmkernels::backwardRows(l.act + gate, l.cells + state, l.tanhC + state, dout, l.dOutRow, rec, dc,
+                                  dg, 0, rows, h, stepBack);
         lstmkernels::addRows(dg, 0, rows, width, sum);
         const float* as[1] = {dg};
         const std::int64_t lda[1] = {width};
@@ -499,7 +491,7 @@ public:
         l.dOut = dOut.data_ptr<float>();
         l.dhRec = grads[1].defined() ? grads[1].contiguous().clone() : torch::zeros({l.b, l.h}, options);
         l.dc = grads[2].defined() ? grads[2].contiguous().clone() : torch::zeros({l.b, l.h}, options);
-        // Activated gates as the forward kept them: fp32, or bf16 in a CPU bf16 scope (packed recurrence).
+        // Activated gates as the forward kept them: fp32, or folded into bf16 (packedForward).
         if (gates.scalar_type() == torch::kBFloat16)
             l.actHalves = reinterpret_cast<const std::uint16_t*>(gates.data_ptr<at::BFloat16>());
         else

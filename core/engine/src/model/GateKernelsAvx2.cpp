@@ -8,8 +8,6 @@
 
 #include <immintrin.h>
 
-#include <cstring>
-
 namespace wb::lstmkernels::avx2gates {
 
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -64,25 +62,13 @@ WB_AVX2_INLINE __m256 tanh256(__m256 x) {
     return _mm256_blendv_ps(viaExp, series, _mm256_cmp_ps(abs, set1(0.05f), _CMP_LT_OQ));
 }
 
-// Loads and stores of 8 floats from j on: whole vectors plain, the row's tail masked. bf16 activations (no
-// 16-bit masked load in AVX2) are read through a copy of the tail.
+// Loads and stores of 8 floats from j on: whole vectors plain, the row's tail masked.
 struct Lanes {
     __m256i mask;
     std::int64_t left;  // 8 or more: a whole vector
     WB_AVX2_INLINE bool whole() const { return left >= 8; }
     WB_AVX2_INLINE __m256 load(const float* p) const {
         return whole() ? _mm256_loadu_ps(p) : _mm256_maskload_ps(p, mask);
-    }
-    WB_AVX2_INLINE __m256 load(const std::uint16_t* p) const {
-        __m128i halves;
-        if (whole()) {
-            halves = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-        } else {
-            std::uint16_t tail[8] = {};
-            std::memcpy(tail, p, static_cast<std::size_t>(left) * sizeof *p);
-            halves = _mm_loadu_si128(reinterpret_cast<const __m128i*>(tail));
-        }
-        return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(halves), 16));
     }
     WB_AVX2_INLINE void store(float* p, __m256 v) const {
         if (whole())
@@ -100,18 +86,16 @@ WB_AVX2_INLINE Lanes lanesAt(std::int64_t j, std::int64_t h) {
     return {mask, left};
 }
 
-template <class Act>
-WB_AVX2_INLINE void prefetchStepBack(const Act* a, const float* cp, const float* tc, std::int64_t h,
+WB_AVX2_INLINE void prefetchStepBack(const float* a, const float* cp, const float* tc, std::int64_t h,
                                      std::int64_t j, std::int64_t stepBack) {
     const char* ap = reinterpret_cast<const char*>(a + j - 4 * stepBack);
-    for (int k = 0; k < 4; ++k) _mm_prefetch(ap + k * h * sizeof(Act), _MM_HINT_T0);
+    for (int k = 0; k < 4; ++k) _mm_prefetch(ap + k * h * sizeof(float), _MM_HINT_T0);
     _mm_prefetch(reinterpret_cast<const char*>(cp + j - stepBack), _MM_HINT_T0);
     _mm_prefetch(reinterpret_cast<const char*>(tc + j - stepBack), _MM_HINT_T0);
 }
 
-template <class Act>
-WB_AVX2 void gradRowOf(const Act* a, const float* cp, const float* tc, const float* dOut, const float* dhRec,
-                       float* dc, float* d, std::int64_t h, std::int64_t stepBack) {
+WB_AVX2 void gradRowOf(const float* a, const float* cp, const float* tc, const float* dOut,
+                       const float* dhRec, float* dc, float* d, std::int64_t h, std::int64_t stepBack) {
     const __m256 one = set1(1.0f);
     for (std::int64_t j = 0; j < h; j += 8) {
         // A 64-byte line holds 16 floats: one prefetch for every second vector.
@@ -164,18 +148,11 @@ void gradRow(const float* a, const float* cp, const float* tc, const float* dOut
     gradRowOf(a, cp, tc, dOut, dhRec, dc, d, h, stepBack);
 }
 
-void gradRow(const std::uint16_t* a, const float* cp, const float* tc, const float* dOut, const float* dhRec,
-             float* dc, float* d, std::int64_t h, std::int64_t stepBack) {
-    gradRowOf(a, cp, tc, dOut, dhRec, dc, d, h, stepBack);
-}
-
 #else  // not GCC on x86-64: never available, and never called
 
 bool available() { return false; }
 void forwardRow(float*, const float*, float*, float*, float*, std::int64_t) {}
 void gradRow(const float*, const float*, const float*, const float*, const float*, float*, float*,
-             std::int64_t, std::int64_t) {}
-void gradRow(const std::uint16_t*, const float*, const float*, const float*, const float*, float*, float*,
              std::int64_t, std::int64_t) {}
 
 #endif

@@ -24,10 +24,8 @@ bool available();
 void forwardRow(float* g, const float* cp, float* cn, float* tc, float* hn, std::int64_t h);
 
 // One row's gate gradients (di, df, dg, do into d) and dc for the step before (in place), from the saved
-// activations a (fp32, or bf16 high halves); stepBack as in lstmkernels::backwardRows.
+// activations a; stepBack as in lstmkernels::backwardRows.
 void gradRow(const float* a, const float* cp, const float* tc, const float* dOut, const float* dhRec,
-             float* dc, float* d, std::int64_t h, std::int64_t stepBack);
-void gradRow(const std::uint16_t* a, const float* cp, const float* tc, const float* dOut, const float* dhRec,
              float* dc, float* d, std::int64_t h, std::int64_t stepBack);
 
 }  // namespace wb::lstmkernels::avx2gates

@@ -59,25 +59,14 @@ void cellRow(const float* __restrict i, const float* __restrict f, const float* 
     }
 }
 
-// An activation as saved: fp32, or bf16 (its high half).
-WB_INLINE float activation(float x) { return x; }
-WB_INLINE float activation(std::uint16_t x) {
-    const std::uint32_t u = static_cast<std::uint32_t>(x) << 16;
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-template <class Act>
-WB_INLINE void gradRowBody(const Act* __restrict ai, const Act* __restrict af, const Act* __restrict ag,
-                           const Act* __restrict ao, const float* __restrict cp, const float* __restrict tc,
-                           const float* __restrict dOut, const float* __restrict dhRec, float* __restrict dc,
-                           float* __restrict di, float* __restrict df, float* __restrict dg,
-                           float* __restrict dout, std::int64_t h) {
+void gradRow(const float* __restrict ai, const float* __restrict af, const float* __restrict ag,
+             const float* __restrict ao, const float* __restrict cp, const float* __restrict tc,
+             const float* __restrict dOut, const float* __restrict dhRec, float* __restrict dc,
+             float* __restrict di, float* __restrict df, float* __restrict dg, float* __restrict dout,
+             std::int64_t h) {
     for (std::int64_t j = 0; j < h; ++j) {
         const float dh = dOut[j] + dhRec[j];
-        const float i = activation(ai[j]), f = activation(af[j]), g = activation(ag[j]),
-                    o = activation(ao[j]), t = tc[j];
+        const float i = ai[j], f = af[j], g = ag[j], o = ao[j], t = tc[j];
         const float dcj = dc[j] + dh * o * (1.0f - t * t);
         di[j] = dcj * g * i * (1.0f - i);
         df[j] = dcj * cp[j] * f * (1.0f - f);
@@ -85,22 +74,6 @@ WB_INLINE void gradRowBody(const Act* __restrict ai, const Act* __restrict af, c
         dout[j] = dh * t * o * (1.0f - o);
         dc[j] = dcj * f;
     }
-}
-
-void gradRow(const float* __restrict ai, const float* __restrict af, const float* __restrict ag,
-             const float* __restrict ao, const float* __restrict cp, const float* __restrict tc,
-             const float* __restrict dOut, const float* __restrict dhRec, float* __restrict dc,
-             float* __restrict di, float* __restrict df, float* __restrict dg, float* __restrict dout,
-             std::int64_t h) {
-    gradRowBody(ai, af, ag, ao, cp, tc, dOut, dhRec, dc, di, df, dg, dout, h);
-}
-
-void gradRow(const std::uint16_t* __restrict ai, const std::uint16_t* __restrict af,
-             const std::uint16_t* __restrict ag, const std::uint16_t* __restrict ao,
-             const float* __restrict cp, const float* __restrict tc, const float* __restrict dOut,
-             const float* __restrict dhRec, float* __restrict dc, float* __restrict di, float* __restrict df,
-             float* __restrict dg, float* __restrict dout, std::int64_t h) {
-    gradRowBody(ai, af, ag, ao, cp, tc, dOut, dhRec, dc, di, df, dg, dout, h);
 }
 
 // ---- the same kernels in AVX-512 intrinsics ---------------------------------------------------------------
@@ -237,8 +210,7 @@ struct GateGrads {
     __m512 d[4];
     __m512 dcPrev;
 };
-template <class Act>
-WB_GATES512_INLINE GateGrads gateGrads512(const Lanes& l, const Act* a, const float* cp, const float* tc,
+WB_GATES512_INLINE GateGrads gateGrads512(const Lanes& l, const float* a, const float* cp, const float* tc,
                                           const float* dOut, const float* dhRec, const float* dc,
                                           std::int64_t h, std::int64_t j) {
     const __m512 one = _mm512_set1_ps(1.0f);
@@ -269,8 +241,7 @@ WB_GATES512_INLINE void prefetchStepBack(const Act* a, const float* cp, const fl
     _mm_prefetch(reinterpret_cast<const char*>(tc + j - stepBack), _MM_HINT_T0);
 }
 
-template <class Act>
-WB_GATES512 void gradRow512(const Act* a, const float* cp, const float* tc, const float* dOut,
+WB_GATES512 void gradRow512(const float* a, const float* cp, const float* tc, const float* dOut,
                             const float* dhRec, float* dc, float* d, std::int64_t h, std::int64_t stepBack) {
     for (std::int64_t j = 0; j < h; j += 16) {
         if (stepBack) prefetchStepBack(a, cp, tc, h, j, stepBack);
@@ -282,17 +253,51 @@ WB_GATES512 void gradRow512(const Act* a, const float* cp, const float* tc, cons
 }
 
 // ---- the same, writing bf16 (AVX512_BF16) --------------------------------------------------------------
-// vcvtneps2bf16 and vcvtne2ps2bf16 round to nearest even, as the bf16 products' own conversions do: what
-// these write equals what the fp32 kernels' outputs converted later would be, bit for bit.
+// vcvtneps2bf16 and vcvtne2ps2bf16 round to nearest even, as the bf16 products' own conversions do: the gate
+// gradients these write equal what the fp32 kernels' outputs converted later would be.
 #define WB_GATES512_BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16,fma")))
+#define WB_GATES512_BF16_INLINE WB_GATES512_BF16 inline __attribute__((always_inline))
+
+// The activated gates kept for the backward, folded (see LstmKernels.h): a sigmoid gate s = sigmoid(z) as
+// v = sigmoid(-|z|), the smaller of s and 1 - s, computed as such (1 - s from an fp32 s would lose it past
+// |z| ~ 12), with z's sign bit; the tanh gate g = 2 sigmoid(2z) - 1 as v = sigmoid(-2|z|) with z's sign.
+// Each gives its value and its derivative's factor from v: s = v where z < 0, 1 - v where not, and s (1 - s)
+// = v (1 - v); |g| = 1 - 2 v and 1 - g^2 = 4 v (1 - v).
+struct Folded {
+    __m512 value;  // s or g
+    __m512 kept;   // v with z's sign bit
+};
+WB_GATES512_BF16_INLINE __m512i signBits(__m512 z) {
+    return _mm512_and_si512(_mm512_castps_si512(z), _mm512_set1_epi32(static_cast<int>(0x80000000u)));
+}
+template <bool Tanh>
+WB_GATES512_BF16_INLINE Folded fold512(__m512 z) {
+    const __m512 one = _mm512_set1_ps(1.0f);
+    const __m512i sign = signBits(z);
+    const __m512 e =
+        exp512<Precision::Bf16>(Tanh ? _mm512_add_ps(_mm512_abs_ps(z), _mm512_abs_ps(z)) : _mm512_abs_ps(z));
+    const __m512 v = recip512(_mm512_add_ps(one, e));
+    const __m512 kept = _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(v), sign));
+    if constexpr (Tanh) {
+        const __m512 magnitude = _mm512_fnmadd_ps(_mm512_set1_ps(2.0f), v, one);
+        return {_mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(magnitude), sign)), kept};
+    } else {
+        const __mmask16 negative = _mm512_test_epi32_mask(sign, sign);
+        return {_mm512_mask_blend_ps(negative, _mm512_sub_ps(one, v), v), kept};
+    }
+}
 
 WB_GATES512_BF16 void forwardRow512Bf16(float* g, const float* cp, float* cn, float* tc, float* hn,
                                         std::uint16_t* saved, std::int64_t h) {
     for (std::int64_t j = 0; j < h; j += 16) {
         const Lanes l = lanesAt(j, h);
-        const Activated a = activate512<Precision::Bf16>(l, g, h, j);
+        const Folded folded[4] = {fold512<false>(l.load(g + j)), fold512<false>(l.load(g + h + j)),
+                                  fold512<true>(l.load(g + 2 * h + j)),
+                                  fold512<false>(l.load(g + 3 * h + j))};
+        Activated a;
         for (int k = 0; k < 4; ++k) {
-            const __m256i v = (__m256i)_mm512_cvtneps_pbh(a.gate[k]);
+            a.gate[k] = folded[k].value;
+            const __m256i v = (__m256i)_mm512_cvtneps_pbh(folded[k].kept);
             if (l.whole)
                 _mm256_storeu_si256(reinterpret_cast<__m256i*>(saved + k * h + j), v);
             else
@@ -300,6 +305,45 @@ WB_GATES512_BF16 void forwardRow512Bf16(float* g, const float* cp, float* cn, fl
         }
         cell512<Precision::Bf16>(l, a, cp, cn, tc, hn, j);
     }
+}
+
+// A folded gate read back: its value, and s (1 - s) (sigmoid) or 1 - g^2 (tanh).
+struct Unfolded {
+    __m512 value, slope;
+};
+template <bool Tanh>
+WB_GATES512_BF16_INLINE Unfolded unfold512(const Lanes& l, const std::uint16_t* p) {
+    const __m512 one = _mm512_set1_ps(1.0f);
+    const __m512 w = l.load(p);
+    const __m512i sign = signBits(w);
+    const __m512 v = _mm512_abs_ps(w);
+    const __m512 slope = _mm512_fnmadd_ps(v, v, v);  // v (1 - v)
+    if constexpr (Tanh) {
+        const __m512 magnitude = _mm512_fnmadd_ps(_mm512_set1_ps(2.0f), v, one);
+        return {_mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(magnitude), sign)),
+                _mm512_mul_ps(_mm512_set1_ps(4.0f), slope)};
+    } else {
+        const __mmask16 negative = _mm512_test_epi32_mask(sign, sign);
+        return {_mm512_mask_blend_ps(negative, _mm512_sub_ps(one, v), v), slope};
+    }
+}
+
+// gateGrads512 from folded gates.
+WB_GATES512_BF16_INLINE GateGrads foldedGateGrads512(const Lanes& l, const std::uint16_t* a, const float* cp,
+                                                     const float* tc, const float* dOut, const float* dhRec,
+                                                     const float* dc, std::int64_t h, std::int64_t j) {
+    const Unfolded i = unfold512<false>(l, a + j), f = unfold512<false>(l, a + h + j),
+                   g = unfold512<true>(l, a + 2 * h + j), o = unfold512<false>(l, a + 3 * h + j);
+    const __m512 t = l.load(tc + j);
+    const __m512 dh = _mm512_add_ps(l.load(dOut + j), l.load(dhRec + j));
+    // dc + dh o (1 - t^2)
+    const __m512 dcj = _mm512_fmadd_ps(_mm512_mul_ps(dh, o.value),
+                                       _mm512_fnmadd_ps(t, t, _mm512_set1_ps(1.0f)), l.load(dc + j));
+    return {
+        {_mm512_mul_ps(_mm512_mul_ps(dcj, g.value), i.slope),
+         _mm512_mul_ps(_mm512_mul_ps(dcj, l.load(cp + j)), f.slope),
+         _mm512_mul_ps(_mm512_mul_ps(dcj, i.value), g.slope), _mm512_mul_ps(_mm512_mul_ps(dh, t), o.slope)},
+        _mm512_mul_ps(dcj, f.value)};
 }
 
 // Rows 0 and 1 of the arguments (two rows of a step) at once: their gate gradients go to `rows` (each row
@@ -319,9 +363,9 @@ WB_GATES512_BF16 void gradPair512Bf16(const std::uint16_t* a, const float* cp, c
             prefetchStepBack(a + width, cp + h, tc + h, h, j, stepBack);
         }
         const Lanes l = lanesAt(j, h);
-        const GateGrads g0 = gateGrads512(l, a, cp, tc, dOut, dhRec, dc, h, j);
+        const GateGrads g0 = foldedGateGrads512(l, a, cp, tc, dOut, dhRec, dc, h, j);
         const GateGrads g1 =
-            gateGrads512(l, a + width, cp + h, tc + h, dOut + dOutStride, dhRec + h, dc + h, h, j);
+            foldedGateGrads512(l, a + width, cp + h, tc + h, dOut + dOutStride, dhRec + h, dc + h, h, j);
         l.store(dc + j, g0.dcPrev);
         l.store(dc + h + j, g1.dcPrev);
         for (int k = 0; k < 4; ++k) {
@@ -390,12 +434,9 @@ void forwardRows(float* gates, const float* cPrev, float* cNext, float* hNext, f
     }
 }
 
-namespace {
-
-template <class Act>
-void backwardRowsOf(const Act* act, const float* cPrev, const float* tanhC, const float* dOut,
-                    std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
-                    std::int64_t b1, std::int64_t h, std::int64_t stepBack) {
+void backwardRows(const float* act, const float* cPrev, const float* tanhC, const float* dOut,
+                  std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
+                  std::int64_t b1, std::int64_t h, std::int64_t stepBack) {
 #ifdef WB_HAVE_GATES512
     if (gates512()) {
         for (std::int64_t b = b0; b < b1; ++b)
@@ -411,25 +452,11 @@ void backwardRowsOf(const Act* act, const float* cPrev, const float* tanhC, cons
         return;
     }
     for (std::int64_t b = b0; b < b1; ++b) {
-        const Act* a = act + b * 4 * h;
+        const float* a = act + b * 4 * h;
         float* d = dGates + b * 4 * h;
         gradRow(a, a + h, a + 2 * h, a + 3 * h, cPrev + b * h, tanhC + b * h, dOut + b * dOutStride,
                 dhRec + b * h, dc + b * h, d, d + h, d + 2 * h, d + 3 * h, h);
     }
-}
-
-}  // namespace
-
-void backwardRows(const float* act, const float* cPrev, const float* tanhC, const float* dOut,
-                  std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
-                  std::int64_t b1, std::int64_t h, std::int64_t stepBack) {
-    backwardRowsOf(act, cPrev, tanhC, dOut, dOutStride, dhRec, dc, dGates, b0, b1, h, stepBack);
-}
-
-void backwardRows(const std::uint16_t* act, const float* cPrev, const float* tanhC, const float* dOut,
-                  std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
-                  std::int64_t b1, std::int64_t h, std::int64_t stepBack) {
-    backwardRowsOf(act, cPrev, tanhC, dOut, dOutStride, dhRec, dc, dGates, b0, b1, h, stepBack);
 }
 
 bool bf16GateKernelsAvailable() {

@@ -25,22 +25,25 @@ void forwardRows(float* gates, const float* cPrev, float* cNext, float* hNext, f
 void backwardRows(const float* act, const float* cPrev, const float* tanhC, const float* dOut,
                   std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
                   std::int64_t b1, std::int64_t h, std::int64_t stepBack = 0);
-// The same with the activations saved as bf16 (the high halves of their fp32 values).
-void backwardRows(const std::uint16_t* act, const float* cPrev, const float* tanhC, const float* dOut,
-                  std::int64_t dOutStride, const float* dhRec, float* dc, float* dGates, std::int64_t b0,
-                  std::int64_t b1, std::int64_t h, std::int64_t stepBack = 0);
-
 // The same two steps for a CPU bf16 scope, on CPUs with AVX-512 and AVX512_BF16 (bf16GateKernelsAvailable;
 // LSTM_WORKBENCH_AVX512_GATES=off turns them off with the other AVX-512 gate kernels). Both take rows from
-// row 0 of every pointer and write the bf16 values the bf16 products would otherwise convert later (nearest
-// even), bit for bit:
-// - forwardRowsBf16 is forwardRows, but the activations go to `saved` as bf16 (what the backward reads)
-//   and gates is left as it was;
-// - backwardPairsBf16 is backwardRows for an even number of rows, but writes no fp32 gate gradients:
-//   dGateRows gets each row in bf16 (row-major [rows, 4H]: the left-hand side of the step's products),
-//   dGatePairs each row pair interleaved (pair q's word j = (row 2q's j, row 2q + 1's j): a row pair of the
-//   weight gradients' packed operand, bf16kernels::packPairRows), and sum[j] += the rows' fp32 gradients in
-//   row order (the bias gradient).
+// row 0 of every pointer:
+// - forwardRowsBf16 is forwardRows, but the activated gates go to `saved` folded into bf16 (below) and gates
+//   is left as it was;
+// - backwardPairsBf16 is backwardRows for an even number of rows, from gates saved so, and writes no fp32
+//   gate gradients: dGateRows gets each row in bf16 (row-major [rows, 4H]: the left-hand side of the step's
+//   products), dGatePairs each row pair interleaved (pair q's word j = (row 2q's j, row 2q + 1's j): a row
+//   pair of the weight gradients' packed operand, bf16kernels::packPairRows), and sum[j] += the rows' fp32
+//   gradients in row order (the bias gradient). The bf16 words are rounded to nearest even, as the bf16
+//   products' own conversions round.
+// Folded: the backward needs a sigmoid gate's derivative s (1 - s) and the tanh gate's 1 - g^2, and a gate
+// near saturation rounded to bf16 loses them (sigmoid(6) = 0.9975 becomes 0.9961 or 1 in bf16's steps of
+// 2^-8 there: 1 - s is 0.0039 or 0, not 0.0025). So a sigmoid gate is kept as v = sigmoid(-|z|), the smaller
+// of s and 1 - s, in bf16 with the pre-activation z's sign bit (s = v where z < 0, else 1 - v; s (1 - s) =
+// v (1 - v)), and the tanh gate, the sigmoid g = 2 sigmoid(2z) - 1, as v = sigmoid(-2|z|) with z's sign
+// (|g| = 1 - 2 v, 1 - g^2 = 4 v (1 - v)). Over |z| <= 16 the derivatives come back within 0.37 % and 0.66 %
+// of the exact ones, better than from fp32 gates in the tails, and s within bf16's 0.38 %; g near 0 within an
+// absolute 2^-9, bf16's step at v = 1/2 (bench/folded_gate_error.py, docs/benchmarks.md).
 bool bf16GateKernelsAvailable();
 void forwardRowsBf16(float* gates, const float* cPrev, float* cNext, float* hNext, float* tanhC,
                      std::uint16_t* saved, std::int64_t rows, std::int64_t h);
