@@ -3,11 +3,12 @@
 gate s itself and its derivative (s (1 - s) for a sigmoid gate, 1 - g^2 for the tanh gate), for three ways of
 keeping them, against the exact values (float64):
 
-  fp32      the gate rounded to fp32 (what the bf16 path keeps today: docs/benchmarks.md, "fp32 saved gates")
-  bf16      the gate rounded to bf16 (what it kept before)
-  folded    a sigmoid gate kept as the smaller of s and 1 - s in bf16, the sign bit saying which (s > 1/2 is
-            kept as -(1 - s)); the tanh gate as the sigmoid it is, g = 2 sigma(2z) - 1, so that
-            1 - g^2 = 4 s (1 - s)
+  fp32      the gate rounded to fp32 (what fp32 training keeps, and bf16 where the folded gates do not run or
+            LSTM_WORKBENCH_FOLDED_GATES=off; bf16 kept these from session 37 to 47)
+  bf16      the gate rounded to bf16 (what bf16 kept before session 37)
+  folded    what the bf16 gate kernels keep (core/engine/src/model/LstmKernels.h): a sigmoid gate as
+            v = sigma(-|z|), the smaller of s and 1 - s, in bf16 with z's sign bit (s = v where z < 0, else
+            1 - v); the tanh gate as the sigmoid it is, g = 2 sigma(2z) - 1, so that 1 - g^2 = 4 s (1 - s)
 
 For pre-activations z over [-ZMAX, ZMAX] (default 16, every 1/64), the worst and the median relative error of
 each quantity. Usage: folded_gate_error.py [ZMAX]   (needs torch for bf16 rounding)"""
@@ -24,12 +25,13 @@ def fp32(x):
     return x.to(torch.float32).to(torch.float64)
 
 
-def fold(s):
-    """s in (0, 1) -> the bf16 value kept: s where s <= 1/2, else -(1 - s); and back to (s, 1 - s)."""
-    kept = bf16(torch.where(s <= 0.5, s, -(1 - s)))
+def fold(z):
+    """Pre-activations z -> the bf16 value kept, v = sigma(-|z|) with z's sign; and back to (s, 1 - s)."""
+    v = torch.sigmoid(-z.abs())
+    kept = bf16(torch.where(torch.signbit(z), -v, v))
     small = kept.abs()
     negative = torch.signbit(kept)
-    return torch.where(negative, 1 - small, small), torch.where(negative, small, 1 - small)
+    return torch.where(negative, small, 1 - small), torch.where(negative, 1 - small, small)
 
 
 def rel(a, b):
@@ -48,8 +50,8 @@ def main():
         ks, kg = keep(s), keep(g)
         rows.append((name, rel(ks, s), rel(ks * (1 - ks), exact_ds), rel(kg, g.abs().clamp_min(1e-300) * g.sign()),
                      rel(1 - kg * kg, exact_dg)))
-    fs, f1 = fold(s)
-    sg, sg1 = fold(torch.sigmoid(2 * z))
+    fs, f1 = fold(z)
+    sg, sg1 = fold(2 * z)
     fg = 2 * sg - 1
     rows.append(("folded", rel(fs, s), rel(fs * f1, exact_ds), rel(fg, g), rel(4 * sg * sg1, exact_dg)))
     print(f"pre-activations z in [-{zmax:g}, {zmax:g}], step 1/64 ({len(z)} values); relative errors, worst / median")

@@ -30,7 +30,7 @@ def main():
     order = {"imdb": 0, "charrnn": 1, "poems": 2}
     cases = sorted({k[:3] for k in runs}, key=lambda c: (order.get(c[0], 9), c[1], c[2]))
     rounds = max(len(v) for v in runs.values())
-    print(f"µs per training sample, median of {rounds} round(s); the two builds alternate within a round.\n")
+    print(f"µs per training sample, median of {rounds} round(s); the two sides (builds, or one build with a switch) alternate within a round.\n")
     print("| preset | threads | precision | old | new | new / old |")
     print("| --- | --- | --- | --- | --- | --- |")
     for case in cases:

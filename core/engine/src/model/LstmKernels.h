@@ -41,9 +41,9 @@ void backwardRows(const float* act, const float* cPrev, const float* tanhC, cons
 // 2^-8 there: 1 - s is 0.0039 or 0, not 0.0025). So a sigmoid gate is kept as v = sigmoid(-|z|), the smaller
 // of s and 1 - s, in bf16 with the pre-activation z's sign bit (s = v where z < 0, else 1 - v; s (1 - s) =
 // v (1 - v)), and the tanh gate, the sigmoid g = 2 sigmoid(2z) - 1, as v = sigmoid(-2|z|) with z's sign
-// (|g| = 1 - 2 v, 1 - g^2 = 4 v (1 - v)). Over |z| <= 16 the derivatives come back within 0.37 % and 0.66 %
-// of the exact ones, better than from fp32 gates in the tails, and s within bf16's 0.38 %; g near 0 within an
-// absolute 2^-9, bf16's step at v = 1/2 (bench/folded_gate_error.py, docs/benchmarks.md).
+// (|g| = 1 - 2 v, 1 - g^2 = 4 v (1 - v)). Over |z| <= 16 both derivatives come back within 0.4 % of the exact
+// ones, better than from fp32 gates in the tails, and s within bf16's 0.38 %; g near 0 within an absolute
+// 2^-9, bf16's step at v = 1/2 (bench/folded_gate_error.py, docs/benchmarks.md, "Folded bf16 gates").
 bool bf16GateKernelsAvailable();
 void forwardRowsBf16(float* gates, const float* cPrev, float* cNext, float* hNext, float* tanhC,
                      std::uint16_t* saved, std::int64_t rows, std::int64_t h);
