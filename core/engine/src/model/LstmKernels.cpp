@@ -170,11 +170,14 @@ struct Lanes {
     }
 };
 
-WB_GATES512_INLINE Lanes lanesAt(std::int64_t j, std::int64_t h) {
-    const std::int64_t left = h - j;
-    return left >= 16 ? Lanes{static_cast<__mmask16>(0xFFFF), true}
-                      : Lanes{static_cast<__mmask16>((1u << left) - 1), false};
+// A row of h floats as whole chunks of 16, then the tail: each loop has its lanes fixed, so that the
+// compiler drops the whole-or-masked choice from every load and store of the whole chunks (one loop that
+// chose per chunk kept a branch for each of them).
+constexpr Lanes kWholeLanes{static_cast<__mmask16>(0xFFFF), true};
+WB_GATES512_INLINE Lanes tailLanes(std::int64_t h) {
+    return {static_cast<__mmask16>((1u << (h % 16)) - 1), false};
 }
+WB_GATES512_INLINE std::int64_t wholeChunksEnd(std::int64_t h) { return h - h % 16; }
 
 // One chunk of 16 hidden units of a row: the four gates activated (i, f, g, o), and the cell update.
 struct Activated {
@@ -196,13 +199,16 @@ WB_GATES512_INLINE void cell512(const Lanes& l, const Activated& a, const float*
 }
 
 // activateRow and cellRow in one pass: the row's gates are activated in place.
+WB_GATES512_INLINE void forwardChunk512(const Lanes& l, float* g, const float* cp, float* cn, float* tc,
+                                        float* hn, std::int64_t h, std::int64_t j) {
+    const Activated a = activate512<Precision::Exact>(l, g, h, j);
+    for (int k = 0; k < 4; ++k) l.store(g + k * h + j, a.gate[k]);
+    cell512<Precision::Exact>(l, a, cp, cn, tc, hn, j);
+}
 WB_GATES512 void forwardRow512(float* g, const float* cp, float* cn, float* tc, float* hn, std::int64_t h) {
-    for (std::int64_t j = 0; j < h; j += 16) {
-        const Lanes l = lanesAt(j, h);
-        const Activated a = activate512<Precision::Exact>(l, g, h, j);
-        for (int k = 0; k < 4; ++k) l.store(g + k * h + j, a.gate[k]);
-        cell512<Precision::Exact>(l, a, cp, cn, tc, hn, j);
-    }
+    const std::int64_t end = wholeChunksEnd(h);
+    for (std::int64_t j = 0; j < end; j += 16) forwardChunk512(kWholeLanes, g, cp, cn, tc, hn, h, j);
+    if (end < h) forwardChunk512(tailLanes(h), g, cp, cn, tc, hn, h, end);
 }
 
 // The gate gradients of one chunk of 16 hidden units of a row, and the cell's gradient for the step before.
@@ -241,15 +247,20 @@ WB_GATES512_INLINE void prefetchStepBack(const Act* a, const float* cp, const fl
     _mm_prefetch(reinterpret_cast<const char*>(tc + j - stepBack), _MM_HINT_T0);
 }
 
+WB_GATES512_INLINE void gradChunk512(const Lanes& l, const float* a, const float* cp, const float* tc,
+                                     const float* dOut, const float* dhRec, float* dc, float* d,
+                                     std::int64_t h, std::int64_t stepBack, std::int64_t j) {
+    if (stepBack) prefetchStepBack(a, cp, tc, h, j, stepBack);
+    const GateGrads g = gateGrads512(l, a, cp, tc, dOut, dhRec, dc, h, j);
+    for (int k = 0; k < 4; ++k) l.store(d + k * h + j, g.d[k]);
+    l.store(dc + j, g.dcPrev);
+}
 WB_GATES512 void gradRow512(const float* a, const float* cp, const float* tc, const float* dOut,
                             const float* dhRec, float* dc, float* d, std::int64_t h, std::int64_t stepBack) {
-    for (std::int64_t j = 0; j < h; j += 16) {
-        if (stepBack) prefetchStepBack(a, cp, tc, h, j, stepBack);
-        const Lanes l = lanesAt(j, h);
-        const GateGrads g = gateGrads512(l, a, cp, tc, dOut, dhRec, dc, h, j);
-        for (int k = 0; k < 4; ++k) l.store(d + k * h + j, g.d[k]);
-        l.store(dc + j, g.dcPrev);
-    }
+    const std::int64_t end = wholeChunksEnd(h);
+    for (std::int64_t j = 0; j < end; j += 16)
+        gradChunk512(kWholeLanes, a, cp, tc, dOut, dhRec, dc, d, h, stepBack, j);
+    if (end < h) gradChunk512(tailLanes(h), a, cp, tc, dOut, dhRec, dc, d, h, stepBack, end);
 }
 
 // ---- the same, writing bf16 (AVX512_BF16) --------------------------------------------------------------
@@ -287,24 +298,28 @@ WB_GATES512_BF16_INLINE Folded fold512(__m512 z) {
     }
 }
 
+WB_GATES512_BF16_INLINE void forwardChunk512Bf16(const Lanes& l, const float* g, const float* cp, float* cn,
+                                                 float* tc, float* hn, std::uint16_t* saved, std::int64_t h,
+                                                 std::int64_t j) {
+    const Folded folded[4] = {fold512<false>(l.load(g + j)), fold512<false>(l.load(g + h + j)),
+                              fold512<true>(l.load(g + 2 * h + j)), fold512<false>(l.load(g + 3 * h + j))};
+    Activated a;
+    for (int k = 0; k < 4; ++k) {
+        a.gate[k] = folded[k].value;
+        const __m256i v = (__m256i)_mm512_cvtneps_pbh(folded[k].kept);
+        if (l.whole)
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(saved + k * h + j), v);
+        else
+            _mm256_mask_storeu_epi16(saved + k * h + j, l.mask, v);
+    }
+    cell512<Precision::Bf16>(l, a, cp, cn, tc, hn, j);
+}
 WB_GATES512_BF16 void forwardRow512Bf16(float* g, const float* cp, float* cn, float* tc, float* hn,
                                         std::uint16_t* saved, std::int64_t h) {
-    for (std::int64_t j = 0; j < h; j += 16) {
-        const Lanes l = lanesAt(j, h);
-        const Folded folded[4] = {fold512<false>(l.load(g + j)), fold512<false>(l.load(g + h + j)),
-                                  fold512<true>(l.load(g + 2 * h + j)),
-                                  fold512<false>(l.load(g + 3 * h + j))};
-        Activated a;
-        for (int k = 0; k < 4; ++k) {
-            a.gate[k] = folded[k].value;
-            const __m256i v = (__m256i)_mm512_cvtneps_pbh(folded[k].kept);
-            if (l.whole)
-                _mm256_storeu_si256(reinterpret_cast<__m256i*>(saved + k * h + j), v);
-            else
-                _mm256_mask_storeu_epi16(saved + k * h + j, l.mask, v);
-        }
-        cell512<Precision::Bf16>(l, a, cp, cn, tc, hn, j);
-    }
+    const std::int64_t end = wholeChunksEnd(h);
+    for (std::int64_t j = 0; j < end; j += 16)
+        forwardChunk512Bf16(kWholeLanes, g, cp, cn, tc, hn, saved, h, j);
+    if (end < h) forwardChunk512Bf16(tailLanes(h), g, cp, cn, tc, hn, saved, h, end);
 }
 
 // A folded gate read back: its value, and s (1 - s) (sigmoid) or 1 - g^2 (tanh).
@@ -349,6 +364,38 @@ WB_GATES512_BF16_INLINE GateGrads foldedGateGrads512(const Lanes& l, const std::
 // Rows 0 and 1 of the arguments (two rows of a step) at once: their gate gradients go to `rows` (each row
 // row-major in bf16) and `pair` (the two interleaved, word j = (bf16 of row 0's j, of row 1's j)), and are
 // added to sum in row order.
+WB_GATES512_BF16_INLINE void gradPairChunk512Bf16(const Lanes& l, const std::uint16_t* a, const float* cp,
+                                                  const float* tc, const float* dOut, std::int64_t dOutStride,
+                                                  const float* dhRec, float* dc, std::uint16_t* rows,
+                                                  std::uint32_t* pair, float* sum, std::int64_t h,
+                                                  std::int64_t stepBack, __m512i interleave, std::int64_t j) {
+    const std::int64_t width = 4 * h;
+    if (stepBack) {
+        prefetchStepBack(a, cp, tc, h, j, stepBack);
+        prefetchStepBack(a + width, cp + h, tc + h, h, j, stepBack);
+    }
+    const GateGrads g0 = foldedGateGrads512(l, a, cp, tc, dOut, dhRec, dc, h, j);
+    const GateGrads g1 =
+        foldedGateGrads512(l, a + width, cp + h, tc + h, dOut + dOutStride, dhRec + h, dc + h, h, j);
+    l.store(dc + j, g0.dcPrev);
+    l.store(dc + h + j, g1.dcPrev);
+    for (int k = 0; k < 4; ++k) {
+        const std::int64_t at = k * h + j;
+        l.store(sum + at, _mm512_add_ps(_mm512_add_ps(l.load(sum + at), g0.d[k]), g1.d[k]));
+        const __m512i both = (__m512i)_mm512_cvtne2ps_pbh(g1.d[k], g0.d[k]);
+        const __m512i words = _mm512_permutexvar_epi16(interleave, both);
+        if (l.whole) {
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(rows + at), _mm512_castsi512_si256(both));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(rows + width + at),
+                                _mm512_extracti64x4_epi64(both, 1));
+            _mm512_storeu_si512(pair + at, words);
+        } else {
+            _mm256_mask_storeu_epi16(rows + at, l.mask, _mm512_castsi512_si256(both));
+            _mm256_mask_storeu_epi16(rows + width + at, l.mask, _mm512_extracti64x4_epi64(both, 1));
+            _mm512_mask_storeu_epi32(pair + at, l.mask, words);
+        }
+    }
+}
 WB_GATES512_BF16 void gradPair512Bf16(const std::uint16_t* a, const float* cp, const float* tc,
                                       const float* dOut, std::int64_t dOutStride, const float* dhRec,
                                       float* dc, std::uint16_t* rows, std::uint32_t* pair, float* sum,
@@ -356,35 +403,13 @@ WB_GATES512_BF16 void gradPair512Bf16(const std::uint16_t* a, const float* cp, c
     alignas(64) std::uint16_t order[32];
     for (int i = 0; i < 32; ++i) order[i] = static_cast<std::uint16_t>(i % 2 ? 16 + i / 2 : i / 2);
     const __m512i interleave = _mm512_load_si512(order);
-    const std::int64_t width = 4 * h;
-    for (std::int64_t j = 0; j < h; j += 16) {
-        if (stepBack) {
-            prefetchStepBack(a, cp, tc, h, j, stepBack);
-            prefetchStepBack(a + width, cp + h, tc + h, h, j, stepBack);
-        }
-        const Lanes l = lanesAt(j, h);
-        const GateGrads g0 = foldedGateGrads512(l, a, cp, tc, dOut, dhRec, dc, h, j);
-        const GateGrads g1 =
-            foldedGateGrads512(l, a + width, cp + h, tc + h, dOut + dOutStride, dhRec + h, dc + h, h, j);
-        l.store(dc + j, g0.dcPrev);
-        l.store(dc + h + j, g1.dcPrev);
-        for (int k = 0; k < 4; ++k) {
-            const std::int64_t at = k * h + j;
-            l.store(sum + at, _mm512_add_ps(_mm512_add_ps(l.load(sum + at), g0.d[k]), g1.d[k]));
-            const __m512i both = (__m512i)_mm512_cvtne2ps_pbh(g1.d[k], g0.d[k]);
-            const __m512i words = _mm512_permutexvar_epi16(interleave, both);
-            if (l.whole) {
-                _mm256_storeu_si256(reinterpret_cast<__m256i*>(rows + at), _mm512_castsi512_si256(both));
-                _mm256_storeu_si256(reinterpret_cast<__m256i*>(rows + width + at),
-                                    _mm512_extracti64x4_epi64(both, 1));
-                _mm512_storeu_si512(pair + at, words);
-            } else {
-                _mm256_mask_storeu_epi16(rows + at, l.mask, _mm512_castsi512_si256(both));
-                _mm256_mask_storeu_epi16(rows + width + at, l.mask, _mm512_extracti64x4_epi64(both, 1));
-                _mm512_mask_storeu_epi32(pair + at, l.mask, words);
-            }
-        }
-    }
+    const std::int64_t end = wholeChunksEnd(h);
+    for (std::int64_t j = 0; j < end; j += 16)
+        gradPairChunk512Bf16(kWholeLanes, a, cp, tc, dOut, dOutStride, dhRec, dc, rows, pair, sum, h,
+                             stepBack, interleave, j);
+    if (end < h)
+        gradPairChunk512Bf16(tailLanes(h), a, cp, tc, dOut, dOutStride, dhRec, dc, rows, pair, sum, h,
+                             stepBack, interleave, end);
 }
 
 // This CPU runs them (AVX-512 F, BW and VL), unless LSTM_WORKBENCH_AVX512_GATES=off keeps the AVX2 ones (or,
