@@ -59,9 +59,9 @@ void addRows(const float* rows, std::int64_t b0, std::int64_t b1, std::int64_t w
 
 namespace wb::lstmkernels {
 
-// Half-precision weights for token-by-token generation, which is memory-bound: each token reads every
-// weight once, so storing them as IEEE fp16 halves the bytes moved. Needs AVX2, FMA and F16C (every x86-64
-// CPU since 2013); halfKernelsAvailable() says whether this CPU has them.
+// Half-precision weights for token-by-token generation, which is memory-bound: each token reads every weight
+// once, so storing them as IEEE fp16 halves the bytes moved. Needs AVX2, FMA and F16C (every x86-64 CPU since
+// 2013); halfKernelsAvailable() says whether this CPU has them. In model/HalfKernels.cpp.
 bool halfKernelsAvailable();
 // dst[i] = fp16(src[i]), rounded to nearest.
 void toHalf(const float* src, std::uint16_t* dst, std::int64_t n);
