@@ -94,8 +94,10 @@ WB_AVX2_INLINE void prefetchStepBack(const float* a, const float* cp, const floa
     _mm_prefetch(reinterpret_cast<const char*>(tc + j - stepBack), _MM_HINT_T0);
 }
 
-WB_AVX2 void gradRowOf(const float* a, const float* cp, const float* tc, const float* dOut,
-                       const float* dhRec, float* dc, float* d, std::int64_t h, std::int64_t stepBack) {
+}  // namespace
+
+WB_AVX2 void gradRow(const float* a, const float* cp, const float* tc, const float* dOut, const float* dhRec,
+                     float* dc, float* d, std::int64_t h, std::int64_t stepBack) {
     const __m256 one = set1(1.0f);
     for (std::int64_t j = 0; j < h; j += 8) {
         // A 64-byte line holds 16 floats: one prefetch for every second vector.
@@ -114,8 +116,6 @@ WB_AVX2 void gradRowOf(const float* a, const float* cp, const float* tc, const f
         l.store(dc + j, _mm256_mul_ps(dcj, f));
     }
 }
-
-}  // namespace
 
 bool available() {
     static const bool yes = [] {
@@ -141,11 +141,6 @@ WB_AVX2 void forwardRow(float* g, const float* cp, float* cn, float* tc, float* 
         l.store(tc + j, t);
         l.store(hn + j, _mm256_mul_ps(o, t));
     }
-}
-
-void gradRow(const float* a, const float* cp, const float* tc, const float* dOut, const float* dhRec,
-             float* dc, float* d, std::int64_t h, std::int64_t stepBack) {
-    gradRowOf(a, cp, tc, dOut, dhRec, dc, d, h, stepBack);
 }
 
 #else  // not GCC on x86-64: never available, and never called

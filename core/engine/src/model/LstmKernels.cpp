@@ -260,8 +260,7 @@ WB_GATES512 void gradRow512(const float* a, const float* cp, const float* tc, co
 }
 
 // ---- the same, writing bf16 (AVX512_BF16) --------------------------------------------------------------
-// vcvtneps2bf16 and vcvtne2ps2bf16 round to nearest even, as the bf16 products' own conversions do: the gate
-// gradients these write equal what the fp32 kernels' outputs converted later would be.
+// vcvtneps2bf16 and vcvtne2ps2bf16 round to nearest even, as the bf16 products' own conversions do.
 #define WB_GATES512_BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16,fma")))
 #define WB_GATES512_BF16_INLINE WB_GATES512_BF16 inline __attribute__((always_inline))
 
@@ -277,21 +276,24 @@ struct Folded {
 WB_GATES512_BF16_INLINE __m512i signBits(__m512 z) {
     return _mm512_and_si512(_mm512_castps_si512(z), _mm512_set1_epi32(static_cast<int>(0x80000000u)));
 }
+// The gate from v and z's sign bit: s = v or 1 - v; g = 1 - 2 v with that sign.
+template <bool Tanh>
+WB_GATES512_BF16_INLINE __m512 gateOf(__m512 v, __m512i sign) {
+    const __m512 one = _mm512_set1_ps(1.0f);
+    if constexpr (Tanh) {
+        const __m512 magnitude = _mm512_fnmadd_ps(_mm512_set1_ps(2.0f), v, one);
+        return _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(magnitude), sign));
+    } else {
+        return _mm512_mask_blend_ps(_mm512_test_epi32_mask(sign, sign), _mm512_sub_ps(one, v), v);
+    }
+}
 template <bool Tanh>
 WB_GATES512_BF16_INLINE Folded fold512(__m512 z) {
-    const __m512 one = _mm512_set1_ps(1.0f);
     const __m512i sign = signBits(z);
     const __m512 e =
         exp512<Precision::Bf16>(Tanh ? _mm512_add_ps(_mm512_abs_ps(z), _mm512_abs_ps(z)) : _mm512_abs_ps(z));
-    const __m512 v = recip512(_mm512_add_ps(one, e));
-    const __m512 kept = _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(v), sign));
-    if constexpr (Tanh) {
-        const __m512 magnitude = _mm512_fnmadd_ps(_mm512_set1_ps(2.0f), v, one);
-        return {_mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(magnitude), sign)), kept};
-    } else {
-        const __mmask16 negative = _mm512_test_epi32_mask(sign, sign);
-        return {_mm512_mask_blend_ps(negative, _mm512_sub_ps(one, v), v), kept};
-    }
+    const __m512 v = recip512(_mm512_add_ps(_mm512_set1_ps(1.0f), e));
+    return {gateOf<Tanh>(v, sign), _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(v), sign))};
 }
 
 WB_GATES512_BF16_INLINE void forwardChunk512Bf16(const Lanes& l, const float* g, const float* cp, float* cn,
@@ -324,19 +326,10 @@ struct Unfolded {
 };
 template <bool Tanh>
 WB_GATES512_BF16_INLINE Unfolded unfold512(const Lanes& l, const std::uint16_t* p) {
-    const __m512 one = _mm512_set1_ps(1.0f);
     const __m512 w = l.load(p);
-    const __m512i sign = signBits(w);
     const __m512 v = _mm512_abs_ps(w);
     const __m512 slope = _mm512_fnmadd_ps(v, v, v);  // v (1 - v)
-    if constexpr (Tanh) {
-        const __m512 magnitude = _mm512_fnmadd_ps(_mm512_set1_ps(2.0f), v, one);
-        return {_mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(magnitude), sign)),
-                _mm512_mul_ps(_mm512_set1_ps(4.0f), slope)};
-    } else {
-        const __mmask16 negative = _mm512_test_epi32_mask(sign, sign);
-        return {_mm512_mask_blend_ps(negative, _mm512_sub_ps(one, v), v), slope};
-    }
+    return {gateOf<Tanh>(v, signBits(w)), Tanh ? _mm512_mul_ps(_mm512_set1_ps(4.0f), slope) : slope};
 }
 
 // gateGrads512 from folded gates.
